@@ -1,0 +1,7 @@
+// CANN SHMEM as symsim provides it: host control plane and UDMA device API.
+#pragma once
+#include "acl/acl.h"
+#include "kernel_operator.h"
+#include "shmem_device_udma.h"
+#include "shmem_host.h"
+#include "shmem_types.h"

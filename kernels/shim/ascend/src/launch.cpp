@@ -1,0 +1,92 @@
+// Kernel launch: each block is a SystemC thread on its own AIV core, started when the stream
+// reaches the kernel; the stream's tail time is when its last block ends.
+#include <fmt/format.h>
+
+#include "models/ascend/aiv_core.h"
+#include "symsim/launch.h"
+#include "world.h"
+
+namespace symsim::shim {
+
+namespace {
+
+struct Launch {
+  std::string name;
+  uint32_t block_dim;
+  Stream* stream;
+  std::function<void()> body;
+  int remaining;
+  Ps start_ps;
+};
+
+void run_block(std::shared_ptr<Launch> l, uint32_t idx) {
+  World& w = world();
+  const int pe = l->stream->pe;
+  AivCore& c = w.sys->core(pe, static_cast<int>(idx));
+  auto& slot = w.blocks[pe][idx];
+  slot = std::make_unique<BlockState>();
+  BlockState& b = *slot;
+  b.ctx.kernel = l->name.c_str();
+  b.ctx.block_idx = idx;
+  b.ctx.block_num = l->block_dim;
+  b.ctx.ub = w.sys->unified_buffer(pe, static_cast<int>(idx));
+  b.ctx.ub_bytes = static_cast<uint64_t>(w.sys->params().aiv_ub_bytes);
+  c.make_current();
+  c.wait_until(l->start_ps);
+  try {
+    l->body();
+    c.pipe_barrier(AivPipe::kAll);  // a kernel ends when its pipes drain
+  } catch (const KernelTrap& t) {
+    w.traps.push_back({pe, static_cast<int>(idx), l->name, t.what(), c.local_ps()});
+    l->stream->trapped = true;
+  }
+  c.sync();
+  b.finished = true;
+  w.last_activity_ps = std::max(w.last_activity_ps, c.local_ps());
+  Stream& s = *l->stream;
+  s.tail_ps = std::max(s.tail_ps, c.local_ps());
+  if (--l->remaining == 0) {
+    --s.running;
+    s.idle.notify(sc_core::SC_ZERO_TIME);
+  }
+}
+
+}  // namespace
+
+void launch_kernel(const char* name, uint32_t block_dim, void* stream, std::function<void()> body) {
+  World& w = world();
+  HostState& h = host();
+  if (!h.shmem_ready) throw std::logic_error(fmt::format("kernel {} launched on PE {} before aclshmemx_init_attr", name, h.pe));
+  const auto cores = static_cast<uint32_t>(w.sys->params().aiv_cores);
+  if (block_dim == 0 || block_dim > cores)
+    throw std::invalid_argument(fmt::format("kernel {}: block_dim {} is outside 1..{} (AIV cores per PE)", name, block_dim, cores));
+  auto* s = static_cast<Stream*>(stream);
+  if (!s) s = h.streams.empty() ? nullptr : h.streams.front().get();
+  if (!s) throw std::invalid_argument(fmt::format("kernel {} launched on a null stream before any aclrtCreateStream", name));
+  auto l = std::make_shared<Launch>();
+  l->name = name;
+  l->block_dim = block_dim;
+  l->stream = s;
+  l->body = std::move(body);
+  l->remaining = static_cast<int>(block_dim);
+  // Kernels on one stream run in order; this one starts after the launch overhead.
+  l->start_ps = std::max(now_ps(), s->tail_ps) + ns_to_ps(w.sys->params().host_launch_us * 1000.0);
+  if (s->running > 0) {
+    // Wait for the stream's previous kernel so blocks on the same cores do not overlap.
+    h.waiting_on = fmt::format("stream before launching {}", name);
+    while (s->running > 0) sc_core::wait(s->idle);
+    h.waiting_on.clear();
+    current_exec() = &h.ctx;
+    l->start_ps = std::max(l->start_ps, s->tail_ps);
+  }
+  ++s->running;
+  w.launch_blocks[h.pe] = block_dim;
+  w.blocks[h.pe].resize(std::max<size_t>(w.blocks[h.pe].size(), block_dim));
+  for (uint32_t i = 0; i < block_dim; ++i) {
+    sc_core::sc_spawn_options opts;
+    opts.set_stack_size(512 * 1024);
+    sc_core::sc_spawn([l, i]() { run_block(l, i); }, fmt::format("pe{}_{}_b{}", h.pe, name, i).c_str(), &opts);
+  }
+}
+
+}  // namespace symsim::shim

@@ -1,0 +1,131 @@
+#include "models/ascend/aiv_core.h"
+
+#include <algorithm>
+
+namespace symsim {
+
+namespace {
+Ps now_ps() { return static_cast<Ps>(sc_core::sc_time_stamp().value()); }
+}  // namespace
+
+AivCore::AivCore(int pe, int core, const AscendParams& params, VisibilityQueue& visibility, Hooks& hooks)
+    : m_pe(pe),
+      m_core(core),
+      m_params(params),
+      m_visibility(visibility),
+      m_hooks(hooks),
+      m_quantum_ps(ns_to_ps(params.sim_quantum_ns)),
+      m_scalar_op_ps(params.aiv_scalar_op_ns * 1000.0),
+      m_mte_latency_ps(ns_to_ps(params.aiv_mte_latency_ns)) {
+  m_ctx.pe = pe;
+  m_ctx.core = this;
+  m_local_ps = now_ps();
+}
+
+void AivCore::advance(Ps d) {
+  m_local_ps += d;
+  if (m_local_ps - now_ps() > m_quantum_ps) sync();
+}
+
+void AivCore::sync() {
+  const Ps now = now_ps();
+  if (m_local_ps > now) {
+    sc_core::wait(sc_core::sc_time::from_value(m_local_ps - now));
+    make_current();
+  } else {
+    m_local_ps = now;
+  }
+}
+
+void AivCore::wait(sc_core::sc_event& ev) {
+  sync();
+  sc_core::wait(ev);
+  make_current();
+  m_local_ps = std::max(m_local_ps, now_ps());
+}
+
+void AivCore::wait_until(Ps t) {
+  m_local_ps = std::max(m_local_ps, t);
+  sync();
+}
+
+void AivCore::observe() {
+  sync();
+  m_visibility.settle(m_local_ps);
+}
+
+Ps AivCore::copy(AivPipe pipe, uint8_t* dst, const uint8_t* src, uint64_t bytes) {
+  Pipe& p = m_pipes[static_cast<int>(pipe)];
+  const Ps start = std::max({m_local_ps, p.free_ps, p.gate_ps});
+  p.free_ps = start + m_mte_latency_ps + transfer_ps(bytes, m_params.aiv_mte_gbytes_per_s);
+  const auto h = m_visibility.schedule(p.free_ps, 0, 0, dst, src, bytes);
+  if (p.pending.size() >= 64) {  // drop writes the queue has already applied
+    p.pending.erase(std::remove_if(p.pending.begin(), p.pending.end(),
+                                   [&](const PendingWrite& w) { return !m_visibility.pending(w.handle, w.generation); }),
+                    p.pending.end());
+  }
+  p.pending.push_back({h, m_visibility.generation(h)});
+  scalar_ops(1);
+  return p.free_ps;
+}
+
+Ps AivCore::occupy(AivPipe pipe, Ps duration) {
+  Pipe& p = m_pipes[static_cast<int>(pipe)];
+  const Ps start = std::max({m_local_ps, p.free_ps, p.gate_ps});
+  p.free_ps = start + duration;
+  scalar_ops(1);
+  return p.free_ps;
+}
+
+void AivCore::force(std::vector<PendingWrite>& writes) {
+  for (const PendingWrite& w : writes)
+    if (m_visibility.pending(w.handle, w.generation)) m_visibility.force(w.handle);
+  writes.clear();
+}
+
+void AivCore::set_flag(AivPipe src, AivPipe dst, int id) {
+  Event& ev = event(src, dst, id);
+  ev.set = true;
+  if (src == AivPipe::kScalar) {
+    ev.t = m_local_ps;
+  } else {
+    Pipe& p = m_pipes[static_cast<int>(src)];
+    ev.t = p.free_ps;
+    ev.pending.insert(ev.pending.end(), p.pending.begin(), p.pending.end());
+    p.pending.clear();
+  }
+  scalar_ops(1);
+}
+
+bool AivCore::wait_flag(AivPipe src, AivPipe dst, int id) {
+  Event& ev = event(src, dst, id);
+  scalar_ops(1);
+  if (!ev.set) return false;
+  ev.set = false;
+  if (dst == AivPipe::kScalar) {
+    m_local_ps = std::max(m_local_ps, ev.t);
+  } else {
+    Pipe& p = m_pipes[static_cast<int>(dst)];
+    p.gate_ps = std::max(p.gate_ps, ev.t);
+  }
+  // The waiting pipe's next operations run after the copies; in this model they read memory
+  // when issued, so the copies' bytes must be in place now.
+  force(ev.pending);
+  return true;
+}
+
+void AivCore::pipe_barrier(AivPipe pipe) {
+  if (pipe == AivPipe::kAll) {
+    for (Pipe& p : m_pipes) {
+      m_local_ps = std::max(m_local_ps, p.free_ps);
+      force(p.pending);
+    }
+  } else {
+    Pipe& p = m_pipes[static_cast<int>(pipe)];
+    p.gate_ps = std::max(p.gate_ps, p.free_ps);
+    force(p.pending);
+  }
+  scalar_ops(1);
+}
+
+}  // namespace symsim

@@ -1,0 +1,96 @@
+// One AIV (vector) core: the scalar pipe that runs kernel code, and the MTE2/MTE3/vector pipes
+// whose copies complete asynchronously. A copy's destination bytes become visible when the
+// copy completes (through the visibility queue) or when the kernel waits for it
+// (WaitFlag / PipeBarrier), whichever comes first. The core keeps its own local time ahead of
+// SystemC time (temporal decoupling) and syncs only where ordering matters.
+#pragma once
+#include <systemc>
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "models/core/exec_context.h"
+#include "models/core/observer.h"
+#include "models/core/time.h"
+#include "models/memory/visibility_queue.h"
+#include "models/platform/ascend_params.h"
+
+namespace symsim {
+
+enum class AivPipe : int { kScalar = 0, kVector = 1, kMte2 = 2, kMte3 = 3, kAll = 4 };
+constexpr int kAivPipes = 4;
+constexpr int kAivEventIds = 16;
+
+class AivCore {
+ public:
+  AivCore(int pe, int core, const AscendParams& params, VisibilityQueue& visibility, Hooks& hooks);
+
+  int pe() const { return m_pe; }
+  int core() const { return m_core; }
+  Ps local_ps() const { return m_local_ps; }
+  ExecContext& context() { return m_ctx; }
+
+  // Scalar work of `ops` shim operations.
+  void scalar_ops(double ops) { advance(static_cast<Ps>(ops * m_scalar_op_ps)); }
+  // Moves local time forward; syncs once past the quantum.
+  void advance(Ps d);
+  // Lets SystemC time catch up with local time (others run meanwhile).
+  void sync();
+  // Blocks on `ev`; local time becomes the wake-up time (or stays if later).
+  void wait(sc_core::sc_event& ev);
+  // Local time jumps to at least `t` and syncs.
+  void wait_until(Ps t);
+  // Memory written by others up to local time becomes observable (dcci, ld_dev, GM reads).
+  void observe();
+
+  // An asynchronous copy on `pipe`; returns its completion time.
+  Ps copy(AivPipe pipe, uint8_t* dst, const uint8_t* src, uint64_t bytes);
+  // An operation that occupies `pipe` for `duration` (vector work).
+  Ps occupy(AivPipe pipe, Ps duration);
+  void set_flag(AivPipe src, AivPipe dst, int id);
+  // Returns false when no matching SetFlag is pending (the hardware would hang).
+  bool wait_flag(AivPipe src, AivPipe dst, int id);
+  void pipe_barrier(AivPipe pipe);
+  // Completion time of everything issued so far on `pipe`.
+  Ps pipe_free_ps(AivPipe pipe) const { return m_pipes[static_cast<int>(pipe)].free_ps; }
+
+  static AivCore* current() { return current_exec() ? current_exec()->core : nullptr; }
+  void make_current() { current_exec() = &m_ctx; }
+
+ private:
+  struct PendingWrite {
+    VisibilityQueue::Handle handle;
+    uint32_t generation;
+  };
+  struct Pipe {
+    Ps free_ps = 0;  // last issued op completes
+    Ps gate_ps = 0;  // later ops may not start before (WaitFlag on this pipe)
+    std::vector<PendingWrite> pending;
+  };
+  struct Event {
+    bool set = false;
+    Ps t = 0;
+    std::vector<PendingWrite> pending;
+  };
+
+  void force(std::vector<PendingWrite>& writes);
+  Event& event(AivPipe src, AivPipe dst, int id) {
+    return m_events[static_cast<int>(src)][static_cast<int>(dst)][static_cast<unsigned>(id) % kAivEventIds];
+  }
+
+  int m_pe;
+  int m_core;
+  const AscendParams& m_params;
+  VisibilityQueue& m_visibility;
+  Hooks& m_hooks;
+  ExecContext m_ctx;
+  Ps m_local_ps = 0;
+  Ps m_quantum_ps;
+  double m_scalar_op_ps;
+  Ps m_mte_latency_ps;
+  std::array<Pipe, kAivPipes> m_pipes{};
+  std::array<std::array<std::array<Event, kAivEventIds>, kAivPipes>, kAivPipes> m_events{};
+};
+
+}  // namespace symsim

@@ -1,0 +1,102 @@
+// The UDMA engine of one PE. A store to a QP's SQ doorbell (MMIO) carries the new producer
+// index; at that time the engine fetches the WQEs between the old and new index from the SQ
+// ring in HBM, parses their bytes, checks the target and token, reads the source, sends it over
+// the fabric, lands it in 512 B visibility units, and writes a CQE when asked. A store to a CQ
+// doorbell returns CQ slots. Timing is computed per WQE; the engine is one SC_METHOD woken at
+// the earliest pending doorbell.
+#pragma once
+#include <systemc>
+
+#include <cstdint>
+#include <queue>
+#include <vector>
+
+#include "models/ascend/pe_memory.h"
+#include "models/ascend/wqe_layout.h"
+#include "models/core/bandwidth.h"
+#include "models/core/observer.h"
+#include "models/fabric/fabric.h"
+#include "models/memory/address_map.h"
+#include "models/memory/visibility_queue.h"
+#include "models/platform/ascend_params.h"
+
+namespace symsim {
+
+// What the engine shares with the rest of the platform.
+struct UdmaEnv {
+  const AscendParams& params;
+  Fabric& fabric;
+  VisibilityQueue& visibility;
+  Hooks& hooks;
+  std::vector<PeMemory>& memory;
+  std::vector<BandwidthResource>& hbm_ports;  // one per PE
+};
+
+// The engine's (hardware) context of one QP: rings, indices, peer.
+struct UdmaQp {
+  QpRef ref;
+  int target_pe = -1;
+  uint8_t* sq_base = nullptr;
+  uint32_t sq_depth_bb = 0;
+  uint32_t sq_fetched = 0;   // WQEBBs consumed so far (monotonic)
+  uint32_t sq_doorbell = 0;  // last producer index rung
+  uint8_t* cq_base = nullptr;
+  uint32_t cq_depth = 0;
+  uint32_t cq_produced = 0;  // CQEs written (monotonic)
+  uint32_t cq_consumed = 0;  // from the CQ doorbell
+  uint32_t tp_id = 0;
+  Ps last_cqe_ps = 0;        // CQEs of one QP appear in order
+  bool error = false;        // QP in error state: later WQEs are flushed
+  uint64_t sq_doorbell_addr = 0;
+  uint64_t cq_doorbell_addr = 0;
+};
+
+class UdmaEngine : public sc_core::sc_module, public MmioTarget {
+ public:
+  SC_HAS_PROCESS(UdmaEngine);
+  UdmaEngine(sc_core::sc_module_name name, int pe, UdmaEnv env);
+
+  // Creates a QP toward `target_pe`; returns its index in this engine.
+  int create_qp(const QpRef& ref, int target_pe, uint32_t sq_depth_bb, uint32_t cq_depth);
+  UdmaQp& qp(int index) { return m_qps[index]; }
+  const std::vector<UdmaQp>& qps() const { return m_qps; }
+
+  // MMIO: offset = qp index * 16 (+8 for the CQ doorbell).
+  void mmio_store(uint64_t offset_bytes, uint64_t value, Ps t_ps) override;
+  uint8_t* doorbell_window() const { return m_doorbells.base(); }
+  static constexpr uint64_t kDoorbellStride = 16;
+
+  // True while doorbells are queued (used by hang diagnosis).
+  bool idle() const { return m_events.empty(); }
+  int pe() const { return m_pe; }
+  Ps busy_ps() const { return m_busy_ps; }
+
+ private:
+  struct DoorbellEvent {
+    Ps t;
+    uint64_t seq;
+    int qp;
+    bool cq;
+    uint32_t value;
+    bool operator>(const DoorbellEvent& o) const { return t != o.t ? t > o.t : seq > o.seq; }
+  };
+
+  void process();
+  void ring_sq(UdmaQp& q, uint32_t producer_index, Ps t);
+  void execute(UdmaQp& q, uint32_t wqe_index, const uint8_t* first, const uint8_t* second, Ps t);
+  // Checks target, token and addresses; returns a CQE substatus (0 when fine).
+  uint8_t check(const UdmaQp& q, const udma::Wqe& w, int target) const;
+  void write_cqe(UdmaQp& q, WqeRecord& r, Ps t);
+
+  int m_pe;
+  UdmaEnv m_env;
+  SparseRegion m_doorbells;
+  std::vector<UdmaQp> m_qps;
+  std::priority_queue<DoorbellEvent, std::vector<DoorbellEvent>, std::greater<DoorbellEvent>> m_events;
+  uint64_t m_seq = 0;
+  sc_core::sc_event m_wake;
+  Ps m_free_ps = 0;  // engine pipeline busy until
+  Ps m_busy_ps = 0;
+};
+
+}  // namespace symsim

@@ -1,0 +1,141 @@
+// The UDMA work-queue element and completion entry as bytes in HBM, in the CANN SHMEM layout
+// (docs/udma-layout.md): a 64 B WQE basic block (WQEBB) holding a 48 B SQE control header and a
+// 16 B SGE; WRITE_WITH_NOTIFY, FAA and CAS take two WQEBBs. Kernels write these bytes; the
+// engine parses them. Nothing else passes between them.
+#pragma once
+#include <array>
+#include <cstdint>
+
+namespace symsim::udma {
+
+constexpr uint32_t kWqebbBytes = 64;
+constexpr uint32_t kSqeBytes = 48;
+constexpr uint32_t kSgeBytes = 16;
+constexpr uint32_t kNotifyBytes = 32;
+constexpr uint32_t kCqeBytes = 64;
+constexpr uint32_t kMaxRequestBytes = 256u << 20;  // 256 MB per request
+
+enum Opcode : uint8_t {
+  kSend = 0,
+  kSendImm = 1,
+  kSendInv = 2,
+  kWrite = 3,
+  kWriteImm = 4,
+  kWriteWithNotify = 5,
+  kRead = 6,
+  kCas = 7,
+  kAtomicSwap = 8,
+  kAtomicStore = 9,
+  kAtomicLoad = 10,
+  kFaa = 0x0b,
+  kWriteWithReduce = 0x10,  // pseudo opcode: sent as WRITE with the UDF flag
+  kNop = 0x11,
+};
+
+// Flag byte (SQE bits 23:16): odr[2:0], fence b3, se b4, cqe b5, udf b7.
+namespace flag {
+constexpr uint8_t kOdrMask = 0x07;
+constexpr uint8_t kFence = 0x08;
+constexpr uint8_t kSe = 0x10;
+constexpr uint8_t kCqe = 0x20;
+constexpr uint8_t kUdf = 0x80;
+}  // namespace flag
+
+constexpr uint8_t kOdrNone = 0;     // NO: no ordering
+constexpr uint8_t kOdrRelaxed = 1;  // RO (value assumed: not in the public sources)
+constexpr uint8_t kOdrStrong = 2;   // SO
+
+// Number of WQEBBs an opcode occupies.
+constexpr uint32_t bb_count(uint8_t opcode) {
+  return (opcode == kFaa || opcode == kCas || opcode == kWriteWithNotify) ? 2 : 1;
+}
+
+using Eid = std::array<uint8_t, 16>;
+
+// A decoded SQE + SGE (+ notify / atomic operands).
+struct Wqe {
+  uint16_t sqe_bb_idx = 0;
+  uint8_t flags = 0;
+  bool token_en = false;
+  uint8_t rmt_jetty_type = 1;
+  bool owner = false;
+  uint8_t target_hint = 0;
+  uint8_t opcode = kWrite;
+  uint32_t tp_id = 0;        // 24 bits
+  uint8_t sge_num = 1;
+  uint32_t rmt_jetty_or_seg_id = 0;  // 20 bits
+  Eid rmt_eid{};
+  uint32_t rmt_token_value = 0;
+  uint8_t udf_type = 0;
+  uint8_t reduce_data_type = 0;  // 4 bits
+  uint8_t reduce_opcode = 0;     // 4 bits
+  uint64_t remote_va = 0;
+  // SGE
+  uint32_t len = 0;
+  uint32_t sge_token_id = 0;
+  uint64_t local_va = 0;
+  // WRITE_WITH_NOTIFY
+  uint32_t notify_token_id = 0;  // 20 bits
+  uint32_t notify_token_value = 0;
+  uint64_t notify_addr = 0;
+  uint64_t notify_data = 0;
+  // FAA operand / CAS swap and compare (second WQEBB)
+  uint64_t atomic_operand = 0;
+  uint64_t atomic_compare = 0;
+
+  bool wants_cqe() const { return (flags & flag::kCqe) != 0; }
+  uint8_t ordering() const { return flags & flag::kOdrMask; }
+  bool fenced() const { return (flags & flag::kFence) != 0; }
+};
+
+// Writes `w` as bb_count(w.opcode) * 64 bytes at `out`.
+void encode(const Wqe& w, uint8_t* out);
+// Parses the WQE whose first WQEBB is `first` and (if any) second is `second`.
+Wqe decode(const uint8_t* first, const uint8_t* second);
+// The opcode of a WQE from its first WQEBB alone (to know how many WQEBBs to fetch).
+uint8_t peek_opcode(const uint8_t* first);
+
+// A decoded completion queue entry.
+struct Cqe {
+  bool s_r = false;
+  bool is_jetty = true;
+  bool owner = false;
+  bool inline_en = false;
+  uint8_t opcode = 0;  // 3 bits
+  bool fd = false;
+  uint8_t substatus = 0;
+  uint8_t status = 0;
+  uint16_t entry_idx = 0;
+  uint32_t local_num = 0;  // 20 bits
+  uint32_t rmt_idx = 0;    // 20 bits
+  uint32_t tpn = 0;        // 24 bits
+  uint32_t byte_cnt = 0;
+  uint64_t user_data = 0;
+  std::array<uint32_t, 4> rmt_eid{};
+  uint64_t data = 0;
+
+  bool ok() const { return status == 0 && substatus == 0; }
+};
+
+void encode(const Cqe& c, uint8_t* out);
+Cqe decode_cqe(const uint8_t* in);
+// DW0 bit 2: the owner bit pollers test.
+inline bool cqe_owner(const uint8_t* in) { return (in[0] >> 2) & 1; }
+
+// CQE status values the engine writes (the public sources define only 0 = success).
+namespace cqe_status {
+constexpr uint8_t kSuccess = 0;
+constexpr uint8_t kLocalError = 0x01;
+constexpr uint8_t kRemoteAccess = 0x02;  // substatus says which check failed
+constexpr uint8_t kFlushed = 0x05;       // QP in error state: later WQEs flushed
+}  // namespace cqe_status
+namespace cqe_substatus {
+constexpr uint8_t kNone = 0;
+constexpr uint8_t kTokenMismatch = 0x01;
+constexpr uint8_t kBadRemoteAddr = 0x02;
+constexpr uint8_t kBadLocalAddr = 0x03;
+constexpr uint8_t kBadOpcode = 0x04;
+constexpr uint8_t kUnreachable = 0x05;
+}  // namespace cqe_substatus
+
+}  // namespace symsim::udma

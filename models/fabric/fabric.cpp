@@ -1,0 +1,69 @@
+#include "models/fabric/fabric.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace symsim {
+
+Fabric::Fabric(int n_pes, const FabricParams& p) : m_n_pes(n_pes), m_params(p) {
+  const int nodes = (n_pes + p.pes_per_node - 1) / p.pes_per_node;
+  for (int pe = 0; pe < n_pes; ++pe) {
+    m_pe_up.push_back(add_link(fmt::format("pe{}->l1.{}", pe, node_of(pe)), p.port_gbytes_per_s,
+                               p.port_latency_ps + p.l1_switch_ps));
+    m_pe_down.push_back(add_link(fmt::format("l1.{}->pe{}", node_of(pe), pe), p.port_gbytes_per_s,
+                                 p.port_latency_ps));
+  }
+  if (nodes > 1) {
+    for (int n = 0; n < nodes; ++n) {
+      m_node_up.push_back(add_link(fmt::format("l1.{}->l2", n), p.uplink_gbytes_per_s,
+                                   p.uplink_latency_ps + p.l2_switch_ps));
+      m_node_down.push_back(add_link(fmt::format("l2->l1.{}", n), p.uplink_gbytes_per_s,
+                                     p.uplink_latency_ps + p.l1_switch_ps));
+    }
+  }
+}
+
+Link* Fabric::add_link(std::string name, double gbytes_per_s, Ps latency_ps) {
+  m_links.push_back(std::make_unique<Link>(static_cast<int>(m_links.size()), std::move(name),
+                                           gbytes_per_s, latency_ps));
+  return m_links.back().get();
+}
+
+std::vector<Link*> Fabric::route(int src_pe, int dst_pe) const {
+  if (src_pe == dst_pe) return {};
+  if (node_of(src_pe) == node_of(dst_pe)) return {m_pe_up[src_pe], m_pe_down[dst_pe]};
+  return {m_pe_up[src_pe], m_node_up[node_of(src_pe)], m_node_down[node_of(dst_pe)],
+          m_pe_down[dst_pe]};
+}
+
+Ps Fabric::control_latency_ps(int src_pe, int dst_pe) const {
+  Ps t = 0;
+  for (const Link* l : route(src_pe, dst_pe)) t += l->latency_ps();
+  return t;
+}
+
+Delivery Fabric::send(int src_pe, int dst_pe, uint64_t payload_bytes, Ps ready_ps) {
+  const uint64_t wire_bytes =
+      static_cast<uint64_t>(static_cast<double>(payload_bytes) / m_params.payload_efficiency + 0.5);
+  const uint64_t unit = m_params.visibility_bytes;
+  const uint64_t units = std::max<uint64_t>(1, (payload_bytes + unit - 1) / unit);
+  const std::vector<Link*> path = route(src_pe, dst_pe);
+  if (path.empty()) return {ready_ps, 0, ready_ps, ready_ps};  // loopback: no wire
+
+  Ps head = ready_ps, tail = ready_ps, wire_start = ready_ps;
+  double slowest = path.front()->gbytes_per_s();
+  for (size_t i = 0; i < path.size(); ++i) {
+    const LinkTiming t = path[i]->transmit(head, tail, wire_bytes);
+    if (i == 0) wire_start = t.head_start_ps;
+    head = t.head_start_ps + path[i]->latency_ps();
+    tail = t.tail_out_ps + path[i]->latency_ps();
+    slowest = std::min(slowest, path[i]->gbytes_per_s());
+  }
+  // The first unit lands once its wire bytes have streamed in behind the head.
+  const Ps first = std::min(tail, head + transfer_ps(std::min<uint64_t>(wire_bytes, static_cast<uint64_t>(unit / m_params.payload_efficiency)), slowest));
+  const Ps interval = units > 1 ? (tail - first) / (units - 1) : 0;
+  return {first, interval, tail, wire_start};
+}
+
+}  // namespace symsim

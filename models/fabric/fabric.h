@@ -1,0 +1,58 @@
+// The UB fabric between PEs: each PE has a port (an up and a down link) to its node's level-1
+// switch; level-1 switches connect to one level-2 switch. Routes are fixed (up, across, down).
+// `send` returns when the message's 512 B visibility units land at the destination port.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "models/core/time.h"
+#include "models/fabric/link.h"
+
+namespace symsim {
+
+struct FabricParams {
+  int pes_per_node = 16;
+  double port_gbytes_per_s = 196.0;     // PE <-> L1 switch, per direction
+  double uplink_gbytes_per_s = 3136.0;  // L1 <-> L2 switch, per node and direction
+  double payload_efficiency = 0.70;     // payload share of wire bandwidth
+  Ps port_latency_ps = 0;               // PE <-> L1 link, per traversal
+  Ps uplink_latency_ps = 0;             // L1 <-> L2 link, per traversal
+  Ps l1_switch_ps = 0;
+  Ps l2_switch_ps = 0;
+  uint32_t visibility_bytes = 512;      // atomic visibility granule at the destination
+};
+
+struct Delivery {
+  Ps first_unit_ps;     // first visibility unit fully arrived at the destination port
+  Ps unit_interval_ps;  // spacing of the following units
+  Ps last_unit_ps;      // the whole message has arrived
+  Ps wire_start_ps;     // the head entered the first link
+};
+
+class Fabric {
+ public:
+  Fabric(int n_pes, const FabricParams& p);
+
+  // Moves `payload_bytes` from `src_pe` to `dst_pe`, head ready at `ready_ps`.
+  Delivery send(int src_pe, int dst_pe, uint64_t payload_bytes, Ps ready_ps);
+  // One-way latency of a small control message (request, ACK) with no queuing.
+  Ps control_latency_ps(int src_pe, int dst_pe) const;
+  // The links a message from src to dst crosses, in order.
+  std::vector<Link*> route(int src_pe, int dst_pe) const;
+
+  int node_of(int pe) const { return pe / m_params.pes_per_node; }
+  int n_pes() const { return m_n_pes; }
+  const FabricParams& params() const { return m_params; }
+  const std::vector<std::unique_ptr<Link>>& links() const { return m_links; }
+
+ private:
+  Link* add_link(std::string name, double gbytes_per_s, Ps latency_ps);
+
+  int m_n_pes;
+  FabricParams m_params;
+  std::vector<std::unique_ptr<Link>> m_links;
+  std::vector<Link*> m_pe_up, m_pe_down, m_node_up, m_node_down;
+};
+
+}  // namespace symsim

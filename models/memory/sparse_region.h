@@ -1,0 +1,53 @@
+// A large, lazily-backed host mapping: pages materialise on first touch, so a kernel's
+// __gm__ pointer is a real pointer and GiB-sized heaps cost only what is touched.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace symsim {
+
+class SparseRegion {
+ public:
+  SparseRegion() = default;
+  // `accessible` false reserves address space that faults on any access (MMIO windows).
+  SparseRegion(uint64_t size_bytes, bool accessible, std::string name);
+  ~SparseRegion();
+  SparseRegion(SparseRegion&& o) noexcept;
+  SparseRegion& operator=(SparseRegion&& o) noexcept;
+  SparseRegion(const SparseRegion&) = delete;
+  SparseRegion& operator=(const SparseRegion&) = delete;
+
+  uint8_t* base() const { return m_base; }
+  uint64_t size() const { return m_size; }
+  const std::string& name() const { return m_name; }
+  bool contains(const void* p, uint64_t len = 1) const {
+    const auto a = reinterpret_cast<uintptr_t>(p);
+    const auto b = reinterpret_cast<uintptr_t>(m_base);
+    return a >= b && a + len <= b + m_size && len <= m_size;
+  }
+
+ private:
+  uint8_t* m_base = nullptr;
+  uint64_t m_size = 0;
+  std::string m_name;
+};
+
+// Hands out aligned sub-ranges of a region in order (HBM carve-outs, heap allocations).
+class BumpAllocator {
+ public:
+  BumpAllocator() = default;
+  BumpAllocator(uint8_t* base, uint64_t size_bytes) : m_base(base), m_size(size_bytes) {}
+  // Returns nullptr when the region is exhausted.
+  uint8_t* allocate(uint64_t bytes, uint64_t align_bytes);
+  uint64_t used() const { return m_used; }
+  uint64_t size() const { return m_size; }
+  uint8_t* base() const { return m_base; }
+
+ private:
+  uint8_t* m_base = nullptr;
+  uint64_t m_size = 0;
+  uint64_t m_used = 0;
+};
+
+}  // namespace symsim

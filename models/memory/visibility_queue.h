@@ -1,0 +1,76 @@
+// Writes that become visible to other agents at a simulated time: remote data landing in
+// 512 B units, CQEs, notify words, MTE copies still in flight. Applied lazily: whoever is about
+// to observe memory (an engine fetching a WQE, a kernel polling after dcci) settles the queue
+// up to its time first. Same-time writes apply in the order they were scheduled.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <queue>
+#include <vector>
+
+#include "models/core/time.h"
+
+namespace symsim {
+
+class VisibilityQueue {
+ public:
+  using Handle = uint32_t;
+  // Called once a write is fully visible (e.g. to count a delivered message).
+  using DoneFn = std::function<void(Ps visible_ps)>;
+
+  // Schedules `len` bytes copied now from `src` to land at `dst`: unit k (of `unit_bytes`)
+  // becomes visible at first_visible_ps + k * unit_interval_ps.
+  Handle schedule(Ps first_visible_ps, Ps unit_interval_ps, uint32_t unit_bytes, uint8_t* dst,
+                  const uint8_t* src, uint64_t len, DoneFn done = nullptr);
+  // A single store of up to 8 bytes (flags, signals, doorbell records).
+  Handle schedule_value(Ps visible_ps, uint8_t* dst, uint64_t value, uint32_t len);
+
+  // Applies every unit visible at or before `now_ps`.
+  void settle(Ps now_ps);
+  // Makes a scheduled write fully visible now (the writer waited for its completion).
+  void force(Handle h);
+  // True if the write `h` is still (partly) pending.
+  bool pending(Handle h, uint32_t generation) const;
+  uint32_t generation(Handle h) const { return m_entries[h].generation; }
+
+  bool empty() const { return m_live == 0; }
+  size_t live() const { return m_live; }
+  // Earliest time something becomes visible; UINT64_MAX when empty.
+  Ps next_ps() const;
+  // Last time any write was scheduled to become visible (for end-of-run settling).
+  Ps horizon_ps() const { return m_horizon_ps; }
+
+ private:
+  struct Entry {
+    Ps next_ps = 0;
+    Ps unit_interval_ps = 0;
+    uint32_t unit_bytes = 0;
+    uint8_t* dst = nullptr;
+    uint64_t len = 0;
+    uint64_t applied = 0;
+    uint32_t generation = 0;
+    bool live = false;
+    std::vector<uint8_t> data;
+    DoneFn done;
+  };
+  struct Key {
+    Ps t;
+    uint64_t seq;
+    Handle h;
+    bool operator>(const Key& o) const { return t != o.t ? t > o.t : seq > o.seq; }
+  };
+
+  Handle allocate();
+  void release(Handle h);
+  // Applies units of `e` up to `now_ps`; true when the whole write is visible.
+  bool apply_until(Entry& e, Ps now_ps);
+
+  std::vector<Entry> m_entries;
+  std::vector<Handle> m_free;
+  std::priority_queue<Key, std::vector<Key>, std::greater<Key>> m_heap;
+  uint64_t m_seq = 0;
+  size_t m_live = 0;
+  Ps m_horizon_ps = 0;
+};
+
+}  // namespace symsim

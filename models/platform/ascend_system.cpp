@@ -1,0 +1,79 @@
+#include "models/platform/ascend_system.h"
+
+#include <fmt/format.h>
+
+#include <random>
+#include <stdexcept>
+
+namespace symsim {
+
+namespace {
+constexpr uint64_t kMetaBytes = uint64_t{256} << 20;
+}
+
+AscendSystem::AscendSystem(const AscendParams& params, int n_pes, uint64_t seed)
+    : m_params(params), m_n_pes(n_pes), m_fabric(n_pes, params.fabric()), m_memory(n_pes),
+      m_hbm_ports(n_pes, BandwidthResource(params.hbm_gbytes_per_s)), m_cores(n_pes) {
+  std::mt19937_64 rng(seed ^ 0x5eed70c3u);
+  const auto hbm_bytes = static_cast<uint64_t>(params.hbm_bytes);
+  for (int pe = 0; pe < n_pes; ++pe) {
+    PeMemory& m = m_memory[pe];
+    m.pe = pe;
+    m.hbm = SparseRegion(hbm_bytes, true, fmt::format("pe{}.hbm", pe));
+    m.hbm_alloc = BumpAllocator(m.hbm.base(), m.hbm.size());
+    m.hbm_alloc.allocate(kMetaBytes, 4096);  // reserved for metadata, carved by the shim
+    m.eid = eid_of_pe(pe);
+    m.heap_token = static_cast<uint32_t>(rng() | 1u);  // non-zero: a token is always required
+    m_addresses.add({reinterpret_cast<uintptr_t>(m.hbm.base()),
+                     reinterpret_cast<uintptr_t>(m.hbm.base()) + m.hbm.size(), pe, -1,
+                     RegionKind::kHbm, nullptr, m.hbm.name()});
+  }
+  UdmaEnv env{m_params, m_fabric, m_visibility, m_hooks, m_memory, m_hbm_ports};
+  for (int pe = 0; pe < n_pes; ++pe) {
+    m_engines.push_back(std::make_unique<UdmaEngine>(fmt::format("pe{}_udma", pe).c_str(), pe, env));
+    UdmaEngine& e = *m_engines.back();
+    const auto base = reinterpret_cast<uintptr_t>(e.doorbell_window());
+    m_addresses.add({base, base + (uint64_t{64} << 20), pe, -1, RegionKind::kMmio, &e,
+                     fmt::format("pe{}.doorbells", pe)});
+  }
+}
+
+AscendSystem::~AscendSystem() = default;
+
+void AscendSystem::reserve_queues(int pe, uint64_t qp_count) {
+  PeMemory& m = m_memory[pe];
+  if (m.queue_region.base()) return;
+  const uint64_t per_qp = static_cast<uint64_t>(m_params.udma_sq_depth_bb) * 64 +
+                          static_cast<uint64_t>(m_params.udma_cq_depth) * 64;
+  m.queue_region = SparseRegion(std::max<uint64_t>(qp_count, 1) * per_qp, true, fmt::format("pe{}.queues", pe));
+  m.rings = BumpAllocator(m.queue_region.base(), m.queue_region.size());
+  m_addresses.add({reinterpret_cast<uintptr_t>(m.queue_region.base()),
+                   reinterpret_cast<uintptr_t>(m.queue_region.base()) + m.queue_region.size(), pe, -1,
+                   RegionKind::kHbm, nullptr, m.queue_region.name()});
+}
+
+bool AscendSystem::has_core(int pe, int core) const {
+  return core < static_cast<int>(m_cores[pe].size()) && m_cores[pe][core].core != nullptr;
+}
+
+AivCore& AscendSystem::core(int pe, int core) {
+  auto& cores = m_cores[pe];
+  if (core >= static_cast<int>(cores.size())) cores.resize(core + 1);
+  CoreSlot& slot = cores[core];
+  if (!slot.core) {
+    const auto ub_bytes = static_cast<uint64_t>(m_params.aiv_ub_bytes);
+    slot.ub.reset(new uint8_t[ub_bytes]());
+    slot.core = std::make_unique<AivCore>(pe, core, m_params, m_visibility, m_hooks);
+    const auto base = reinterpret_cast<uintptr_t>(slot.ub.get());
+    m_addresses.add({base, base + ub_bytes, pe, core, RegionKind::kUnifiedBuffer, nullptr,
+                     fmt::format("pe{}.aiv{}.ub", pe, core)});
+  }
+  return *slot.core;
+}
+
+uint8_t* AscendSystem::unified_buffer(int pe, int core) {
+  this->core(pe, core);
+  return m_cores[pe][core].ub.get();
+}
+
+}  // namespace symsim

@@ -1,0 +1,58 @@
+// An Ascend UDMA platform of n PEs: per PE its HBM, UDMA engine and AIV cores (made on first
+// use), the fabric between PEs, and the shared visibility queue. Built before sc_start.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "models/ascend/aiv_core.h"
+#include "models/ascend/pe_memory.h"
+#include "models/ascend/udma_engine.h"
+#include "models/core/bandwidth.h"
+#include "models/core/observer.h"
+#include "models/fabric/fabric.h"
+#include "models/memory/address_map.h"
+#include "models/memory/visibility_queue.h"
+#include "models/platform/ascend_params.h"
+
+namespace symsim {
+
+class AscendSystem {
+ public:
+  AscendSystem(const AscendParams& params, int n_pes, uint64_t seed);
+  ~AscendSystem();
+
+  int n_pes() const { return m_n_pes; }
+  const AscendParams& params() const { return m_params; }
+  Fabric& fabric() { return m_fabric; }
+  VisibilityQueue& visibility() { return m_visibility; }
+  Hooks& hooks() { return m_hooks; }
+  AddressMap& addresses() { return m_addresses; }
+  PeMemory& memory(int pe) { return m_memory[pe]; }
+  UdmaEngine& engine(int pe) { return *m_engines[pe]; }
+  // The AIV core `core` of `pe`, made (with its Unified Buffer) on first use.
+  AivCore& core(int pe, int core);
+  uint8_t* unified_buffer(int pe, int core);
+  bool has_core(int pe, int core) const;
+  // Reserves the queue-ring area of `pe` for `qp_count` QPs.
+  void reserve_queues(int pe, uint64_t qp_count);
+
+ private:
+  struct CoreSlot {
+    std::unique_ptr<AivCore> core;
+    std::unique_ptr<uint8_t[]> ub;
+  };
+
+  const AscendParams& m_params;
+  int m_n_pes;
+  Fabric m_fabric;
+  VisibilityQueue m_visibility;
+  Hooks m_hooks;
+  AddressMap m_addresses;
+  std::vector<PeMemory> m_memory;
+  std::vector<BandwidthResource> m_hbm_ports;
+  std::vector<std::unique_ptr<UdmaEngine>> m_engines;
+  std::vector<std::vector<CoreSlot>> m_cores;
+};
+
+}  // namespace symsim

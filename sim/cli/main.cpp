@@ -1,0 +1,159 @@
+// The symsim command line: run, validate, list (docs/cli.md). Exit codes: 0 pass, 1 an
+// expectation failed, 2 invalid input, 3 internal error.
+#include <systemc>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "checkers/catalog.h"
+#include "kernel_registry.h"
+#include "models/platform/ascend_params.h"
+#include "runner/runner.h"
+#include "scenario/input_error.h"
+#include "scenario/scenario.h"
+#ifdef SYMSIM_HAVE_LITMUS
+#include "litmus_command.h"
+#endif
+
+namespace fs = std::filesystem;
+using namespace symsim;
+
+namespace {
+
+constexpr int kExitPass = 0, kExitFail = 1, kExitInput = 2, kExitInternal = 3;
+
+std::vector<int> parse_pe_list(const std::string& text) {
+  std::vector<int> pes;
+  std::stringstream ss(text);
+  for (std::string item; std::getline(ss, item, ',');) {
+    const auto dash = item.find('-');
+    if (dash == std::string::npos) {
+      pes.push_back(std::stoi(item));
+    } else {
+      for (int pe = std::stoi(item.substr(0, dash)); pe <= std::stoi(item.substr(dash + 1)); ++pe) pes.push_back(pe);
+    }
+  }
+  return pes;
+}
+
+int list(const std::string& what) {
+  if (what == "kernels") {
+    for (const auto& [name, k] : KernelRegistry::instance().all()) {
+      std::cout << fmt::format("{:<20} [{}] {}\n", name, k.platform_family, k.doc);
+      for (const KernelArg& a : k.args)
+        std::cout << fmt::format("    {:<14} {} (default {}, range {}..{})\n", a.name, a.doc, a.default_value, a.min, a.max);
+    }
+  } else if (what == "platforms") {
+    AscendParams p;
+    for (const std::string& name : platform_names()) std::cout << name << "\n";
+    std::cout << "\nparameters (each preset sets all of them, with its source):\n";
+    for (const ParamInfo& i : p.table()) std::cout << fmt::format("    {:<28} {}\n", i.key, i.doc);
+  } else if (what == "faults") {
+    for (const CatalogEntry& e : fault_catalog())
+      std::cout << fmt::format("{:<28} {}{}\n", e.id, e.doc, fault_implemented(e.id) ? "" : " (not implemented yet)");
+  } else if (what == "hazards") {
+    for (const CatalogEntry& e : hazard_catalog()) std::cout << fmt::format("{:<28} {}\n", e.id, e.doc);
+  } else {
+    std::cerr << "symsim list: expected kernels, platforms, faults or hazards\n";
+    return kExitInput;
+  }
+  return kExitPass;
+}
+
+int run(const std::string& file, const LoadOptions& load, const std::string& out_dir, const TraceOptions& trace) {
+  const Scenario s = load_scenario(file, load);
+  const fs::path dir = out_dir.empty() ? fs::path("symsim-out") / s.name : fs::path(out_dir);
+  fs::create_directories(dir);
+  const RunOutput out = run_scenario(s, trace);
+  std::ofstream(dir / "result.json") << out.result.dump(2) << "\n";
+  std::cout << summarize(out.result) << "  result: " << (dir / "result.json").string() << "\n";
+  if (!trace.path.empty()) std::cout << "  trace: " << trace.path << "\n";
+  return out.passed ? kExitPass : kExitFail;
+}
+
+}  // namespace
+
+// Our own main: silence SystemC's banner (stdout is for results), then elaborate as usual.
+int main(int argc, char* argv[]) {
+  setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
+  return sc_core::sc_elab_and_sim(argc, argv);
+}
+
+int sc_main(int argc, char* argv[]) {
+  CLI::App app{"symsim: a cycle-approximate simulator of NPU/GPU-initiated communication over symmetric memory"};
+  app.require_subcommand(1);
+
+  std::string file, out_dir, trace_pes, trace_window;
+  LoadOptions load;
+  uint64_t seed = 0;
+  TraceOptions trace;
+  CLI::App* run_cmd = app.add_subcommand("run", "run one scenario");
+  run_cmd->add_option("scenario", file, "scenario JSON file")->required();
+  run_cmd->add_option("--out", out_dir, "output folder (default: symsim-out/<scenario name>)");
+  run_cmd->add_option("--trace", trace.path, "write a Perfetto/Chrome trace JSON here");
+  run_cmd->add_option("--trace-pes", trace_pes, "trace only these PEs (e.g. 0,1,4-7)");
+  run_cmd->add_option("--trace-window", trace_window, "trace only this simulated window in us (BEGIN:END)");
+  auto* seed_opt = run_cmd->add_option("--seed", seed, "override the scenario's seed");
+  run_cmd->add_option("--set", load.sets, "override a value by dotted path (PATH=VALUE), repeatable");
+
+  CLI::App* validate_cmd = app.add_subcommand("validate", "check a scenario without running it");
+  validate_cmd->add_option("scenario", file, "scenario JSON file")->required();
+  validate_cmd->add_option("--set", load.sets, "override a value by dotted path (PATH=VALUE), repeatable");
+
+  std::string what;
+  CLI::App* list_cmd = app.add_subcommand("list", "list kernels, platforms, faults or hazards");
+  list_cmd->add_option("what", what, "kernels|platforms|faults|hazards")->required();
+
+#ifdef SYMSIM_HAVE_LITMUS
+  std::vector<std::string> litmus_paths;
+  std::string litmus_expected, litmus_json;
+  int litmus_seeds = 1000;
+  CLI::App* litmus_cmd = app.add_subcommand("litmus", "run PTX litmus tests on the memory-ordering model");
+  litmus_cmd->add_option("paths", litmus_paths, ".litmus files or folders")->required();
+  litmus_cmd->add_option("--expected", litmus_expected, "CSV of the formal model's verdicts")->required();
+  litmus_cmd->add_option("--seeds", litmus_seeds, "seeds per test (default 1000)");
+  litmus_cmd->add_option("--json", litmus_json, "write the per-test results here");
+#endif
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? kExitPass : kExitInput;
+  }
+
+  try {
+    if (*list_cmd) return list(what);
+#ifdef SYMSIM_HAVE_LITMUS
+    if (*litmus_cmd) return symsim::litmus::litmus_main(litmus_paths, litmus_expected, litmus_seeds, litmus_json);
+#endif
+    if (*seed_opt) load.seed = seed;
+    if (*validate_cmd) {
+      const Scenario s = load_scenario(file, load);
+      std::cout << fmt::format("{}: valid ({} PEs, kernel {}, platform {})\n", file, s.pes, s.kernel, s.platform_name);
+      return kExitPass;
+    }
+    if (!trace_pes.empty()) trace.pes = parse_pe_list(trace_pes);
+    if (!trace_window.empty()) {
+      const auto colon = trace_window.find(':');
+      if (colon == std::string::npos) throw InputError("--trace-window", "", "expected BEGIN:END in microseconds");
+      trace.window_begin_ns = static_cast<uint64_t>(std::stod(trace_window.substr(0, colon)) * 1000);
+      trace.window_end_ns = static_cast<uint64_t>(std::stod(trace_window.substr(colon + 1)) * 1000);
+    }
+    return run(file, load, out_dir, trace);
+  } catch (const InputError& e) {
+    std::cerr << "symsim: invalid input: " << e.what() << "\n";
+    return kExitInput;
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "symsim: invalid input: " << e.what() << "\n";
+    return kExitInput;
+  } catch (const std::exception& e) {
+    std::cerr << "symsim: internal error: " << e.what() << "\n";
+    return kExitInternal;
+  }
+}

@@ -1,0 +1,9 @@
+// Standalone `symsim-litmus PATH... --expected FILE [--seeds N] [--json OUT]`.
+#include <string>
+#include <vector>
+
+#include "litmus_command.h"
+
+int main(int argc, char** argv) {
+  return symsim::litmus::litmus_cli(std::vector<std::string>(argv + 1, argv + argc));
+}

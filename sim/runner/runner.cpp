@@ -1,0 +1,173 @@
+#include "runner/runner.h"
+
+#include <systemc>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <fstream>
+
+#include "checkers/completion_errors.h"
+#include "checkers/hazard_log.h"
+#include "kernel_registry.h"
+#include "models/platform/ascend_system.h"
+#include "stats/stats_collector.h"
+#include "symsim/shim_runtime.h"
+#include "trace/trace_writer.h"
+
+namespace symsim {
+
+using nlohmann::json;
+
+namespace {
+
+AscendParams to_params(const Scenario& s) {
+  AscendParams p;
+  for (ParamInfo& info : p.table()) *info.value = s.params.at(info.key);
+  return p;
+}
+
+json hazard_json(const Hazard& h) {
+  json j = {{"id", h.id}, {"pe", h.pe}, {"qp", h.qp}, {"wqe", h.wqe}, {"addr", fmt::format("{:#x}", h.addr)},
+            {"time_ns", static_cast<double>(h.time_ps) / 1000.0}, {"detail", h.detail}};
+  if (h.slot >= 0) j["slot"] = h.slot;
+  return j;
+}
+
+// Hangs and timeouts: the simulation ran out of events, or time, with coroutines unfinished.
+void diagnose_hang(HazardLog& log, bool timed_out, Ps now) {
+  for (const shim::WaitRecord& w : shim::waiting()) {
+    log.report({timed_out ? "timeout" : "deadlock", w.pe, -1, -1, -1, 0, now,
+                fmt::format("{} {} waits on {}", w.core < 0 ? "host program" : "AIV core",
+                            w.core < 0 ? fmt::format("of PE {}", w.pe) : fmt::format("{} of PE {}", w.core, w.pe),
+                            w.what)});
+  }
+}
+
+}  // namespace
+
+RunOutput run_scenario(const Scenario& s, const TraceOptions& trace_opts, const std::vector<Observer*>& observers) {
+  const auto wall_start = std::chrono::steady_clock::now();
+  sc_core::sc_set_time_resolution(1, sc_core::SC_PS);
+  const AscendParams params = to_params(s);
+  AscendSystem sys(params, s.pes, s.seed);
+
+  HazardLog hazards;
+  CompletionErrorChecker completion_errors(hazards);
+  StatsCollector stats;
+  sys.hooks().attach(&completion_errors);
+  sys.hooks().attach(&stats);
+  for (Observer* o : observers) sys.hooks().attach(o);
+  std::unique_ptr<TraceWriter> trace;
+  if (!trace_opts.path.empty()) {
+    TraceFilter f;
+    f.pes = trace_opts.pes;
+    f.window_begin_ps = trace_opts.window_begin_ns * 1000;
+    f.window_end_ps = trace_opts.window_end_ns == UINT64_MAX ? UINT64_MAX : trace_opts.window_end_ns * 1000;
+    trace = std::make_unique<TraceWriter>(f, &sys.fabric());
+    sys.hooks().attach(trace.get());
+  }
+
+  const KernelInfo& kernel = *KernelRegistry::instance().find(s.kernel);
+  const KernelArgs args(s.args, s.blocks);
+  std::vector<std::string> host_errors;
+  shim::start(sys, [&](int pe) {
+    try {
+      kernel.host_main(pe, args);
+    } catch (const std::exception& e) {
+      host_errors.push_back(fmt::format("pe {}: host program failed: {}", pe, e.what()));
+    }
+  });
+
+  const Ps limit_ps = ns_to_ps(params.sim_max_time_us * 1000.0);
+  sc_core::sc_start(sc_core::sc_time::from_value(limit_ps), sc_core::SC_EXIT_ON_STARVATION);
+  const Ps end_ps = static_cast<Ps>(sc_core::sc_time_stamp().value());
+  sys.visibility().settle(UINT64_MAX);
+  if (!shim::all_hosts_finished()) diagnose_hang(hazards, sc_core::sc_pending_activity(), end_ps);
+
+  // Expectations.
+  json expectations = json::array();
+  bool ok = true;
+  auto expect = [&](bool good, std::string what, std::string detail) {
+    ok = ok && good;
+    expectations.push_back({{"what", std::move(what)}, {"ok", good}, {"detail", std::move(detail)}});
+  };
+  for (const KernelCheck& c : kernel_checks()) expect(c.ok, c.what, c.detail);
+  for (const std::string& e : host_errors) expect(false, "host program ran to completion", e);
+  for (const shim::TrapRecord& t : shim::traps())
+    expect(false, fmt::format("pe {}: kernel {} ran without trapping", t.pe, t.kernel),
+           fmt::format("AIV core {} trapped at {:.3f} us: {}", t.core, ps_to_us(t.time_ps), t.reason));
+  std::vector<std::string> reported;
+  for (const Hazard& h : hazards.all())
+    if (std::find(reported.begin(), reported.end(), h.id) == reported.end()) reported.push_back(h.id);
+  for (const std::string& id : s.expect.hazards) {
+    const bool seen = std::find(reported.begin(), reported.end(), id) != reported.end();
+    expect(seen, fmt::format("hazard {} reported", id), seen ? "" : "expected but not reported");
+  }
+  for (const std::string& id : reported)
+    if (std::find(s.expect.hazards.begin(), s.expect.hazards.end(), id) == s.expect.hazards.end())
+      expect(false, fmt::format("no unexpected hazard {}", id), "reported but not in expect.hazards");
+  const double sim_us = ps_to_us(end_ps);
+  if (s.expect.max_sim_time_us)
+    expect(sim_us <= *s.expect.max_sim_time_us, fmt::format("simulated time <= {} us", *s.expect.max_sim_time_us),
+           fmt::format("{:.3f} us", sim_us));
+  if (s.expect.min_sim_time_us)
+    expect(sim_us >= *s.expect.min_sim_time_us, fmt::format("simulated time >= {} us", *s.expect.min_sim_time_us),
+           fmt::format("{:.3f} us", sim_us));
+  if (kernel_checks().empty() && host_errors.empty()) expect(false, "the host program verified its results", "no checks were made");
+
+  json hazard_list = json::array();
+  for (const Hazard& h : hazards.all()) {
+    hazard_list.push_back(hazard_json(h));
+    if (trace) trace->hazard(h.pe, h.id, h.time_ps, h.detail);
+  }
+  const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  RunOutput out;
+  out.passed = ok;
+  out.result = {{"symsim", 1},
+                {"scenario", s.name},
+                {"status", ok ? "pass" : "fail"},
+                {"seed", s.seed},
+                {"sim_time_ns", static_cast<double>(end_ps) / 1000.0},
+                {"wall_s", wall_s},
+                {"hazards", hazard_list},
+                {"expectations", expectations},
+                {"stats", stats.to_json(end_ps, sys.fabric())},
+                {"config", s.effective}};
+  if (trace) {
+    std::ofstream f(trace_opts.path);
+    trace->write(f);
+  }
+  shim::stop();
+  return out;
+}
+
+std::string summarize(const json& r) {
+  std::string out = fmt::format("{}: {}  simulated {:.3f} us  wall {:.2f} s\n", r["scenario"].get<std::string>(),
+                                r["status"].get<std::string>(), r["sim_time_ns"].get<double>() / 1000.0,
+                                r["wall_s"].get<double>());
+  const json& t = r["stats"]["totals"];
+  out += fmt::format("  {} WQEs, {} bytes, {} doorbells, {} CQEs\n", t["wqes"].get<uint64_t>(), t["bytes"].get<uint64_t>(),
+                     t["doorbells"].get<uint64_t>(), t["cqes"].get<uint64_t>());
+  size_t passed = 0;
+  for (const json& e : r["expectations"]) passed += e["ok"].get<bool>();
+  out += fmt::format("  expectations: {} of {} hold\n", passed, r["expectations"].size());
+  for (const json& e : r["expectations"])
+    if (!e["ok"].get<bool>())
+      out += fmt::format("  FAILED: {}{}\n", e["what"].get<std::string>(),
+                         e["detail"].get<std::string>().empty() ? "" : " -- " + e["detail"].get<std::string>());
+  size_t shown = 0;
+  for (const json& h : r["hazards"]) {
+    if (shown++ == 10) {
+      out += fmt::format("  ... {} more hazards in result.json\n", r["hazards"].size() - 10);
+      break;
+    }
+    out += fmt::format("  hazard {} pe {} qp {} wqe {} addr {} at {:.3f} us: {}\n", h["id"].get<std::string>(),
+                       h["pe"].get<int>(), h["qp"].get<int>(), h["wqe"].get<int64_t>(), h["addr"].get<std::string>(),
+                       h["time_ns"].get<double>() / 1000.0, h["detail"].get<std::string>());
+  }
+  return out;
+}
+
+}  // namespace symsim

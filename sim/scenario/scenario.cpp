@@ -1,0 +1,300 @@
+#include "scenario/scenario.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "checkers/catalog.h"
+#include "kernel_registry.h"
+#include "models/platform/ascend_params.h"
+#include "scenario/input_error.h"
+
+#ifndef SYMSIM_SOURCE_DIR
+#define SYMSIM_SOURCE_DIR "."
+#endif
+
+namespace symsim {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+const char* type_name(const json& j) { return j.type_name(); }
+
+json read_json(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw InputError(path, "", "cannot open the file");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  try {
+    return json::parse(ss.str());
+  } catch (const json::parse_error& e) {
+    // Turn the byte offset into a line and column.
+    const std::string text = ss.str();
+    size_t line = 1, col = 1;
+    for (size_t i = 0; i < e.byte && i < text.size(); ++i) {
+      if (text[i] == '\n') { ++line; col = 1; } else { ++col; }
+    }
+    throw InputError(path, "", fmt::format("not valid JSON at line {}, column {}", line, col));
+  }
+}
+
+// Walks a JSON object checking types and keys, building pointers for messages.
+class Checker {
+ public:
+  explicit Checker(std::string file) : m_file(std::move(file)) {}
+  [[noreturn]] void fail(const std::string& ptr, const std::string& what) const { throw InputError(m_file, ptr, what); }
+
+  void only_keys(const json& obj, const std::string& ptr, std::initializer_list<const char*> allowed) const {
+    if (!obj.is_object()) fail(ptr.empty() ? "/" : ptr, fmt::format("expected an object, got {}", type_name(obj)));
+    for (auto it = obj.begin(); it != obj.end(); ++it) {
+      bool ok = false;
+      for (const char* a : allowed) ok = ok || it.key() == a;
+      if (!ok) {
+        std::string list;
+        for (const char* a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
+        fail(ptr + "/" + it.key(), fmt::format("unknown key '{}' (allowed: {})", it.key(), list));
+      }
+    }
+  }
+  const json& require(const json& obj, const std::string& ptr, const char* key) const {
+    if (!obj.contains(key)) fail(ptr + "/" + key, "missing required key");
+    return obj.at(key);
+  }
+  std::string string(const json& j, const std::string& ptr) const {
+    if (!j.is_string()) fail(ptr, fmt::format("expected a string, got {}", type_name(j)));
+    return j.get<std::string>();
+  }
+  double number(const json& j, const std::string& ptr, double min, double max, bool integer) const {
+    if (!j.is_number()) fail(ptr, fmt::format("expected a number, got {}", type_name(j)));
+    const double v = j.get<double>();
+    if (integer && std::floor(v) != v) fail(ptr, fmt::format("expected an integer, got {}", v));
+    if (v < min || v > max) fail(ptr, fmt::format("{} is out of range [{}, {}]", v, min, max));
+    return v;
+  }
+
+ private:
+  std::string m_file;
+};
+
+std::string pointer_escape(const std::string& key) {
+  std::string out;
+  for (char c : key) {
+    if (c == '~') out += "~0";
+    else if (c == '/') out += "~1";
+    else out += c;
+  }
+  return out;
+}
+
+// Loads a preset file: {"symsim_platform":1,"name","family","description","params":{key:{value,source}}}.
+void load_preset(const std::string& name, Scenario& s) {
+  const std::string path = platform_dir() + "/" + name + ".json";
+  if (!fs::exists(path)) {
+    std::string known;
+    for (const auto& n : platform_names()) known += (known.empty() ? "" : ", ") + n;
+    throw InputError(s.file, "/platform", fmt::format("unknown platform '{}' (known: {})", name, known));
+  }
+  const json j = read_json(path);
+  Checker c(path);
+  c.only_keys(j, "", {"symsim_platform", "name", "family", "description", "params"});
+  s.platform_family = c.string(c.require(j, "", "family"), "/family");
+  const json& params = c.require(j, "", "params");
+  AscendParams table_owner;
+  const ParamTable table = table_owner.table();
+  for (const ParamInfo& p : table) {
+    const std::string ptr = "/params/" + pointer_escape(p.key);
+    if (!params.contains(p.key)) c.fail(ptr, "missing: a preset must set every parameter");
+    const json& entry = params.at(p.key);
+    c.only_keys(entry, ptr, {"value", "source", "unit"});
+    s.params[p.key] = c.number(c.require(entry, ptr, "value"), ptr + "/value", p.min, p.max, p.integer);
+    s.param_sources[p.key] = c.string(c.require(entry, ptr, "source"), ptr + "/source");
+  }
+  for (auto it = params.begin(); it != params.end(); ++it)
+    if (!s.params.count(it.key())) c.fail("/params/" + pointer_escape(it.key()), "unknown platform parameter");
+}
+
+void apply_override(const Checker& c, Scenario& s, const std::string& key, const json& value, const std::string& ptr) {
+  AscendParams owner;
+  for (const ParamInfo& p : owner.table()) {
+    if (p.key == key) {
+      s.params[key] = c.number(value, ptr, p.min, p.max, p.integer);
+      s.param_sources[key] = "scenario override";
+      return;
+    }
+  }
+  c.fail(ptr, fmt::format("unknown platform parameter '{}'", key));
+}
+
+// --set PATH=VALUE: platform.* go to /overrides, everything else is a path into the document.
+void apply_set(json& doc, const std::string& file, const std::string& set) {
+  const auto eq = set.find('=');
+  if (eq == std::string::npos || eq == 0) throw InputError(file, "", fmt::format("--set '{}': expected PATH=VALUE", set));
+  const std::string path = set.substr(0, eq);
+  const std::string text = set.substr(eq + 1);
+  json value;
+  try {
+    value = json::parse(text);
+  } catch (const json::parse_error&) {
+    value = text;  // a bare word is a string
+  }
+  if (path.rfind("platform.", 0) == 0) {
+    doc["overrides"][path.substr(9)] = value;
+    return;
+  }
+  std::vector<std::string> parts;
+  std::stringstream ss(path);
+  for (std::string part; std::getline(ss, part, '.');) parts.push_back(part);
+  json* node = &doc;
+  std::string ptr;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    ptr += "/" + pointer_escape(parts[i]);
+    const bool last = i + 1 == parts.size();
+    // New keys are allowed where validation will judge them: top-level and second-level
+    // fields, and kernel arguments (checked against the kernel's declaration).
+    const bool creatable = (last && parts.size() <= 2) || (parts.size() == 3 && parts[0] == "kernel" && parts[1] == "args");
+    if (!node->is_object() || (!node->contains(parts[i]) && !creatable))
+      throw InputError(file, ptr, fmt::format("--set {}: this path names nothing in the scenario", path));
+    node = &(*node)[parts[i]];
+  }
+  *node = value;
+}
+
+}  // namespace
+
+std::string platform_dir() {
+  if (const char* env = std::getenv("SYMSIM_PLATFORM_DIR")) return env;
+  return std::string(SYMSIM_SOURCE_DIR) + "/scenarios/platforms";
+}
+
+std::vector<std::string> platform_names() {
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(platform_dir(), ec))
+    if (e.path().extension() == ".json") names.push_back(e.path().stem().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+Scenario load_scenario(const std::string& path, const LoadOptions& options) {
+  Scenario s;
+  s.file = path;
+  json doc = read_json(path);
+  const Checker c(path);
+  c.only_keys(doc, "", {"symsim", "name", "description", "seed", "platform", "overrides", "pes", "kernel", "faults",
+                        "expect"});
+  for (const std::string& set : options.sets) apply_set(doc, path, set);
+  if (options.seed) doc["seed"] = *options.seed;
+  c.only_keys(doc, "", {"symsim", "name", "description", "seed", "platform", "overrides", "pes", "kernel", "faults",
+                        "expect"});
+
+  if (c.number(c.require(doc, "", "symsim"), "/symsim", 1, 1, true) != 1) c.fail("/symsim", "unsupported version");
+  s.name = c.string(c.require(doc, "", "name"), "/name");
+  if (doc.contains("description")) s.description = c.string(doc["description"], "/description");
+  if (doc.contains("seed")) s.seed = static_cast<uint64_t>(c.number(doc["seed"], "/seed", 0, 9007199254740991.0, true));
+
+  const json& platform = c.require(doc, "", "platform");
+  if (platform.is_string()) {
+    s.platform_name = platform.get<std::string>();
+    load_preset(s.platform_name, s);
+  } else if (platform.is_object()) {
+    c.only_keys(platform, "/platform", {"base", "params"});
+    s.platform_name = c.string(c.require(platform, "/platform", "base"), "/platform/base");
+    load_preset(s.platform_name, s);
+    if (platform.contains("params")) {
+      const json& p = platform["params"];
+      if (!p.is_object()) c.fail("/platform/params", "expected an object of parameter values");
+      for (auto it = p.begin(); it != p.end(); ++it)
+        apply_override(c, s, it.key(), it.value(), "/platform/params/" + pointer_escape(it.key()));
+    }
+  } else {
+    c.fail("/platform", fmt::format("expected a preset name or an object, got {}", type_name(platform)));
+  }
+  if (doc.contains("overrides")) {
+    const json& o = doc["overrides"];
+    if (!o.is_object()) c.fail("/overrides", "expected an object of dotted parameter names");
+    for (auto it = o.begin(); it != o.end(); ++it)
+      apply_override(c, s, it.key(), it.value(), "/overrides/" + pointer_escape(it.key()));
+  }
+  for (const char* pow2 : {"udma.sq_depth_bb", "udma.cq_depth"}) {
+    const auto v = static_cast<uint64_t>(s.params[pow2]);
+    if ((v & (v - 1)) != 0) c.fail(std::string("/overrides/") + pow2, fmt::format("{} must be a power of two", v));
+  }
+
+  s.pes = static_cast<int>(c.number(c.require(doc, "", "pes"), "/pes", 1, 4096, true));
+
+  const json& k = c.require(doc, "", "kernel");
+  c.only_keys(k, "/kernel", {"name", "blocks", "args"});
+  s.kernel = c.string(c.require(k, "/kernel", "name"), "/kernel/name");
+  const KernelInfo* info = KernelRegistry::instance().find(s.kernel);
+  if (!info) {
+    std::string known;
+    for (const auto& [name, _] : KernelRegistry::instance().all()) known += (known.empty() ? "" : ", ") + name;
+    c.fail("/kernel/name", fmt::format("unknown kernel '{}' (known: {})", s.kernel, known));
+  }
+  if (info->platform_family != s.platform_family)
+    c.fail("/kernel/name", fmt::format("kernel '{}' runs on {} platforms, '{}' is {}", s.kernel, info->platform_family,
+                                       s.platform_name, s.platform_family));
+  const int max_blocks = std::min(info->max_blocks, static_cast<int>(s.params["aiv.cores"]));
+  if (k.contains("blocks")) s.blocks = static_cast<int>(c.number(k["blocks"], "/kernel/blocks", 1, max_blocks, true));
+  for (const KernelArg& a : info->args) s.args[a.name] = a.default_value;
+  if (k.contains("args")) {
+    const json& args = k["args"];
+    if (!args.is_object()) c.fail("/kernel/args", "expected an object");
+    for (auto it = args.begin(); it != args.end(); ++it) {
+      const std::string ptr = "/kernel/args/" + pointer_escape(it.key());
+      const auto a = std::find_if(info->args.begin(), info->args.end(), [&](const KernelArg& x) { return x.name == it.key(); });
+      if (a == info->args.end()) {
+        std::string known;
+        for (const KernelArg& x : info->args) known += (known.empty() ? "" : ", ") + x.name;
+        c.fail(ptr, fmt::format("kernel '{}' has no argument '{}' (arguments: {})", s.kernel, it.key(), known));
+      }
+      s.args[a->name] = c.number(it.value(), ptr, a->min, a->max, a->integer);
+    }
+  }
+
+  if (doc.contains("faults")) {
+    const json& f = doc["faults"];
+    if (!f.is_array()) c.fail("/faults", "expected an array");
+    for (size_t i = 0; i < f.size(); ++i) {
+      const std::string ptr = fmt::format("/faults/{}", i);
+      if (!f[i].is_object()) c.fail(ptr, "expected an object");
+      const std::string kind = c.string(c.require(f[i], ptr, "kind"), ptr + "/kind");
+      if (!is_fault_kind(kind)) c.fail(ptr + "/kind", fmt::format("unknown fault kind '{}'", kind));
+      if (!fault_implemented(kind)) c.fail(ptr + "/kind", fmt::format("fault kind '{}' is not implemented yet", kind));
+    }
+    s.faults = f;
+  }
+
+  if (doc.contains("expect")) {
+    const json& e = doc["expect"];
+    c.only_keys(e, "/expect", {"hazards", "max_sim_time_us", "min_sim_time_us"});
+    if (e.contains("hazards")) {
+      if (!e["hazards"].is_array()) c.fail("/expect/hazards", "expected an array of hazard ids");
+      for (size_t i = 0; i < e["hazards"].size(); ++i) {
+        const std::string id = c.string(e["hazards"][i], fmt::format("/expect/hazards/{}", i));
+        if (!is_hazard_id(id)) c.fail(fmt::format("/expect/hazards/{}", i), fmt::format("unknown hazard id '{}'", id));
+        s.expect.hazards.push_back(id);
+      }
+    }
+    if (e.contains("max_sim_time_us")) s.expect.max_sim_time_us = c.number(e["max_sim_time_us"], "/expect/max_sim_time_us", 0, 1e12, false);
+    if (e.contains("min_sim_time_us")) s.expect.min_sim_time_us = c.number(e["min_sim_time_us"], "/expect/min_sim_time_us", 0, 1e12, false);
+  }
+
+  json params = json::object();
+  for (const auto& [key, v] : s.params) params[key] = {{"value", v}, {"source", s.param_sources[key]}};
+  json args = json::object();
+  for (const auto& [key, v] : s.args) args[key] = v;
+  s.effective = {{"name", s.name}, {"seed", s.seed}, {"platform", {{"name", s.platform_name}, {"params", params}}},
+                 {"pes", s.pes}, {"kernel", {{"name", s.kernel}, {"blocks", s.blocks}, {"args", args}}},
+                 {"faults", s.faults}};
+  return s;
+}
+
+}  // namespace symsim

@@ -1,0 +1,57 @@
+// Counters, busy time and latency percentiles per PE engine, QP and link, for the "stats"
+// object of result.json. Deterministic: ordered containers, integer counters, times in ns
+// with at most 3 decimals (exact from picoseconds), utilizations rounded to 4 decimals.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <nlohmann/json_fwd.hpp>
+#include <utility>
+#include <vector>
+
+#include "models/core/observer.h"
+
+namespace symsim {
+
+class Fabric;
+
+// Nearest-rank percentile (`percent` in 1..100) of `values`: the smallest value with at least
+// `percent`% of values at or below it. Reorders `values`; 0 when empty.
+uint32_t nearest_rank_percentile(std::vector<uint32_t>& values, uint32_t percent);
+
+class StatsCollector : public Observer {
+ public:
+  void on_sq_doorbell(const QpRef& q, uint32_t producer_index, Ps t) override;
+  void on_cq_doorbell(const QpRef& q, uint32_t consumer_index, Ps t) override;
+  void on_wqe_executed(const WqeRecord& r) override;
+  void on_engine_busy(int pe, Ps start, Ps end) override;
+  void on_cqe_reaped(const QpRef& q, uint32_t cqe_index, const uint8_t* cqe, int core, Ps t) override;
+  void on_doorbell_regression(const QpRef& q, uint32_t old_index, uint32_t new_index, Ps t) override;
+  void on_cq_overflow(const QpRef& q, uint32_t produced, uint32_t consumed, Ps t) override;
+
+  // {"pes":[{"pe","engine":{...},"qps":[...]}], "links":[...], "totals":{...}}: every PE of the
+  // fabric (and any other PE seen), QPs with activity sorted by (slot, qp), links that carried
+  // bytes in link-id order. Utilizations are over `sim_time_ps`.
+  nlohmann::json to_json(Ps sim_time_ps, const Fabric& fabric) const;
+
+  uint64_t total_wqes() const { return m_total_wqes; }
+  uint64_t total_cqes() const { return m_total_cqes; }
+  uint64_t total_bytes() const { return m_total_bytes; }  // payload of WQEs that succeeded
+
+ private:
+  struct QpStats {
+    uint64_t wqes = 0, bytes = 0, doorbells = 0, cq_doorbells = 0, cqes = 0, cqes_reaped = 0, errors = 0,
+             doorbell_regressions = 0, cq_overflows = 0;
+    std::vector<uint32_t> latency_ns;  // doorbell -> CQE (-> completion when no CQE), OK WQEs only
+  };
+  struct PeStats {
+    uint64_t wqes = 0, bytes = 0, doorbells = 0, cq_doorbells = 0, cqes = 0, errors = 0;
+    Ps busy_ps = 0;
+    std::map<std::pair<int, int>, QpStats> qps;  // (slot, qp)
+  };
+  QpStats& qp(const QpRef& q) { return m_pes[q.pe].qps[{q.slot, q.qp}]; }
+
+  std::map<int, PeStats> m_pes;
+  uint64_t m_total_wqes = 0, m_total_bytes = 0, m_total_doorbells = 0, m_total_cqes = 0, m_total_errors = 0;
+};
+
+}  // namespace symsim

@@ -1,0 +1,270 @@
+// TraceWriter::write: lanes, deterministic order, and the JSON text (written by hand, so that
+// times print as exact decimals and nothing is held twice in memory).
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <functional>
+#include <limits>
+#include <numeric>
+#include <ostream>
+#include <queue>
+#include <set>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <vector>
+
+#include "models/fabric/fabric.h"
+#include "sim/trace/trace_state.h"
+#include "sim/trace/trace_writer.h"
+
+namespace symsim {
+
+using namespace trace;
+
+namespace {
+
+using Buffer = fmt::memory_buffer;
+
+void append(Buffer& b, std::string_view s) { b.append(s); }
+
+void append_us(Buffer& b, Ps ps) {
+  fmt::format_to(std::back_inserter(b), "{}", ps / kPsPerUs);
+  Ps frac = ps % kPsPerUs;
+  if (frac == 0) return;
+  int digits = 6;
+  for (; frac % 10 == 0; frac /= 10) --digits;
+  fmt::format_to(std::back_inserter(b), ".{:0{}}", frac, digits);
+}
+
+void append_string(Buffer& b, std::string_view s) {
+  b.push_back('"');
+  for (const char c : s) {
+    if (c == '"' || c == '\\') {
+      b.push_back('\\');
+      b.push_back(c);
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      fmt::format_to(std::back_inserter(b), "\\u{:04x}", static_cast<unsigned>(c));
+    } else {
+      b.push_back(c);
+    }
+  }
+  b.push_back('"');
+}
+
+void append_list(Buffer& b, const std::vector<int>& v) {
+  fmt::format_to(std::back_inserter(b), "[{}]", fmt::join(v, ","));
+}
+
+const char* category(Kind k) {
+  switch (k) {
+    case Kind::kWqe:
+    case Kind::kPhase: return "wqe";
+    case Kind::kSqDoorbell:
+    case Kind::kCqDoorbell: return "doorbell";
+    case Kind::kReaped:
+    case Kind::kReapedInstant: return "cqe";
+    case Kind::kEngineBusy: return "engine";
+    case Kind::kLinkBusy: return "link";
+    case Kind::kCoreSpan: return "core";
+    case Kind::kHazard: return "hazard";
+  }
+  return "";
+}
+
+bool is_instant(Kind k) {
+  return k == Kind::kSqDoorbell || k == Kind::kCqDoorbell || k == Kind::kReapedInstant || k == Kind::kHazard;
+}
+
+// Gives each group the lowest lane free at its start, per track. Returns the lane per group;
+// `overflows` counts groups that had to share a busy lane (past kLanes).
+std::vector<uint32_t> assign_lanes(const std::vector<Group>& groups, uint64_t& overflows) {
+  std::vector<uint32_t> order(groups.size());
+  std::iota(order.begin(), order.end(), 0u);
+  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    const Group &x = groups[a], &y = groups[b];
+    return std::tie(x.pid, x.tid, x.begin_ps, a) < std::tie(y.pid, y.tid, y.begin_ps, b);
+  });
+  std::vector<uint32_t> lane(groups.size(), 0);
+  using Busy = std::pair<Ps, uint32_t>;  // end, lane
+  for (size_t i = 0; i < order.size();) {
+    const Group& track = groups[order[i]];
+    std::priority_queue<Busy, std::vector<Busy>, std::greater<Busy>> busy;
+    std::priority_queue<uint32_t, std::vector<uint32_t>, std::greater<uint32_t>> free;
+    uint32_t used = 0;
+    for (; i < order.size() && groups[order[i]].pid == track.pid && groups[order[i]].tid == track.tid; ++i) {
+      const Group& g = groups[order[i]];
+      for (; !busy.empty() && busy.top().first <= g.begin_ps; busy.pop()) free.push(busy.top().second);
+      uint32_t l;
+      if (!free.empty()) {
+        l = free.top();
+        free.pop();
+      } else if (used < kLanes) {
+        l = used++;
+      } else {
+        l = busy.top().second;  // overlaps on one thread: Perfetto may hide part of it
+        busy.pop();
+        ++overflows;
+      }
+      lane[order[i]] = l;
+      busy.push({g.end_ps, l});
+    }
+  }
+  return lane;
+}
+
+std::string process_name(uint32_t pid) { return pid == kFabricPid ? "fabric" : fmt::format("pe {}", pid); }
+
+std::string thread_name(const Fabric* fabric, uint32_t pid, uint32_t tid) {
+  if (pid == kFabricPid) {
+    if (fabric && tid < fabric->links().size()) return fabric->links()[tid]->name();
+    return fmt::format("link {}", tid);
+  }
+  if (tid < kEngineTid) return fmt::format("aiv {}", tid);
+  if (tid == kEngineTid) return "udma engine";
+  const uint32_t key = (tid - kQpTidBase) / kTidsPerQp, rest = (tid - kQpTidBase) % kTidsPerQp;
+  const std::string name =
+      fmt::format("qp {}.{} {}", key / kQpsPerSlot, key % kQpsPerSlot, rest < kLanes ? "sq" : "cq");
+  return rest % kLanes ? fmt::format("{} #{}", name, rest % kLanes) : name;
+}
+
+void append_args(Buffer& b, const TraceState& s, const Event& e) {
+  const auto out = std::back_inserter(b);
+  switch (e.kind) {
+    case Kind::kWqe:
+    case Kind::kPhase: {
+      const WqeInfo& w = s.wqes[e.arg];
+      fmt::format_to(out,
+                     ",\"args\":{{\"wqe\":{},\"opcode\":\"{}\",\"bytes\":{},\"target_pe\":{},\"status\":{}",
+                     w.wqe_index, opcode_name(w.opcode), w.bytes, w.target_pe, w.status);
+      if (w.status) fmt::format_to(out, ",\"substatus\":{}", w.substatus);
+      if (w.has_cqe) fmt::format_to(out, ",\"cqe\":{}", w.cqe_index);
+      b.push_back('}');
+      return;
+    }
+    case Kind::kSqDoorbell: fmt::format_to(out, ",\"args\":{{\"pi\":{}}}", e.arg); return;
+    case Kind::kCqDoorbell: fmt::format_to(out, ",\"args\":{{\"ci\":{}}}", e.arg); return;
+    case Kind::kReaped:
+    case Kind::kReapedInstant:
+      fmt::format_to(out, ",\"args\":{{\"cqe\":{},\"core\":{}}}", static_cast<uint32_t>(e.arg),
+                     static_cast<int32_t>(e.arg >> 32));
+      return;
+    case Kind::kEngineBusy: fmt::format_to(out, ",\"args\":{{\"wqes\":{}}}", e.arg); return;
+    case Kind::kLinkBusy: fmt::format_to(out, ",\"args\":{{\"bytes\":{}}}", e.arg); return;
+    case Kind::kHazard:
+      append(b, ",\"args\":{\"detail\":");
+      append_string(b, s.hazards[e.arg].detail);
+      b.push_back('}');
+      return;
+    case Kind::kCoreSpan: return;
+  }
+}
+
+// What was recorded and how: lets a reader tell a quiet run from a filtered or truncated one.
+void append_other_data(Buffer& b, const TraceState& s, uint64_t lane_overflows) {
+  const TraceFilter& f = s.filter;
+  fmt::format_to(std::back_inserter(b),
+                 "\"otherData\":{{\"generator\":\"symsim\",\"events\":{},\"max_events\":{},\"truncated\":{},"
+                 "\"dropped_events\":{},\"lane_overflows\":{}",
+                 s.events.size(), f.max_events, s.truncated, s.dropped, lane_overflows);
+  if (s.truncated) {
+    append(b, ",\"truncated_at_us\":");
+    append_us(b, s.truncated_at_ps);
+  }
+  append(b, ",\"filter\":{\"pes\":");
+  append_list(b, f.pes);
+  append(b, ",\"qps\":");
+  append_list(b, f.qps);
+  append(b, ",\"window_begin_us\":");
+  append_us(b, f.window_begin_ps);
+  if (f.window_end_ps != std::numeric_limits<Ps>::max()) {
+    append(b, ",\"window_end_us\":");
+    append_us(b, f.window_end_ps);
+  }
+  fmt::format_to(std::back_inserter(b), ",\"links\":{}}}}}", f.links);
+}
+
+void append_meta(Buffer& b, const char* what, uint32_t pid, const uint32_t* tid, std::string_view name,
+                 uint32_t sort_index) {
+  const auto out = std::back_inserter(b);
+  const std::string tid_field = tid ? fmt::format(",\"tid\":{}", *tid) : std::string();
+  fmt::format_to(out, "{{\"ph\":\"M\",\"name\":\"{}_name\",\"pid\":{}{},\"args\":{{\"name\":", what, pid,
+                 tid_field);
+  append_string(b, name);
+  fmt::format_to(
+      out,
+      "}}}},\n{{\"ph\":\"M\",\"name\":\"{}_sort_index\",\"pid\":{}{},\"args\":{{\"sort_index\":{}}}}},\n",
+      what, pid, tid_field, sort_index);
+}
+
+void append_event(Buffer& b, const TraceState& s, const Event& e, uint32_t tid) {
+  const bool instant = is_instant(e.kind);
+  append(b, instant ? (e.kind == Kind::kHazard ? "{\"ph\":\"i\",\"s\":\"g\",\"name\":"
+                                               : "{\"ph\":\"i\",\"s\":\"t\",\"name\":")
+                    : "{\"ph\":\"X\",\"name\":");
+  append_string(b,
+                e.kind == Kind::kHazard ? std::string_view(s.hazards[e.arg].id) : std::string_view(e.name));
+  fmt::format_to(std::back_inserter(b), ",\"cat\":\"{}\",\"pid\":{},\"tid\":{},\"ts\":", category(e.kind),
+                 e.pid, tid);
+  append_us(b, e.ts_ps);
+  if (!instant) {
+    append(b, ",\"dur\":");
+    append_us(b, e.dur_ps);
+  }
+  append_args(b, s, e);
+  b.push_back('}');
+}
+
+}  // namespace
+
+std::string ps_to_us_string(Ps ps) {
+  Buffer b;
+  append_us(b, ps);
+  return fmt::to_string(b);
+}
+
+void TraceWriter::write(std::ostream& os) const {
+  const TraceState& s = *m;
+  uint64_t overflows = 0;
+  const std::vector<uint32_t> lane = assign_lanes(s.groups, overflows);
+  std::vector<uint32_t> tid(s.events.size());
+  for (size_t i = 0; i < tid.size(); ++i)
+    tid[i] = s.events[i].tid + (s.events[i].group == kNone ? 0 : lane[s.events[i].group]);
+  std::vector<uint32_t> order(s.events.size());
+  std::iota(order.begin(), order.end(), 0u);
+  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    const Event &x = s.events[a], &y = s.events[b];
+    return std::tie(x.ts_ps, x.pid, tid[a], a) < std::tie(y.ts_ps, y.pid, tid[b], b);
+  });
+
+  Buffer b;
+  const auto flush = [&](size_t above) {
+    if (b.size() <= above) return;
+    os.write(b.data(), static_cast<std::streamsize>(b.size()));
+    b.clear();
+  };
+  append(b, "{\"displayTimeUnit\":\"ns\",");
+  append_other_data(b, s, overflows);
+  append(b, ",\n\"traceEvents\":[\n");
+
+  // Names for every track with an event; hazards are global instants and name no thread.
+  std::set<uint32_t> pids;
+  std::set<std::pair<uint32_t, uint32_t>> threads;
+  for (size_t i = 0; i < tid.size(); ++i) {
+    pids.insert(s.events[i].pid);
+    if (s.events[i].kind != Kind::kHazard) threads.insert({s.events[i].pid, tid[i]});
+  }
+  for (const uint32_t pid : pids) append_meta(b, "process", pid, nullptr, process_name(pid), pid);
+  for (const auto& [pid, t] : threads) append_meta(b, "thread", pid, &t, thread_name(s.fabric, pid, t), t);
+
+  for (size_t k = 0; k < order.size(); ++k) {
+    append_event(b, s, s.events[order[k]], tid[order[k]]);
+    append(b, k + 1 < order.size() ? ",\n" : "\n");
+    flush(1u << 20);
+  }
+  append(b, "]}\n");
+  flush(0);
+}
+
+}  // namespace symsim

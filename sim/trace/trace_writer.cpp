@@ -1,0 +1,160 @@
+#include "sim/trace/trace_writer.h"
+
+#include <algorithm>
+#include <array>
+#include <utility>
+
+#include "models/ascend/wqe_layout.h"
+#include "sim/trace/trace_state.h"
+
+namespace symsim {
+
+namespace trace {
+
+const char* opcode_name(uint8_t opcode) {
+  switch (opcode) {
+    case udma::kSend: return "SEND";
+    case udma::kSendImm: return "SEND_IMM";
+    case udma::kSendInv: return "SEND_INV";
+    case udma::kWrite: return "WRITE";
+    case udma::kWriteImm: return "WRITE_IMM";
+    case udma::kWriteWithNotify: return "WRITE_WITH_NOTIFY";
+    case udma::kRead: return "READ";
+    case udma::kCas: return "CAS";
+    case udma::kAtomicSwap: return "ATOMIC_SWAP";
+    case udma::kAtomicStore: return "ATOMIC_STORE";
+    case udma::kAtomicLoad: return "ATOMIC_LOAD";
+    case udma::kFaa: return "FAA";
+    case udma::kWriteWithReduce: return "WRITE_WITH_REDUCE";
+    case udma::kNop: return "NOP";
+    default: return "UNKNOWN";
+  }
+}
+
+}  // namespace trace
+
+using namespace trace;
+
+namespace {
+QueueKey key_of(const QpRef& q, uint32_t index) { return {q.pe, q.slot, q.qp, index}; }
+}  // namespace
+
+TraceWriter::TraceWriter(TraceFilter filter, const Fabric* fabric) : m(std::make_unique<TraceState>()) {
+  m->filter = std::move(filter);
+  m->fabric = fabric;
+}
+
+TraceWriter::~TraceWriter() = default;
+
+size_t TraceWriter::event_count() const { return m->events.size(); }
+bool TraceWriter::truncated() const { return m->truncated; }
+
+void TraceWriter::on_wqe_posted(const QpRef& q, uint32_t wqe_index, uint8_t, int, Ps t) {
+  if (m->qp_ok(q) && !m->truncated) m->post_ps[key_of(q, wqe_index)] = t;
+}
+
+void TraceWriter::on_wqe_executed(const WqeRecord& r) {
+  if (!m->qp_ok(r.qp)) return;
+  Ps post = 0;
+  const auto posted = m->post_ps.find(key_of(r.qp, r.wqe_index));
+  const bool has_post = posted != m->post_ps.end();
+  if (has_post) {
+    post = posted->second;
+    m->post_ps.erase(posted);
+  }
+  if (r.cqe_ps != 0 && !m->truncated) m->cqe_ps[key_of(r.qp, r.cqe_index)] = r.cqe_ps;
+
+  // Steps in order; a span is named after the step it starts at. Zero means "did not happen"
+  // for wire, remote write and CQE (error WQEs never reach the wire).
+  std::array<std::pair<Ps, const char*>, 7> steps;
+  size_t n = 0;
+  const auto step = [&](Ps t, const char* name) {
+    steps[n] = {n ? std::max(t, steps[n - 1].first) : t, name};  // clamp: spans must nest
+    ++n;
+  };
+  if (has_post) step(post, "post");
+  step(r.doorbell_ps, "doorbell");
+  step(r.fetch_ps, "fetch");
+  if (r.wire_ps) step(r.wire_ps, "wire");
+  if (r.remote_write_ps) step(r.remote_write_ps, "ack");
+  step(r.complete_ps, "cqe");
+  if (r.cqe_ps) step(r.cqe_ps, nullptr);
+  const Ps begin = steps[0].first, end = steps[n - 1].first;
+  if (!m->in_window(begin, end)) return;
+  size_t spans = 1;
+  for (size_t i = 0; i + 1 < n; ++i) spans += steps[i + 1].first > steps[i].first;
+  if (!m->admit(spans, begin)) return;
+
+  const uint32_t pid = static_cast<uint32_t>(r.qp.pe), tid = sq_tid(r.qp);
+  const uint32_t group = m->add_group(pid, tid, begin, end);
+  const auto info = static_cast<uint64_t>(m->wqes.size());
+  m->wqes.push_back(
+      {r.wqe_index, r.bytes, r.cqe_index, r.target_pe, r.opcode, r.status, r.substatus, r.cqe_ps != 0});
+  m->add(Kind::kWqe, opcode_name(r.opcode), pid, tid, begin, end, info, group);
+  for (size_t i = 0; i + 1 < n; ++i) {
+    if (steps[i + 1].first > steps[i].first)
+      m->add(Kind::kPhase, steps[i].second, pid, tid, steps[i].first, steps[i + 1].first, info, group);
+  }
+}
+
+void TraceWriter::on_cqe_reaped(const QpRef& q, uint32_t cqe_index, const uint8_t*, int core, Ps t) {
+  if (!m->qp_ok(q)) return;
+  const auto visible = m->cqe_ps.find(key_of(q, cqe_index));
+  const bool known = visible != m->cqe_ps.end();
+  const Ps from = known ? std::min(visible->second, t) : t;
+  if (known) m->cqe_ps.erase(visible);
+  if (!m->in_window(from, t) || !m->admit(1, from)) return;
+  const uint64_t arg = cqe_index | uint64_t{static_cast<uint32_t>(core)} << 32;
+  const auto pid = static_cast<uint32_t>(q.pe);
+  if (known)
+    m->add(Kind::kReaped, "reaped", pid, cq_tid(q), from, t, arg, m->add_group(pid, cq_tid(q), from, t));
+  else
+    m->add(Kind::kReapedInstant, "reaped", pid, cq_tid(q), t, t, arg);
+}
+
+void TraceWriter::on_sq_doorbell(const QpRef& q, uint32_t producer_index, Ps t) {
+  if (m->qp_ok(q) && m->in_window(t, t) && m->admit(1, t))
+    m->add(Kind::kSqDoorbell, "sq doorbell", static_cast<uint32_t>(q.pe), sq_tid(q), t, t, producer_index);
+}
+
+void TraceWriter::on_cq_doorbell(const QpRef& q, uint32_t consumer_index, Ps t) {
+  if (m->qp_ok(q) && m->in_window(t, t) && m->admit(1, t))
+    m->add(Kind::kCqDoorbell, "cq doorbell", static_cast<uint32_t>(q.pe), cq_tid(q), t, t, consumer_index);
+}
+
+void TraceWriter::on_engine_busy(int pe, Ps start, Ps end) {
+  if (!m->pe_ok(pe) || !m->in_window(start, end) || m->truncated) return;
+  // Back-to-back WQEs make one span: far fewer events, same picture.
+  const auto last = m->last_busy.find(pe);
+  if (last != m->last_busy.end()) {
+    Event& e = m->events[last->second];
+    if (e.ts_ps + e.dur_ps == start && end >= start) {
+      e.dur_ps = end - e.ts_ps;
+      ++e.arg;
+      return;
+    }
+  }
+  if (!m->admit(1, start)) return;
+  m->last_busy[pe] = m->events.size();
+  m->add(Kind::kEngineBusy, "busy", static_cast<uint32_t>(pe), kEngineTid, start, end, 1);
+}
+
+void TraceWriter::on_link_busy(int link, Ps start, Ps end, uint64_t bytes) {
+  if (m->filter.links && link >= 0 && m->in_window(start, end) && m->admit(1, start))
+    m->add(Kind::kLinkBusy, "busy", kFabricPid, static_cast<uint32_t>(link), start, end, bytes);
+}
+
+void TraceWriter::on_core_span(int pe, int core, const char* what, Ps start, Ps end) {
+  if (!m->pe_ok(pe) || core < 0 || core >= kMaxCores || !m->in_window(start, end) || !m->admit(1, start))
+    return;
+  const char* name = m->names.insert(what ? what : "").first->c_str();
+  m->add(Kind::kCoreSpan, name, static_cast<uint32_t>(pe), static_cast<uint32_t>(core), start, end, 0);
+}
+
+void TraceWriter::hazard(int pe, const std::string& id, Ps t, const std::string& detail) {
+  if (!m->admit(1, t)) return;
+  m->add(Kind::kHazard, nullptr, pe < 0 ? kFabricPid : static_cast<uint32_t>(pe), 0, t, t, m->hazards.size());
+  m->hazards.push_back({id, detail});
+}
+
+}  // namespace symsim

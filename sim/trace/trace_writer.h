@@ -1,0 +1,77 @@
+// Perfetto / Chrome trace-event JSON from the observer hooks (open in ui.perfetto.dev).
+//
+// Tracks: one process per PE (pid = PE, "pe N") with threads
+//   tid K                           "aiv K"         AIV core K (K < 1000)
+//   tid 1000                        "udma engine"   engine busy spans
+//   tid 100000 + key*1024 + L       "qp S.Q sq"     SQ lane L (L < 512), key = S*64 + Q
+//   tid 100000 + key*1024 + 512 + L "qp S.Q cq"     CQ lane L
+// and a process "fabric" (pid 100000) with one thread per link (tid = link id).
+// A WQE is one span named by its opcode (post -> CQE, or -> completion when no CQE) with nested
+// phases "post", "doorbell", "fetch", "wire", "ack", "cqe", each named by the step it starts at;
+// zero-length phases are left out. WQE lifetimes on one SQ overlap, and Perfetto drops "X"
+// events that overlap on one thread without nesting, so each WQE (and each CQE's wait to be
+// reaped) takes the lowest lane free at its start: lanes past the first are "qp S.Q sq #L".
+// Output is byte-identical for identical hook calls: integer picosecond times are written as
+// exact decimal microseconds, and events are sorted by (ts, pid, tid, insertion order).
+#pragma once
+#include <cstdint>
+#include <iosfwd>
+#include <limits>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "models/core/observer.h"
+
+namespace symsim {
+
+class Fabric;
+namespace trace {
+struct TraceState;  // the buffered events (sim/trace/trace_state.h)
+}
+
+// What a trace keeps, so traces of large runs stay small.
+struct TraceFilter {
+  std::vector<int> pes;    // PEs to trace; empty: all
+  std::vector<int> qps;    // QP indexes within a slot (the Q of "qp S.Q"); empty: all
+  Ps window_begin_ps = 0;  // events that overlap [begin, end] are kept whole
+  Ps window_end_ps = std::numeric_limits<Ps>::max();
+  size_t max_events = 2'000'000;  // past it recording stops; the trace says so in otherData
+  bool links = true;              // link busy spans (links belong to no PE: not PE-filtered)
+};
+
+// Exact decimal microseconds of `ps`, trailing zeros dropped: 1234567 -> "1.234567", 2000000 -> "2".
+std::string ps_to_us_string(Ps ps);
+
+class TraceWriter : public Observer {
+ public:
+  // `fabric` names the link tracks; it may be null (links are then named "link N").
+  TraceWriter(TraceFilter filter, const Fabric* fabric);
+  ~TraceWriter() override;
+  TraceWriter(const TraceWriter&) = delete;
+  TraceWriter& operator=(const TraceWriter&) = delete;
+
+  void on_wqe_posted(const QpRef& q, uint32_t wqe_index, uint8_t opcode, int core, Ps t) override;
+  void on_cqe_reaped(const QpRef& q, uint32_t cqe_index, const uint8_t* cqe, int core, Ps t) override;
+  void on_core_span(int pe, int core, const char* what, Ps start, Ps end) override;
+  void on_sq_doorbell(const QpRef& q, uint32_t producer_index, Ps t) override;
+  void on_cq_doorbell(const QpRef& q, uint32_t consumer_index, Ps t) override;
+  void on_wqe_executed(const WqeRecord& r) override;
+  void on_engine_busy(int pe, Ps start, Ps end) override;
+  void on_link_busy(int link, Ps start, Ps end, uint64_t bytes) override;
+
+  // A global instant named `id` (a hazard id) at `t`; pe < 0 puts it on the fabric process.
+  // Hazards ignore the PE, QP and window filters but count against max_events.
+  void hazard(int pe, const std::string& id, Ps t, const std::string& detail);
+
+  // Writes the whole trace. Call once the simulation has ended; may be called again.
+  void write(std::ostream& os) const;
+
+  size_t event_count() const;  // buffered events, metadata excluded
+  bool truncated() const;      // max_events was reached
+
+ private:
+  std::unique_ptr<trace::TraceState> m;
+};
+
+}  // namespace symsim

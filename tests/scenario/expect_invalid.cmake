@@ -1,0 +1,10 @@
+# Runs `symsim validate FILE` and requires exit code 2 and a message naming FILE and POINTER.
+execute_process(COMMAND ${SYMSIM} validate ${FILE} RESULT_VARIABLE rc ERROR_VARIABLE err OUTPUT_VARIABLE out)
+if(NOT rc EQUAL 2)
+  message(FATAL_ERROR "expected exit code 2, got ${rc}\nstdout: ${out}\nstderr: ${err}")
+endif()
+string(FIND "${err}" "${FILE}" has_file)
+string(FIND "${err}" "${POINTER}" has_pointer)
+if(has_file EQUAL -1 OR has_pointer EQUAL -1)
+  message(FATAL_ERROR "message must name ${FILE} and ${POINTER}: ${err}")
+endif()
