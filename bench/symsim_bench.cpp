@@ -73,6 +73,11 @@ int bench_setup(int pes, uint64_t heap_mib) {
 
 }  // namespace
 
+int main(int argc, char* argv[]) {
+  setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
+  return sc_core::sc_elab_and_sim(argc, argv);
+}
+
 int sc_main(int argc, char* argv[]) {
   const std::string what = argc > 1 ? argv[1] : "put";
   if (what == "put") return bench_put(argc > 2 ? argv[2] : std::string(SYMSIM_SOURCE_DIR) + "/bench/scenarios/put_heavy.json");

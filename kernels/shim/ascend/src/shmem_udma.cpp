@@ -48,9 +48,14 @@ void poll_cq(int pe, uint32_t qp, uint32_t target, const CallSite& site) {
     const uint8_t* cqe = reinterpret_cast<const uint8_t*>(v.cq->buf_addr) +
                          uint64_t{udma::ring_slot(cur, v.cq->depth)} * v.cq->cqe_size;
     uint32_t polls = 0;
-    b.waiting_on = fmt::format("CQE {} of PE {} QP {} (CQ at {:#x}) in {}:{}", cur, pe, qp,
-                               reinterpret_cast<uintptr_t>(cqe), site.file, site.line);
+    b.waiting.set("CQE", cur, pe, qp, cqe, site);
     for (;;) {
+      // Bytes already in memory were visible no later than now, so a ready CQE needs no sync;
+      // otherwise the poll observes memory at the core's time (dcci) and tries again.
+      if (udma::cqe_ready(udma::cqe_owner(cqe), cur, v.cq->depth)) {
+        c.advance(ns_to_ps(system().params().aiv_dcci_ns));
+        break;
+      }
       cache_clean_invalidate(cqe, udma::kCqeBytes);
       c.scalar_ops(2);
       if (udma::cqe_ready(udma::cqe_owner(cqe), cur, v.cq->depth)) break;
@@ -67,7 +72,7 @@ void poll_cq(int pe, uint32_t qp, uint32_t target, const CallSite& site) {
     have_entry = true;
     ++cur;
   }
-  b.waiting_on.clear();
+  b.waiting.clear();
   v.cq->tail = cur;
   st_dev(cur & 0xFFFFFFu, reinterpret_cast<uint32_t*>(v.cq->db_addr), 0);
   if (have_entry) v.sq->tail = udma::unwrap16(v.sq->tail, last_entry);

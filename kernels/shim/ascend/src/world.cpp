@@ -137,6 +137,11 @@ bool all_hosts_finished() {
 const std::vector<TrapRecord>& traps() { return g_world->traps; }
 Ps last_activity_ps() { return g_world->last_activity_ps; }
 
+std::string PollWait::describe() const {
+  return fmt::format("{} {} of PE {} QP {} (at {:#x}) in {}:{}", what, index, pe, qp, reinterpret_cast<uintptr_t>(addr),
+                     site.file, site.line);
+}
+
 std::vector<WaitRecord> waiting() {
   std::vector<WaitRecord> out;
   for (const HostState& h : g_world->hosts)
@@ -145,7 +150,8 @@ std::vector<WaitRecord> waiting() {
     for (size_t c = 0; c < g_world->blocks[pe].size(); ++c) {
       const auto& b = g_world->blocks[pe][c];
       if (b && !b->finished)
-        out.push_back({static_cast<int>(pe), static_cast<int>(c), b->waiting_on.empty() ? "running" : b->waiting_on});
+        out.push_back({static_cast<int>(pe), static_cast<int>(c),
+                       b->waiting.what ? b->waiting.describe() : b->waiting_on.empty() ? "running" : b->waiting_on});
     }
   return out;
 }

@@ -34,10 +34,26 @@ struct HostState {
   std::vector<std::unique_ptr<Stream>> streams;
 };
 
+// What a coroutine polls, kept as fields and formatted only when a hang is reported.
+struct PollWait {
+  const char* what = nullptr;  // null: not polling
+  uint32_t index = 0;
+  int pe = 0;
+  uint32_t qp = 0;
+  const void* addr = nullptr;
+  CallSite site{};
+  void set(const char* w, uint32_t i, int p, uint32_t q, const void* a, CallSite s) {
+    what = w; index = i; pe = p; qp = q; addr = a; site = s;
+  }
+  void clear() { what = nullptr; }
+  std::string describe() const;
+};
+
 // A block of a launched kernel running on one AIV core.
 struct BlockState {
   BlockContext ctx;
-  std::string waiting_on;
+  std::string waiting_on;  // barriers
+  PollWait waiting;        // CQ polls
   bool finished = false;
 };
 
