@@ -20,6 +20,7 @@ AivCore::AivCore(int pe, int core, const AscendParams& params, VisibilityQueue& 
   m_ctx.pe = pe;
   m_ctx.core = this;
   m_local_ps = now_ps();
+  for (Pipe& p : m_pipes) p.lane = visibility.make_lane();
 }
 
 void AivCore::advance(Ps d) {
@@ -58,7 +59,7 @@ Ps AivCore::copy(AivPipe pipe, uint8_t* dst, const uint8_t* src, uint64_t bytes)
   Pipe& p = m_pipes[static_cast<int>(pipe)];
   const Ps start = std::max({m_local_ps, p.free_ps, p.gate_ps});
   p.free_ps = start + m_mte_latency_ps + transfer_ps(bytes, m_params.aiv_mte_gbytes_per_s);
-  const auto h = m_visibility.schedule(p.free_ps, 0, 0, dst, src, bytes);
+  const auto h = m_visibility.schedule(p.free_ps, 0, 0, dst, src, bytes, nullptr, p.lane);
   if (p.pending.size() >= 64) {  // drop writes the queue has already applied
     p.pending.erase(std::remove_if(p.pending.begin(), p.pending.end(),
                                    [&](const PendingWrite& w) { return !m_visibility.pending(w.handle, w.generation); }),

@@ -36,6 +36,9 @@ int UdmaEngine::create_qp(const QpRef& ref, int target_pe, uint32_t sq_depth_bb,
   q.tp_id = static_cast<uint32_t>(index);
   q.sq_doorbell_addr = reinterpret_cast<uint64_t>(m_doorbells.base()) + index * kDoorbellStride;
   q.cq_doorbell_addr = q.sq_doorbell_addr + 8;
+  q.data_lane = m_env.visibility.make_lane();
+  q.notify_lane = m_env.visibility.make_lane();
+  q.cqe_lane = m_env.visibility.make_lane();
   m_qps.push_back(q);
   return index;
 }
@@ -148,7 +151,7 @@ void UdmaEngine::execute(UdmaQp& q, uint32_t wqe_index, const uint8_t* first, co
     r.wire_ps = d.wire_start_ps;
     m_env.visibility.schedule(d.first_unit_ps + hbm_ps, d.unit_interval_ps, unit,
                               reinterpret_cast<uint8_t*>(w.local_va),
-                              reinterpret_cast<const uint8_t*>(w.remote_va), w.len);
+                              reinterpret_cast<const uint8_t*>(w.remote_va), w.len, nullptr, q.data_lane);
     r.remote_write_ps = d.last_unit_ps + hbm_ps;
     r.complete_ps = r.remote_write_ps;
   } else {  // WRITE, WRITE_WITH_NOTIFY
@@ -157,12 +160,12 @@ void UdmaEngine::execute(UdmaQp& q, uint32_t wqe_index, const uint8_t* first, co
     r.wire_ps = d.wire_start_ps;
     m_env.visibility.schedule(d.first_unit_ps + hbm_ps, d.unit_interval_ps, unit,
                               reinterpret_cast<uint8_t*>(w.remote_va),
-                              reinterpret_cast<const uint8_t*>(w.local_va), w.len);
+                              reinterpret_cast<const uint8_t*>(w.local_va), w.len, nullptr, q.data_lane);
     r.remote_write_ps = d.last_unit_ps + hbm_ps;
     if (w.opcode == kWriteWithNotify) {
       // The notify word lands after the data it announces.
       m_env.visibility.schedule_value(r.remote_write_ps, reinterpret_cast<uint8_t*>(w.notify_addr),
-                                      w.notify_data, 8);
+                                      w.notify_data, 8, q.notify_lane);
     }
     r.complete_ps = r.remote_write_ps + fabric.control_latency_ps(target, m_pe);
   }
@@ -188,7 +191,7 @@ void UdmaEngine::write_cqe(UdmaQp& q, WqeRecord& r, Ps t) {
   t = std::max(t, q.last_cqe_ps);
   q.last_cqe_ps = t;
   m_env.visibility.schedule(t, 0, kCqeBytes, q.cq_base + uint64_t{ring_slot(index, q.cq_depth)} * kCqeBytes,
-                            bytes, kCqeBytes);
+                            bytes, kCqeBytes, nullptr, q.cqe_lane);
   ++q.cq_produced;
   r.cqe_ps = t;
   r.cqe_index = index;

@@ -46,6 +46,9 @@ struct UdmaQp {
   uint32_t cq_consumed = 0;  // from the CQ doorbell
   uint32_t tp_id = 0;
   Ps last_cqe_ps = 0;        // CQEs of one QP appear in order
+  VisibilityQueue::Lane data_lane = VisibilityQueue::kNoLane;
+  VisibilityQueue::Lane notify_lane = VisibilityQueue::kNoLane;
+  VisibilityQueue::Lane cqe_lane = VisibilityQueue::kNoLane;
   bool error = false;        // QP in error state: later WQEs are flushed
   uint64_t sq_doorbell_addr = 0;
   uint64_t cq_doorbell_addr = 0;

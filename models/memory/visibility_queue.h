@@ -4,6 +4,7 @@
 // up to its time first. Same-time writes apply in the order they were scheduled.
 #pragma once
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <queue>
 #include <vector>
@@ -15,15 +16,24 @@ namespace symsim {
 class VisibilityQueue {
  public:
   using Handle = uint32_t;
+  // A lane holds writes whose times never go backwards (one QP's data, one pipe's copies): the
+  // heap then holds one key per lane instead of one per write. A write that would go backwards
+  // in its lane is queued on its own, so lanes are a speed-up, never a change of order.
+  using Lane = uint32_t;
+  static constexpr Lane kNoLane = UINT32_MAX;
+  Lane make_lane();
   // Called once a write is fully visible (e.g. to count a delivered message).
   using DoneFn = std::function<void(Ps visible_ps)>;
 
   // Schedules `len` bytes copied now from `src` to land at `dst`: unit k (of `unit_bytes`)
   // becomes visible at first_visible_ps + k * unit_interval_ps.
   Handle schedule(Ps first_visible_ps, Ps unit_interval_ps, uint32_t unit_bytes, uint8_t* dst,
-                  const uint8_t* src, uint64_t len, DoneFn done = nullptr);
+                  const uint8_t* src, uint64_t len, DoneFn done = nullptr, Lane lane = kNoLane);
   // A single store of up to 8 bytes (flags, signals, doorbell records).
-  Handle schedule_value(Ps visible_ps, uint8_t* dst, uint64_t value, uint32_t len);
+  Handle schedule_value(Ps visible_ps, uint8_t* dst, uint64_t value, uint32_t len, Lane lane = kNoLane);
+  // Runs `action` once memory is settled to `t_ps` (a read-modify-write at the target, such as
+  // a remote atomic): it sees every write visible at or before `t_ps` and may schedule more.
+  Handle schedule_action(Ps t_ps, DoneFn action);
 
   // Applies every unit visible at or before `now_ps`.
   void settle(Ps now_ps);
@@ -53,10 +63,16 @@ class VisibilityQueue {
     std::vector<uint8_t> data;
     DoneFn done;
   };
+  struct LaneState {
+    std::deque<std::pair<Handle, uint32_t>> writes;  // (handle, generation), oldest first
+    Ps last_ps = 0;   // visibility time of the last unit of the newest write
+    bool keyed = false;
+  };
   struct Key {
     Ps t;
     uint64_t seq;
     Handle h;
+    Lane lane;
     bool operator>(const Key& o) const { return t != o.t ? t > o.t : seq > o.seq; }
   };
 
@@ -64,9 +80,14 @@ class VisibilityQueue {
   void release(Handle h);
   // Applies units of `e` up to `now_ps`; true when the whole write is visible.
   bool apply_until(Entry& e, Ps now_ps);
+  // Applies the due writes at the front of a lane and re-keys it.
+  void settle_lane(Lane lane, Ps now_ps);
+  void key_lane(Lane lane);
+  void finish(Handle h);
 
   std::vector<Entry> m_entries;
   std::vector<Handle> m_free;
+  std::vector<LaneState> m_lanes;
   std::priority_queue<Key, std::vector<Key>, std::greater<Key>> m_heap;
   uint64_t m_seq = 0;
   size_t m_live = 0;

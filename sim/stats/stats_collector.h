@@ -48,7 +48,16 @@ class StatsCollector : public Observer {
     Ps busy_ps = 0;
     std::map<std::pair<int, int>, QpStats> qps;  // (slot, qp)
   };
-  QpStats& qp(const QpRef& q) { return m_pes[q.pe].qps[{q.slot, q.qp}]; }
+  // Hooks arrive in runs for one QP: remember the last one looked up (map nodes are stable).
+  QpStats& qp(const QpRef& q) {
+    if (!m_last_qp || m_last_ref.pe != q.pe || m_last_ref.slot != q.slot || m_last_ref.qp != q.qp) {
+      m_last_qp = &m_pes[q.pe].qps[{q.slot, q.qp}];
+      m_last_ref = q;
+    }
+    return *m_last_qp;
+  }
+  QpStats* m_last_qp = nullptr;
+  QpRef m_last_ref;
 
   std::map<int, PeStats> m_pes;
   uint64_t m_total_wqes = 0, m_total_bytes = 0, m_total_doorbells = 0, m_total_cqes = 0, m_total_errors = 0;
