@@ -1,6 +1,7 @@
 // Benchmarks (not tests): simulator speed and memory, printed as figures.
 //   symsim-bench put [SCENARIO]   put-heavy run: WQEs per wall second, SystemC deltas per second, peak RSS
 //   symsim-bench setup [PES] [HEAP_MIB]   platform + SHMEM set-up of many PEs: wall time and peak RSS
+//   symsim-bench nvidia SCENARIO [PATH=VALUE ...]   an NVIDIA scenario: wall, events/s, peak RSS
 // One simulation per process, as SystemC requires.
 #include <systemc>
 
@@ -13,6 +14,7 @@
 #include <string>
 
 #include "../kernels/udma/common/udma_host_common.h"
+#include "bench_nvidia.h"
 #include "kernel_registry.h"
 #include "models/platform/ascend_system.h"
 #include "runner/runner.h"
@@ -82,6 +84,7 @@ int sc_main(int argc, char* argv[]) {
   const std::string what = argc > 1 ? argv[1] : "put";
   if (what == "put") return bench_put(argc > 2 ? argv[2] : std::string(SYMSIM_SOURCE_DIR) + "/bench/scenarios/put_heavy.json");
   if (what == "setup") return bench_setup(argc > 2 ? std::stoi(argv[2]) : 256, argc > 3 ? std::stoull(argv[3]) : 1024);
-  std::cerr << "usage: symsim-bench put [SCENARIO] | setup [PES] [HEAP_MIB]\n";
+  if (what == "nvidia" && argc > 2) return bench_nvidia(argv[2], std::vector<std::string>(argv + 3, argv + argc));
+  std::cerr << "usage: symsim-bench put [SCENARIO] | setup [PES] [HEAP_MIB] | nvidia SCENARIO [PATH=VALUE ...]\n";
   return 2;
 }

@@ -1,5 +1,6 @@
 #include "kernel_registry.h"
 
+#include <mutex>
 #include <stdexcept>
 
 namespace symsim {
@@ -30,9 +31,17 @@ std::vector<KernelCheck>& checks() {
   static std::vector<KernelCheck> c;
   return c;
 }
+// Host programs run on threads of their own in the hardware runner (hw/): one lock.
+std::mutex& checks_mutex() {
+  static std::mutex m;
+  return m;
+}
 }  // namespace
 
-void check(bool ok, std::string what, std::string detail) { checks().push_back({std::move(what), ok, std::move(detail)}); }
+void check(bool ok, std::string what, std::string detail) {
+  const std::lock_guard<std::mutex> lock(checks_mutex());
+  checks().push_back({std::move(what), ok, std::move(detail)});
+}
 const std::vector<KernelCheck>& kernel_checks() { return checks(); }
 
 }  // namespace symsim

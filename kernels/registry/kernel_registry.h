@@ -2,6 +2,7 @@
 // validates `kernel.args` against the declared ranges and runs the host driver once per PE.
 // Host drivers report what they verified through `check`.
 #pragma once
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <string>

@@ -24,6 +24,8 @@ AivCore::AivCore(int pe, int core, const AscendParams& params, VisibilityQueue& 
 }
 
 void AivCore::advance(Ps d) {
+  if (m_hooks.faults_active())  // a straggler fault slows this core's work
+    d = static_cast<Ps>(static_cast<double>(d) * m_hooks.faults().core_slowdown(m_pe, m_core, m_local_ps));
   m_local_ps += d;
   if (m_local_ps - now_ps() > m_quantum_ps) sync();
 }
@@ -58,7 +60,10 @@ void AivCore::observe() {
 Ps AivCore::copy(AivPipe pipe, uint8_t* dst, const uint8_t* src, uint64_t bytes) {
   Pipe& p = m_pipes[static_cast<int>(pipe)];
   const Ps start = std::max({m_local_ps, p.free_ps, p.gate_ps});
-  p.free_ps = start + m_mte_latency_ps + transfer_ps(bytes, m_params.aiv_mte_gbytes_per_s);
+  Ps duration = m_mte_latency_ps + transfer_ps(bytes, m_params.aiv_mte_gbytes_per_s);
+  if (m_hooks.faults_active())
+    duration = static_cast<Ps>(static_cast<double>(duration) * m_hooks.faults().core_slowdown(m_pe, m_core, start));
+  p.free_ps = start + duration;
   const auto h = m_visibility.schedule(p.free_ps, 0, 0, dst, src, bytes, nullptr, p.lane);
   if (p.pending.size() >= 64) {  // drop writes the queue has already applied
     p.pending.erase(std::remove_if(p.pending.begin(), p.pending.end(),

@@ -67,7 +67,7 @@ class AivCore {
     Ps free_ps = 0;  // last issued op completes
     Ps gate_ps = 0;  // later ops may not start before (WaitFlag on this pipe)
     std::vector<PendingWrite> pending;
-    VisibilityQueue::Lane lane = VisibilityQueue::kNoLane;
+    VisibilityQueue::Lane lane = VisibilityQueue::kNoLane;  // its copies complete in order
   };
   struct Event {
     bool set = false;

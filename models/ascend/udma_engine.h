@@ -1,9 +1,12 @@
 // The UDMA engine of one PE. A store to a QP's SQ doorbell (MMIO) carries the new producer
 // index; at that time the engine fetches the WQEs between the old and new index from the SQ
-// ring in HBM, parses their bytes, checks the target and token, reads the source, sends it over
-// the fabric, lands it in 512 B visibility units, and writes a CQE when asked. A store to a CQ
-// doorbell returns CQ slots. Timing is computed per WQE; the engine is one SC_METHOD woken at
-// the earliest pending doorbell.
+// ring in HBM, parses their bytes, checks the target and token, and executes them: WRITE
+// (optionally with notify, or with reduce), READ, and the native atomics FAA and CAS, which
+// it performs at the target when the request arrives (the old value returns to the WQE's
+// local buffer). The SQE's remote EID picks the path (direct or through a relay PE); its flag
+// byte orders it against earlier WQEs of the QP (udma_ordering.h). Data lands in 512 B
+// visibility units; a CQE is written when asked. A store to a CQ doorbell returns CQ slots.
+// Timing is computed per WQE; the engine is one SC_METHOD woken at the earliest doorbell.
 #pragma once
 #include <systemc>
 
@@ -12,9 +15,11 @@
 #include <vector>
 
 #include "models/ascend/pe_memory.h"
+#include "models/ascend/udma_ordering.h"
 #include "models/ascend/wqe_layout.h"
 #include "models/core/bandwidth.h"
 #include "models/core/observer.h"
+#include "models/fabric/eid_route.h"
 #include "models/fabric/fabric.h"
 #include "models/memory/address_map.h"
 #include "models/memory/visibility_queue.h"
@@ -46,10 +51,14 @@ struct UdmaQp {
   uint32_t cq_consumed = 0;  // from the CQ doorbell
   uint32_t tp_id = 0;
   Ps last_cqe_ps = 0;        // CQEs of one QP appear in order
+  // Visibility-queue lanes: each QP's data, notify words and CQEs land in time order.
   VisibilityQueue::Lane data_lane = VisibilityQueue::kNoLane;
   VisibilityQueue::Lane notify_lane = VisibilityQueue::kNoLane;
   VisibilityQueue::Lane cqe_lane = VisibilityQueue::kNoLane;
   bool error = false;        // QP in error state: later WQEs are flushed
+  udma::QpOrdering order;    // placement / completion of earlier WQEs (flag byte)
+  Ps issue_ps = 0;           // WQEs of one QP start in order (a fence stalls the QP only)
+  Ps last_amo_result_ps = 0; // atomic results return in order (one AMO buffer per QP)
   uint64_t sq_doorbell_addr = 0;
   uint64_t cq_doorbell_addr = 0;
 };
@@ -87,9 +96,17 @@ class UdmaEngine : public sc_core::sc_module, public MmioTarget {
   void process();
   void ring_sq(UdmaQp& q, uint32_t producer_index, Ps t);
   void execute(UdmaQp& q, uint32_t wqe_index, const uint8_t* first, const uint8_t* second, Ps t);
-  // Checks target, token and addresses; returns a CQE substatus (0 when fine).
-  uint8_t check(const UdmaQp& q, const udma::Wqe& w, int target) const;
+  // Checks target, path, token, operands and addresses; returns a CQE substatus (0 when fine).
+  uint8_t check(const UdmaQp& q, const udma::Wqe& w, const EidRoute& route) const;
+  // Each sets the record's wire, remote-write and completion times from `start`.
+  void run_write(UdmaQp& q, const udma::Wqe& w, const EidRoute& route, WqeRecord& r, Ps start);
+  void run_read(UdmaQp& q, const udma::Wqe& w, const EidRoute& route, WqeRecord& r, Ps start);
+  void run_atomic(UdmaQp& q, const udma::Wqe& w, const EidRoute& route, WqeRecord& r, Ps start);
   void write_cqe(UdmaQp& q, WqeRecord& r, Ps t);
+  // Lands a payload unit by unit asking the fault hooks (torn units, bit flips); returns when
+  // its last byte is visible.
+  Ps land_with_faults(UdmaQp& q, uint32_t wqe_index, int target, uint8_t* dst, const uint8_t* src, uint64_t len,
+                      Ps first_ps, Ps interval_ps);
 
   int m_pe;
   UdmaEnv m_env;
@@ -100,6 +117,7 @@ class UdmaEngine : public sc_core::sc_module, public MmioTarget {
   sc_core::sc_event m_wake;
   Ps m_free_ps = 0;  // engine pipeline busy until
   Ps m_busy_ps = 0;
+  WqeFault m_wqe_fault;  // what injected faults do to the WQE being executed
 };
 
 }  // namespace symsim

@@ -55,8 +55,11 @@ void encode(const Wqe& w, uint8_t* out) {
   store32(out + sge + 4, w.sge_token_id);
   store64(out + sge + 8, w.local_va);
   if (w.opcode == kFaa || w.opcode == kCas) {
-    store64(out + 64, w.atomic_operand);
-    store64(out + 72, w.atomic_compare);
+    // Operands of the request's width: FAA's addend (CAS's swap value) at byte 64, CAS's
+    // compare value right after it.
+    const uint32_t width = atomic_width(w.len);
+    std::memcpy(out + 64, &w.atomic_operand, width);
+    if (w.opcode == kCas) std::memcpy(out + 64 + width, &w.atomic_compare, width);
   }
 }
 
@@ -99,8 +102,9 @@ Wqe decode(const uint8_t* first, const uint8_t* second) {
     w.local_va = load64(at(sge + 8));
   }
   if ((w.opcode == kFaa || w.opcode == kCas) && second) {
-    w.atomic_operand = load64(at(64));
-    w.atomic_compare = load64(at(72));
+    const uint32_t width = atomic_width(w.len);
+    std::memcpy(&w.atomic_operand, at(64), width);
+    if (w.opcode == kCas) std::memcpy(&w.atomic_compare, at(64 + width), width);
   }
   return w;
 }

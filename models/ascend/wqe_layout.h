@@ -45,6 +45,14 @@ constexpr uint8_t kOdrNone = 0;     // NO: no ordering
 constexpr uint8_t kOdrRelaxed = 1;  // RO (value assumed: not in the public sources)
 constexpr uint8_t kOdrStrong = 2;   // SO
 
+// Reduce fields of a WRITE with the UDF flag (WRITE_WITH_REDUCE): what CANN SHMEM's float
+// atomic add sends. Other codes are not in the public sources.
+constexpr uint8_t kReduceOpAdd = 0xA;
+constexpr uint8_t kReduceTypeFp32 = 0x7;
+
+// Bytes of an FAA/CAS operand for a request of `len` bytes (4 or 8; anything else reads 8).
+constexpr uint32_t atomic_width(uint32_t len) { return len == 4 ? 4 : 8; }
+
 // Number of WQEBBs an opcode occupies.
 constexpr uint32_t bb_count(uint8_t opcode) {
   return (opcode == kFaa || opcode == kCas || opcode == kWriteWithNotify) ? 2 : 1;
@@ -79,7 +87,8 @@ struct Wqe {
   uint32_t notify_token_value = 0;
   uint64_t notify_addr = 0;
   uint64_t notify_data = 0;
-  // FAA operand / CAS swap and compare (second WQEBB)
+  // FAA addend / CAS swap value at byte 64, CAS compare value after it (operand width =
+  // atomic_width(len)); the old value returns to the SGE's local address.
   uint64_t atomic_operand = 0;
   uint64_t atomic_compare = 0;
 
@@ -136,6 +145,7 @@ constexpr uint8_t kBadRemoteAddr = 0x02;
 constexpr uint8_t kBadLocalAddr = 0x03;
 constexpr uint8_t kBadOpcode = 0x04;
 constexpr uint8_t kUnreachable = 0x05;
+constexpr uint8_t kBadLength = 0x06;  // an atomic of another width than 4 or 8 bytes
 }  // namespace cqe_substatus
 
 }  // namespace symsim::udma

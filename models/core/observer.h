@@ -3,8 +3,10 @@
 // that is one empty-vector test.
 #pragma once
 #include <cstdint>
+#include <string>
 #include <vector>
 
+#include "models/core/fault_hooks.h"
 #include "models/core/time.h"
 
 namespace symsim {
@@ -24,6 +26,7 @@ struct WqeRecord {
   uint8_t flags = 0;
   uint32_t bytes = 0;
   int target_pe = -1;
+  int via_pe = -1;          // relay PE whose port the request crossed (-1: direct path)
   uint64_t remote_va = 0;
   uint64_t local_va = 0;
   Ps doorbell_ps = 0;
@@ -35,6 +38,85 @@ struct WqeRecord {
   uint32_t cqe_index = 0;   // monotonic CQ position when a CQE was written
   uint8_t status = 0;
   uint8_t substatus = 0;
+};
+
+// A hazard a model found itself (NVIDIA side: `flag_before_data` from the memory-ordering
+// model, `sq_overrun` / `torn_wqe` at a NIC's WQE fetch); `id` is a catalog hazard id.
+struct ModelHazard {
+  const char* id = "";
+  int pe = -1;
+  int qp = -1;
+  int slot = -1;
+  int64_t wqe = -1;
+  uint64_t addr = 0;
+  Ps time_ps = 0;
+  std::string detail;
+};
+
+// Where in the kernel source a shim call was made (file null: unknown).
+struct SiteRef {
+  const char* file = nullptr;
+  int line = 0;
+};
+
+// A WQE a kernel posted through the SHMEM device API, with the call that posted it.
+struct PostRecord {
+  QpRef qp;
+  uint32_t wqe_index = 0;  // monotonic WQEBB index of its first block
+  uint32_t bb = 1;
+  uint8_t opcode = 0;
+  uint8_t flags = 0;
+  int core = -1;
+  uint64_t local_va = 0;
+  uint64_t remote_va = 0;  // translated to the target PE
+  uint64_t bytes = 0;
+  Ps t = 0;
+  SiteRef site;
+};
+
+// One contiguous copy on an AIV pipe (DataCopy, DataCopyPad, WQE staging): `src` is read at
+// issue, `dst` holds the bytes from `visible_ps` on.
+struct CopyRecord {
+  int pe = -1;
+  int core = -1;
+  int pipe = 0;              // AivPipe
+  uint8_t* dst = nullptr;
+  const uint8_t* src = nullptr;
+  uint64_t bytes = 0;
+  bool byte_granular = false;  // DataCopyPad / shim-internal: no 32 B length rule
+  Ps issue_ps = 0;
+  Ps visible_ps = 0;
+  SiteRef site;
+};
+
+// SetFlag / WaitFlag / PipeBarrier on an AIV core (pipes as AivPipe values).
+struct PipeSyncRecord {
+  enum Kind { kSetFlag, kWaitFlag, kBarrier };
+  int pe = -1;
+  int core = -1;
+  Kind kind = kSetFlag;
+  int src_pipe = 0;
+  int dst_pipe = 0;  // kBarrier: the pipe barred (4: all)
+  int event_id = 0;
+  bool matched = true;  // kWaitFlag: a SetFlag was pending
+  Ps t = 0;
+  SiteRef site;
+};
+
+// Something an injected fault did (trace, checkers). For a torn unit, [addr, addr+bytes) is
+// the unit, visible at `t` except [late_addr, late_addr+late_bytes), visible at `late_ps`.
+struct FaultEvent {
+  const char* kind = "";
+  QpRef qp;
+  int target_pe = -1;
+  int64_t wqe = -1;
+  const uint8_t* addr = nullptr;
+  uint64_t bytes = 0;
+  const uint8_t* late_addr = nullptr;
+  uint64_t late_bytes = 0;
+  Ps t = 0;
+  Ps late_ps = 0;
+  std::string detail;
 };
 
 class Observer {
@@ -55,12 +137,42 @@ class Observer {
   virtual void on_cq_overflow(const QpRef&, uint32_t produced, uint32_t consumed, Ps t) {}
   // Fabric.
   virtual void on_link_busy(int link, Ps start, Ps end, uint64_t bytes) {}
+  // Hazards the models detect themselves.
+  virtual void on_model_hazard(const ModelHazard&) {}
+  // Kernel side, for checkers (the shim emits these with the kernel's call site).
+  virtual void on_wqe_post(const PostRecord&) {}
+  virtual void on_doorbell_store(const QpRef&, bool cq, uint32_t value, int core, Ps t, SiteRef site) {}
+  virtual void on_copy(const CopyRecord&) {}
+  // dcci / ld_dev / a GM read: the core sees [addr, addr+bytes) as it is at `t`.
+  virtual void on_gm_observe(int pe, int core, const uint8_t* addr, uint64_t bytes, Ps t, SiteRef site) {}
+  virtual void on_pipe_sync(const PipeSyncRecord&) {}
+  // The core's Unified Buffer [ub, ub+ub_bytes) has [ub, ub+allocated) allocated (TPipe).
+  virtual void on_ub_layout(int pe, int core, const uint8_t* ub, uint64_t allocated, uint64_t ub_bytes) {}
+  // Device memory handed out: aclshmem_malloc (symmetric), aclrtMalloc, SHMEM tables.
+  virtual void on_alloc(int pe, const char* kind, const uint8_t* p, uint64_t bytes) {}
+  virtual void on_block_start(int pe, int core, const char* kernel, Ps t) {}
+  virtual void on_block_end(int pe, int core, const char* kernel, Ps t) {}
+  virtual void on_kernel_trap(int pe, int core, const char* kernel, const std::string& why, Ps t) {}
+  // Every block of every PE passed aclshmemx_barrier_all_vec; they leave at `t`.
+  virtual void on_device_barrier(Ps t) {}
+  // Engine side, for checkers.
+  // The engine read the WQE at `wqe_index` from its ring slot at `t` (before executing it).
+  virtual void on_wqe_fetched(const QpRef&, uint32_t wqe_index, const uint8_t* slot, uint32_t bytes, Ps t) {}
+  // A doorbell published a producer index more than a ring ahead of what the engine consumed.
+  virtual void on_sq_overrun(const QpRef&, uint32_t producer_index, uint32_t consumed, uint32_t depth, Ps t) {}
+  // The QP entered the error state (asynchronous error); later WQEs are flushed.
+  virtual void on_qp_error(const QpRef&, const char* why, Ps t) {}
+  virtual void on_fault(const FaultEvent&) {}
 };
 
 class Hooks {
  public:
   void attach(Observer* o) { m_observers.push_back(o); }
   bool active() const { return !m_observers.empty(); }
+  // The fault interceptor the models consult (a no-op one unless faults were injected).
+  FaultHooks& faults() const { return m_faults ? *m_faults : no_faults(); }
+  bool faults_active() const { return m_faults != nullptr; }
+  void set_faults(FaultHooks* f) { m_faults = f; }
   template <typename Fn, typename... Args>
   void emit(Fn fn, const Args&... args) const {
     for (Observer* o : m_observers) (o->*fn)(args...);
@@ -68,6 +180,7 @@ class Hooks {
 
  private:
   std::vector<Observer*> m_observers;
+  FaultHooks* m_faults = nullptr;
 };
 
 }  // namespace symsim

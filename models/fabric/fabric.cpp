@@ -24,46 +24,76 @@ Fabric::Fabric(int n_pes, const FabricParams& p) : m_n_pes(n_pes), m_params(p) {
   }
 }
 
+void Fabric::attach(Hooks* hooks, uint64_t seed) {
+  m_hooks = hooks;
+  m_rng.seed(seed ^ 0xfab41c5eedull);
+}
+
 Link* Fabric::add_link(std::string name, double gbytes_per_s, Ps latency_ps) {
   m_links.push_back(std::make_unique<Link>(static_cast<int>(m_links.size()), std::move(name),
                                            gbytes_per_s, latency_ps));
   return m_links.back().get();
 }
 
-std::vector<Link*> Fabric::route(int src_pe, int dst_pe) const {
+std::vector<Link*> Fabric::direct_route(int src_pe, int dst_pe) const {
   if (src_pe == dst_pe) return {};
   if (node_of(src_pe) == node_of(dst_pe)) return {m_pe_up[src_pe], m_pe_down[dst_pe]};
   return {m_pe_up[src_pe], m_node_up[node_of(src_pe)], m_node_down[node_of(dst_pe)],
           m_pe_down[dst_pe]};
 }
 
-Ps Fabric::control_latency_ps(int src_pe, int dst_pe) const {
+std::vector<Link*> Fabric::route(int src_pe, int dst_pe, int via_pe) const {
+  if (via_pe < 0 || via_pe == src_pe || via_pe == dst_pe) return direct_route(src_pe, dst_pe);
+  std::vector<Link*> path = direct_route(src_pe, via_pe);
+  const std::vector<Link*> rest = direct_route(via_pe, dst_pe);
+  path.insert(path.end(), rest.begin(), rest.end());
+  return path;
+}
+
+Ps Fabric::control_latency_ps(int src_pe, int dst_pe, int via_pe) const {
   Ps t = 0;
-  for (const Link* l : route(src_pe, dst_pe)) t += l->latency_ps();
+  for (const Link* l : route(src_pe, dst_pe, via_pe)) t += l->latency_ps();
   return t;
 }
 
-Delivery Fabric::send(int src_pe, int dst_pe, uint64_t payload_bytes, Ps ready_ps) {
+Ps Fabric::draw_skew_ps() {
+  if (m_params.path_skew_ps == 0) return 0;
+  return m_rng() % (m_params.path_skew_ps + 1);
+}
+
+Delivery Fabric::send(int src_pe, int dst_pe, uint64_t payload_bytes, Ps ready_ps, int via_pe) {
   const uint64_t wire_bytes =
       static_cast<uint64_t>(static_cast<double>(payload_bytes) / m_params.payload_efficiency + 0.5);
   const uint64_t unit = m_params.visibility_bytes;
   const uint64_t units = std::max<uint64_t>(1, (payload_bytes + unit - 1) / unit);
-  const std::vector<Link*> path = route(src_pe, dst_pe);
+  const std::vector<Link*> path = route(src_pe, dst_pe, via_pe);
   if (path.empty()) return {ready_ps, 0, ready_ps, ready_ps};  // loopback: no wire
 
   Ps head = ready_ps, tail = ready_ps, wire_start = ready_ps;
   double slowest = path.front()->gbytes_per_s();
   for (size_t i = 0; i < path.size(); ++i) {
-    const LinkTiming t = path[i]->transmit(head, tail, wire_bytes);
+    LinkFault lf;  // injected: a degraded link, or one down for a while (the message waits)
+    if (m_hooks && m_hooks->faults_active()) {
+      lf = m_hooks->faults().link(path[i]->id(), head);
+      if (lf.down_until_ps > head && lf.down_until_ps != kForeverPs) {
+        head = lf.down_until_ps;
+        tail = std::max(tail, head);
+      }
+    }
+    const LinkTiming t = path[i]->transmit(head, tail, wire_bytes, lf.bandwidth_factor);
+    if (m_hooks) m_hooks->emit(&Observer::on_link_busy, path[i]->id(), t.head_start_ps, t.tail_out_ps, wire_bytes);
     if (i == 0) wire_start = t.head_start_ps;
-    head = t.head_start_ps + path[i]->latency_ps();
-    tail = t.tail_out_ps + path[i]->latency_ps();
-    slowest = std::min(slowest, path[i]->gbytes_per_s());
+    head = t.head_start_ps + path[i]->latency_ps() + lf.extra_latency_ps;
+    tail = t.tail_out_ps + path[i]->latency_ps() + lf.extra_latency_ps;
+    slowest = std::min(slowest, path[i]->gbytes_per_s() * lf.bandwidth_factor);
   }
   // The first unit lands once its wire bytes have streamed in behind the head.
-  const Ps first = std::min(tail, head + transfer_ps(std::min<uint64_t>(wire_bytes, static_cast<uint64_t>(unit / m_params.payload_efficiency)), slowest));
+  const uint64_t unit_wire_bytes = static_cast<uint64_t>(static_cast<double>(unit) / m_params.payload_efficiency);
+  const Ps first = std::min(tail, head + transfer_ps(std::min<uint64_t>(wire_bytes, unit_wire_bytes), slowest));
   const Ps interval = units > 1 ? (tail - first) / (units - 1) : 0;
-  return {first, interval, tail, wire_start};
+  // The plane the message crossed delays it as a whole; links stay reserved as computed.
+  const Ps skew = draw_skew_ps();
+  return {first + skew, interval, tail + skew, wire_start};
 }
 
 }  // namespace symsim

@@ -1,11 +1,17 @@
 // The UB fabric between PEs: each PE has a port (an up and a down link) to its node's level-1
-// switch; level-1 switches connect to one level-2 switch. Routes are fixed (up, across, down).
+// switch; level-1 switches connect to one level-2 switch. Routes are fixed (up, across, down);
+// a relayed message takes the route to the relay PE's port and from there to its target (the
+// relay's links carry it, its engine does not). Each message picks up a seeded extra delay of
+// at most `path_skew_ps` from the switch plane it crosses, so two messages may arrive in the
+// other order than they were sent unless their sender orders them.
 // `send` returns when the message's 512 B visibility units land at the destination port.
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <random>
 #include <vector>
 
+#include "models/core/observer.h"
 #include "models/core/time.h"
 #include "models/fabric/link.h"
 
@@ -21,6 +27,7 @@ struct FabricParams {
   Ps l1_switch_ps = 0;
   Ps l2_switch_ps = 0;
   uint32_t visibility_bytes = 512;      // atomic visibility granule at the destination
+  Ps path_skew_ps = 0;                  // largest extra delay a message's path may add
 };
 
 struct Delivery {
@@ -34,12 +41,16 @@ class Fabric {
  public:
   Fabric(int n_pes, const FabricParams& p);
 
-  // Moves `payload_bytes` from `src_pe` to `dst_pe`, head ready at `ready_ps`.
-  Delivery send(int src_pe, int dst_pe, uint64_t payload_bytes, Ps ready_ps);
+  // Link activity goes to `hooks` (may be null); path skews are drawn from `seed`.
+  void attach(Hooks* hooks, uint64_t seed);
+
+  // Moves `payload_bytes` from `src_pe` to `dst_pe` (through the port of `via_pe` when it is a
+  // third PE), head ready at `ready_ps`.
+  Delivery send(int src_pe, int dst_pe, uint64_t payload_bytes, Ps ready_ps, int via_pe = -1);
   // One-way latency of a small control message (request, ACK) with no queuing.
-  Ps control_latency_ps(int src_pe, int dst_pe) const;
-  // The links a message from src to dst crosses, in order.
-  std::vector<Link*> route(int src_pe, int dst_pe) const;
+  Ps control_latency_ps(int src_pe, int dst_pe, int via_pe = -1) const;
+  // The links a message from src to dst (through via) crosses, in order.
+  std::vector<Link*> route(int src_pe, int dst_pe, int via_pe = -1) const;
 
   int node_of(int pe) const { return pe / m_params.pes_per_node; }
   int n_pes() const { return m_n_pes; }
@@ -48,11 +59,15 @@ class Fabric {
 
  private:
   Link* add_link(std::string name, double gbytes_per_s, Ps latency_ps);
+  std::vector<Link*> direct_route(int src_pe, int dst_pe) const;
+  Ps draw_skew_ps();
 
   int m_n_pes;
   FabricParams m_params;
   std::vector<std::unique_ptr<Link>> m_links;
   std::vector<Link*> m_pe_up, m_pe_down, m_node_up, m_node_down;
+  Hooks* m_hooks = nullptr;
+  std::mt19937_64 m_rng{0};
 };
 
 }  // namespace symsim

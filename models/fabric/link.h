@@ -21,10 +21,10 @@ class Link {
       : m_id(id), m_name(std::move(name)), m_gbytes_per_s(gbytes_per_s), m_latency_ps(latency_ps) {}
 
   // Sends `wire_bytes` whose head is ready at `head_ready_ps` and whose tail cannot leave
-  // before `tail_ready_ps` (the previous hop's pace).
-  LinkTiming transmit(Ps head_ready_ps, Ps tail_ready_ps, uint64_t wire_bytes) {
+  // before `tail_ready_ps` (the previous hop's pace); `bandwidth_factor` < 1: a degraded link.
+  LinkTiming transmit(Ps head_ready_ps, Ps tail_ready_ps, uint64_t wire_bytes, double bandwidth_factor = 1.0) {
     const Ps start = std::max(head_ready_ps, m_free_ps);
-    const Ps tail = std::max(start + transfer_ps(wire_bytes, m_gbytes_per_s), tail_ready_ps);
+    const Ps tail = std::max(start + transfer_ps(wire_bytes, m_gbytes_per_s * bandwidth_factor), tail_ready_ps);
     m_busy_ps += tail - start;
     m_free_ps = tail;
     m_bytes += wire_bytes;

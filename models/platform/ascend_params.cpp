@@ -31,6 +31,8 @@ ParamTable AscendParams::table() {
       {"fabric.l1_switch_ns", "level-1 switch traversal", R, 0, 1e6, &fabric_l1_switch_ns},
       {"fabric.l2_switch_ns", "level-2 switch traversal", R, 0, 1e6, &fabric_l2_switch_ns},
       {"fabric.visibility_bytes", "atomic visibility granule of remote writes", I, 8, 1 << 20, &fabric_visibility_bytes},
+      {"fabric.path_skew_ns", "largest extra delay of a message's switch plane (unordered WQEs may pass)", R, 0, 1e6,
+       &fabric_path_skew_ns},
       {"host.memcpy_gbytes_per_s", "host<->device copy bandwidth", R, 0.001, 1e5, &host_memcpy_gbytes_per_s},
       {"host.memcpy_latency_us", "host<->device copy fixed cost", R, 0, 1e6, &host_memcpy_latency_us},
       {"host.launch_us", "kernel launch overhead", R, 0, 1e6, &host_launch_us},
@@ -50,6 +52,7 @@ FabricParams AscendParams::fabric() const {
   f.l1_switch_ps = ns_to_ps(fabric_l1_switch_ns);
   f.l2_switch_ps = ns_to_ps(fabric_l2_switch_ns);
   f.visibility_bytes = static_cast<uint32_t>(fabric_visibility_bytes);
+  f.path_skew_ps = ns_to_ps(fabric_path_skew_ns);
   return f;
 }
 

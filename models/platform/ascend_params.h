@@ -38,6 +38,7 @@ struct AscendParams {
   double fabric_l1_switch_ns = 0;
   double fabric_l2_switch_ns = 0;
   double fabric_visibility_bytes = 0;
+  double fabric_path_skew_ns = 0;  // largest extra delay of a message's switch plane
   // Host side.
   double host_memcpy_gbytes_per_s = 0;
   double host_memcpy_latency_us = 0;

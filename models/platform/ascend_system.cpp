@@ -28,6 +28,7 @@ AscendSystem::AscendSystem(const AscendParams& params, int n_pes, uint64_t seed)
                      reinterpret_cast<uintptr_t>(m.hbm.base()) + m.hbm.size(), pe, -1,
                      RegionKind::kHbm, nullptr, m.hbm.name()});
   }
+  m_fabric.attach(&m_hooks, seed);
   UdmaEnv env{m_params, m_fabric, m_visibility, m_hooks, m_memory, m_hbm_ports};
   for (int pe = 0; pe < n_pes; ++pe) {
     m_engines.push_back(std::make_unique<UdmaEngine>(fmt::format("pe{}_udma", pe).c_str(), pe, env));

@@ -1,33 +1,58 @@
-#include "checkers/completion_errors.h"
-
+// token_mismatch, bad_remote_addr, relay_unreachable: the engine checked the WQE and
+// completed it with an error CQE. Error CQEs a fault injected are not kernel hazards.
 #include <fmt/format.h>
 
+#include "checkers/checkers.h"
 #include "models/ascend/wqe_layout.h"
+#include "models/platform/ascend_system.h"
 
 namespace symsim {
 
+namespace {
+std::tuple<int, int, int, uint32_t> wqe_key(const QpRef& q, uint32_t wqe) { return {q.pe, q.slot, q.qp, wqe}; }
+}  // namespace
+
+void CompletionErrorChecker::on_wqe_fetched(const QpRef& q, uint32_t wqe, const uint8_t* slot, uint32_t bytes, Ps) {
+  const udma::Wqe w = udma::decode(slot, bytes > udma::kWqebbBytes ? slot + udma::kWqebbBytes : nullptr);
+  if (m_fetched.size() > 4096) m_fetched.clear();  // only the WQE being executed matters
+  m_fetched[wqe_key(q, wqe)] = {w.rmt_token_value, w.token_en};
+}
+
+void CompletionErrorChecker::on_fault(const FaultEvent& f) {
+  if (f.wqe >= 0) m_injected.insert(wqe_key(f.qp, static_cast<uint32_t>(f.wqe)));
+}
+
 void CompletionErrorChecker::on_wqe_executed(const WqeRecord& r) {
-  using namespace udma;
   const char* id = nullptr;
   switch (r.substatus) {
-    case cqe_substatus::kTokenMismatch: id = "token_mismatch"; break;
-    case cqe_substatus::kBadRemoteAddr: id = "bad_remote_addr"; break;
-    case cqe_substatus::kUnreachable: id = "relay_unreachable"; break;
+    case udma::cqe_substatus::kTokenMismatch: id = "token_mismatch"; break;
+    case udma::cqe_substatus::kBadRemoteAddr: id = "bad_remote_addr"; break;
+    case udma::cqe_substatus::kUnreachable: id = "relay_unreachable"; break;
     default: return;
   }
-  m_log.report({id, r.qp.pe, r.qp.qp, r.qp.slot, r.wqe_index, r.remote_va, r.fetch_ps,
-                fmt::format("WQE opcode {} of {} bytes to PE {} completed with status {:#x} substatus {:#x}",
-                            r.opcode, r.bytes, r.target_pe, r.status, r.substatus)});
-}
-
-void CompletionErrorChecker::on_cq_overflow(const QpRef& q, uint32_t produced, uint32_t consumed, Ps t) {
-  m_log.report({"cq_overflow", q.pe, q.qp, q.slot, -1, 0, t,
-                fmt::format("CQE {} written with only {} consumed: the CQ is full", produced, consumed)});
-}
-
-void CompletionErrorChecker::on_doorbell_regression(const QpRef& q, uint32_t old_index, uint32_t new_index, Ps t) {
-  m_log.report({"doorbell_regression", q.pe, q.qp, q.slot, new_index, 0, t,
-                fmt::format("SQ doorbell moved from {} to {}", old_index, new_index)});
+  if (r.status == udma::cqe_status::kFlushed || m_injected.count(wqe_key(r.qp, r.wqe_index))) return;
+  Hazard h = m_ctx.at_wqe(id, r.qp, r.wqe_index, r.fetch_ps);
+  h.addr = m_ctx.addr(r.remote_va);
+  const std::string what = fmt::format("WQE {} ({} of {} bytes)", r.wqe_index, opcode_text(r.opcode), r.bytes);
+  const std::string outcome = fmt::format("completed with an error CQE ({}) and the QP entered the error state",
+                                          substatus_text(r.status, r.substatus));
+  if (r.substatus == udma::cqe_substatus::kTokenMismatch) {
+    const auto it = m_fetched.find(wqe_key(r.qp, r.wqe_index));
+    const uint32_t token = it == m_fetched.end() ? 0 : it->second.token;
+    const uint32_t need = r.target_pe >= 0 ? m_ctx.sys.memory(r.target_pe).heap_token : 0;
+    h.detail = fmt::format("{} carries token {:#x} but PE {}'s memory was registered with token {:#x}: {} (fill "
+                           "rmt_token_value from the QP's memory info)",
+                           what, token, r.target_pe, need, outcome);
+  } else if (r.substatus == udma::cqe_substatus::kBadRemoteAddr) {
+    h.detail = fmt::format("{} targets {} on PE {}, outside its registered symmetric heap: {} (use an address from "
+                           "aclshmem_malloc, translated by aclshmem_ptr)",
+                           what, h.addr, r.target_pe, outcome);
+  } else {
+    const UdmaQp* u = m_ctx.engine_qp(r.qp);
+    h.detail = fmt::format("{} names an endpoint the QP toward PE {} cannot reach (EID decodes to PE {}): {}", what,
+                           u ? u->target_pe : r.qp.slot, r.target_pe, outcome);
+  }
+  m_ctx.log.report(std::move(h));
 }
 
 }  // namespace symsim

@@ -17,6 +17,8 @@
 #include "runner/runner.h"
 #include "scenario/input_error.h"
 #include "scenario/scenario.h"
+#include "symsim/kernel_library.h"
+#include "service/commands.h"
 #ifdef SYMSIM_HAVE_LITMUS
 #include "litmus_command.h"
 #endif
@@ -101,14 +103,18 @@ int sc_main(int argc, char* argv[]) {
   run_cmd->add_option("--trace-window", trace_window, "trace only this simulated window in us (BEGIN:END)");
   auto* seed_opt = run_cmd->add_option("--seed", seed, "override the scenario's seed");
   run_cmd->add_option("--set", load.sets, "override a value by dotted path (PATH=VALUE), repeatable");
+  std::vector<std::string> kernel_libs;  // CANN-style programs built with cmake/SymsimKernelLibrary.cmake
+  run_cmd->add_option("--kernel-lib", kernel_libs, "load a kernel library (its kernel becomes a kernel name), repeatable");
 
   CLI::App* validate_cmd = app.add_subcommand("validate", "check a scenario without running it");
   validate_cmd->add_option("scenario", file, "scenario JSON file")->required();
   validate_cmd->add_option("--set", load.sets, "override a value by dotted path (PATH=VALUE), repeatable");
+  validate_cmd->add_option("--kernel-lib", kernel_libs, "load a kernel library first, repeatable");
 
   std::string what;
   CLI::App* list_cmd = app.add_subcommand("list", "list kernels, platforms, faults or hazards");
   list_cmd->add_option("what", what, "kernels|platforms|faults|hazards")->required();
+  list_cmd->add_option("--kernel-lib", kernel_libs, "load a kernel library first, repeatable");
 
 #ifdef SYMSIM_HAVE_LITMUS
   std::vector<std::string> litmus_paths;
@@ -121,6 +127,8 @@ int sc_main(int argc, char* argv[]) {
   litmus_cmd->add_option("--json", litmus_json, "write the per-test results here");
 #endif
 
+  symsim::service::Commands service_cmds(app);  // serve, submit, worker, sweep, launch
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -128,7 +136,9 @@ int sc_main(int argc, char* argv[]) {
   }
 
   try {
+    for (const std::string& lib : kernel_libs) symsim::shim::load_kernel_library(lib);
     if (*list_cmd) return list(what);
+    if (const auto code = service_cmds.dispatch()) return *code;
 #ifdef SYMSIM_HAVE_LITMUS
     if (*litmus_cmd) return symsim::litmus::litmus_main(litmus_paths, litmus_expected, litmus_seeds, litmus_json);
 #endif

@@ -1,4 +1,5 @@
 #include "runner/runner.h"
+#include "scenario/platform_family.h"
 
 #include <systemc>
 
@@ -8,8 +9,9 @@
 #include <chrono>
 #include <fstream>
 
-#include "checkers/completion_errors.h"
+#include "checkers/checker_set.h"
 #include "checkers/hazard_log.h"
+#include "faults/fault_injector.h"
 #include "kernel_registry.h"
 #include "models/platform/ascend_system.h"
 #include "stats/stats_collector.h"
@@ -29,35 +31,51 @@ AscendParams to_params(const Scenario& s) {
 }
 
 json hazard_json(const Hazard& h) {
-  json j = {{"id", h.id}, {"pe", h.pe}, {"qp", h.qp}, {"wqe", h.wqe}, {"addr", fmt::format("{:#x}", h.addr)},
+  json j = {{"id", h.id}, {"pe", h.pe}, {"qp", h.qp}, {"wqe", h.wqe}, {"addr", h.addr},
             {"time_ns", static_cast<double>(h.time_ps) / 1000.0}, {"detail", h.detail}};
   if (h.slot >= 0) j["slot"] = h.slot;
+  if (h.core >= 0) j["core"] = h.core;
+  if (!h.site.empty()) j["site"] = h.site;
+  if (h.repeats > 0) j["repeats"] = h.repeats;
   return j;
 }
 
-// Hangs and timeouts: the simulation ran out of events, or time, with coroutines unfinished.
-void diagnose_hang(HazardLog& log, bool timed_out, Ps now) {
-  for (const shim::WaitRecord& w : shim::waiting()) {
-    log.report({timed_out ? "timeout" : "deadlock", w.pe, -1, -1, -1, 0, now,
-                fmt::format("{} {} waits on {}", w.core < 0 ? "host program" : "AIV core",
-                            w.core < 0 ? fmt::format("of PE {}", w.pe) : fmt::format("{} of PE {}", w.core, w.pe),
-                            w.what)});
+// Faults that fired, kept for the trace (instants next to the hazards).
+struct FaultLog : Observer {
+  std::vector<FaultEvent> events;
+  void on_fault(const FaultEvent& f) override {
+    if (events.size() < 10000) events.push_back(f);
   }
-}
+};
 
 }  // namespace
 
 RunOutput run_scenario(const Scenario& s, const TraceOptions& trace_opts, const std::vector<Observer*>& observers) {
+  const PlatformFamily* family = find_family(s.platform_family);
+  if (!family) throw std::invalid_argument("unknown platform family '" + s.platform_family + "'");
+  return family->run(s, trace_opts, observers);
+}
+
+RunOutput run_ascend_scenario(const Scenario& s, const TraceOptions& trace_opts, const std::vector<Observer*>& observers) {
   const auto wall_start = std::chrono::steady_clock::now();
   sc_core::sc_set_time_resolution(1, sc_core::SC_PS);
   const AscendParams params = to_params(s);
   AscendSystem sys(params, s.pes, s.seed);
 
-  HazardLog hazards;
-  CompletionErrorChecker completion_errors(hazards);
+  CheckerConfig checker_config;
+  for (const auto& [id, on] : s.checkers) checker_config.set(id, on);
+  HazardLog hazards(checker_config);
+  CheckerSet checkers(hazards, sys);
+  checkers.attach(sys.hooks());
   StatsCollector stats;
-  sys.hooks().attach(&completion_errors);
   sys.hooks().attach(&stats);
+  FaultLog fault_log;
+  std::unique_ptr<FaultInjector> faults;
+  if (!s.fault_specs.empty()) {
+    faults = std::make_unique<FaultInjector>(s.fault_specs, s.seed, sys, sys.hooks());
+    sys.hooks().set_faults(faults.get());
+    sys.hooks().attach(&fault_log);
+  }
   for (Observer* o : observers) sys.hooks().attach(o);
   std::unique_ptr<TraceWriter> trace;
   if (!trace_opts.path.empty()) {
@@ -80,11 +98,14 @@ RunOutput run_scenario(const Scenario& s, const TraceOptions& trace_opts, const 
     }
   });
 
+  // The shim stops a deadlocked run with sc_stop; SystemC's notice of it would go to stdout.
+  sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
   const Ps limit_ps = ns_to_ps(params.sim_max_time_us * 1000.0);
   sc_core::sc_start(sc_core::sc_time::from_value(limit_ps), sc_core::SC_EXIT_ON_STARVATION);
   const Ps end_ps = static_cast<Ps>(sc_core::sc_time_stamp().value());
   sys.visibility().settle(UINT64_MAX);
-  if (!shim::all_hosts_finished()) diagnose_hang(hazards, sc_core::sc_pending_activity(), end_ps);
+  const bool completed = shim::all_hosts_finished();
+  checkers.finish(end_ps, completed, !completed && !shim::deadlock_detected() && sc_core::sc_pending_activity());
 
   // Expectations.
   json expectations = json::array();
@@ -93,11 +114,36 @@ RunOutput run_scenario(const Scenario& s, const TraceOptions& trace_opts, const 
     ok = ok && good;
     expectations.push_back({{"what", std::move(what)}, {"ok", good}, {"detail", std::move(detail)}});
   };
-  for (const KernelCheck& c : kernel_checks()) expect(c.ok, c.what, c.detail);
-  for (const std::string& e : host_errors) expect(false, "host program ran to completion", e);
-  for (const shim::TrapRecord& t : shim::traps())
-    expect(false, fmt::format("pe {}: kernel {} ran without trapping", t.pe, t.kernel),
-           fmt::format("AIV core {} trapped at {:.3f} us: {}", t.core, ps_to_us(t.time_ps), t.reason));
+  // Host drivers' verifications: required to hold, required to fail somewhere (a bug's
+  // consequence), or only recorded ("any", e.g. when the run hangs by design).
+  json checks = json::array();
+  size_t checks_failed = 0;
+  for (const KernelCheck& c : kernel_checks()) {
+    checks.push_back({{"what", c.what}, {"ok", c.ok}, {"detail", c.detail}});
+    checks_failed += !c.ok;
+    if (s.expect.checks == "pass") expect(c.ok, c.what, c.detail);
+  }
+  if (s.expect.checks == "fail")
+    expect(checks_failed > 0, "a host check failed (expect.checks = fail)",
+           fmt::format("{} of {} checks failed", checks_failed, checks.size()));
+  for (const std::string& e : host_errors)
+    if (s.expect.checks == "pass") expect(false, "host program ran to completion", e);
+  json traps = json::array();
+  for (const shim::TrapRecord& t : shim::traps()) {
+    traps.push_back({{"pe", t.pe}, {"core", t.core}, {"kernel", t.kernel}, {"time_ns", ps_to_ns(t.time_ps)},
+                     {"reason", t.reason}});
+    if (!s.expect.trap)
+      expect(false, fmt::format("pe {}: kernel {} ran without trapping", t.pe, t.kernel),
+             fmt::format("AIV core {} trapped at {:.3f} us: {}", t.core, ps_to_us(t.time_ps), t.reason));
+  }
+  if (s.expect.trap) {
+    const std::string first = shim::traps().empty()
+                                  ? std::string("no kernel trapped")
+                                  : fmt::format("pe {} AIV core {} (kernel {}) trapped at {:.3f} us: {}",
+                                                shim::traps()[0].pe, shim::traps()[0].core, shim::traps()[0].kernel,
+                                                ps_to_us(shim::traps()[0].time_ps), shim::traps()[0].reason);
+    expect(!shim::traps().empty(), "a kernel trapped (expect.trap)", first);
+  }
   std::vector<std::string> reported;
   for (const Hazard& h : hazards.all())
     if (std::find(reported.begin(), reported.end(), h.id) == reported.end()) reported.push_back(h.id);
@@ -115,13 +161,17 @@ RunOutput run_scenario(const Scenario& s, const TraceOptions& trace_opts, const 
   if (s.expect.min_sim_time_us)
     expect(sim_us >= *s.expect.min_sim_time_us, fmt::format("simulated time >= {} us", *s.expect.min_sim_time_us),
            fmt::format("{:.3f} us", sim_us));
-  if (kernel_checks().empty() && host_errors.empty()) expect(false, "the host program verified its results", "no checks were made");
+  if (s.expect.checks == "pass" && kernel_checks().empty() && host_errors.empty())
+    expect(false, "the host program verified its results", "no checks were made");
 
   json hazard_list = json::array();
   for (const Hazard& h : hazards.all()) {
     hazard_list.push_back(hazard_json(h));
-    if (trace) trace->hazard(h.pe, h.id, h.time_ps, h.detail);
+    if (trace) trace->hazard(h.pe, h.id, h.time_ps, h.site.empty() ? h.detail : h.site + ": " + h.detail);
   }
+  if (trace)
+    for (const FaultEvent& f : fault_log.events)
+      trace->hazard(f.qp.pe, std::string("fault ") + f.kind, f.t, f.detail);
   const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   RunOutput out;
   out.passed = ok;
@@ -133,6 +183,8 @@ RunOutput run_scenario(const Scenario& s, const TraceOptions& trace_opts, const 
                 {"wall_s", wall_s},
                 {"hazards", hazard_list},
                 {"expectations", expectations},
+                {"checks", checks},
+                {"traps", traps},
                 {"stats", stats.to_json(end_ps, sys.fabric())},
                 {"config", s.effective}};
   if (trace) {
@@ -157,15 +209,24 @@ std::string summarize(const json& r) {
     if (!e["ok"].get<bool>())
       out += fmt::format("  FAILED: {}{}\n", e["what"].get<std::string>(),
                          e["detail"].get<std::string>().empty() ? "" : " -- " + e["detail"].get<std::string>());
+  if (r.contains("traps"))
+    for (const json& t : r["traps"])
+      out += fmt::format("  trap: pe {} AIV core {} (kernel {}) at {:.3f} us: {}\n", t["pe"].get<int>(),
+                         t["core"].get<int>(), t["kernel"].get<std::string>(), t["time_ns"].get<double>() / 1000.0,
+                         t["reason"].get<std::string>());
   size_t shown = 0;
   for (const json& h : r["hazards"]) {
     if (shown++ == 10) {
       out += fmt::format("  ... {} more hazards in result.json\n", r["hazards"].size() - 10);
       break;
     }
-    out += fmt::format("  hazard {} pe {} qp {} wqe {} addr {} at {:.3f} us: {}\n", h["id"].get<std::string>(),
-                       h["pe"].get<int>(), h["qp"].get<int>(), h["wqe"].get<int64_t>(), h["addr"].get<std::string>(),
-                       h["time_ns"].get<double>() / 1000.0, h["detail"].get<std::string>());
+    out += fmt::format("  hazard {} pe {}{} qp {} wqe {} addr {} at {:.3f} us{}{}: {}\n", h["id"].get<std::string>(),
+                       h["pe"].get<int>(), h.contains("core") ? fmt::format(" core {}", h["core"].get<int>()) : "",
+                       h["qp"].get<int>(), h["wqe"].get<int64_t>(), h["addr"].get<std::string>(),
+                       h["time_ns"].get<double>() / 1000.0,
+                       h.contains("site") ? " (" + h["site"].get<std::string>() + ")" : "",
+                       h.contains("repeats") ? fmt::format(" [x{}]", h["repeats"].get<uint64_t>() + 1) : "",
+                       h["detail"].get<std::string>());
   }
   return out;
 }

@@ -26,6 +26,8 @@ struct RunOutput {
 
 // One simulation per process: call once. `observers` are attached to the models too (tests).
 RunOutput run_scenario(const Scenario& s, const TraceOptions& trace, const std::vector<Observer*>& observers = {});
+// The family runners run_scenario dispatches to (scenario/platform_family.h).
+RunOutput run_ascend_scenario(const Scenario& s, const TraceOptions& trace, const std::vector<Observer*>& observers);
 
 // The short human summary printed after a run.
 std::string summarize(const nlohmann::json& result);

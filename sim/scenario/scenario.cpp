@@ -11,8 +11,10 @@
 
 #include "checkers/catalog.h"
 #include "kernel_registry.h"
+#include "models/fabric/fabric.h"
 #include "models/platform/ascend_params.h"
 #include "scenario/input_error.h"
+#include "scenario/platform_family.h"
 
 #ifndef SYMSIM_SOURCE_DIR
 #define SYMSIM_SOURCE_DIR "."
@@ -27,23 +29,31 @@ namespace {
 
 const char* type_name(const json& j) { return j.type_name(); }
 
-json read_json(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(path, "", "cannot open the file");
-  std::stringstream ss;
-  ss << in.rdbuf();
+json parse_json(const std::string& text, const std::string& path) {
   try {
-    return json::parse(ss.str());
+    return json::parse(text);
   } catch (const json::parse_error& e) {
     // Turn the byte offset into a line and column.
-    const std::string text = ss.str();
     size_t line = 1, col = 1;
     for (size_t i = 0; i < e.byte && i < text.size(); ++i) {
       if (text[i] == '\n') { ++line; col = 1; } else { ++col; }
     }
     throw InputError(path, "", fmt::format("not valid JSON at line {}, column {}", line, col));
+  } catch (const json::exception& e) {
+    // A number too large for any JSON number type (out_of_range 406) and the like.
+    throw InputError(path, "", fmt::format("not valid JSON: {}", e.what()));
   }
 }
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw InputError(path, "", "cannot open the file");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+json read_json(const std::string& path) { return parse_json(read_text(path), path); }
 
 // Walks a JSON object checking types and keys, building pointers for messages.
 class Checker {
@@ -105,9 +115,10 @@ void load_preset(const std::string& name, Scenario& s) {
   Checker c(path);
   c.only_keys(j, "", {"symsim_platform", "name", "family", "description", "params"});
   s.platform_family = c.string(c.require(j, "", "family"), "/family");
+  const PlatformFamily* family = find_family(s.platform_family);
+  if (!family) c.fail("/family", fmt::format("unknown platform family '{}' (known: ascend, nvidia)", s.platform_family));
   const json& params = c.require(j, "", "params");
-  AscendParams table_owner;
-  const ParamTable table = table_owner.table();
+  const ParamTable table = family->table();
   for (const ParamInfo& p : table) {
     const std::string ptr = "/params/" + pointer_escape(p.key);
     if (!params.contains(p.key)) c.fail(ptr, "missing: a preset must set every parameter");
@@ -121,8 +132,7 @@ void load_preset(const std::string& name, Scenario& s) {
 }
 
 void apply_override(const Checker& c, Scenario& s, const std::string& key, const json& value, const std::string& ptr) {
-  AscendParams owner;
-  for (const ParamInfo& p : owner.table()) {
+  for (const ParamInfo& p : find_family(s.platform_family)->table()) {
     if (p.key == key) {
       s.params[key] = c.number(value, ptr, p.min, p.max, p.integer);
       s.param_sources[key] = "scenario override";
@@ -183,16 +193,20 @@ std::vector<std::string> platform_names() {
 }
 
 Scenario load_scenario(const std::string& path, const LoadOptions& options) {
+  return load_scenario_text(read_text(path), path, options);
+}
+
+Scenario load_scenario_text(const std::string& text, const std::string& path, const LoadOptions& options) {
   Scenario s;
   s.file = path;
-  json doc = read_json(path);
+  json doc = parse_json(text, path);
   const Checker c(path);
   c.only_keys(doc, "", {"symsim", "name", "description", "seed", "platform", "overrides", "pes", "kernel", "faults",
-                        "expect"});
+                        "checkers", "expect"});
   for (const std::string& set : options.sets) apply_set(doc, path, set);
   if (options.seed) doc["seed"] = *options.seed;
   c.only_keys(doc, "", {"symsim", "name", "description", "seed", "platform", "overrides", "pes", "kernel", "faults",
-                        "expect"});
+                        "checkers", "expect"});
 
   if (c.number(c.require(doc, "", "symsim"), "/symsim", 1, 1, true) != 1) c.fail("/symsim", "unsupported version");
   s.name = c.string(c.require(doc, "", "name"), "/name");
@@ -222,7 +236,7 @@ Scenario load_scenario(const std::string& path, const LoadOptions& options) {
     for (auto it = o.begin(); it != o.end(); ++it)
       apply_override(c, s, it.key(), it.value(), "/overrides/" + pointer_escape(it.key()));
   }
-  for (const char* pow2 : {"udma.sq_depth_bb", "udma.cq_depth"}) {
+  for (const char* pow2 : find_family(s.platform_family)->pow2_params) {
     const auto v = static_cast<uint64_t>(s.params[pow2]);
     if ((v & (v - 1)) != 0) c.fail(std::string("/overrides/") + pow2, fmt::format("{} must be a power of two", v));
   }
@@ -241,7 +255,8 @@ Scenario load_scenario(const std::string& path, const LoadOptions& options) {
   if (info->platform_family != s.platform_family)
     c.fail("/kernel/name", fmt::format("kernel '{}' runs on {} platforms, '{}' is {}", s.kernel, info->platform_family,
                                        s.platform_name, s.platform_family));
-  const int max_blocks = std::min(info->max_blocks, static_cast<int>(s.params["aiv.cores"]));
+  const int max_blocks =
+      std::min(info->max_blocks, static_cast<int>(s.params[find_family(s.platform_family)->blocks_param]));
   if (k.contains("blocks")) s.blocks = static_cast<int>(c.number(k["blocks"], "/kernel/blocks", 1, max_blocks, true));
   for (const KernelArg& a : info->args) s.args[a.name] = a.default_value;
   if (k.contains("args")) {
@@ -259,22 +274,48 @@ Scenario load_scenario(const std::string& path, const LoadOptions& options) {
     }
   }
 
-  if (doc.contains("faults")) {
+  if (doc.contains("faults") && s.platform_family != "ascend" && !doc["faults"].empty())
+    c.fail("/faults", fmt::format("fault injection is not implemented for {} platforms yet", s.platform_family));
+  if (doc.contains("faults") && s.platform_family == "ascend") {
     const json& f = doc["faults"];
-    if (!f.is_array()) c.fail("/faults", "expected an array");
-    for (size_t i = 0; i < f.size(); ++i) {
-      const std::string ptr = fmt::format("/faults/{}", i);
-      if (!f[i].is_object()) c.fail(ptr, "expected an object");
-      const std::string kind = c.string(c.require(f[i], ptr, "kind"), ptr + "/kind");
-      if (!is_fault_kind(kind)) c.fail(ptr + "/kind", fmt::format("unknown fault kind '{}'", kind));
-      if (!fault_implemented(kind)) c.fail(ptr + "/kind", fmt::format("fault kind '{}' is not implemented yet", kind));
-    }
+    FaultLimits limits;
+    limits.pes = s.pes;
+    limits.cores = static_cast<int>(s.params["aiv.cores"]);
+    limits.unit_bytes = static_cast<uint32_t>(s.params["fabric.visibility_bytes"]);
+    AscendParams ap;
+    for (ParamInfo& info : ap.table()) *info.value = s.params.at(info.key);
+    const Fabric fabric(s.pes, ap.fabric());
+    for (const auto& l : fabric.links()) limits.links.push_back(l->name());
+    s.fault_specs = parse_faults(f, path, limits);
+    for (size_t i = 0; i < s.fault_specs.size(); ++i)
+      if (!fault_implemented(s.fault_specs[i].kind))
+        c.fail(fmt::format("/faults/{}/kind", i), fmt::format("fault kind '{}' is not implemented yet", s.fault_specs[i].kind));
     s.faults = f;
+  }
+
+  if (doc.contains("checkers")) {
+    const json& k = doc["checkers"];
+    if (!k.is_object()) c.fail("/checkers", "expected an object of hazard ids and true/false");
+    for (auto it = k.begin(); it != k.end(); ++it) {
+      const std::string ptr = "/checkers/" + pointer_escape(it.key());
+      if (!is_hazard_id(it.key())) c.fail(ptr, fmt::format("unknown hazard id '{}' (symsim list hazards)", it.key()));
+      if (!it.value().is_boolean()) c.fail(ptr, fmt::format("expected true or false, got {}", type_name(it.value())));
+      s.checkers[it.key()] = it.value().get<bool>();
+    }
   }
 
   if (doc.contains("expect")) {
     const json& e = doc["expect"];
-    c.only_keys(e, "/expect", {"hazards", "max_sim_time_us", "min_sim_time_us"});
+    c.only_keys(e, "/expect", {"hazards", "max_sim_time_us", "min_sim_time_us", "trap", "checks"});
+    if (e.contains("trap")) {
+      if (!e["trap"].is_boolean()) c.fail("/expect/trap", fmt::format("expected true or false, got {}", type_name(e["trap"])));
+      s.expect.trap = e["trap"].get<bool>();
+    }
+    if (e.contains("checks")) {
+      const std::string v = c.string(e["checks"], "/expect/checks");
+      if (v != "pass" && v != "fail" && v != "any") c.fail("/expect/checks", fmt::format("expected \"pass\", \"fail\" or \"any\", got '{}'", v));
+      s.expect.checks = v;
+    }
     if (e.contains("hazards")) {
       if (!e["hazards"].is_array()) c.fail("/expect/hazards", "expected an array of hazard ids");
       for (size_t i = 0; i < e["hazards"].size(); ++i) {
@@ -294,6 +335,7 @@ Scenario load_scenario(const std::string& path, const LoadOptions& options) {
   s.effective = {{"name", s.name}, {"seed", s.seed}, {"platform", {{"name", s.platform_name}, {"params", params}}},
                  {"pes", s.pes}, {"kernel", {{"name", s.kernel}, {"blocks", s.blocks}, {"args", args}}},
                  {"faults", s.faults}};
+  if (!s.checkers.empty()) s.effective["checkers"] = s.checkers;
   return s;
 }
 

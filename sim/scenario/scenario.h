@@ -9,12 +9,16 @@
 
 #include <nlohmann/json.hpp>
 
+#include "faults/fault_spec.h"
+
 namespace symsim {
 
 struct Expectations {
   std::vector<std::string> hazards;  // hazard ids that must be reported (and no others)
   std::optional<double> max_sim_time_us;
   std::optional<double> min_sim_time_us;
+  bool trap = false;              // a kernel must trap (true) or none may (false)
+  std::string checks = "pass";    // the host drivers' verifications: "pass", "fail" or "any"
 };
 
 struct Scenario {
@@ -31,6 +35,8 @@ struct Scenario {
   int blocks = 1;
   std::map<std::string, double> args;    // every kernel argument, defaults filled in
   nlohmann::json faults = nlohmann::json::array();
+  std::vector<FaultSpec> fault_specs;      // "faults", validated
+  std::map<std::string, bool> checkers;    // "checkers": hazard rules switched by id
   Expectations expect;
   nlohmann::json effective;  // the effective configuration, for result.json
 };
@@ -42,6 +48,8 @@ struct LoadOptions {
 
 // Reads, overrides and validates; throws InputError on anything wrong.
 Scenario load_scenario(const std::string& path, const LoadOptions& options = {});
+// The same for a scenario held in memory; `name` stands for the file in messages.
+Scenario load_scenario_text(const std::string& text, const std::string& name, const LoadOptions& options = {});
 
 // Where platform presets live (scenarios/platforms), and their names.
 std::string platform_dir();

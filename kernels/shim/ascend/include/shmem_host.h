@@ -5,18 +5,39 @@
 
 #include "shmem_types.h"
 
-int aclshmemx_set_qp_num(aclshmem_data_op_engine_type_t engine, uint32_t qp_num);
+// Per-peer QP count of an engine: process-wide (here: per simulated PE), before init, the same
+// on every PE. ACLSHMEM_INVALID_VALUE outside 1..32; ACLSHMEM_NOT_SUPPORTED while SHMEM is
+// initialised or for an engine without QP configuration. Reset to 1 by aclshmem_finalize.
+int aclshmemx_set_qp_num(data_op_engine_type_t engine, uint32_t qp_num);
 int aclshmemx_get_uniqueid(aclshmemx_uniqueid_t* uid);
-int aclshmemx_set_attr_uniqueid_args(int my_pe, int n_pes, uint64_t local_mem_size,
-                                     const aclshmemx_uniqueid_t* uid, aclshmemx_init_attr_t* attr);
+int aclshmemx_set_attr_uniqueid_args(int my_pe, int n_pes, int64_t local_mem_size, aclshmemx_uniqueid_t* uid,
+                                     aclshmemx_init_attr_t* attr);
 // Collective: every PE calls it; builds the heap, QPs and device tables of the calling PE.
-int aclshmemx_init_attr(aclshmemx_init_flags_t flags, aclshmemx_init_attr_t* attr);
+int aclshmemx_init_attr(aclshmemx_bootstrap_t flags, aclshmemx_init_attr_t* attr);
+int aclshmemx_init_status();
 int aclshmem_finalize();
 // Collective symmetric allocation: the same call order on every PE gives the same offsets.
 void* aclshmem_malloc(size_t size);
 void* aclshmem_calloc(size_t count, size_t size);
 void* aclshmem_align(size_t alignment, size_t size);
 void aclshmem_free(void* ptr);
+// Cycle profiles of the PE named by the environment variable SHMEM_CYCLE_PROF_PE: on that PE
+// `*out_profs` points at them (verbose prints them); elsewhere nothing is returned.
+void aclshmemx_get_prof(aclshmem_prof_pe_t** out_profs, bool verbose);
+void aclshmemx_show_prof();
+// Ends every PE's program with `status` (upstream: all processes exit); in symsim the calling
+// host program stops with an error naming it.
+[[noreturn]] void aclshmem_global_exit(int status);
 // Host-side barrier across all PEs' host programs.
 void aclshmem_barrier_all();
 void aclshmemi_control_barrier_all();
+
+namespace symsim::shim {
+// aclshmemx_init_attr of a host program built with ACLSHMEM_RELAY_SUPPORT: one QP per
+// (target, relay) pair, [pe * n_pes + relay_pe]; a QP count other than 1 is not supported.
+int init_attr_relay_build(aclshmemx_bootstrap_t flags, aclshmemx_init_attr_t* attr);
+}  // namespace symsim::shim
+
+#if defined(ACLSHMEM_RELAY_SUPPORT)
+#define aclshmemx_init_attr ::symsim::shim::init_attr_relay_build
+#endif

@@ -2,23 +2,39 @@
 #pragma once
 #include <cstdint>
 
-constexpr int ACLSHMEM_SUCCESS = 0;
-constexpr int ACLSHMEM_INVALID_PARAM = -1;
-constexpr int ACLSHMEM_INVALID_VALUE = -2;
-constexpr int ACLSHMEM_SMEM_ERROR = -3;
-constexpr int ACLSHMEM_INNER_ERROR = -4;
-constexpr int ACLSHMEM_NOT_INITED = -5;
-constexpr int ACLSHMEM_NOT_SUPPORTED = -7;
-
-enum aclshmem_data_op_engine_type_t {
-  ACLSHMEM_DATA_OP_MTE = 1,
-  ACLSHMEM_DATA_OP_SDMA = 2,
-  ACLSHMEM_DATA_OP_ROCE = 4,
-  ACLSHMEM_DATA_OP_UDMA = 8,
+// Error codes (values as upstream's aclshmem_error_code_t).
+enum aclshmem_error_code_t : int {
+  ACLSHMEM_SUCCESS = 0,
+  ACLSHMEM_INVALID_PARAM = -1,
+  ACLSHMEM_INVALID_VALUE = -2,
+  ACLSHMEM_SMEM_ERROR = -3,
+  ACLSHMEM_INNER_ERROR = -4,
+  ACLSHMEM_NOT_INITED = -5,
+  ACLSHMEM_BOOTSTRAP_ERROR = -6,
+  ACLSHMEM_TIMEOUT_ERROR = -7,
+  ACLSHMEM_MALLOC_FAILED = -8,
+  ACLSHMEM_DL_FUNC_FAILED = -9,
+  ACLSHMEM_INNER_TIMEOUT = -10,
+  ACLSHMEM_UNDER_API_UNLOAD = -11,
+  ACLSHMEM_NOT_SUPPORTED = -100,
 };
+using Result = int32_t;
+
+enum data_op_engine_type_t {
+  ACLSHMEM_DATA_OP_MTE = 0x01,
+  ACLSHMEM_DATA_OP_SDMA = 0x02,
+  ACLSHMEM_DATA_OP_ROCE = 0x04,
+  ACLSHMEM_DATA_OP_UDMA = 0x08,
+  ACLSHMEM_DATA_OP_MAX = 0x08,
+};
+using aclshmem_data_op_engine_type_t = data_op_engine_type_t;
 
 constexpr uint32_t ACLSHMEM_MAX_QP_NUM = 32;
-constexpr uint32_t ACLSHMEM_MAX_IP_PORT_LEN = 64;
+#define ACLSHMEM_MAX_PES 16384
+#define ACLSHMEM_PAGE_SIZE (1024UL * 1024UL * 2)
+#define ACLSHMEM_MAX_IP_PORT_LEN 64
+constexpr int DEFAULT_TIMEOUT = 120;
+constexpr uint16_t ACLSHMEM_UNIQUE_ID_INNER_LEN = 124;
 constexpr uint32_t UDMA_SQ_DEPTH_DEFAULT = 8192;
 constexpr uint32_t UDMA_MAX_SQE_BB_NUM = 4;
 constexpr uint32_t UDMA_SQ_BASKBLK_CNT = 32768;
@@ -32,11 +48,11 @@ constexpr uint32_t ACLSHMEM_INTERNAL_UB_BUF_START_ADDR = 188 * 1024;
 constexpr uint32_t UB_ALIGN_SIZE = 32;
 
 struct aclshmem_init_optional_attr_t {
-  int32_t version = (1 << 16) + 24;
-  aclshmem_data_op_engine_type_t data_op_engine_type = ACLSHMEM_DATA_OP_MTE;
-  uint32_t shm_init_timeout = 120;
-  uint32_t shm_create_timeout = 120;
-  uint32_t control_operation_timeout = 120;
+  int version = (1 << 16) + 24;
+  data_op_engine_type_t data_op_engine_type = ACLSHMEM_DATA_OP_MTE;
+  uint32_t shm_init_timeout = DEFAULT_TIMEOUT;
+  uint32_t shm_create_timeout = DEFAULT_TIMEOUT;
+  uint32_t control_operation_timeout = DEFAULT_TIMEOUT;
   int32_t sockFd = -1;
 };
 
@@ -51,11 +67,21 @@ struct aclshmemx_init_attr_t {
 };
 
 struct aclshmemx_uniqueid_t {
-  int32_t version = 0;
-  char internal[124] = {};
+  int32_t version;
+  int my_pe;
+  int n_pes;
+  char internal[ACLSHMEM_UNIQUE_ID_INNER_LEN];
 };
+constexpr int32_t ACLSHMEM_UNIQUEID_VERSION = (1 << 16) + sizeof(aclshmemx_uniqueid_t);
+#define ACLSHMEM_UNIQUEID_INITIALIZER {ACLSHMEM_UNIQUEID_VERSION, 0, 0, {0}}
 
-enum aclshmemx_init_flags_t { ACLSHMEMX_INIT_WITH_DEFAULT = 0, ACLSHMEMX_INIT_WITH_UNIQUEID = 1 };
+enum aclshmemx_bootstrap_t : unsigned int {
+  ACLSHMEMX_INIT_WITH_DEFAULT = 1U << 0,
+  ACLSHMEMX_INIT_WITH_MPI = 1U << 1,
+  ACLSHMEMX_INIT_WITH_UNIQUEID = 1U << 3,
+  ACLSHMEMX_INIT_MAX = 1U << 31
+};
+using aclshmemx_init_flags_t = aclshmemx_bootstrap_t;
 
 enum aclshmemx_udma_odr_t : uint32_t {
   ACLSHMEMX_UDMA_ODR_NO = 0,
@@ -71,8 +97,39 @@ struct aclshmemx_udma_op_config_t {
   uint32_t odr;    // ordering: NO / RO / SO
 };
 
+// Immediate operations must ask for a CQE (upstream static_asserts it); deferred ones of a batch
+// must not: their default is ACLSHMEMX_UDMA_OP_CONFIG_DEFER (a symsim name).
 inline constexpr aclshmemx_udma_op_config_t ACLSHMEMX_UDMA_OP_CONFIG_DEFAULT{1U, 0U, 0U, ACLSHMEMX_UDMA_ODR_RO};
 inline constexpr aclshmemx_udma_op_config_t ACLSHMEMX_UDMA_OP_CONFIG_SO{1U, 0U, 0U, ACLSHMEMX_UDMA_ODR_SO};
+inline constexpr aclshmemx_udma_op_config_t ACLSHMEMX_UDMA_OP_CONFIG_DEFER{0U, 0U, 0U, ACLSHMEMX_UDMA_ODR_RO};
+
+// A caller-managed batch (defer/submit): the state counts staged operations; the two action
+// tags say whether a call joins the batch or submits it.
+struct aclshmemx_submit_state_t {
+  uint32_t pending_count = 0;  // operations staged in the batch's UB workspace
+  uint32_t reserved = 0;
+};
+struct aclshmemx_defer_t {
+  explicit aclshmemx_defer_t(aclshmemx_submit_state_t& s) : state(s) {}
+  aclshmemx_submit_state_t& state;
+};
+struct aclshmemx_submit_t {
+  explicit aclshmemx_submit_t(aclshmemx_submit_state_t& s) : state(s) {}
+  aclshmemx_submit_state_t& state;
+};
+
+// Cycle profiling (SHMEMI_PROF_START / SHMEMI_PROF_END in kernels, aclshmemx_get_prof on the
+// host): per block and frame, the summed cycles of the timed windows and how many there were.
+#define ACLSHMEM_CYCLE_PROF_MAX_BLOCK 64
+#define ACLSHMEM_CYCLE_PROF_FRAME_CNT 1024
+struct aclshmem_prof_block_t {
+  int64_t ccount[ACLSHMEM_CYCLE_PROF_FRAME_CNT];
+  int64_t cycles[ACLSHMEM_CYCLE_PROF_FRAME_CNT];
+};
+struct aclshmem_prof_pe_t {
+  int32_t pe_id;
+  aclshmem_prof_block_t block_prof[ACLSHMEM_CYCLE_PROF_MAX_BLOCK];
+};
 
 // Device-side queue contexts in HBM, as the host fills them (CANN SHMEM layout).
 struct aclshmemi_udma_wq_ctx_t {
@@ -116,7 +173,12 @@ struct aclshmemi_udma_qp_table_t {
   uint64_t rcq_ptr;
   uint64_t mem_ptr;  // aclshmemi_ubmem_info_t[...]
 };
+// Direct builds index the table by [pe][qp]; relay builds (ACLSHMEM_RELAY_SUPPORT) by
+// [pe * n_pes + relay_pe][0].
 struct aclshmemi_aiv_udma_info_t {
   uint32_t qp_num;
-  aclshmemi_udma_qp_table_t table;
+  union {
+    aclshmemi_udma_qp_table_t direct;
+    aclshmemi_udma_qp_table_t relay;
+  };
 };

@@ -47,10 +47,44 @@ EventPipes pipes_of(AscendC::HardEvent e) {
 
 }  // namespace
 
-void pipe_barrier(pipe_t pipe) { symsim::shim::core().pipe_barrier(pipe_of(pipe)); }
-void set_flag(pipe_t src, pipe_t dst, int id) { symsim::shim::core().set_flag(pipe_of(src), pipe_of(dst), id); }
-void wait_flag(pipe_t src, pipe_t dst, int id) { symsim::shim::core().wait_flag(pipe_of(src), pipe_of(dst), id); }
-void dcci(const void* addr, cache_line_t) { symsim::shim::cache_clean_invalidate(addr, AscendC::CACHE_LINE_SIZE); }
+namespace {
+
+symsim::SiteRef site_ref(symsim::shim::CallSite s) { return {s.file, s.line}; }
+
+// SetFlag / WaitFlag / PipeBarrier on the running core, reported to the checkers.
+void sync_event(symsim::PipeSyncRecord::Kind kind, AivPipe src, AivPipe dst, int id, symsim::shim::CallSite site) {
+  symsim::AivCore& c = symsim::shim::core();
+  symsim::PipeSyncRecord r;
+  r.kind = kind;
+  r.src_pipe = static_cast<int>(src);
+  r.dst_pipe = static_cast<int>(dst);
+  r.event_id = id;
+  switch (kind) {
+    case symsim::PipeSyncRecord::kSetFlag: c.set_flag(src, dst, id); break;
+    case symsim::PipeSyncRecord::kWaitFlag: r.matched = c.wait_flag(src, dst, id); break;
+    case symsim::PipeSyncRecord::kBarrier: c.pipe_barrier(dst); break;
+  }
+  r.pe = c.pe();
+  r.core = c.core();
+  r.t = c.local_ps();
+  r.site = site_ref(site);
+  symsim::shim::system().hooks().emit(&symsim::Observer::on_pipe_sync, r);
+}
+
+}  // namespace
+
+void pipe_barrier(pipe_t pipe, symsim::shim::CallSite site) {
+  sync_event(symsim::PipeSyncRecord::kBarrier, pipe_of(pipe), pipe_of(pipe), 0, site);
+}
+void set_flag(pipe_t src, pipe_t dst, int id, symsim::shim::CallSite site) {
+  sync_event(symsim::PipeSyncRecord::kSetFlag, pipe_of(src), pipe_of(dst), id, site);
+}
+void wait_flag(pipe_t src, pipe_t dst, int id, symsim::shim::CallSite site) {
+  sync_event(symsim::PipeSyncRecord::kWaitFlag, pipe_of(src), pipe_of(dst), id, site);
+}
+void dcci(const void* addr, cache_line_t, symsim::shim::CallSite site) {
+  symsim::shim::cache_clean_invalidate(addr, AscendC::CACHE_LINE_SIZE, site, 8);
+}
 
 namespace AscendC {
 
@@ -66,15 +100,17 @@ uint64_t GetSystemCycle() {
 
 namespace detail {
 
-void set_flag(HardEvent e, int id) {
+void set_flag(HardEvent e, int id, symsim::shim::CallSite site) {
   const EventPipes p = pipes_of(e);
-  symsim::shim::core().set_flag(p.src, p.dst, id);
+  sync_event(symsim::PipeSyncRecord::kSetFlag, p.src, p.dst, id, site);
 }
-void wait_flag(HardEvent e, int id) {
+void wait_flag(HardEvent e, int id, symsim::shim::CallSite site) {
   const EventPipes p = pipes_of(e);
-  symsim::shim::core().wait_flag(p.src, p.dst, id);
+  sync_event(symsim::PipeSyncRecord::kWaitFlag, p.src, p.dst, id, site);
 }
-void pipe_barrier(pipe_t p) { symsim::shim::core().pipe_barrier(pipe_of(p)); }
+void pipe_barrier(pipe_t p, symsim::shim::CallSite site) {
+  sync_event(symsim::PipeSyncRecord::kBarrier, pipe_of(p), pipe_of(p), 0, site);
+}
 void scalar_access() { symsim::shim::core().scalar_ops(1); }
 
 uint8_t* ub_allocate(uint64_t bytes) {
@@ -85,29 +121,66 @@ uint8_t* ub_allocate(uint64_t bytes) {
                                    "exceeds the {} bytes of UB",
                                    b.kernel, bytes, start, b.ub_bytes));
   b.ub_used_bytes = start + bytes;
+  symsim::AivCore& c = symsim::shim::core();
+  symsim::shim::system().hooks().emit(&symsim::Observer::on_ub_layout, c.pe(), c.core(),
+                                      static_cast<const uint8_t*>(b.ub), b.ub_used_bytes, b.ub_bytes);
   return b.ub + start;
 }
 
 void ub_release_all() {
-  if (symsim::AivCore::current()) symsim::shim::block().ub_used_bytes = 0;
+  if (!symsim::AivCore::current()) return;
+  symsim::shim::BlockContext& b = symsim::shim::block();
+  b.ub_used_bytes = 0;
+  symsim::AivCore& c = symsim::shim::core();
+  symsim::shim::system().hooks().emit(&symsim::Observer::on_ub_layout, c.pe(), c.core(),
+                                      static_cast<const uint8_t*>(b.ub), uint64_t{0}, b.ub_bytes);
 }
 
 void copy_blocks(uint8_t* dst, uint64_t dst_stride_bytes, const uint8_t* src, uint64_t src_stride_bytes,
-                 uint64_t block_bytes, uint64_t blocks) {
+                 uint64_t block_bytes, uint64_t blocks, bool byte_granular, symsim::shim::CallSite site) {
   symsim::AivCore& c = symsim::shim::core();
-  const symsim::Region* d = symsim::shim::system().addresses().find(dst, 1);
-  const symsim::Region* s = symsim::shim::system().addresses().find(src, 1);
+  symsim::AscendSystem& sys = symsim::shim::system();
+  const symsim::Region* d = sys.addresses().find(dst, 1);
+  const symsim::Region* s = sys.addresses().find(src, 1);
   const bool dst_ub = d && d->kind == symsim::RegionKind::kUnifiedBuffer;
   const bool src_ub = s && s->kind == symsim::RegionKind::kUnifiedBuffer;
   AivPipe pipe = AivPipe::kVector;
   if (!src_ub && dst_ub) pipe = AivPipe::kMte2;
   if (src_ub && !dst_ub) pipe = AivPipe::kMte3;
-  if (pipe == AivPipe::kMte2) c.observe();  // GM is read at issue: see what has landed
-  if (dst_stride_bytes == block_bytes && src_stride_bytes == block_bytes) {
-    c.copy(pipe, dst, src, block_bytes * blocks);
-    return;
+  if (pipe == AivPipe::kMte2) {
+    c.observe();  // GM is read at issue: see what has landed
+    symsim::shim::note_poll(src, block_bytes, site);
   }
-  for (uint64_t i = 0; i < blocks; ++i) c.copy(pipe, dst + i * dst_stride_bytes, src + i * src_stride_bytes, block_bytes);
+  if (!dst_ub) symsim::shim::note_effect();
+  const bool contiguous = dst_stride_bytes == block_bytes && src_stride_bytes == block_bytes;
+  const uint64_t pieces = contiguous ? 1 : blocks;
+  const uint64_t piece_bytes = contiguous ? block_bytes * blocks : block_bytes;
+  for (uint64_t i = 0; i < pieces; ++i) {
+    uint8_t* to = dst + i * dst_stride_bytes;
+    const uint8_t* from = src + i * src_stride_bytes;
+    symsim::CopyRecord r;
+    r.pe = c.pe();
+    r.core = c.core();
+    r.pipe = static_cast<int>(pipe);
+    r.dst = to;
+    r.src = from;
+    r.bytes = piece_bytes;
+    r.byte_granular = byte_granular;
+    r.issue_ps = std::max(c.local_ps(), c.pipe_free_ps(pipe));
+    r.site = site_ref(site);
+    // A copy must stay inside device memory: one running off a buffer would write the
+    // simulator's own memory. The checkers see it first, then the kernel stops.
+    const bool inside = piece_bytes == 0 || (sys.addresses().find(to, piece_bytes) && sys.addresses().find(from, piece_bytes));
+    if (!inside) {
+      r.visible_ps = r.issue_ps;
+      sys.hooks().emit(&symsim::Observer::on_copy, r);
+      symsim::shim::trap(fmt::format("{}:{}: a copy of {} bytes runs outside device memory (Unified Buffer or HBM "
+                                     "region)",
+                                     site.file ? site.file : "?", site.line, piece_bytes));
+    }
+    r.visible_ps = c.copy(pipe, to, from, piece_bytes);
+    sys.hooks().emit(&symsim::Observer::on_copy, r);
+  }
 }
 
 }  // namespace detail
@@ -115,30 +188,50 @@ void copy_blocks(uint8_t* dst, uint64_t dst_stride_bytes, const uint8_t* src, ui
 
 namespace symsim::shim {
 
-void device_store(void* addr, uint64_t value, uint32_t bytes) {
+void device_store(void* addr, uint64_t value, uint32_t bytes, CallSite site) {
   AivCore& c = core();
   const AscendParams& p = system().params();
   c.advance(ns_to_ps(p.aiv_st_dev_ns));
+  note_effect();
   const Region* r = system().addresses().find(addr, bytes);
   if (r && r->kind == RegionKind::kMmio) {
-    r->mmio->mmio_store(reinterpret_cast<uintptr_t>(addr) - r->begin, value, c.local_ps());
+    const uint64_t offset = reinterpret_cast<uintptr_t>(addr) - r->begin;
+    if (auto* engine = dynamic_cast<UdmaEngine*>(r->mmio)) {
+      const auto index = offset / UdmaEngine::kDoorbellStride;
+      if (index < engine->qps().size())
+        system().hooks().emit(&Observer::on_doorbell_store, engine->qps()[index].ref,
+                              offset % UdmaEngine::kDoorbellStride >= 8, static_cast<uint32_t>(value), c.core(),
+                              c.local_ps(), SiteRef{site.file, site.line});
+    }
+    r->mmio->mmio_store(offset, value, c.local_ps());
     return;
   }
+  if (!r) trap(fmt::format("{}:{}: st_dev to {:#x}, outside device memory", site.file ? site.file : "?", site.line,
+                           reinterpret_cast<uintptr_t>(addr)));
   std::memcpy(addr, &value, bytes);
 }
 
-uint64_t device_load(const void* addr, uint32_t bytes) {
+uint64_t device_load(const void* addr, uint32_t bytes, CallSite site) {
   AivCore& c = core();
   c.observe();
+  note_poll(addr, bytes, site);
+  system().hooks().emit(&Observer::on_gm_observe, c.pe(), c.core(), static_cast<const uint8_t*>(addr),
+                        uint64_t{bytes}, c.local_ps(), SiteRef{site.file, site.line});
   c.advance(ns_to_ps(system().params().aiv_ld_dev_ns));
+  if (!system().addresses().find(addr, bytes))
+    trap(fmt::format("{}:{}: ld_dev from {:#x}, outside device memory", site.file ? site.file : "?", site.line,
+                     reinterpret_cast<uintptr_t>(addr)));
   uint64_t v = 0;
   std::memcpy(&v, addr, bytes);
   return v;
 }
 
-void cache_clean_invalidate(const void* addr, uint64_t bytes) {
+void cache_clean_invalidate(const void* addr, uint64_t bytes, CallSite site, uint64_t observed) {
   AivCore& c = core();
   c.observe();
+  note_poll(addr, observed ? observed : bytes, site);
+  system().hooks().emit(&Observer::on_gm_observe, c.pe(), c.core(), static_cast<const uint8_t*>(addr),
+                        observed ? observed : bytes, c.local_ps(), SiteRef{site.file, site.line});
   const uint64_t lines = (bytes + 63) / 64;
   c.advance(static_cast<Ps>(lines) * ns_to_ps(system().params().aiv_dcci_ns));
 }

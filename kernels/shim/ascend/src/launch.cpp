@@ -1,5 +1,7 @@
 // Kernel launch: each block is a SystemC thread on its own AIV core, started when the stream
 // reaches the kernel; the stream's tail time is when its last block ends.
+#include <dlfcn.h>
+
 #include <fmt/format.h>
 
 #include "models/ascend/aiv_core.h"
@@ -33,14 +35,18 @@ void run_block(std::shared_ptr<Launch> l, uint32_t idx) {
   b.ctx.ub_bytes = static_cast<uint64_t>(w.sys->params().aiv_ub_bytes);
   c.make_current();
   c.wait_until(l->start_ps);
+  Hooks& hooks = w.sys->hooks();
+  hooks.emit(&Observer::on_block_start, pe, static_cast<int>(idx), b.ctx.kernel, c.local_ps());
   try {
     l->body();
     c.pipe_barrier(AivPipe::kAll);  // a kernel ends when its pipes drain
   } catch (const KernelTrap& t) {
     w.traps.push_back({pe, static_cast<int>(idx), l->name, t.what(), c.local_ps()});
     l->stream->trapped = true;
+    hooks.emit(&Observer::on_kernel_trap, pe, static_cast<int>(idx), b.ctx.kernel, std::string(t.what()), c.local_ps());
   }
   c.sync();
+  hooks.emit(&Observer::on_block_end, pe, static_cast<int>(idx), b.ctx.kernel, c.local_ps());
   b.finished = true;
   w.last_activity_ps = std::max(w.last_activity_ps, c.local_ps());
   Stream& s = *l->stream;
@@ -52,6 +58,11 @@ void run_block(std::shared_ptr<Launch> l, uint32_t idx) {
 }
 
 }  // namespace
+
+const char* kernel_symbol_name(const void* entry) {
+  Dl_info info{};
+  return dladdr(entry, &info) && info.dli_sname ? info.dli_sname : "kernel";
+}
 
 void launch_kernel(const char* name, uint32_t block_dim, void* stream, std::function<void()> body) {
   World& w = world();

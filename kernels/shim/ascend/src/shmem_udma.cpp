@@ -1,44 +1,80 @@
 // The kernel side of CANN SHMEM's UDMA path, reimplemented from its documented behaviour:
-// credit check, WQE build (scalar stores or UB + MTE3), doorbell, and CQ polling.
+// QP lookup, credit check, WQE build (scalar stores or UB + MTE3), doorbell, CQ polling,
+// quiet, and the relay preconditions.
 #include <cstring>
 
 #include <fmt/format.h>
 
 #include "models/ascend/ring.h"
 #include "models/ascend/wqe_layout.h"
-#include "shmem_device_udma.h"
+#include "models/memory/address_map.h"
+#include "kernel_operator.h"
+#include "udma_queue.h"
 #include "world.h"
 
 namespace symsim::shim {
 
 namespace {
 
-struct QpView {
-  aclshmemi_udma_wq_ctx_t* sq;
-  aclshmemi_udma_cq_ctx_t* cq;
-  aclshmemi_ubmem_info_t* mem;
-};
+std::string where(const CallSite& site) { return fmt::format("{}:{}", site.file, site.line); }
 
-QpView qp_view(int pe, uint32_t qp, const CallSite& site) {
+// What an error CQE's status says, for the trap message (values the engine and faults write).
+std::string cqe_error_meaning(uint8_t status, uint8_t substatus) {
+  if (status == udma::cqe_status::kFlushed) return " (flushed: the QP is in the error state after an earlier error)";
+  switch (substatus) {
+    case udma::cqe_substatus::kTokenMismatch: return " (token mismatch: the WQE's token is not the target memory's)";
+    case udma::cqe_substatus::kBadRemoteAddr: return " (remote address outside the target's registered memory)";
+    case udma::cqe_substatus::kBadLocalAddr: return " (local address or length invalid)";
+    case udma::cqe_substatus::kBadOpcode: return " (unsupported opcode or operands)";
+    case udma::cqe_substatus::kUnreachable: return " (the target is unreachable on this path)";
+    default: return "";
+  }
+}
+
+}  // namespace
+
+QpView qp_view(const char* api, int pe, int relay_pe, uint32_t qp, bool relay_build, CallSite site) {
   World& w = world();
   AivCore& c = core();
   const HostState& h = w.hosts[c.pe()];
   const aclshmemi_aiv_udma_info_t* info = h.udma_info;
-  if (!info) trap(fmt::format("{}:{}: UDMA used but SHMEM was not initialised with ACLSHMEM_DATA_OP_UDMA", site.file, site.line));
-  if (pe < 0 || pe >= w.sys->n_pes()) trap(fmt::format("{}:{}: PE {} is outside 0..{}", site.file, site.line, pe, w.sys->n_pes() - 1));
-  if (qp >= info->qp_num) trap(fmt::format("{}:{}: QP {} is outside 0..{}", site.file, site.line, qp, info->qp_num - 1));
-  const uint64_t i = uint64_t(pe) * info->qp_num + qp;
+  if (!info)
+    trap(fmt::format("{}: {}: UDMA used but SHMEM was not initialised with ACLSHMEM_DATA_OP_UDMA", where(site), api));
+  if (relay_build != h.relay_build)
+    trap(fmt::format("{}: {}: the kernel was built {} ACLSHMEM_RELAY_SUPPORT but the host program of PE {} {}",
+                     where(site), api, relay_build ? "with" : "without", c.pe(),
+                     h.relay_build ? "was built with it" : "was not"));
+  const int n = w.sys->n_pes();
+  if (pe < 0 || pe >= n) trap(fmt::format("{}: {}: PE {} is outside 0..{}", where(site), api, pe, n - 1));
+  if (qp >= info->qp_num)
+    trap(fmt::format("{}: {}: QP {} is outside 0..{} (aclshmemx_set_qp_num before init sets the count)", where(site),
+                     api, qp, info->qp_num - 1));
+  const int slot = relay_build ? pe * n + (relay_pe < 0 ? c.pe() : relay_pe) : pe;
+  const uint64_t i = uint64_t(slot) * info->qp_num + qp;
   c.scalar_ops(4);  // table lookups
-  return {reinterpret_cast<aclshmemi_udma_wq_ctx_t*>(info->table.sq_ptr) + i,
-          reinterpret_cast<aclshmemi_udma_cq_ctx_t*>(info->table.scq_ptr) + i,
-          reinterpret_cast<aclshmemi_ubmem_info_t*>(info->table.mem_ptr) + i};
+  QpView v;
+  v.sq = reinterpret_cast<aclshmemi_udma_wq_ctx_t*>(info->direct.sq_ptr) + i;
+  v.cq = reinterpret_cast<aclshmemi_udma_cq_ctx_t*>(info->direct.scq_ptr) + i;
+  v.mem = reinterpret_cast<aclshmemi_ubmem_info_t*>(info->direct.mem_ptr) + i;
+  v.pe = pe;
+  v.slot = slot;
+  v.qp = qp;
+  return v;
 }
 
-// Polls the CQ of (pe, qp) until `target` CQEs have been consumed; returns the last entry_idx.
-void poll_cq(int pe, uint32_t qp, uint32_t target, const CallSite& site) {
+std::string address_name(const void* p) {
+  const Region* r = system().addresses().find(p, 1);
+  if (!r) return p ? "an address outside every region" : "null";
+  return fmt::format("{}+{:#x}", r->name, reinterpret_cast<uintptr_t>(p) - r->begin);
+}
+
+bool sq_has_credit(const QpView& v, uint32_t bb) {
+  return udma::sq_has_credit(v.sq->head, v.sq->tail, bb, ACLSHMEM_UDMA_AGGREGATE_CREDIT_GUARD, v.sq->depth);
+}
+
+void poll_cq(const QpView& v, uint32_t target, CallSite site) {
   if (target == 0) return;
   AivCore& c = core();
-  const QpView v = qp_view(pe, qp, site);
   World& w = world();
   BlockState& b = *w.blocks[c.pe()][c.core()];
   uint32_t cur = v.cq->tail;
@@ -48,7 +84,9 @@ void poll_cq(int pe, uint32_t qp, uint32_t target, const CallSite& site) {
     const uint8_t* cqe = reinterpret_cast<const uint8_t*>(v.cq->buf_addr) +
                          uint64_t{udma::ring_slot(cur, v.cq->depth)} * v.cq->cqe_size;
     uint32_t polls = 0;
-    b.waiting.set("CQE", cur, pe, qp, cqe, site);
+    b.waiting.set("CQE", cur, v.pe, v.qp, cqe, site);
+    b.waiting.slot = v.slot;
+    b.waiting.expected = fmt::format("its owner bit to become {}", 1 - udma::ring_phase(cur, v.cq->depth));
     for (;;) {
       // Bytes already in memory were visible no later than now, so a ready CQE needs no sync;
       // otherwise the poll observes memory at the core's time (dcci) and tries again.
@@ -56,32 +94,37 @@ void poll_cq(int pe, uint32_t qp, uint32_t target, const CallSite& site) {
         c.advance(ns_to_ps(system().params().aiv_dcci_ns));
         break;
       }
-      cache_clean_invalidate(cqe, udma::kCqeBytes);
+      cache_clean_invalidate(cqe, udma::kCqeBytes, site);
       c.scalar_ops(2);
       if (udma::cqe_ready(udma::cqe_owner(cqe), cur, v.cq->depth)) break;
-      if (++polls >= MAX_RETRY_TIMES)
-        trap(fmt::format("{}:{}: CQ poll timed out on PE {} QP {} waiting for CQE {}", site.file, site.line, pe, qp, cur));
+      if (++polls >= MAX_RETRY_TIMES) {
+        w.gave_up.push_back(wait_record(c.pe(), c.core(), b));
+        w.gave_up.back().polls = polls;
+      }
+      if (polls >= MAX_RETRY_TIMES)
+        trap(fmt::format("{}: CQ poll timed out on PE {} QP {} waiting for CQE {}", where(site), v.pe, v.qp, cur));
     }
     const udma::Cqe e = udma::decode_cqe(cqe);
-    system().hooks().emit(&Observer::on_cqe_reaped, QpRef{c.pe(), pe, static_cast<int>(qp)}, cur, cqe, c.core(),
-                          c.local_ps());
+    system().hooks().emit(&Observer::on_cqe_reaped, QpRef{c.pe(), v.slot, static_cast<int>(v.qp)}, cur, cqe,
+                          c.core(), c.local_ps());
     if (!e.ok())
-      trap(fmt::format("{}:{}: error CQE on PE {} QP {} (CQE {}): status {:#x} substatus {:#x}", site.file, site.line,
-                       pe, qp, cur, e.status, e.substatus));
+      trap(fmt::format("{}: error CQE on PE {} QP {} (CQE {}): status {:#x} substatus {:#x}{}", where(site), v.pe, v.qp,
+                       cur, e.status, e.substatus, cqe_error_meaning(e.status, e.substatus)));
     last_entry = e.entry_idx;
     have_entry = true;
     ++cur;
   }
   b.waiting.clear();
   v.cq->tail = cur;
-  st_dev(cur & 0xFFFFFFu, reinterpret_cast<uint32_t*>(v.cq->db_addr), 0);
+  st_dev(cur & 0xFFFFFFu, reinterpret_cast<uint32_t*>(v.cq->db_addr), 0, site);
   if (have_entry) v.sq->tail = udma::unwrap16(v.sq->tail, last_entry);
 }
 
-udma::Wqe build_wqe(const UdmaRequest& r, const QpView& v) {
+udma::Wqe base_wqe(const QpView& v, uint8_t opcode, uint8_t flags, uint64_t remote_va, uint64_t local_va,
+                   uint64_t bytes) {
   udma::Wqe w;
-  w.opcode = r.opcode;
-  w.flags = r.flags;
+  w.opcode = opcode;
+  w.flags = flags;
   w.token_en = v.mem->token_value_valid;
   w.rmt_jetty_type = static_cast<uint8_t>(v.mem->rmt_jetty_type);
   w.tp_id = v.mem->tpn;
@@ -89,19 +132,63 @@ udma::Wqe build_wqe(const UdmaRequest& r, const QpView& v) {
   w.rmt_jetty_or_seg_id = v.mem->tid;
   std::memcpy(w.rmt_eid.data(), reinterpret_cast<const void*>(v.mem->eid_addr), 16);
   w.rmt_token_value = v.mem->rmt_token_value;
-  w.remote_va = reinterpret_cast<uint64_t>(symmetric_ptr(r.remote, r.pe));
-  w.len = static_cast<uint32_t>(r.bytes);
-  w.local_va = reinterpret_cast<uint64_t>(r.local);
-  if (r.opcode == udma::kWriteWithNotify) {
-    w.notify_token_id = v.mem->tid;
-    w.notify_token_value = v.mem->rmt_token_value;
-    w.notify_addr = reinterpret_cast<uint64_t>(symmetric_ptr(r.sig_addr, r.pe));
-    w.notify_data = r.signal;
-  }
+  w.remote_va = remote_va;
+  w.len = static_cast<uint32_t>(bytes);
+  w.local_va = local_va;
   return w;
 }
 
-}  // namespace
+void publish_wqe(const QpView& v, const udma::Wqe& w, bool mte3, uint8_t* ub, uint32_t sync_id, CallSite site) {
+  AivCore& c = core();
+  const uint32_t bb = udma::bb_count(w.opcode);
+  // Credit: when the ring is short, drain every outstanding CQE (there is no partial poll).
+  if (!sq_has_credit(v, bb)) poll_cq(v, v.sq->cqe_cnt, site);
+
+  uint8_t wqe[2 * udma::kWqebbBytes];
+  udma::encode(w, wqe);
+  const uint32_t head = v.sq->head;
+  auto* ring = reinterpret_cast<uint8_t*>(v.sq->buf_addr);
+  const uint32_t first_slot = udma::ring_slot(head, v.sq->depth);
+  const uint32_t before_wrap = std::min(bb, v.sq->depth - first_slot);
+  uint8_t* first_dst = ring + uint64_t{first_slot} * udma::kWqebbBytes;
+  if (mte3) {
+    std::memcpy(ub, wqe, bb * udma::kWqebbBytes);  // scalar stores into UB
+    c.scalar_ops(8.0 * bb);
+    const int id = static_cast<int>(sync_id);
+    c.set_flag(AivPipe::kScalar, AivPipe::kMte3, id);
+    c.wait_flag(AivPipe::kScalar, AivPipe::kMte3, id);
+    c.copy(AivPipe::kMte3, first_dst, ub, uint64_t{before_wrap} * udma::kWqebbBytes);
+    if (before_wrap < bb) c.copy(AivPipe::kMte3, ring, ub + before_wrap * udma::kWqebbBytes, udma::kWqebbBytes);
+    c.set_flag(AivPipe::kMte3, AivPipe::kScalar, id);
+    c.wait_flag(AivPipe::kMte3, AivPipe::kScalar, id);
+  } else {
+    std::memcpy(first_dst, wqe, uint64_t{before_wrap} * udma::kWqebbBytes);
+    if (before_wrap < bb) std::memcpy(ring, wqe + before_wrap * udma::kWqebbBytes, udma::kWqebbBytes);
+    c.scalar_ops(8.0 * bb);
+    cache_clean_invalidate(first_dst, uint64_t{before_wrap} * udma::kWqebbBytes, site);
+  }
+  system().hooks().emit(&Observer::on_wqe_posted, QpRef{c.pe(), v.slot, static_cast<int>(v.qp)}, head, w.opcode,
+                        c.core(), c.local_ps());
+  if (system().hooks().active()) {
+    PostRecord p;
+    p.qp = QpRef{c.pe(), v.slot, static_cast<int>(v.qp)};
+    p.wqe_index = head;
+    p.bb = bb;
+    p.opcode = w.opcode;
+    p.flags = w.flags;
+    p.core = c.core();
+    p.local_va = w.local_va;
+    p.remote_va = w.remote_va;
+    p.bytes = w.len;
+    p.t = c.local_ps();
+    p.site = SiteRef{site.file, site.line};
+    system().hooks().emit(&Observer::on_wqe_post, p);
+  }
+  const uint32_t new_head = head + bb;
+  st_dev(new_head, reinterpret_cast<uint32_t*>(v.sq->db_addr), 0, site);
+  v.sq->head = new_head;
+  if (w.wants_cqe()) ++v.sq->cqe_cnt;
+}
 
 void* symmetric_ptr(const void* ptr, int pe) {
   AscendSystem& sys = system();
@@ -115,50 +202,45 @@ void* symmetric_ptr(const void* ptr, int pe) {
 }
 
 void udma_post(const UdmaRequest& r) {
-  AivCore& c = core();
-  const QpView v = qp_view(r.pe, r.qp, r.site);
+  const QpView v = qp_view(r.api, r.pe, r.relay_pe, r.qp, r.relay_build, r.site);
   if (r.bytes > udma::kMaxRequestBytes)
-    trap(fmt::format("{}:{}: request of {} bytes exceeds the 256 MB limit", r.site.file, r.site.line, r.bytes));
-  const uint32_t bb = udma::bb_count(r.opcode);
-  // Credit: when the ring is short, drain every outstanding CQE (there is no partial poll).
-  if (!udma::sq_has_credit(v.sq->head, v.sq->tail, bb, ACLSHMEM_UDMA_AGGREGATE_CREDIT_GUARD, v.sq->depth))
-    poll_cq(r.pe, r.qp, v.sq->cqe_cnt, r.site);
-
-  uint8_t wqe[2 * udma::kWqebbBytes];
-  udma::encode(build_wqe(r, v), wqe);
-  const uint32_t head = v.sq->head;
-  auto* ring = reinterpret_cast<uint8_t*>(v.sq->buf_addr);
-  const uint32_t first_slot = udma::ring_slot(head, v.sq->depth);
-  const uint32_t before_wrap = std::min(bb, v.sq->depth - first_slot);
-  uint8_t* first_dst = ring + uint64_t{first_slot} * udma::kWqebbBytes;
-  if (r.mte3) {
-    if (!r.ub_buf) trap(fmt::format("{}:{}: PIPE_MTE3 WQE path needs a UB buffer", r.site.file, r.site.line));
-    std::memcpy(r.ub_buf, wqe, bb * udma::kWqebbBytes);  // scalar stores into UB
-    c.scalar_ops(8.0 * bb);
-    const int id = static_cast<int>(r.sync_id);
-    c.set_flag(AivPipe::kScalar, AivPipe::kMte3, id);
-    c.wait_flag(AivPipe::kScalar, AivPipe::kMte3, id);
-    c.copy(AivPipe::kMte3, first_dst, r.ub_buf, uint64_t{before_wrap} * udma::kWqebbBytes);
-    if (before_wrap < bb) c.copy(AivPipe::kMte3, ring, r.ub_buf + before_wrap * udma::kWqebbBytes, udma::kWqebbBytes);
-    c.set_flag(AivPipe::kMte3, AivPipe::kScalar, id);
-    c.wait_flag(AivPipe::kMte3, AivPipe::kScalar, id);
-  } else {
-    std::memcpy(first_dst, wqe, uint64_t{before_wrap} * udma::kWqebbBytes);
-    if (before_wrap < bb) std::memcpy(ring, wqe + before_wrap * udma::kWqebbBytes, udma::kWqebbBytes);
-    c.scalar_ops(8.0 * bb);
-    cache_clean_invalidate(first_dst, uint64_t{before_wrap} * udma::kWqebbBytes);
+    trap(fmt::format("{}: {}: request of {} bytes exceeds the 256 MB limit", where(r.site), r.api, r.bytes));
+  if (r.mte3 && !r.ub_buf)
+    trap(fmt::format("{}: {}: the PIPE_MTE3 WQE path needs a UB buffer", where(r.site), r.api));
+  udma::Wqe w = base_wqe(v, r.opcode, r.flags, reinterpret_cast<uint64_t>(symmetric_ptr(r.remote, r.pe)),
+                         reinterpret_cast<uint64_t>(r.local), r.bytes);
+  if (r.opcode == udma::kWriteWithNotify) {
+    w.notify_token_id = v.mem->tid;
+    w.notify_token_value = v.mem->rmt_token_value;
+    w.notify_addr = reinterpret_cast<uint64_t>(symmetric_ptr(r.sig_addr, r.pe));
+    w.notify_data = r.signal;
   }
-  system().hooks().emit(&Observer::on_wqe_posted, QpRef{c.pe(), r.pe, static_cast<int>(r.qp)}, head, r.opcode,
-                        c.core(), c.local_ps());
-  const uint32_t new_head = head + bb;
-  st_dev(new_head, reinterpret_cast<uint32_t*>(v.sq->db_addr), 0);
-  v.sq->head = new_head;
-  if (r.flags & udma::flag::kCqe) ++v.sq->cqe_cnt;
+  publish_wqe(v, w, r.mte3, r.ub_buf, r.sync_id, r.site);
 }
 
-void udma_quiet(int pe, uint32_t qp, CallSite site) {
-  const QpView v = qp_view(pe, qp, site);
-  poll_cq(pe, qp, v.sq->cqe_cnt, site);
+void udma_quiet(int pe, uint32_t qp, bool relay_build, CallSite site) {
+  if (!relay_build) {
+    const QpView v = qp_view("aclshmemx_udma_qp_quiet", pe, -1, qp, false, site);
+    poll_cq(v, v.sq->cqe_cnt, site);
+    return;
+  }
+  // Relay builds: every path toward `pe` (one slot per relay PE, the direct one included).
+  for (int relay = 0; relay < n_pes(); ++relay) {
+    const QpView v = qp_view("aclshmemx_udma_quiet", pe, relay, 0, true, site);
+    poll_cq(v, v.sq->cqe_cnt, site);
+  }
+}
+
+void udma_check_relay(const char* api, int pe, int relay_pe, CallSite site) {
+  const int n = n_pes(), me = my_pe();
+  if (pe < 0 || pe >= n || relay_pe < 0 || relay_pe >= n || pe == relay_pe || pe == me || relay_pe == me)
+    trap(fmt::format("{}: {}: invalid pe={} relay_pe={} (my pe {}, {} PEs); require 0 <= pe, relay_pe < {}, "
+                     "pe != relay_pe, and neither equal to my pe",
+                     where(site), api, pe, relay_pe, me, n, n));
+}
+
+void udma_qp_api_in_relay_build(const char* api, CallSite site) {
+  trap(fmt::format("{}: {}: QP-specific UDMA APIs require ACLSHMEM_RELAY_SUPPORT=OFF", where(site), api));
 }
 
 }  // namespace symsim::shim

@@ -92,6 +92,7 @@ void vector_barrier_all(CallSite site) {
     w.vec_latest_ps = 0;
     ++w.vec_generation;
     w.vec_event.notify(sc_core::sc_time::from_value(w.vec_release_ps - now_ps()));
+    w.sys->hooks().emit(&Observer::on_device_barrier, w.vec_release_ps);
     c.wait_until(w.vec_release_ps);
   } else {
     b.waiting_on = fmt::format("aclshmemx_barrier_all_vec at {}:{} ({} of {} arrived)", site.file, site.line,
@@ -142,18 +143,102 @@ std::string PollWait::describe() const {
                      site.file, site.line);
 }
 
+WaitRecord wait_record(int pe, int core, const BlockState& b) {
+  WaitRecord r;
+  r.pe = pe;
+  r.core = core;
+  r.what = "running";
+  r.kernel = b.ctx.kernel ? b.ctx.kernel : "";
+  const SpinState& sp = b.spin;
+  if (b.waiting.what) {
+    r.what = b.waiting.describe();
+    r.polling = true;
+    r.addr = b.waiting.addr;
+    r.bytes = 64;
+    r.expected = b.waiting.expected;
+    r.qp_slot = b.waiting.slot;
+    r.qp = static_cast<int>(b.waiting.qp);
+    r.cqe_index = b.waiting.index;
+    r.file = b.waiting.site.file;
+    r.line = b.waiting.site.line;
+    r.what = fmt::format("CQE {} of QP {} toward PE {}", b.waiting.index, b.waiting.qp, b.waiting.pe);
+  } else if (!b.waiting_on.empty()) {
+    r.what = b.waiting_on;
+    r.in_barrier = true;
+  } else if (sp.polls >= kSpinPolls) {
+    r.polling = true;
+    r.addr = sp.addr;
+    r.bytes = sp.bytes;
+    r.file = sp.site.file;
+    r.line = sp.site.line;
+    r.what = "GM (dcci / ld_dev / a GM read in a loop, no write in between)";
+  }
+  r.polls = sp.polls;
+  r.since_ps = sp.since_ps;
+  return r;
+}
+
 std::vector<WaitRecord> waiting() {
   std::vector<WaitRecord> out;
   for (const HostState& h : g_world->hosts)
-    if (!h.finished) out.push_back({h.pe, -1, h.waiting_on.empty() ? "running" : h.waiting_on});
+    if (!h.finished) {
+      WaitRecord r;
+      r.pe = h.pe;
+      r.core = -1;
+      r.what = h.waiting_on.empty() ? "running" : h.waiting_on;
+      out.push_back(std::move(r));
+    }
   for (size_t pe = 0; pe < g_world->blocks.size(); ++pe)
     for (size_t c = 0; c < g_world->blocks[pe].size(); ++c) {
       const auto& b = g_world->blocks[pe][c];
-      if (b && !b->finished)
-        out.push_back({static_cast<int>(pe), static_cast<int>(c),
-                       b->waiting.what ? b->waiting.describe() : b->waiting_on.empty() ? "running" : b->waiting_on});
+      if (b && !b->finished) out.push_back(wait_record(static_cast<int>(pe), static_cast<int>(c), *b));
     }
   return out;
 }
+
+namespace {
+
+// True when no coroutine can make progress: every unfinished block polls with no effect or
+// waits in a barrier, every unfinished host waits on an event, no engine has a doorbell
+// queued and nothing is in flight to land in memory.
+bool quiescent() {
+  World& w = *g_world;
+  for (const HostState& h : w.hosts)
+    if (!h.finished && h.waiting_on.empty()) return false;
+  for (const auto& row : w.blocks)
+    for (const auto& b : row)
+      if (b && !b->finished && b->waiting_on.empty() && b->spin.polls < kSpinPolls) return false;
+  for (int pe = 0; pe < w.sys->n_pes(); ++pe)
+    if (!w.sys->engine(pe).idle()) return false;
+  return w.sys->visibility().empty();
+}
+
+}  // namespace
+
+void note_poll(const void* addr, uint64_t bytes, CallSite site) {
+  AivCore& c = core();
+  BlockState& b = *g_world->blocks[c.pe()][c.core()];
+  SpinState& sp = b.spin;
+  if (sp.polls == 0) sp.since_ps = c.local_ps();
+  sp.addr = addr;
+  sp.bytes = bytes;
+  if (site.file) sp.site = site;
+  ++sp.polls;
+  // Checking costs a scan of every block: do it now and then while the loop goes on.
+  if (sp.polls >= kSpinPolls && sp.polls % kSpinPolls == 0 && !g_world->deadlock && quiescent()) {
+    g_world->deadlock = true;
+    sc_core::sc_stop();  // the runner reports who waits on what
+  }
+}
+
+void note_effect() {
+  AivCore* c = AivCore::current();
+  if (!c || !g_world) return;
+  auto& slot = g_world->blocks[c->pe()][c->core()];
+  if (slot) slot->spin.polls = 0;
+}
+
+bool deadlock_detected() { return g_world && g_world->deadlock; }
+const std::vector<WaitRecord>& gave_up() { return g_world->gave_up; }
 
 }  // namespace symsim::shim

@@ -4,6 +4,7 @@
 
 #include <deque>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -31,6 +32,7 @@ struct HostState {
   bool shmem_ready = false;
   aclshmemi_aiv_udma_info_t* udma_info = nullptr;  // in this PE's HBM
   uint32_t qp_num = 1;  // aclshmemx_set_qp_num before init
+  bool relay_build = false;  // initialised by a host program built with ACLSHMEM_RELAY_SUPPORT
   std::vector<std::unique_ptr<Stream>> streams;
 };
 
@@ -47,6 +49,31 @@ struct PollWait {
   }
   void clear() { what = nullptr; }
   std::string describe() const;
+  int slot = -1;          // the QP's table row (hang reports)
+  std::string expected;   // the value the poll waits for, in words
+};
+
+// Consecutive GM observations (dcci, ld_dev, GM reads) with no write or doorbell in between:
+// a polling loop, for hang detection.
+struct SpinState {
+  const void* addr = nullptr;  // the latest address observed
+  uint64_t bytes = 0;
+  uint64_t polls = 0;
+  Ps since_ps = 0;
+  CallSite site{};
+};
+
+// What the first call of a defer/submit batch fixed; later calls must match it.
+struct BatchContract {
+  const char* api = "";
+  uint8_t opcode = 0;
+  int pe = 0;
+  int relay_pe = -1;
+  uint32_t qp = 0;
+  const uint8_t* ub_base = nullptr;
+  uint32_t sync_id = 0;
+  uint32_t staged = 0;  // WQEs staged so far (what pending_count must say)
+  CallSite site{};
 };
 
 // A block of a launched kernel running on one AIV core.
@@ -54,7 +81,9 @@ struct BlockState {
   BlockContext ctx;
   std::string waiting_on;  // barriers
   PollWait waiting;        // CQ polls
+  SpinState spin;          // any polling loop
   bool finished = false;
+  std::map<const void*, BatchContract> batches;  // open batches by their state object
 };
 
 struct World {
@@ -76,6 +105,9 @@ struct World {
   Ps vec_latest_ps = 0;
   Ps vec_release_ps = 0;
   sc_core::sc_event vec_event;
+  // Hang diagnosis.
+  bool deadlock = false;             // the shim stopped the run: nothing could progress
+  std::vector<WaitRecord> gave_up;   // polls past the retry limit
 };
 
 World& world();
@@ -83,6 +115,14 @@ HostState& host();  // the calling host program's state
 Ps now_ps();
 // Blocks a host coroutine for `d`.
 void host_wait(Ps d);
+// Spin detection: the running block observed [addr, addr+bytes) of GM (a poll), or wrote GM
+// or rang a doorbell (an effect). A block past kSpinPolls polls with no effect is polling;
+// when every block polls or waits and nothing is in flight, the shim stops the run (deadlock).
+constexpr uint64_t kSpinPolls = 256;
+void note_poll(const void* addr, uint64_t bytes, CallSite site);
+void note_effect();
+// The wait record of `b` (PE `pe`, core `core`) as a hang report shows it.
+WaitRecord wait_record(int pe, int core, const BlockState& b);
 void host_barrier(const char* what);
 
 }  // namespace symsim::shim

@@ -9,6 +9,7 @@ using aclrtStream = void*;
 using aclrtContext = void*;
 
 constexpr aclError ACL_SUCCESS = 0;
+constexpr aclError ACL_ERROR_NONE = 0;
 constexpr aclError ACL_ERROR_INVALID_PARAM = 100000;
 constexpr aclError ACL_ERROR_BAD_ALLOC = 200000;
 constexpr aclError ACL_ERROR_RT_FAILURE = 500000;
@@ -34,6 +35,10 @@ aclError aclrtCreateStream(aclrtStream* stream);
 aclError aclrtDestroyStream(aclrtStream stream);
 // Waits until every kernel queued on `stream` has finished; a trapped kernel returns an error.
 aclError aclrtSynchronizeStream(aclrtStream stream);
+// As aclrtSynchronizeStream; the timeout (ms, -1: none) never expires in a simulation that ends.
+aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout_ms);
+// The SoC the program runs on: a 910C die ("Ascend910_9391", whose system counter runs at 50 MHz).
+const char* aclrtGetSocName();
 aclError aclrtMalloc(void** ptr, size_t size, aclrtMemMallocPolicy policy);
 aclError aclrtFree(void* ptr);
 aclError aclrtMallocHost(void** ptr, size_t size);

@@ -46,10 +46,15 @@ int n_pes();
 [[noreturn]] void trap(const std::string& why);
 
 // Uncached device store/load (bisheng st_dev / ld_dev): a store to a doorbell is an MMIO event.
-void device_store(void* addr, uint64_t value, uint32_t bytes);
-uint64_t device_load(const void* addr, uint32_t bytes);
+// `site` is the kernel's call (hazard reports); `observed` the bytes the caller goes on to read.
+// Stops the kernel when called inside a SIMT VF (st_dev / ld_dev are scalar-only).
+namespace simt {
+void reject_in_vf(const char* what, CallSite site);
+}
+void device_store(void* addr, uint64_t value, uint32_t bytes, CallSite site = {});
+uint64_t device_load(const void* addr, uint32_t bytes, CallSite site = {});
 // dcci: write back and invalidate; later loads see what others wrote up to now.
-void cache_clean_invalidate(const void* addr, uint64_t bytes);
+void cache_clean_invalidate(const void* addr, uint64_t bytes, CallSite site = {}, uint64_t observed = 0);
 // AscendC::printf: prints with a "[pe N aiv M]" prefix.
 void kernel_printf(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
 

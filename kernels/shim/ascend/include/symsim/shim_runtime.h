@@ -29,9 +29,24 @@ struct TrapRecord {
 
 // What a coroutine is blocked on, for hang diagnosis.
 struct WaitRecord {
-  int pe;
-  int core;  // -1: host program
+  int pe = -1;
+  int core = -1;  // -1: host program
   std::string what;
+  // A polling block: the address it re-reads, the value it waits for (when the shim knows it),
+  // how long it has polled, and the kernel call that polls.
+  std::string kernel;
+  const void* addr = nullptr;
+  uint64_t bytes = 0;
+  std::string expected;  // "" when the kernel's own loop decides (plain dcci / ld_dev polls)
+  uint64_t polls = 0;
+  Ps since_ps = 0;
+  const char* file = nullptr;
+  int line = 0;
+  int qp_slot = -1;  // a CQ poll: the QP it drains
+  int qp = -1;
+  uint32_t cqe_index = 0;
+  bool polling = false;
+  bool in_barrier = false;
 };
 
 // Sets up the shim over `sys` (one simulation per process) and spawns one host coroutine per
@@ -46,5 +61,10 @@ const std::vector<TrapRecord>& traps();
 std::vector<WaitRecord> waiting();
 // Simulated time of the last kernel block or host step that finished.
 Ps last_activity_ps();
+// Set when the shim stopped the simulation because no coroutine could make progress (every
+// block polls or waits, every host waits, engines idle, nothing in flight): a deadlock.
+bool deadlock_detected();
+// Polls that passed the shim's retry limit (the kernel trapped), as they stood then.
+const std::vector<WaitRecord>& gave_up();
 
 }  // namespace symsim::shim

@@ -1,0 +1,55 @@
+// symsim-bench nvidia SCENARIO [PATH=VALUE ...]: one NVIDIA scenario (with --set style
+// overrides, e.g. pes=32), timed: wall time, events per wall second (CUDA-thread resumptions,
+// the NVIDIA model's unit of work, and SystemC delta cycles) and peak RSS.
+#include "bench_nvidia.h"
+
+#include <systemc>
+
+#include <sys/resource.h>
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <iostream>
+
+#include "runner/runner.h"
+#include "scenario/scenario.h"
+
+namespace symsim {
+
+namespace {
+double peak_rss_mib() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return static_cast<double>(u.ru_maxrss) / 1024.0;
+}
+}  // namespace
+
+int bench_nvidia(const std::string& file, const std::vector<std::string>& sets) {
+  LoadOptions o;
+  o.sets = sets;
+  const Scenario s = load_scenario(file, o);
+  const auto t0 = std::chrono::steady_clock::now();
+  const RunOutput out = run_scenario(s, {});
+  const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const auto& stats = out.result["stats"];
+  const double resumes = stats["fibers"]["resumes"].get<double>();
+  const double deltas = static_cast<double>(sc_core::sc_delta_count());
+  std::cout << fmt::format("bench nvidia: scenario {} on {} GPUs: status {}\n", s.name, s.pes,
+                           out.result["status"].get<std::string>());
+  double nvlink_bytes = 0;  // each transfer crosses a GPU's up link and a peer's down link
+  for (const auto& l : stats["nvlink"]) nvlink_bytes += l["bytes"].get<double>() / 2;
+  std::cout << fmt::format("  simulated {:.1f} us; {} WQEs, {:.1f} MiB over RDMA, {:.1f} MiB on NVLink wires; {} fibers at peak\n",
+                           out.result["sim_time_ns"].get<double>() / 1000, stats["totals"]["wqes"].get<uint64_t>(),
+                           stats["totals"]["bytes"].get<double>() / (1 << 20), nvlink_bytes / (1 << 20),
+                           stats["fibers"]["peak_live"].get<uint64_t>());
+  std::cout << fmt::format("  wall {:.2f} s: {:.2f} M thread resumptions/s ({:.0f}), {:.2f} M SystemC deltas/s\n", wall_s,
+                           resumes / wall_s / 1e6, resumes, deltas / wall_s / 1e6);
+  for (const auto& k : stats["kernels"])
+    std::cout << fmt::format("  kernel {}: {} launches, longest {:.1f} us simulated\n", k["kernel"].get<std::string>(),
+                             k["launches"].get<int>(), k["max_us"].get<double>());
+  std::cout << fmt::format("  peak RSS {:.0f} MiB\n", peak_rss_mib());
+  return out.passed ? 0 : 1;
+}
+
+}  // namespace symsim

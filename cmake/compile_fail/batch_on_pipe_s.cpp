@@ -1,0 +1,5 @@
+// Batches stage WQEs in UB: PIPE_MTE3 only.
+#include "shmem.h"
+void k(__gm__ uint8_t* d, __gm__ uint8_t* s, __ubuf__ uint8_t* b, aclshmemx_submit_state_t& st) {
+  aclshmemx_udma_put_nbi<uint8_t, PIPE_S>(d, s, b, 64, 1, 0, aclshmemx_submit_t(st));
+}

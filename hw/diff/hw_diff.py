@@ -1,0 +1,168 @@
+#!/usr/bin/env python3
+"""Differential test: the same scenarios on the simulator and on a GPU (docs/hw-accuracy.md).
+
+  hw_diff.py sim --symsim build/bin/symsim --out DIR       simulator runs (here)
+  hw_diff.py hw  --runner build-hw/bin/symsim-hw --out DIR  GPU runs (on the GPU machine)
+  hw_diff.py compare --sim DIR --hw DIR                    markdown table on stdout
+
+The simulator runs each scenario on the platform given by --platform (default h200, the GPU
+measured), written into a copy of the scenario. Its kernel time is taken from sim_time_ns with
+kernel launch overhead at 0 and host copies at 100 TB/s, run at two host-copy latencies (10 and
+20 us) and extrapolated to 0: its sim_time_ns also counts the host driver's copies, which the
+GPU's time does not. Timing is like for like only where each PE had a GPU of its own on the
+hardware (the simulator always gives each PE a GPU); elsewhere only the bytes compare.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SIM_HOST = ["platform.host.launch_us=0", "platform.host.memcpy_gbytes_per_s=100000"]
+SIM_LATENCIES_US = (10, 20)
+
+
+def load_set(path):
+    with open(path) as f:
+        return json.load(f)["entries"]
+
+
+def run(cmd, log):
+    log.write("$ " + " ".join(cmd) + "\n")
+    log.flush()
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    log.write(p.stdout + f"(exit {p.returncode})\n")
+    return p.returncode
+
+
+def cmd_sim(a):
+    os.makedirs(os.path.join(a.out, "scenarios"), exist_ok=True)
+    with open(os.path.join(a.out, "log.txt"), "w") as log:
+        for e in load_set(a.set):
+            if a.only and e["id"] not in a.only:
+                continue
+            with open(e["scenario"]) as f:
+                scenario = json.load(f)
+            scenario["platform"] = a.platform
+            path = os.path.join(a.out, "scenarios", e["id"] + ".json")
+            with open(path, "w") as f:
+                json.dump(scenario, f, indent=2)
+            for lat in SIM_LATENCIES_US:
+                sets = e["sets"] + SIM_HOST + [f"platform.host.memcpy_latency_us={lat}"]
+                cmd = [a.symsim, "run", path, "--out", os.path.join(a.out, f"{e['id']}@{lat}")]
+                for s in sets:
+                    cmd += ["--set", s]
+                rc = run(cmd, log)
+                print(f"sim {e['id']} latency {lat} us: exit {rc}", flush=True)
+
+
+def cmd_hw(a):
+    os.makedirs(a.out, exist_ok=True)
+    with open(os.path.join(a.out, "log.txt"), "w") as log:
+        for e in load_set(a.set):
+            if a.only and e["id"] not in a.only:
+                continue
+            cmd = ["timeout", str(a.timeout_s + 30), a.runner, "run", e["scenario"], "--out", os.path.join(a.out, e["id"]),
+                   "--repeat", str(a.repeat), "--timeout-s", str(a.timeout_s)] + e.get("hw_args", ["--gpus", "1"])
+            for s in e["sets"]:
+                cmd += ["--set", s]
+            rc = run(cmd, log)
+            print(f"hw {e['id']}: exit {rc}", flush=True)
+
+
+def read(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+def check_set(result):
+    return sorted((c["what"], c["ok"]) for c in result.get("checks", []))
+
+
+def weak_detail(result):
+    for c in result.get("checks", []):
+        if "weak outcome in" in c.get("detail", ""):
+            return c["detail"].replace("weak outcome in ", "")
+    return ""
+
+
+def cmd_compare(a):
+    rows = []
+    print("| id | PEs / GPUs | sim checks | hw checks | received bytes | sim kernel (us) | hw, all PEs launched (us) | sim / hw | error | hw, from first launch (us) | litmus weak (sim; hw) |")
+    print("| --- | --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | --- |")
+    errors = []
+    for e in load_set(a.set):
+        s10 = read(os.path.join(a.sim, f"{e['id']}@{SIM_LATENCIES_US[0]}", "result.json"))
+        s20 = read(os.path.join(a.sim, f"{e['id']}@{SIM_LATENCIES_US[1]}", "result.json"))
+        h = read(os.path.join(a.hw, e["id"], "result.json"))
+        sim_us = None
+        if s10 and s20:
+            t10, t20 = s10["sim_time_ns"] / 1000, s20["sim_time_ns"] / 1000
+            sim_us = t10 - (t20 - t10) * SIM_LATENCIES_US[0] / (SIM_LATENCIES_US[1] - SIM_LATENCIES_US[0])
+        hw_us = h["sim_time_ns"] / 1000 if h else None
+        hw_span_us = h["measured"]["median_kernel_span_ns"] / 1000 if h else None
+
+        def status(r):
+            if not r:
+                return "no result"
+            n = len(r.get("checks", []))
+            bad = sum(not c["ok"] for c in r.get("checks", []))
+            return f"{n - bad}/{n} ok" if n else r.get("status", "?")
+
+        if s10 and h:
+            same = check_set(s10) == check_set(h)
+            all_ok = all(ok for _, ok in check_set(h)) and all(ok for _, ok in check_set(s10))
+            received = "identical" if same and all_ok and check_set(h) else ("differ" if not same else "checks failed")
+        else:
+            received = "-"
+        like_for_like = bool(h) and h["measured"]["gpus_used"] == h["config"]["pes"]
+        ratio = f"{sim_us / hw_us:.2f}" if sim_us and hw_us else "-"
+        error = f"{(sim_us - hw_us) / hw_us * 100:+.0f}%" if sim_us and hw_us else "-"
+        if sim_us and hw_us and like_for_like:
+            errors.append(abs(sim_us - hw_us) / hw_us)
+        elif sim_us and hw_us:
+            ratio, error = f"({ratio})", "n/a"
+        pes = h["config"]["pes"] if h else (s10["config"].get("pes", "?") if s10 else "?")
+        gpus = h["measured"]["gpus_used"] if h else "-"
+        weak = ""
+        if "litmus" in e["id"]:
+            weak = f"{weak_detail(s10) if s10 else '-'}; {weak_detail(h) if h else '-'}"
+        fmt = lambda v: f"{v:.1f}" if v is not None else "-"
+        print(f"| {e['id']} | {pes} / {gpus} | {status(s10)} | {status(h)} | {received} | {fmt(sim_us)} | {fmt(hw_us)} | {ratio} | {error} | {fmt(hw_span_us)} | {weak} |")
+        rows.append((e["id"], sim_us, hw_us))
+    if errors:
+        within = sum(x <= 0.15 for x in errors)
+        print(f"\nLike-for-like rows (one GPU per PE): {len(errors)}; within 15%: {within}; "
+              f"median |error| {sorted(errors)[len(errors) // 2] * 100:.0f}%, worst {max(errors) * 100:.0f}%. "
+              "Ratios in parentheses: the PEs shared one GPU on the hardware, so only the bytes compare.")
+    return rows
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("mode", choices=["sim", "hw", "compare"])
+    p.add_argument("--set", default=os.path.join(HERE, "differential_set.json"))
+    p.add_argument("--symsim", default="build/bin/symsim")
+    p.add_argument("--platform", default="h200", help="simulated platform preset (sim mode)")
+    p.add_argument("--runner", default="build-hw/bin/symsim-hw")
+    p.add_argument("--out")
+    p.add_argument("--sim")
+    p.add_argument("--hw")
+    p.add_argument("--repeat", type=int, default=6)
+    p.add_argument("--timeout-s", type=int, default=20)
+    p.add_argument("--only", nargs="*")
+    a = p.parse_args()
+    if a.mode == "sim":
+        cmd_sim(a)
+    elif a.mode == "hw":
+        cmd_hw(a)
+    else:
+        cmd_compare(a)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,94 @@
+#include "hazard_host.h"
+
+#include <fmt/format.h>
+
+#include <stdexcept>
+#include <vector>
+
+#include "world.h"
+
+namespace hazard_host {
+
+aclrtStream setup(int pe, uint64_t heap_bytes, uint32_t qp_num) {
+  aclrtStream stream = nullptr;
+  int status = aclInit(nullptr);
+  status |= aclrtSetDevice(pe);
+  status |= aclrtCreateStream(&stream);
+  if (qp_num > 1) status |= aclshmemx_set_qp_num(ACLSHMEM_DATA_OP_UDMA, qp_num);
+  aclshmemx_init_attr_t attr;
+  attr.my_pe = pe;
+  attr.n_pes = aclshmem_n_pes();
+  attr.local_mem_size = heap_bytes;
+  attr.option_attr.data_op_engine_type = ACLSHMEM_DATA_OP_UDMA;
+  status |= aclshmemx_init_attr(ACLSHMEMX_INIT_WITH_DEFAULT, &attr);
+  if (status != 0) throw std::runtime_error(fmt::format("PE {}: SHMEM set-up failed ({})", pe, status));
+  return stream;
+}
+
+void teardown(aclrtStream stream) {
+  aclshmem_finalize();
+  aclrtDestroyStream(stream);
+  aclrtResetDevice(aclshmem_my_pe());
+  aclFinalize();
+}
+
+uint8_t* udma_tables() { return reinterpret_cast<uint8_t*>(symsim::shim::host().udma_info); }
+
+bool sync(int pe, aclrtStream stream, const std::string& kernel) {
+  const aclError status = aclrtSynchronizeStream(stream);
+  symsim::check(status == ACL_SUCCESS, fmt::format("pe {}: {} completed", pe, kernel),
+                status == ACL_SUCCESS ? "" : fmt::format("aclrtSynchronizeStream returned {}", status));
+  return status == ACL_SUCCESS;
+}
+
+void fill(uint8_t* device, uint64_t bytes, int pe, uint64_t round) {
+  std::vector<uint8_t> host(bytes);
+  for (uint64_t i = 0; i < bytes; ++i) host[i] = pattern_byte(pe, round, i);
+  aclrtMemcpy(device, bytes, host.data(), bytes, ACL_MEMCPY_HOST_TO_DEVICE);
+}
+
+std::string compare(const uint8_t* device, uint64_t bytes, int pe, uint64_t round) {
+  std::vector<uint8_t> host(bytes);
+  aclrtMemcpy(host.data(), bytes, device, bytes, ACL_MEMCPY_DEVICE_TO_HOST);
+  uint64_t wrong = 0, first = 0;
+  for (uint64_t i = 0; i < bytes; ++i)
+    if (host[i] != pattern_byte(pe, round, i) && wrong++ == 0) first = i;
+  if (wrong == 0) return "";
+  return fmt::format("{} of {} bytes differ; first at offset {}: {:#04x}, expected {:#04x}", wrong, bytes, first,
+                     host[first], pattern_byte(pe, round, first));
+}
+
+void check_pattern(int me, const uint8_t* device, uint64_t bytes, int pe, uint64_t round, const std::string& what) {
+  const std::string diff = compare(device, bytes, pe, round);
+  symsim::check(diff.empty(), fmt::format("pe {}: {}", me, what), diff);
+}
+
+void run_ring_kernel(int pe, const symsim::KernelArgs& a, RingLaunch launch, const char* name, uint32_t cores) {
+  const auto wqes = static_cast<uint32_t>(a.u64("wqes"));
+  const uint64_t bytes = uint64_t{cores} * wqes * 512;
+  aclrtStream stream = setup(pe, 2 * bytes + (1u << 20), cores);
+  auto* dst = static_cast<uint8_t*>(aclshmem_calloc(1, bytes));
+  auto* src = static_cast<uint8_t*>(aclshmem_malloc(bytes));
+  fill(src, bytes, pe, 0);
+  aclshmem_barrier_all();
+  launch(a.u64("fixed") != 0, stream, udma_tables(), dst, src, wqes);
+  sync(pe, stream, fmt::format("{} kernel", name));
+  aclshmem_barrier_all();
+  const int from = (pe + aclshmem_n_pes() - 1) % aclshmem_n_pes();
+  check_pattern(pe, dst, bytes, from, 0, fmt::format("all {} blocks from pe {} arrived", cores * wqes, from));
+  teardown(stream);
+}
+
+void run_copy_kernel(int pe, const symsim::KernelArgs& a, CopyLaunch launch, const char* name) {
+  const auto bytes = static_cast<uint32_t>(a.u64("bytes"));
+  aclrtStream stream = setup(pe, 5 * uint64_t{bytes} + (1u << 20));
+  auto* in = static_cast<uint8_t*>(aclshmem_malloc(4 * uint64_t{bytes}));
+  auto* out = static_cast<uint8_t*>(aclshmem_calloc(1, bytes));
+  fill(in, 4 * uint64_t{bytes}, pe, 0);
+  launch(a.u64("fixed") != 0, stream, in, out, bytes);
+  sync(pe, stream, name);
+  check_pattern(pe, out, bytes, pe, 0, fmt::format("{} copied {} bytes intact", name, bytes));
+  teardown(stream);
+}
+
+}  // namespace hazard_host

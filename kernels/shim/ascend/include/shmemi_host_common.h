@@ -1,0 +1,4 @@
+// CANN SHMEM's internal host header, which example programs include: in symsim the public
+// API is all there is.
+#pragma once
+#include "shmem.h"

@@ -1,0 +1,148 @@
+// SIMT threads as fibers on the calling AIV core's coroutine. A VF runs to completion inside
+// one shim call: its threads never wait on SystemC, so the core's time advances once, at the
+// end, by the VF's cost: a launch overhead plus the busiest thread's SIMT operations (barriers
+// line the threads up), each one scalar operation.
+#include "symsim/simt.h"
+
+#include <boost/context/fiber.hpp>
+#include <boost/context/pooled_fixedsize_stack.hpp>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <exception>
+#include <vector>
+
+#include "models/ascend/aiv_core.h"
+
+namespace symsim::shim::simt {
+
+namespace {
+
+namespace ctx = boost::context;
+
+constexpr std::size_t kStackBytes = 128 * 1024;
+constexpr double kLaunchOps = 20;  // assumed: VF dispatch to the SIMT unit, in scalar operations
+
+struct Thread {
+  ctx::fiber fiber;
+  ctx::fiber* sink = nullptr;  // the scheduler, while this thread runs
+  Index3 idx;
+  bool done = false;
+  bool at_barrier = false;
+  uint64_t ops = 0;
+};
+
+struct Vf {
+  std::vector<Thread> threads;
+  Index3 dim;
+  size_t current = 0;
+  std::exception_ptr error;
+};
+
+Vf* g_vf = nullptr;  // the VF running now (VFs never interleave: they do not yield to SystemC)
+
+ctx::pooled_fixedsize_stack& stacks() {
+  static ctx::pooled_fixedsize_stack pool(kStackBytes);
+  return pool;
+}
+
+// Back to the scheduler from the running thread.
+void yield() {
+  Thread& t = g_vf->threads[g_vf->current];
+  *t.sink = std::move(*t.sink).resume();
+}
+
+}  // namespace
+
+bool in_vf() { return g_vf != nullptr; }
+
+const Index3& thread_idx() {
+  static const Index3 scalar{};
+  return g_vf ? g_vf->threads[g_vf->current].idx : scalar;
+}
+
+const Index3& block_dim() {
+  static const Index3 scalar{1, 1, 1};
+  return g_vf ? g_vf->dim : scalar;
+}
+
+void count_op() {
+  if (g_vf) ++g_vf->threads[g_vf->current].ops;
+  else core().scalar_ops(1);
+}
+
+void barrier() {
+  if (!g_vf) trap("ThreadBarrier / __syncthreads called outside a SIMT VF (VF_CALL)");
+  Thread& t = g_vf->threads[g_vf->current];
+  ++t.ops;
+  t.at_barrier = true;
+  yield();
+}
+
+void reject_in_vf(const char* what, CallSite site) {
+  if (!g_vf)
+    return;
+  const Index3& i = g_vf->threads[g_vf->current].idx;
+  trap(fmt::format("{}:{}: {} called from a SIMT VF (thread {},{},{}): the vendor compiler rejects st_dev/ld_dev "
+                   "in __simt_vf__ code; ring doorbells from scalar AIV code after VF_CALL returns",
+                   site.file, site.line, what, i.x, i.y, i.z));
+}
+
+void run_vf(uint32_t x, uint32_t y, uint32_t z, std::function<void()> body) {
+  AivCore& c = core();
+  if (g_vf) trap("VF_CALL inside a SIMT VF");
+  const uint64_t n = uint64_t{x} * y * z;
+  if (n == 0 || n > kMaxThreads)
+    trap(fmt::format("VF_CALL with Dim3{{{},{},{}}}: {} threads, supported 1..{}", x, y, z, n, kMaxThreads));
+  Vf vf;
+  vf.dim = {x, y, z};
+  vf.threads.resize(n);
+  for (uint64_t i = 0; i < n; ++i) {
+    Thread& t = vf.threads[i];
+    t.idx = {static_cast<uint32_t>(i % x), static_cast<uint32_t>(i / x % y), static_cast<uint32_t>(i / (uint64_t{x} * y))};
+    t.fiber = ctx::fiber(std::allocator_arg, stacks(), [&vf, &t, &body](ctx::fiber&& sink) {
+      t.sink = &sink;
+      try {
+        body();
+      } catch (const std::exception&) {
+        if (!vf.error) vf.error = std::current_exception();
+      }
+      t.done = true;
+      return std::move(sink);
+    });
+  }
+  g_vf = &vf;
+  // Round-robin: each thread runs until it reaches a barrier or returns; when every live
+  // thread waits at the barrier, all are released together.
+  for (;;) {
+    for (size_t i = 0; i < vf.threads.size() && !vf.error; ++i) {
+      Thread& t = vf.threads[i];
+      if (t.done || t.at_barrier) continue;
+      vf.current = i;
+      t.fiber = std::move(t.fiber).resume();
+    }
+    if (vf.error) break;
+    const auto live = std::count_if(vf.threads.begin(), vf.threads.end(), [](const Thread& t) { return !t.done; });
+    if (live == 0) break;
+    if (live != static_cast<long>(vf.threads.size())) {
+      vf.error = std::make_exception_ptr(KernelTrap(fmt::format(
+          "VF_CALL: a barrier was reached by {} of {} SIMT threads; the others returned without it", live,
+          vf.threads.size())));
+      break;
+    }
+    uint64_t slowest = 0;
+    for (const Thread& t : vf.threads) slowest = std::max(slowest, t.ops);
+    for (Thread& t : vf.threads) {
+      t.ops = slowest;  // the barrier lines the threads up
+      t.at_barrier = false;
+    }
+  }
+  uint64_t slowest = 0;
+  for (const Thread& t : vf.threads) slowest = std::max(slowest, t.ops);
+  vf.threads.clear();  // unwinds threads still parked at a barrier (after an error)
+  g_vf = nullptr;
+  if (vf.error) std::rethrow_exception(vf.error);
+  c.scalar_ops(kLaunchOps + static_cast<double>(slowest));
+}
+
+}  // namespace symsim::shim::simt

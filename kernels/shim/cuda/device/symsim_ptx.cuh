@@ -1,0 +1,415 @@
+// PTX-style device wrappers in the style of DeepEP's common/ptx.cuh and DeepGEMM's ptx/*.cuh,
+// written from the PTX ISA: typed loads and stores with their semantics and scope, reductions
+// and atomics, fences, 1D TMA bulk copies with mbarrier completion and bulk groups, elect.
+// Built by nvcc these are inline PTX; built by the host compiler they run on the simulator's
+// models (symsim/cuda/intrinsics.h), with the caller's source line recorded.
+#pragma once
+#include <cstdint>
+
+#if defined(__CUDACC__)
+#include <cuda_runtime.h>
+#define SYMSIM_SITE_PARAM
+#define SYMSIM_SITE_ONLY
+#else
+#include "cuda_runtime.h"
+#define SYMSIM_SITE_PARAM , ::symsim::nv::Site site_ = SYMSIM_HERE
+#define SYMSIM_SITE_ONLY ::symsim::nv::Site site_ = SYMSIM_HERE
+#define SYMSIM_LD(T, p, sem, scope) ::symsim::cuda::ld<T>(p, ::symsim::nv::Sem::sem, ::symsim::nv::Scope::scope, site_)
+#define SYMSIM_ST(T, p, v, sem, scope) ::symsim::cuda::st<T>(p, v, ::symsim::nv::Sem::sem, ::symsim::nv::Scope::scope, site_)
+#define SYMSIM_ATOM(T, p, op, v, sem, scope, result) \
+  ::symsim::cuda::atom<T>(p, ::symsim::nv::AtomicOp::op, v, T{}, ::symsim::nv::Sem::sem, ::symsim::nv::Scope::scope, result, site_)
+#endif
+
+namespace ptx {
+
+#if defined(__CUDACC__)
+__device__ __forceinline__ uint32_t smem_addr(const void* p) { return static_cast<uint32_t>(__cvta_generic_to_shared(p)); }
+#endif
+
+// ---- loads ----------------------------------------------------------------------------
+__device__ __forceinline__ int ld_acquire_sys(const int* p SYMSIM_SITE_PARAM) {
+#if defined(__CUDACC__)
+  int r;
+  asm volatile("ld.acquire.sys.global.b32 %0, [%1];" : "=r"(r) : "l"(p) : "memory");
+  return r;
+#else
+  return SYMSIM_LD(int, p, Acquire, Sys);
+#endif
+}
+__device__ __forceinline__ int64_t ld_acquire_sys(const int64_t* p SYMSIM_SITE_PARAM) {
+#if defined(__CUDACC__)
+  int64_t r;
+  asm volatile("ld.acquire.sys.global.b64 %0, [%1];" : "=l"(r) : "l"(p) : "memory");
+  return r;
+#else
+  return SYMSIM_LD(int64_t, p, Acquire, Sys);
+#endif
+}
+__device__ __forceinline__ uint64_t ld_acquire_sys(const uint64_t* p SYMSIM_SITE_PARAM) {
+#if defined(__CUDACC__)
+  uint64_t r;
+  asm volatile("ld.acquire.sys.global.b64 %0, [%1];" : "=l"(r) : "l"(p) : "memory");
+  return r;
+#else
+  return SYMSIM_LD(uint64_t, p, Acquire, Sys);
+#endif
+}
+__device__ __forceinline__ int ld_acquire_gpu(const int* p SYMSIM_SITE_PARAM) {
+#if defined(__CUDACC__)
+  int r;
+  asm volatile("ld.acquire.gpu.global.b32 %0, [%1];" : "=r"(r) : "l"(p) : "memory");
+  return r;
+#else
+  return SYMSIM_LD(int, p, Acquire, Gpu);
+#endif
+}
+__device__ __forceinline__ uint32_t ld_acquire_gpu(const uint32_t* p SYMSIM_SITE_PARAM) {
+#if defined(__CUDACC__)
+  uint32_t r;
+  asm volatile("ld.acquire.gpu.global.b32 %0, [%1];" : "=r"(r) : "l"(p) : "memory");
+  return r;
+#else
+  return SYMSIM_LD(uint32_t, p, Acquire, Gpu);
+#endif
+}
+__device__ __forceinline__ int ld_relaxed_sys(const int* p SYMSIM_SITE_PARAM) {
+#if defined(__CUDACC__)
+  int r;
+  asm volatile("ld.relaxed.sys.global.b32 %0, [%1];" : "=r"(r) : "l"(p) : "memory");
+  return r;
+#else
+  return SYMSIM_LD(int, p, Relaxed, Sys);
+#endif
+}
+__device__ __forceinline__ int ld_volatile(const int* p SYMSIM_SITE_PARAM) {
+#if defined(__CUDACC__)
+  int r;
+  asm volatile("ld.volatile.global.b32 %0, [%1];" : "=r"(r) : "l"(p) : "memory");
+  return r;
+#else
+  return SYMSIM_LD(int, p, Relaxed, Sys);  // .volatile is .relaxed.sys
+#endif
+}
+__device__ __forceinline__ uint64_t ld_volatile(const uint64_t* p SYMSIM_SITE_PARAM) {
+#if defined(__CUDACC__)
+  uint64_t r;
+  asm volatile("ld.volatile.global.b64 %0, [%1];" : "=l"(r) : "l"(p) : "memory");
+  return r;
+#else
+  return SYMSIM_LD(uint64_t, p, Relaxed, Sys);
+#endif
+}
+__device__ __forceinline__ uint16_t ld_volatile(const uint16_t* p SYMSIM_SITE_PARAM) {
+#if defined(__CUDACC__)
+  uint16_t r;
+  asm volatile("ld.volatile.global.b16 %0, [%1];" : "=h"(r) : "l"(p) : "memory");
+  return r;
+#else
+  return SYMSIM_LD(uint16_t, p, Relaxed, Sys);
+#endif
+}
+// Non-coherent data loads (ld.global.nc): weak.
+__device__ __forceinline__ int4 ldg(const int4* p SYMSIM_SITE_PARAM) {
+#if defined(__CUDACC__)
+  int4 r;
+  asm volatile("ld.global.nc.L1::no_allocate.v4.s32 {%0, %1, %2, %3}, [%4];"
+               : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w) : "l"(p));
+  return r;
+#else
+  return SYMSIM_LD(int4, p, Weak, Gpu);
+#endif
+}
+__device__ __forceinline__ int ldg(const int* p SYMSIM_SITE_PARAM) {
+#if defined(__CUDACC__)
+  int r;
+  asm volatile("ld.global.nc.L1::no_allocate.b32 %0, [%1];" : "=r"(r) : "l"(p));
+  return r;
+#else
+  return SYMSIM_LD(int, p, Weak, Gpu);
+#endif
+}
+// A weak (plain) global load.
+__device__ __forceinline__ int4 ld_weak(const int4* p SYMSIM_SITE_PARAM) {
+#if defined(__CUDACC__)
+  int4 r;
+  asm volatile("ld.global.v4.s32 {%0, %1, %2, %3}, [%4];" : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w) : "l"(p));
+  return r;
+#else
+  return SYMSIM_LD(int4, p, Weak, Gpu);
+#endif
+}
+__device__ __forceinline__ int ld_weak(const int* p SYMSIM_SITE_PARAM) {
+#if defined(__CUDACC__)
+  int r;
+  asm volatile("ld.global.b32 %0, [%1];" : "=r"(r) : "l"(p));
+  return r;
+#else
+  return SYMSIM_LD(int, p, Weak, Gpu);
+#endif
+}
+
+// ---- stores -------------------------------------------------------------------------------
+__device__ __forceinline__ void st_relaxed_sys(int* p, int v SYMSIM_SITE_PARAM) {
+#if defined(__CUDACC__)
+  asm volatile("st.relaxed.sys.global.b32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+#else
+  SYMSIM_ST(int, p, v, Relaxed, Sys);
+#endif
+}
+__device__ __forceinline__ void st_relaxed_sys(uint64_t* p, uint64_t v SYMSIM_SITE_PARAM) {
+#if defined(__CUDACC__)
+  asm volatile("st.relaxed.sys.global.b64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+#else
+  SYMSIM_ST(uint64_t, p, v, Relaxed, Sys);
+#endif
+}
+__device__ __forceinline__ void st_relaxed_sys(int64_t* p, int64_t v SYMSIM_SITE_PARAM) {
+#if defined(__CUDACC__)
+  asm volatile("st.relaxed.sys.global.b64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+#else
+  SYMSIM_ST(int64_t, p, v, Relaxed, Sys);
+#endif
+}
+__device__ __forceinline__ void st_release_sys(int* p, int v SYMSIM_SITE_PARAM) {
+#if defined(__CUDACC__)
+  asm volatile("st.release.sys.global.b32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+#else
+  SYMSIM_ST(int, p, v, Release, Sys);
+#endif
+}
+__device__ __forceinline__ void st_release_gpu(int* p, int v SYMSIM_SITE_PARAM) {
+#if defined(__CUDACC__)
+  asm volatile("st.release.gpu.global.b32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+#else
+  SYMSIM_ST(int, p, v, Release, Gpu);
+#endif
+}
+__device__ __forceinline__ void st_release_gpu(uint32_t* p, uint32_t v SYMSIM_SITE_PARAM) {
+#if defined(__CUDACC__)
+  asm volatile("st.release.gpu.global.b32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+#else
+  SYMSIM_ST(uint32_t, p, v, Release, Gpu);
+#endif
+}
+// Weak stores (st.global, L1 no-allocate): data.
+__device__ __forceinline__ void st_na(int4* p, const int4& v SYMSIM_SITE_PARAM) {
+#if defined(__CUDACC__)
+  asm volatile("st.global.L1::no_allocate.v4.s32 [%0], {%1, %2, %3, %4};" ::"l"(p), "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w));
+#else
+  SYMSIM_ST(int4, p, v, Weak, Gpu);
+#endif
+}
+__device__ __forceinline__ void st_na(int* p, int v SYMSIM_SITE_PARAM) {
+#if defined(__CUDACC__)
+  asm volatile("st.global.L1::no_allocate.b32 [%0], %1;" ::"l"(p), "r"(v));
+#else
+  SYMSIM_ST(int, p, v, Weak, Gpu);
+#endif
+}
+__device__ __forceinline__ void st_na(uint64_t* p, uint64_t v SYMSIM_SITE_PARAM) {
+#if defined(__CUDACC__)
+  asm volatile("st.global.L1::no_allocate.b64 [%0], %1;" ::"l"(p), "l"(v));
+#else
+  SYMSIM_ST(uint64_t, p, v, Weak, Gpu);
+#endif
+}
+
+// ---- reductions and atomics ---------------------------------------------------------------
+__device__ __forceinline__ void red_add(int* p, int v SYMSIM_SITE_PARAM) {
+#if defined(__CUDACC__)
+  asm volatile("red.relaxed.gpu.global.add.s32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+#else
+  SYMSIM_ATOM(int, p, Add, v, Relaxed, Gpu, false);
+#endif
+}
+__device__ __forceinline__ void red_add(uint64_t* p, uint64_t v SYMSIM_SITE_PARAM) {
+#if defined(__CUDACC__)
+  asm volatile("red.relaxed.gpu.global.add.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+#else
+  SYMSIM_ATOM(uint64_t, p, Add, v, Relaxed, Gpu, false);
+#endif
+}
+__device__ __forceinline__ void red_add_rel_gpu(int* p, int v SYMSIM_SITE_PARAM) {
+#if defined(__CUDACC__)
+  asm volatile("red.release.gpu.global.add.s32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+#else
+  SYMSIM_ATOM(int, p, Add, v, Release, Gpu, false);
+#endif
+}
+__device__ __forceinline__ void red_add_rel_sys(int* p, int v SYMSIM_SITE_PARAM) {
+#if defined(__CUDACC__)
+  asm volatile("red.release.sys.global.add.s32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+#else
+  SYMSIM_ATOM(int, p, Add, v, Release, Sys, false);
+#endif
+}
+__device__ __forceinline__ int atomic_add_sys(int* p, int v SYMSIM_SITE_PARAM) {
+#if defined(__CUDACC__)
+  int r;
+  asm volatile("atom.relaxed.sys.global.add.s32 %0, [%1], %2;" : "=r"(r) : "l"(p), "r"(v) : "memory");
+  return r;
+#else
+  return SYMSIM_ATOM(int, p, Add, v, Relaxed, Sys, true);
+#endif
+}
+__device__ __forceinline__ uint64_t atomic_add_sys(uint64_t* p, uint64_t v SYMSIM_SITE_PARAM) {
+#if defined(__CUDACC__)
+  uint64_t r;
+  asm volatile("atom.relaxed.sys.global.add.u64 %0, [%1], %2;" : "=l"(r) : "l"(p), "l"(v) : "memory");
+  return r;
+#else
+  return SYMSIM_ATOM(uint64_t, p, Add, v, Relaxed, Sys, true);
+#endif
+}
+// atom.release.gpu.add: the grid-barrier arrival.
+__device__ __forceinline__ uint32_t atomic_add_rel(uint32_t* p, uint32_t v SYMSIM_SITE_PARAM) {
+#if defined(__CUDACC__)
+  uint32_t r;
+  asm volatile("atom.release.gpu.global.add.u32 %0, [%1], %2;" : "=r"(r) : "l"(p), "r"(v) : "memory");
+  return r;
+#else
+  return SYMSIM_ATOM(uint32_t, p, Add, v, Release, Gpu, true);
+#endif
+}
+
+// ---- fences ---------------------------------------------------------------------------------
+__device__ __forceinline__ void fence_acq_rel_sys(SYMSIM_SITE_ONLY) {
+#if defined(__CUDACC__)
+  asm volatile("fence.acq_rel.sys;" ::: "memory");
+#else
+  ::symsim::nv::fence(::symsim::nv::Sem::AcqRel, ::symsim::nv::Scope::Sys, site_);
+#endif
+}
+__device__ __forceinline__ void fence_acq_rel_gpu(SYMSIM_SITE_ONLY) {
+#if defined(__CUDACC__)
+  asm volatile("fence.acq_rel.gpu;" ::: "memory");
+#else
+  ::symsim::nv::fence(::symsim::nv::Sem::AcqRel, ::symsim::nv::Scope::Gpu, site_);
+#endif
+}
+__device__ __forceinline__ void fence_sc_sys(SYMSIM_SITE_ONLY) {
+#if defined(__CUDACC__)
+  asm volatile("fence.sc.sys;" ::: "memory");
+#else
+  ::symsim::nv::fence(::symsim::nv::Sem::Sc, ::symsim::nv::Scope::Sys, site_);
+#endif
+}
+
+// ---- TMA and mbarriers ----------------------------------------------------------------------
+__device__ __forceinline__ void mbarrier_init(uint64_t* mbar, uint32_t arrivals) {
+#if defined(__CUDACC__)
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(smem_addr(mbar)), "r"(arrivals) : "memory");
+#else
+  ::symsim::nv::mbar_init(mbar, arrivals);
+#endif
+}
+__device__ __forceinline__ void mbarrier_init_with_fence(uint64_t* mbar, uint32_t arrivals) {
+  mbarrier_init(mbar, arrivals);
+#if defined(__CUDACC__)
+  asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+#endif
+}
+__device__ __forceinline__ void mbarrier_arrive(uint64_t* mbar SYMSIM_SITE_PARAM) {
+#if defined(__CUDACC__)
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(smem_addr(mbar)) : "memory");
+#else
+  ::symsim::nv::mbar_arrive(mbar, 1, 0, site_);
+#endif
+}
+// Arrives once and adds `bytes` to the transaction bytes the phase waits for.
+__device__ __forceinline__ void mbarrier_arrive_and_set_tx(uint64_t* mbar, uint32_t bytes SYMSIM_SITE_PARAM) {
+#if defined(__CUDACC__)
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem_addr(mbar)), "r"(bytes) : "memory");
+#else
+  ::symsim::nv::mbar_arrive(mbar, 1, bytes, site_);
+#endif
+}
+__device__ __forceinline__ void mbarrier_wait(uint64_t* mbar, uint32_t phase SYMSIM_SITE_PARAM) {
+#if defined(__CUDACC__)
+  asm volatile(
+      "{\n .reg .pred p;\n WAIT_%=:\n mbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n @!p bra WAIT_%=;\n}" ::"r"(
+          smem_addr(mbar)),
+      "r"(phase)
+      : "memory");
+#else
+  ::symsim::nv::mbar_wait(mbar, phase, site_);
+#endif
+}
+__device__ __forceinline__ void mbarrier_wait_and_flip_phase(uint64_t* mbar, uint32_t& phase SYMSIM_SITE_PARAM) {
+#if defined(__CUDACC__)
+  mbarrier_wait(mbar, phase);
+#else
+  mbarrier_wait(mbar, phase, site_);
+#endif
+  phase ^= 1;
+}
+// 1D bulk copy global -> shared, completing `bytes` transaction bytes on `mbar`.
+__device__ __forceinline__ void tma_load_1d(void* smem_dst, const void* gmem_src, uint64_t* mbar, uint32_t bytes SYMSIM_SITE_PARAM) {
+#if defined(__CUDACC__)
+  asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
+                   smem_addr(smem_dst)),
+               "l"(gmem_src), "r"(bytes), "r"(smem_addr(mbar))
+               : "memory");
+#else
+  ::symsim::nv::tma_load(smem_dst, gmem_src, bytes, mbar, site_);
+#endif
+}
+// 1D bulk copy shared -> global (local or a peer's memory) in the current bulk group: weak.
+__device__ __forceinline__ void tma_store_1d(void* gmem_dst, const void* smem_src, uint32_t bytes SYMSIM_SITE_PARAM) {
+#if defined(__CUDACC__)
+  asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;" ::"l"(gmem_dst), "r"(smem_addr(smem_src)),
+               "r"(bytes)
+               : "memory");
+#else
+  ::symsim::nv::tma_store(gmem_dst, smem_src, bytes, site_);
+#endif
+}
+__device__ __forceinline__ void tma_store_commit() {
+#if defined(__CUDACC__)
+  asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+#else
+  ::symsim::nv::tma_commit();
+#endif
+}
+// Blocks until at most N bulk groups of this thread are in flight (their writes complete).
+template <int N = 0>
+__device__ __forceinline__ void tma_store_wait(SYMSIM_SITE_ONLY) {
+#if defined(__CUDACC__)
+  asm volatile("cp.async.bulk.wait_group %0;" ::"n"(N) : "memory");
+#else
+  ::symsim::nv::tma_wait(N, site_);
+#endif
+}
+// Orders this thread's generic shared-memory writes before later TMA reads of them.
+__device__ __forceinline__ void tma_store_fence() {
+#if defined(__CUDACC__)
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+#else
+  ::symsim::nv::work(1);  // the model's TMA reads shared memory at issue: ordered already
+#endif
+}
+
+// ---- warp helpers ---------------------------------------------------------------------------
+__device__ __forceinline__ uint32_t get_lane_idx() {
+#if defined(__CUDACC__)
+  uint32_t lane;
+  asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane));
+  return lane;
+#else
+  return ((threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x) % 32;
+#endif
+}
+// True in exactly one lane of the (converged) warp.
+__device__ __forceinline__ bool elect_one_sync(SYMSIM_SITE_ONLY) {
+#if defined(__CUDACC__)
+  uint32_t pred = 0;
+  asm volatile(
+      "{\n .reg .b32 rx;\n .reg .pred px;\n elect.sync rx|px, %1;\n @px mov.s32 %0, 1;\n}" : "+r"(pred) : "r"(0xffffffffu));
+  return pred != 0;
+#else
+  const unsigned votes = __ballot_sync(__activemask(), 1, site_);
+  return static_cast<int>(get_lane_idx()) == __ffs(static_cast<int>(votes)) - 1;
+#endif
+}
+
+}  // namespace ptx

@@ -1,0 +1,153 @@
+// CTA barriers and warp collectives (see thread_ops.h). Both are rendezvous of fibers: the
+// last participant to arrive computes the result and wakes the others at the release time.
+// __syncthreads and __syncwarp also order memory among their participants (CTA scope): each
+// arriving thread's in-flight writes to other GPUs travel to all participants as obligations.
+#include <fmt/format.h>
+
+#include "models/nvidia/device_trap.h"
+#include "models/nvidia/gpu_scheduler.h"
+#include "models/nvidia/nvidia_system.h"
+#include "models/nvidia/thread_ops.h"
+
+namespace symsim::nv {
+
+namespace {
+
+void release_into(CudaThread& t, SyncCarry& carry) {
+  prune_landed(t);
+  this_system().order().barrier_arrive(t.order, t.local_ps, carry);
+}
+
+}  // namespace
+
+void cta_barrier(uint32_t id, uint32_t count, Site site) {
+  CudaThread& t = this_thread();
+  GpuScheduler& s = this_scheduler();
+  NvidiaSystem& sys = this_system();
+  Cta& c = *t.cta;
+  s.busy(t);
+  Cta::Barrier& b = c.barriers[id];
+  const uint32_t expected = count == 0 ? c.live : count;
+  release_into(t, b.carry);
+  b.latest_ps = std::max(b.latest_ps, t.local_ps);
+  if (++b.arrived >= expected) {
+    Cta::Barrier done = std::move(b);
+    c.barriers.erase(id);
+    const Ps release = done.latest_ps + ns_to_ps(sys.params().sm_syncthreads_ns);
+    for (CudaThread* w : done.waiters) {
+      OrderModel::barrier_leave(w->order, done.carry, release);
+      s.wake(*w, release);
+    }
+    OrderModel::barrier_leave(t.order, done.carry, release);
+    t.local_ps = release;
+    t.wait = {};
+    return;
+  }
+  b.waiters.push_back(&t);
+  t.wait = {id == 0 ? "waits at __syncthreads" : "waits at a named barrier (bar.sync)", site.file, site.line, 0, 0};
+  s.block(t);
+}
+
+uint32_t live_lanes() {
+  const CudaThread& t = this_thread();
+  const Cta& c = *t.cta;
+  uint32_t mask = 0;
+  for (uint32_t l = 0; l < 32; ++l) {
+    const uint32_t i = t.warp * 32 + l;
+    if (i < c.threads.size() && !c.threads[i]->finished) mask |= 1u << l;
+  }
+  return mask;
+}
+
+uint64_t warp_op(WarpOp op, uint32_t mask, uint64_t value, uint32_t arg, uint32_t width, Site site) {
+  CudaThread& t = this_thread();
+  GpuScheduler& s = this_scheduler();
+  NvidiaSystem& sys = this_system();
+  Cta& c = *t.cta;
+  s.busy(t);
+  if ((mask & (1u << t.lane)) == 0)
+    throw DeviceTrap(fmt::format("warp collective at {}: lane {} is not in its mask {:#x}", site_text(site.file, site.line), t.lane, mask));
+  if (width == 0 || width > 32 || (width & (width - 1)) != 0)
+    throw DeviceTrap(fmt::format("warp collective at {}: width {} is not a power of two up to 32",
+                                 site_text(site.file, site.line), width));
+  WarpSync& w = c.warps[t.warp];
+  if (w.arrived == 0) {
+    w.expected = mask;
+    w.kind = static_cast<int>(op);
+    w.arg = arg;
+    w.width = width;
+    w.latest_ps = 0;
+  } else if (w.kind != static_cast<int>(op) || w.expected != mask) {
+    throw DeviceTrap(fmt::format("warp collective at {}: lanes of warp {} disagree (operation or mask {:#x} vs {:#x})",
+                                 site_text(site.file, site.line), t.warp, mask, w.expected));
+  }
+  if (op == WarpOp::Sync) {
+    if (w.arrived == 0) w.carry.clear();
+    release_into(t, w.carry);
+  }
+  t.coll_value = value;
+  t.coll_arg = arg;
+  w.arrived |= 1u << t.lane;
+  w.latest_ps = std::max(w.latest_ps, t.local_ps);
+  if ((w.arrived & w.expected) != w.expected) {
+    t.wait = {"waits at a warp collective (__syncwarp / shuffle / vote)", site.file, site.line, 0, 0};
+    s.block(t);
+    return t.coll_result;
+  }
+  // Last arrival: compute every participant's result.
+  auto lane_thread = [&](uint32_t l) -> CudaThread* {
+    const uint32_t i = t.warp * 32 + l;
+    return i < c.threads.size() ? c.threads[i].get() : nullptr;
+  };
+  uint32_t votes = 0;
+  uint64_t sum = 0;
+  for (uint32_t l = 0; l < 32; ++l) {
+    if (!(w.expected & (1u << l))) continue;
+    CudaThread* p = lane_thread(l);
+    if (p && p->coll_value) votes |= 1u << l;
+    if (p) sum += p->coll_value;
+  }
+  for (uint32_t l = 0; l < 32; ++l) {
+    if (!(w.expected & (1u << l))) continue;
+    CudaThread* p = lane_thread(l);
+    if (!p) continue;
+    const uint32_t seg = l & ~(w.width - 1), pos = l & (w.width - 1);
+    // Each lane's own shuffle operand (lanes may ask for different sources).
+    const uint32_t a = p->coll_arg;
+    uint32_t src = l;
+    switch (op) {
+      case WarpOp::ShflIdx: src = seg + (a & (w.width - 1)); break;
+      case WarpOp::ShflUp: src = pos >= a ? l - a : l; break;
+      case WarpOp::ShflDown: src = pos + a < w.width ? l + a : l; break;
+      case WarpOp::ShflXor: src = ((l ^ a) & ~(w.width - 1)) == seg ? (l ^ a) : l; break;
+      default: break;
+    }
+    CudaThread* from = lane_thread(src);
+    switch (op) {
+      case WarpOp::Sync: p->coll_result = 0; break;
+      case WarpOp::ShflIdx:
+      case WarpOp::ShflUp:
+      case WarpOp::ShflDown:
+      case WarpOp::ShflXor: p->coll_result = from ? from->coll_value : p->coll_value; break;
+      case WarpOp::Ballot: p->coll_result = votes; break;
+      case WarpOp::Any: p->coll_result = votes != 0; break;
+      case WarpOp::All: p->coll_result = votes == (w.expected & live_lanes()); break;
+      case WarpOp::ReduceAdd: p->coll_result = sum; break;
+    }
+  }
+  const Ps release = w.latest_ps + ns_to_ps(sys.params().sm_warp_sync_ns);
+  for (uint32_t l = 0; l < 32; ++l) {
+    if (!(w.expected & (1u << l)) || l == t.lane) continue;
+    CudaThread* p = lane_thread(l);
+    if (!p) continue;
+    if (op == WarpOp::Sync) OrderModel::barrier_leave(p->order, w.carry, release);
+    s.wake(*p, release);
+  }
+  if (op == WarpOp::Sync) OrderModel::barrier_leave(t.order, w.carry, release);
+  w.arrived = 0;
+  t.local_ps = release;
+  t.wait = {};
+  return t.coll_result;
+}
+
+}  // namespace symsim::nv

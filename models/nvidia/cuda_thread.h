@@ -1,0 +1,135 @@
+// What the SM model runs: a kernel launch (grid of CTAs), its CTAs (one per SM, with shared
+// memory, a CTA barrier, warp collectives and mbarriers) and its threads (one fiber each, with
+// local time and memory-ordering state).
+#pragma once
+#include <systemc>
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "models/core/bandwidth.h"
+#include "models/core/time.h"
+#include "models/nvidia/fiber.h"
+#include "models/nvidia/mem_order.h"
+
+namespace symsim::nv {
+
+struct Dim3 {
+  uint32_t x = 1, y = 1, z = 1;
+  uint32_t count() const { return x * y * z; }
+};
+
+struct Cta;
+struct Launch;
+
+// Polls in a row that saw nothing change before a thread counts as idle (hang detection).
+constexpr uint32_t kSpinIdle = 8;
+
+// Where a blocked or polling thread is, for hang reports (fields, formatted only when reported).
+struct WaitSite {
+  const char* what = nullptr;  // null: running
+  const char* file = nullptr;
+  int line = 0;
+  uintptr_t addr = 0;
+  uint64_t value = 0;  // last value a poll read
+};
+
+struct CudaThread {
+  Fiber fiber;
+  Cta* cta = nullptr;
+  uint32_t tid = 0;  // linear index in the CTA
+  uint32_t warp = 0, lane = 0;
+  Dim3 idx;          // threadIdx
+  Ps local_ps = 0;
+  ThreadOrder order;
+  WaitSite wait;
+  // Polls that saw nothing change (same address and value, nothing stored in between).
+  uint32_t spin = 0;
+  uintptr_t last_poll_addr = 0;
+  uint64_t last_poll_value = 0;
+  bool blocked = false;
+  bool finished = false;
+  // TMA bulk store groups: completion time of each committed group, oldest first, and the
+  // latest landing time of the stores issued since the last commit.
+  std::vector<Ps> bulk_groups;
+  Ps bulk_open_ps = 0;
+  bool bulk_open = false;
+  // Warp collective operand and result.
+  uint64_t coll_value = 0;
+  uint32_t coll_arg = 0;
+  uint64_t coll_result = 0;
+  // mbarrier wait: which barrier and parity this thread is blocked on.
+  uintptr_t mbar_wait = 0;
+  uint32_t mbar_parity = 0;
+};
+
+// One warp's rendezvous for __syncwarp, shuffles and votes.
+struct WarpSync {
+  uint32_t arrived = 0;  // lane mask
+  uint32_t expected = 0;
+  int kind = 0;
+  uint32_t arg = 0;      // shuffle lane / delta / xor mask
+  uint32_t width = 32;
+  Ps latest_ps = 0;
+  SyncCarry carry;  // __syncwarp: what the lanes order before it
+};
+
+struct Mbarrier {
+  uint32_t expected = 0;     // arrivals per phase
+  uint32_t pending = 0;      // arrivals still missing in the current phase
+  int64_t tx = 0;            // transaction bytes still expected in the current phase
+  uint64_t phase = 0;        // completed phases
+  Ps latest_ps = 0;          // latest arrival / byte in the current phase
+  std::array<Ps, 2> complete_ps{};  // completion time of the last phase of each parity
+};
+
+struct Cta {
+  Launch* launch = nullptr;
+  int gpu = 0;
+  uint32_t index = 0;  // linear blockIdx
+  Dim3 idx;            // blockIdx
+  int sm = 0;
+  std::vector<uint8_t> smem;          // dynamic shared memory
+  std::vector<uint8_t> static_image;  // this CTA's copy of the static __shared__ section
+  std::vector<std::unique_ptr<CudaThread>> threads;
+  uint32_t live = 0;
+  // CTA barrier (__syncthreads; named barriers keyed by id with their thread count).
+  struct Barrier {
+    uint32_t arrived = 0;
+    Ps latest_ps = 0;
+    SyncCarry carry;
+    std::vector<CudaThread*> waiters;
+  };
+  std::map<uint32_t, Barrier> barriers;
+  std::vector<WarpSync> warps;
+  std::map<uintptr_t, Mbarrier> mbarriers;  // by shared-memory address
+  std::vector<CudaThread*> mbar_waiters;
+  BandwidthResource tma;  // the SM's TMA unit
+  // Expires with the CTA: TMA copies still in flight then write nowhere.
+  std::shared_ptr<char> alive = std::make_shared<char>(0);
+};
+
+struct Launch {
+  std::string name;
+  int gpu = 0;
+  Dim3 grid, block;
+  uint64_t dyn_smem_bytes = 0;
+  std::function<void()> entry;  // runs one thread's kernel body
+  Ps start_ps = 0;
+  Ps end_ps = 0;
+  uint32_t next_cta = 0;   // CTAs not yet started
+  uint32_t live_ctas = 0;
+  bool done = false;
+  bool failed = false;
+  std::string error;       // trap, deadlock or timeout description
+  uint8_t* grid_sync_word = nullptr;  // runtime-area counter for cooperative grid sync
+  std::vector<std::unique_ptr<Cta>> ctas;
+  sc_core::sc_event finished;
+};
+
+}  // namespace symsim::nv

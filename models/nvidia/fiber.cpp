@@ -1,0 +1,60 @@
+#include "models/nvidia/fiber.h"
+
+#include <cstring>
+#include <stdexcept>
+
+namespace symsim::nv {
+
+namespace {
+constexpr uint64_t kCanary = 0x5eedfeedc0ffee11ull;
+
+// Boost.Context's StackAllocator concept over a StackPool.
+struct PooledStack {
+  StackPool* pool;
+  boost::context::stack_context allocate() { return pool->allocate(); }
+  void deallocate(boost::context::stack_context& sc) { pool->deallocate(sc); }
+};
+}  // namespace
+
+StackPool::StackPool(size_t stack_bytes) : m_stack_bytes((stack_bytes + 4095) / 4096 * 4096) {}
+
+boost::context::stack_context StackPool::allocate() {
+  if (m_free.empty()) {
+    m_chunks.emplace_back(m_stack_bytes * kStacksPerChunk, true, "fiber stacks");
+    uint8_t* b = m_chunks.back().base();
+    for (size_t i = kStacksPerChunk; i-- > 0;) m_free.push_back(b + i * m_stack_bytes);
+  }
+  uint8_t* low = m_free.back();
+  m_free.pop_back();
+  std::memcpy(low, &kCanary, sizeof(kCanary));
+  m_peak = std::max(m_peak, ++m_in_use);
+  boost::context::stack_context sc;
+  sc.size = m_stack_bytes;
+  sc.sp = low + m_stack_bytes;  // stacks grow down
+  return sc;
+}
+
+void StackPool::deallocate(boost::context::stack_context& sc) {
+  uint8_t* low = static_cast<uint8_t*>(sc.sp) - sc.size;
+  uint64_t canary = 0;
+  std::memcpy(&canary, low, sizeof(canary));
+  if (canary != kCanary) ++m_overflows;
+  --m_in_use;
+  m_free.push_back(low);
+}
+
+void Fiber::start(StackPool& pool, std::function<void()> body) {
+  m_body = std::move(body);
+  m_started = true;
+  m_self = boost::context::fiber(std::allocator_arg, PooledStack{&pool}, [this](boost::context::fiber&& caller) {
+    m_caller = std::move(caller);
+    m_body();
+    return std::move(m_caller);
+  });
+}
+
+void Fiber::resume() { m_self = std::move(m_self).resume(); }
+
+void Fiber::yield() { m_caller = std::move(m_caller).resume(); }
+
+}  // namespace symsim::nv

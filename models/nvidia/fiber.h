@@ -1,0 +1,62 @@
+// Lightweight user-space coroutines for CUDA threads (Boost.Context fibers). SystemC threads
+// cost two memory mappings each and top out near 30 k per process; a 1024-thread CTA on each
+// of many GPUs needs far more. Fibers run on stacks carved from large pooled mappings (pages
+// touched on use, reused when a fiber ends) and are switched by their GPU's scheduler, which
+// is the only code that waits on SystemC time. A fiber never calls sc_core::wait itself.
+#pragma once
+#include <boost/context/fiber.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "models/memory/sparse_region.h"
+
+namespace symsim::nv {
+
+// Stacks of one size from mappings of `kStacksPerChunk` stacks each; a canary at the low end
+// of each stack catches overflows when the stack is returned.
+class StackPool {
+ public:
+  static constexpr size_t kStacksPerChunk = 256;
+  explicit StackPool(size_t stack_bytes);
+  boost::context::stack_context allocate();
+  void deallocate(boost::context::stack_context& sc);
+  size_t stack_bytes() const { return m_stack_bytes; }
+  size_t in_use() const { return m_in_use; }
+  size_t peak_in_use() const { return m_peak; }
+  uint64_t overflows() const { return m_overflows; }
+
+ private:
+  size_t m_stack_bytes;
+  std::vector<SparseRegion> m_chunks;
+  std::vector<uint8_t*> m_free;  // low ends of free stacks
+  size_t m_in_use = 0, m_peak = 0;
+  uint64_t m_overflows = 0;
+};
+
+class Fiber {
+ public:
+  Fiber() = default;
+  Fiber(const Fiber&) = delete;
+  Fiber& operator=(const Fiber&) = delete;
+
+  // Prepares `body` to run on a stack from `pool`; it starts at the first resume().
+  void start(StackPool& pool, std::function<void()> body);
+  // Runs the fiber until it yields or ends (called by the scheduler).
+  void resume();
+  // Back to the scheduler (called inside the fiber).
+  void yield();
+  bool started() const { return m_started; }
+  bool finished() const { return m_started && !m_self; }
+  // Unwinds a suspended fiber (its destructors run) and frees its stack.
+  void destroy() { m_self = {}; }
+
+ private:
+  boost::context::fiber m_self;    // the fiber, while it is suspended
+  boost::context::fiber m_caller;  // the scheduler, while the fiber runs
+  std::function<void()> m_body;
+  bool m_started = false;
+};
+
+}  // namespace symsim::nv

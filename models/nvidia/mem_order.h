@@ -1,0 +1,123 @@
+// The PTX memory-ordering rules the NVIDIA models apply at run time, on real bytes with
+// simulated visibility times. Vocabulary and the synchronisation test are the ones of the
+// operational litmus model (models/ptx: scopes, semantics, placements, "morally strong");
+// what differs is that writes here have times: a weak or relaxed store lands at its own
+// (seeded, possibly late) time, and
+//  * a release at scope S stalls its thread until the thread's in-scope writes have landed
+//    (sys: all; gpu/cta: those to the thread's own GPU); writes outside the scope travel on
+//    with the release as obligations ("carried"), which is what makes releases cumulative;
+//  * an acquire that synchronises with a release (morally strong: both scopes include the
+//    other thread) inherits those obligations: the acquirer's later loads of those bytes wait
+//    for them (and its own later releases wait for them as for its own writes);
+//  * TMA (async-proxy) stores are not ordered by a release until `tma_store_wait` completes;
+//  * __syncthreads / __syncwarp are CTA-scope release+acquire among their participants.
+// A flag (a word written by a store or RMW) remembers the writes its writer had issued or
+// inherited and not waited for ("unordered"). A reader that observes the flag and then reads
+// such bytes before they land gets `flag_before_data`, naming flag, data and both writers.
+#pragma once
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+#include "models/core/observer.h"
+#include "models/nvidia/write_set.h"
+#include "ptx_types.h"
+
+namespace symsim::nv {
+
+using ptx::Scope;
+using ptx::Sem;
+
+// A flag a thread observed while writes its writer had ordered before it were still in
+// flight. Watches travel with synchronisation (releases, barriers) like obligations: a thread
+// that synchronised with the observer and then reads those bytes early is reported too.
+struct FlagWatch {
+  uintptr_t flag = 0;
+  WriterRef flag_writer;
+  WriteSet unordered;
+};
+using Watches = std::vector<FlagWatch>;
+// Adds `from` into `into` (one entry per flag, at most 16), dropping writes landed by `now_ps`.
+void merge_watches(Watches& into, const Watches& from, Ps now_ps);
+
+// A release made visible to acquirers through a word.
+struct ReleaseInfo {
+  ptx::Placement origin;
+  Scope scope = Scope::Sys;
+  WriteSet carried;
+  Watches watches;
+};
+
+// What a CTA barrier or __syncwarp passes among its participants.
+struct SyncCarry {
+  WriteSet writes;
+  Watches watches;
+  void clear() {
+    writes.clear();
+    watches.clear();
+  }
+};
+
+// What the ordering model knows about the last write to a word (a flag, counter, signal).
+struct WordState {
+  WriterRef writer;
+  std::vector<ReleaseInfo> releases;  // release store, or release sequence through RMWs
+  WriteSet unordered;                 // writes ordered before it in program order, still in flight
+};
+
+// Per CUDA thread.
+struct ThreadOrder {
+  ptx::Placement place;  // thread: unique in the run; cta: CTA index; gpu
+  WriteSet own;          // generic-proxy writes in flight
+  WriteSet inherited;    // in-flight writes ordered before this thread by an acquire
+  WriteSet bulk;         // TMA stores not yet waited for
+  std::vector<ReleaseInfo> observed;  // releases seen by relaxed reads, for a later fence
+  Watches watches;             // flags observed whose data had not all landed
+  WriterRef reader;            // this thread, for reports
+};
+
+class OrderModel {
+ public:
+  explicit OrderModel(Hooks& hooks) : m_hooks(hooks) {}
+
+  // The stall a release at `scope` by `t` needs: the latest landing time of its in-scope
+  // writes (own and inherited); 0 when none.
+  Ps release_wait_ps(const ThreadOrder& t, Scope scope) const;
+  // The release record a release store / RMW by `t` at time `t_ps` publishes.
+  ReleaseInfo make_release(const ThreadOrder& t, Scope scope, Ps t_ps) const;
+  // Writes the thread issued or inherited that are still in flight at `t_ps` (TMA included).
+  WriteSet unordered(const ThreadOrder& t, Ps t_ps) const;
+
+  // A write to a word becomes visible: a plain store replaces its state, an RMW continues it.
+  void word_written(uintptr_t addr, WordState s, bool rmw);
+  // A load of a word (len <= 16) by `t` at `t_ps`; `acquire` for ld.acquire / acquire RMW.
+  void word_read(ThreadOrder& t, uintptr_t addr, Sem sem, Scope scope, Ps t_ps);
+  // fence.acq_rel / fence.sc: releases seen by earlier relaxed reads are acquired.
+  void fence_acquire(ThreadOrder& t, Scope scope, Ps t_ps);
+  // Data read of [begin, end) at `t_ps`: reports flag_before_data for bytes a watched flag
+  // published that have not landed.
+  void data_read(ThreadOrder& t, uintptr_t begin, uintptr_t end, Ps t_ps, const char* file, int line);
+
+  // Latest landing time of writes the thread must see before reading [begin, end).
+  static Ps read_wait_ps(const ThreadOrder& t, uintptr_t begin, uintptr_t end);
+  // A barrier participant arrives: stalls for its in-scope writes (CTA scope) and adds what
+  // it leaves in flight, and what it watches, to `carry`; leaving hands `carry` to it.
+  void barrier_arrive(ThreadOrder& t, Ps& t_ps, SyncCarry& carry) const;
+  static void barrier_leave(ThreadOrder& t, const SyncCarry& carry, Ps t_ps);
+  // Which GPU an address belongs to (set by the platform).
+  void set_gpu_of(int (*fn)(const void*, void*), void* ctx) { m_gpu_of = fn, m_gpu_ctx = ctx; }
+  int gpu_of(uintptr_t addr) const { return m_gpu_of ? m_gpu_of(reinterpret_cast<const void*>(addr), m_gpu_ctx) : -1; }
+  size_t words() const { return m_words.size(); }
+  uint64_t reports() const { return m_reports; }
+
+ private:
+  void acquire(ThreadOrder& t, const std::vector<ReleaseInfo>& releases, Scope scope, Ps t_ps);
+
+  Hooks& m_hooks;
+  std::unordered_map<uintptr_t, WordState> m_words;  // looked up only, never iterated
+  int (*m_gpu_of)(const void*, void*) = nullptr;
+  void* m_gpu_ctx = nullptr;
+  uint64_t m_reports = 0;
+};
+
+}  // namespace symsim::nv

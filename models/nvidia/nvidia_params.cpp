@@ -1,0 +1,70 @@
+#include "models/nvidia/nvidia_params.h"
+
+namespace symsim::nv {
+
+ParamTable NvidiaParams::table() {
+  constexpr bool I = true, R = false;
+  constexpr double kBig = 1e15;
+  return {
+      {"sm.count", "SMs per GPU (one CTA runs per SM)", I, 1, 1024, &sm_count},
+      {"sm.clock_ghz", "SM clock: clock64() ticks per ns", R, 0.1, 10, &sm_clock_ghz},
+      {"sm.smem_bytes", "shared memory per CTA", I, 1024, 16 << 20, &sm_smem_bytes},
+      {"sm.max_threads", "threads per CTA", I, 32, 1024, &sm_max_threads},
+      {"sm.op_ns", "cost of one shim operation (store issue, atomic issue, arithmetic call)", R, 0, 1e6, &sm_op_ns},
+      {"sm.load_issue_ns", "cost of a weak data load (pipelined: the thread does not wait)", R, 0, 1e6, &sm_load_issue_ns},
+      {"sm.syncthreads_ns", "CTA barrier release after the last arrival", R, 0, 1e6, &sm_syncthreads_ns},
+      {"sm.warp_sync_ns", "__syncwarp, shuffle or vote", R, 0, 1e6, &sm_warp_sync_ns},
+      {"l2.latency_ns", "one-way SM -> L2 latency (a load round trip is twice this)", R, 0, 1e6, &l2_latency_ns},
+      {"hbm.bytes", "HBM per GPU (address space reserved; pages touched on use)", I, 1 << 20, kBig, &hbm_bytes},
+      {"hbm.gbytes_per_s", "HBM bandwidth per GPU", R, 0.001, 1e5, &hbm_gbytes_per_s},
+      {"mem.reorder_window_ns", "largest seeded extra delay of a weak or relaxed store to local memory", R, 0, 1e6, &mem_reorder_window_ns},
+      {"nvlink.reorder_window_ns", "largest seeded extra delay of a weak or relaxed store to an NVLink peer", R, 0, 1e6, &nvlink_reorder_window_ns},
+      {"mem.fence_sys_ns", "extra cost of a system-scope fence", R, 0, 1e6, &fence_sys_ns},
+      {"tma.issue_ns", "TMA bulk-copy issue and completion overhead", R, 0, 1e6, &tma_issue_ns},
+      {"tma.gbytes_per_s", "TMA bandwidth of one SM", R, 0.001, 1e5, &tma_gbytes_per_s},
+      {"nvlink.gpus_per_domain", "GPUs under one NVSwitch (the NVLink domain)", I, 1, 1024, &nvlink_gpus_per_domain},
+      {"nvlink.gbytes_per_s", "NVLink bandwidth per GPU and direction (all links)", R, 0.001, 1e5, &nvlink_gbytes_per_s},
+      {"nvlink.port_latency_ns", "GPU <-> NVSwitch link latency per traversal", R, 0, 1e6, &nvlink_port_latency_ns},
+      {"nvlink.switch_ns", "NVSwitch traversal", R, 0, 1e6, &nvlink_switch_ns},
+      {"nvlink.packet_bytes", "largest payload of one NVLink packet", I, 16, 4096, &nvlink_packet_bytes},
+      {"nvlink.header_bytes", "wire overhead per NVLink packet", I, 0, 4096, &nvlink_header_bytes},
+      {"nvlink.visibility_bytes", "granule in which remote bulk data lands", I, 16, 1 << 20, &nvlink_visibility_bytes},
+      {"pcie.latency_ns", "one-way GPU <-> NIC latency over PCIe", R, 0, 1e6, &pcie_latency_ns},
+      {"pcie.gbytes_per_s", "GPU <-> NIC PCIe bandwidth per direction", R, 0.001, 1e5, &pcie_gbytes_per_s},
+      {"nic.gbytes_per_s", "NIC port bandwidth per direction", R, 0.001, 1e5, &nic_gbytes_per_s},
+      {"nic.wqe_ns", "NIC occupancy per WQE (message rate)", R, 0, 1e6, &nic_wqe_ns},
+      {"nic.sq_depth", "default QP depth in 64 B WQEBBs (power of two)", I, 2, 1 << 16, &nic_sq_depth},
+      {"nic.cq_depth", "default CQ depth in 64 B CQEs (power of two)", I, 2, 1 << 16, &nic_cq_depth},
+      {"ib.gpus_per_leaf", "NICs (GPUs) under one leaf switch", I, 1, 1 << 16, &ib_gpus_per_leaf},
+      {"ib.uplink_gbytes_per_s", "leaf <-> spine bandwidth per leaf and direction", R, 0.001, 1e6, &ib_uplink_gbytes_per_s},
+      {"ib.port_latency_ns", "NIC <-> leaf link latency per traversal", R, 0, 1e6, &ib_port_latency_ns},
+      {"ib.uplink_latency_ns", "leaf <-> spine link latency per traversal", R, 0, 1e6, &ib_uplink_latency_ns},
+      {"ib.leaf_switch_ns", "leaf switch traversal", R, 0, 1e6, &ib_leaf_switch_ns},
+      {"ib.spine_switch_ns", "spine switch traversal", R, 0, 1e6, &ib_spine_switch_ns},
+      {"ib.visibility_bytes", "granule in which RDMA data lands at the target (PCIe write size)", I, 8, 1 << 20, &ib_visibility_bytes},
+      {"ib.path_skew_ns", "largest extra delay a message picks up from its path (adaptive routing); messages of different QPs may then pass each other", R, 0, 1e6, &ib_path_skew_ns},
+      {"host.memcpy_gbytes_per_s", "host <-> device copy bandwidth", R, 0.001, 1e5, &host_memcpy_gbytes_per_s},
+      {"host.memcpy_latency_us", "host <-> device copy fixed cost", R, 0, 1e6, &host_memcpy_latency_us},
+      {"host.launch_us", "kernel launch overhead", R, 0, 1e6, &host_launch_us},
+      {"sim.quantum_ns", "how far a CUDA thread may run ahead of SystemC time between sync points", R, 1, 1e9, &sim_quantum_ns},
+      {"sim.max_time_us", "simulated time limit (timeout hazard past it)", R, 1, 1e12, &sim_max_time_us},
+      {"sim.fiber_stack_bytes", "stack of one CUDA-thread fiber (address space; pages touched on use)", I, 16384, 64 << 20, &sim_fiber_stack_bytes},
+  };
+}
+
+FabricParams NvidiaParams::ib_fabric() const {
+  FabricParams f;
+  f.pes_per_node = static_cast<int>(ib_gpus_per_leaf);
+  f.port_gbytes_per_s = nic_gbytes_per_s;
+  f.uplink_gbytes_per_s = ib_uplink_gbytes_per_s;
+  f.payload_efficiency = 1.0;  // the NIC rate is a payload rate (ibstat rate / 8)
+  f.port_latency_ps = ns_to_ps(ib_port_latency_ns);
+  f.uplink_latency_ps = ns_to_ps(ib_uplink_latency_ns);
+  f.l1_switch_ps = ns_to_ps(ib_leaf_switch_ns);
+  f.l2_switch_ps = ns_to_ps(ib_spine_switch_ns);
+  f.visibility_bytes = static_cast<uint32_t>(ib_visibility_bytes);
+  f.path_skew_ps = ns_to_ps(ib_path_skew_ns);
+  return f;
+}
+
+}  // namespace symsim::nv

@@ -1,0 +1,69 @@
+// Parameters of an NVIDIA platform (H800/H200-class GPUs over NVLink + NVSwitch, one
+// GPU-driven RDMA NIC per GPU). Values come from a preset (scenarios/platforms/h800.json,
+// h200.json) where each one names its source; no defaults on purpose: a preset sets every one.
+#pragma once
+#include "models/core/time.h"
+#include "models/fabric/fabric.h"
+#include "models/platform/param_table.h"
+
+namespace symsim::nv {
+
+struct NvidiaParams {
+  // SMs and the work they do per shim call.
+  double sm_count = 0;
+  double sm_clock_ghz = 0;         // clock64() rate
+  double sm_smem_bytes = 0;        // shared memory per CTA (one CTA per SM)
+  double sm_max_threads = 0;       // threads per CTA
+  double sm_op_ns = 0;             // one shim operation (store issue, shuffle, atomic issue)
+  double sm_load_issue_ns = 0;     // a weak (data) load: pipelined, the thread does not wait for it
+  double sm_syncthreads_ns = 0;    // CTA barrier release after the last arrival
+  double sm_warp_sync_ns = 0;      // __syncwarp / shuffle / vote
+  // Memory of one GPU.
+  double l2_latency_ns = 0;        // one way SM -> L2 (a load round trip is twice this)
+  double hbm_bytes = 0;
+  double hbm_gbytes_per_s = 0;
+  double mem_reorder_window_ns = 0;     // largest seeded extra delay of a weak/relaxed local store
+  double nvlink_reorder_window_ns = 0;  // ... of one to an NVLink peer
+  double fence_sys_ns = 0;         // extra cost of a system-scope fence (no pending writes)
+  // TMA unit of one SM.
+  double tma_issue_ns = 0;
+  double tma_gbytes_per_s = 0;
+  // NVLink port per GPU and the NVSwitch.
+  double nvlink_gpus_per_domain = 0;
+  double nvlink_gbytes_per_s = 0;  // per GPU and direction (all links together)
+  double nvlink_port_latency_ns = 0;
+  double nvlink_switch_ns = 0;
+  double nvlink_packet_bytes = 0;  // largest payload of one NVLink packet
+  double nvlink_header_bytes = 0;  // per-packet overhead on the wire
+  double nvlink_visibility_bytes = 0;
+  // PCIe between a GPU and its NIC.
+  double pcie_latency_ns = 0;
+  double pcie_gbytes_per_s = 0;
+  // NIC (RC QPs) and the InfiniBand fabric.
+  double nic_gbytes_per_s = 0;
+  double nic_wqe_ns = 0;           // NIC occupancy per WQE (message rate)
+  double nic_sq_depth = 0;         // default QP depth in 64 B WQEBBs
+  double nic_cq_depth = 0;
+  double ib_gpus_per_leaf = 0;
+  double ib_uplink_gbytes_per_s = 0;
+  double ib_port_latency_ns = 0;
+  double ib_uplink_latency_ns = 0;
+  double ib_leaf_switch_ns = 0;
+  double ib_spine_switch_ns = 0;
+  double ib_visibility_bytes = 0;
+  double ib_path_skew_ns = 0;      // largest extra delay of a message's path (adaptive routing)
+  // Host side.
+  double host_memcpy_gbytes_per_s = 0;
+  double host_memcpy_latency_us = 0;
+  double host_launch_us = 0;
+  // Simulation control.
+  double sim_quantum_ns = 0;
+  double sim_max_time_us = 0;
+  double sim_fiber_stack_bytes = 0;
+
+  ParamTable table();
+  // The InfiniBand fabric between NICs, in the shape the shared Fabric model builds.
+  FabricParams ib_fabric() const;
+};
+
+}  // namespace symsim::nv

@@ -1,0 +1,134 @@
+#include "models/nvidia/nvidia_system.h"
+
+#include <fmt/format.h>
+
+#include "models/nvidia/nic.h"
+
+namespace symsim::nv {
+
+namespace {
+NvlinkParams nvlink_params(const NvidiaParams& p) {
+  NvlinkParams n;
+  n.gpus_per_domain = static_cast<int>(p.nvlink_gpus_per_domain);
+  n.gbytes_per_s = p.nvlink_gbytes_per_s;
+  n.port_latency_ps = ns_to_ps(p.nvlink_port_latency_ns);
+  n.switch_ps = ns_to_ps(p.nvlink_switch_ns);
+  n.packet_bytes = static_cast<uint32_t>(p.nvlink_packet_bytes);
+  n.header_bytes = static_cast<uint32_t>(p.nvlink_header_bytes);
+  n.visibility_bytes = static_cast<uint32_t>(p.nvlink_visibility_bytes);
+  return n;
+}
+constexpr int kNvlinkFirstLinkId = 100000;  // after the IB fabric's link ids
+}  // namespace
+
+NvidiaSystem*& current_system() {
+  static NvidiaSystem* s = nullptr;
+  return s;
+}
+
+NvidiaSystem::NvidiaSystem(const NvidiaParams& params, int n_gpus, uint64_t seed)
+    : m_params(params),
+      m_n_gpus(n_gpus),
+      m_memory(n_gpus, static_cast<uint64_t>(params.hbm_bytes)),
+      m_nvlink(n_gpus, nvlink_params(params), kNvlinkFirstLinkId),
+      m_ib(n_gpus, params.ib_fabric()),
+      m_order(m_hooks),
+      m_stacks(static_cast<size_t>(params.sim_fiber_stack_bytes)),
+      m_rng(seed ^ 0x9e3779b97f4a7c15ull),
+      m_hbm_ports(n_gpus, BandwidthResource(params.hbm_gbytes_per_s)),
+      m_pcie_up(n_gpus, BandwidthResource(params.pcie_gbytes_per_s)),
+      m_pcie_down(n_gpus, BandwidthResource(params.pcie_gbytes_per_s)) {
+  m_nvlink.attach(&m_hooks);
+  m_ib.attach(&m_hooks, seed);
+  m_order.set_gpu_of([](const void* p, void* ctx) { return static_cast<DeviceMemory*>(ctx)->gpu_of(p); }, &m_memory);
+  for (int g = 0; g < n_gpus; ++g) {
+    const auto base = reinterpret_cast<uintptr_t>(m_memory.base(g));
+    m_addresses.add({base, base + m_memory.hbm_bytes(), g, -1, RegionKind::kHbm, nullptr, fmt::format("gpu{}.hbm", g)});
+  }
+  for (int g = 0; g < n_gpus; ++g) m_schedulers.push_back(std::make_unique<GpuScheduler>(*this, g));
+  for (int g = 0; g < n_gpus; ++g) {
+    m_nics.push_back(std::make_unique<Nic>(*this, g));
+    Nic& n = *m_nics.back();
+    const auto db = reinterpret_cast<uintptr_t>(n.doorbell_window());
+    m_addresses.add({db, db + Nic::kDoorbellWindowBytes, g, -1, RegionKind::kMmio, &n, fmt::format("gpu{}.nic.uar", g)});
+  }
+  for (auto& s : m_schedulers) s->spawn();
+}
+
+NvidiaSystem::~NvidiaSystem() = default;
+
+Ps NvidiaSystem::one_way_ps(int from, int owner) const {
+  const Ps l2 = ns_to_ps(m_params.l2_latency_ns);
+  return from == owner ? l2 : l2 + m_nvlink.one_way_ps();
+}
+
+Landing NvidiaSystem::store_landing(int from, int owner, uint64_t bytes, Ps t_ps) {
+  const Ps l2 = ns_to_ps(m_params.l2_latency_ns);
+  const uint32_t unit = static_cast<uint32_t>(m_params.nvlink_visibility_bytes);
+  Landing l;
+  l.unit_bytes = unit;
+  if (from == owner) {
+    if (bytes <= unit) {
+      l.first_ps = l.last_ps = t_ps + l2;
+      return l;
+    }
+    const Ps start = m_hbm_ports[owner].reserve(t_ps + l2, bytes);
+    const uint64_t units = (bytes + unit - 1) / unit;
+    l.first_ps = start + transfer_ps(unit, m_params.hbm_gbytes_per_s);
+    l.last_ps = start + transfer_ps(bytes, m_params.hbm_gbytes_per_s);
+    l.interval_ps = units > 1 ? (l.last_ps - l.first_ps) / (units - 1) : 0;
+    l.last_ps = l.first_ps + (units - 1) * l.interval_ps;
+    return l;
+  }
+  const NvlinkDelivery d = m_nvlink.send(from, owner, bytes, t_ps + l2);
+  l.first_ps = d.first_unit_ps;
+  l.interval_ps = d.unit_interval_ps;
+  l.unit_bytes = d.unit_bytes;
+  l.last_ps = d.last_unit_ps;
+  return l;
+}
+
+Ps NvidiaSystem::read_return_ps(int owner, int to, uint64_t bytes, Ps sample_ps) {
+  const Ps l2 = ns_to_ps(m_params.l2_latency_ns);
+  if (owner == to) {
+    if (bytes <= 256) return sample_ps + l2;
+    const Ps start = m_hbm_ports[owner].reserve(sample_ps, bytes);
+    return start + transfer_ps(bytes, m_params.hbm_gbytes_per_s) + l2;
+  }
+  return m_nvlink.send(owner, to, bytes, sample_ps).last_unit_ps + l2;
+}
+
+Ps NvidiaSystem::reorder_jitter_ps(bool remote) {
+  const Ps w = ns_to_ps(remote ? m_params.nvlink_reorder_window_ns : m_params.mem_reorder_window_ns);
+  return w == 0 ? 0 : static_cast<Ps>(m_rng.below(static_cast<size_t>(w) + 1));
+}
+
+std::string addr_text(uintptr_t a) {
+  NvidiaSystem* sys = current_system();
+  if (!sys) return "an address";
+  const void* p = reinterpret_cast<const void*>(a);
+  std::string n = sys->memory().name(p);
+  if (!n.empty()) return n;
+  if (const CudaThread* t = current_thread()) {
+    const auto s = reinterpret_cast<uintptr_t>(t->cta->smem.data());
+    if (a >= s && a < s + t->cta->smem.size()) return fmt::format("smem+{:#x}", a - s);
+  }
+  if (const Region* r = sys->addresses().find(p)) return r->name;
+  return "a host or static shared-memory address";
+}
+
+void NvidiaSystem::check_deadlock() {
+  if (m_deadlocked || m_live == 0 || m_idle < m_live || m_hosts_busy > 0 || !m_visibility.empty()) return;
+  m_deadlocked = true;
+  for (auto& s : m_schedulers) s->abort("deadlock");
+}
+
+void NvidiaSystem::record_hang(int gpu, const std::string& kind, std::vector<std::string> waits) {
+  m_hangs.push_back({gpu, kind, std::move(waits), static_cast<Ps>(sc_core::sc_time_stamp().value())});
+}
+
+void NvidiaSystem::abort_all(const std::string& why) {
+  for (auto& s : m_schedulers) s->abort(why);
+}
+
+}  // namespace symsim::nv

@@ -1,0 +1,341 @@
+// Loads, stores, atomics and fences of a CUDA thread (see thread_ops.h and mem_order.h).
+#include "models/nvidia/thread_ops.h"
+
+#include <fmt/format.h>
+
+#include <cstring>
+#include <memory>
+
+#include "models/nvidia/device_trap.h"
+#include "models/nvidia/gpu_scheduler.h"
+#include "models/nvidia/nic.h"
+#include "models/nvidia/nvidia_system.h"
+
+extern "C" {
+extern uint8_t __start_symsim_shared[] __attribute__((weak));
+extern uint8_t __stop_symsim_shared[] __attribute__((weak));
+}
+
+namespace symsim::nv {
+
+namespace {
+
+Ps now_ps() { return static_cast<Ps>(sc_core::sc_time_stamp().value()); }
+Ps op_ps() { return ns_to_ps(this_system().params().sm_op_ns); }
+
+WriterRef writer_of(const CudaThread& t, Site site, WriterKind kind = WriterKind::Thread) {
+  return {kind, t.cta->gpu, static_cast<int>(t.cta->index), static_cast<int>(t.tid), site.file, site.line};
+}
+
+// The GPU owning [p, p+bytes), checked reachable from the thread's GPU; traps otherwise.
+int owner_of(const CudaThread& t, const void* p, uint64_t bytes, const char* what) {
+  NvidiaSystem& sys = this_system();
+  if (!sys.memory().in_hbm(p, bytes))
+    throw DeviceTrap(fmt::format("illegal address: {} of {} B at {} is outside shared memory and every GPU's HBM", what,
+                                 bytes, addr_text(p)));
+  const int owner = sys.memory().gpu_of(p);
+  if (!sys.reachable(t.cta->gpu, owner))
+    throw DeviceTrap(fmt::format("illegal address: {} at {} is in GPU {}'s memory, which GPU {} cannot reach over NVLink",
+                                 what, addr_text(p), owner, t.cta->gpu));
+  return owner;
+}
+
+}  // namespace
+
+void prune_landed(CudaThread& t) {
+  const Ps now = now_ps();
+  if (t.order.own.size() > 4) t.order.own.prune(now);
+  if (t.order.inherited.size() > 4) t.order.inherited.prune(now);
+  if (t.order.bulk.size() > 4) t.order.bulk.prune(now);
+}
+
+namespace {
+
+void prune(CudaThread& t) { prune_landed(t); }
+
+// The release half of a release operation: stall until in-scope writes have landed.
+void release_stall(CudaThread& t, Scope scope) {
+  NvidiaSystem& sys = this_system();
+  prune_landed(t);
+  t.local_ps = std::max(t.local_ps, sys.order().release_wait_ps(t.order, scope));
+  if (scope == Scope::Sys) t.local_ps += ns_to_ps(sys.params().fence_sys_ns);
+}
+
+uint64_t read_u(const uint8_t* p, uint32_t bytes) {
+  uint64_t v = 0;
+  std::memcpy(&v, p, bytes);
+  return v;
+}
+
+template <typename T>
+T as(uint64_t bits) {
+  T v;
+  std::memcpy(&v, &bits, sizeof(T));
+  return v;
+}
+template <typename T>
+uint64_t bits_of(T v) {
+  uint64_t b = 0;
+  std::memcpy(&b, &v, sizeof(T));
+  return b;
+}
+
+uint64_t apply_atomic(AtomicOp op, AtomicType type, uint64_t old, uint64_t a, uint64_t compare) {
+  auto integer = [&](auto o, auto x, auto c) -> decltype(o) {
+    using T = decltype(o);
+    switch (op) {
+      case AtomicOp::Add: return static_cast<T>(o + x);
+      case AtomicOp::Sub: return static_cast<T>(o - x);
+      case AtomicOp::Exch: return x;
+      case AtomicOp::Cas: return o == c ? x : o;
+      case AtomicOp::Max: return o > x ? o : x;
+      case AtomicOp::Min: return o < x ? o : x;
+      case AtomicOp::And: return static_cast<T>(o & x);
+      case AtomicOp::Or: return static_cast<T>(o | x);
+      case AtomicOp::Xor: return static_cast<T>(o ^ x);
+      case AtomicOp::Inc: return static_cast<T>(o >= x ? 0 : o + 1);
+      case AtomicOp::Dec: return static_cast<T>((o == 0 || o > x) ? x : o - 1);
+    }
+    return o;
+  };
+  switch (type) {
+    case AtomicType::U32: return static_cast<uint32_t>(integer(static_cast<uint32_t>(old), static_cast<uint32_t>(a), static_cast<uint32_t>(compare)));
+    case AtomicType::S32: return static_cast<uint32_t>(integer(static_cast<int32_t>(old), static_cast<int32_t>(a), static_cast<int32_t>(compare)));
+    case AtomicType::U64: return integer(old, a, compare);
+    case AtomicType::S64: return static_cast<uint64_t>(integer(static_cast<int64_t>(old), static_cast<int64_t>(a), static_cast<int64_t>(compare)));
+    case AtomicType::F32: {
+      const float o = as<float>(old), x = as<float>(a);
+      if (op == AtomicOp::Add) return bits_of(o + x);
+      if (op == AtomicOp::Exch) return bits_of(x);
+      return old;
+    }
+    case AtomicType::F64: {
+      const double o = as<double>(old), x = as<double>(a);
+      if (op == AtomicOp::Add) return bits_of(o + x);
+      if (op == AtomicOp::Exch) return bits_of(x);
+      return old;
+    }
+  }
+  return old;
+}
+
+uint32_t type_bytes(AtomicType t) {
+  return (t == AtomicType::U32 || t == AtomicType::S32 || t == AtomicType::F32) ? 4 : 8;
+}
+
+}  // namespace
+
+CudaThread& this_thread() {
+  CudaThread* t = current_thread();
+  if (!t) throw std::logic_error("a device function was called outside a kernel");
+  return *t;
+}
+NvidiaSystem& this_system() { return *current_system(); }
+GpuScheduler& this_scheduler() { return this_system().scheduler(this_thread().cta->gpu); }
+
+void work(double ops) {
+  CudaThread& t = this_thread();
+  this_scheduler().advance(t, static_cast<Ps>(ops * static_cast<double>(op_ps())));
+}
+
+bool in_shared(const void* p, uint64_t bytes) {
+  const CudaThread* t = current_thread();
+  if (!t) return false;
+  const auto a = reinterpret_cast<uintptr_t>(p);
+  const auto s = reinterpret_cast<uintptr_t>(t->cta->smem.data());
+  if (a >= s && a + bytes <= s + t->cta->smem.size() && !t->cta->smem.empty()) return true;
+  const auto b = reinterpret_cast<uintptr_t>(__start_symsim_shared);
+  const auto e = reinterpret_cast<uintptr_t>(__stop_symsim_shared);
+  return b && a >= b && a + bytes <= e;
+}
+
+void load(void* out, const void* addr, uint32_t bytes, Sem sem, Scope scope, Site site) {
+  CudaThread& t = this_thread();
+  GpuScheduler& s = this_scheduler();
+  NvidiaSystem& sys = this_system();
+  if (in_shared(addr, bytes)) {
+    std::memcpy(out, addr, bytes);
+    s.busy(t);
+    s.advance(t, op_ps());
+    return;
+  }
+  const int gpu = t.cta->gpu;
+  const int owner = owner_of(t, addr, bytes, "a load");
+  const bool strong = sem != Sem::Weak;
+  const auto a = reinterpret_cast<uintptr_t>(addr);
+  // A strong load reads the owner's memory when the request gets there; a weak (data) load
+  // is pipelined: modelled as reading at issue, and the thread goes on.
+  Ps sample = strong ? t.local_ps + sys.one_way_ps(gpu, owner) : t.local_ps;
+  sample = std::max(sample, OrderModel::read_wait_ps(t.order, a, a + bytes));
+  if (strong) {
+    t.wait = {"polls a word (ld strong)", site.file, site.line, a, t.wait.value};
+  }
+  s.sync_to(t, sample);
+  sys.visibility().settle(now_ps());
+  std::memcpy(out, addr, bytes);
+  sys.order().data_read(t.order, a, a + bytes, sample, site.file, site.line);
+  if (bytes <= 8) sys.order().word_read(t.order, a, sem, scope, sample);
+  if (strong) {
+    const uint64_t v = read_u(static_cast<const uint8_t*>(out), std::min<uint32_t>(bytes, 8));
+    t.wait.value = v;
+    s.poll(t, a, v);
+    t.local_ps = std::max(t.local_ps, sys.read_return_ps(owner, gpu, bytes, sample));
+  } else {
+    s.busy(t);
+    t.wait = {};
+    t.local_ps += ns_to_ps(sys.params().sm_load_issue_ns);
+  }
+}
+
+void store(void* addr, const void* value, uint32_t bytes, Sem sem, Scope scope, Site site) {
+  CudaThread& t = this_thread();
+  GpuScheduler& s = this_scheduler();
+  NvidiaSystem& sys = this_system();
+  s.busy(t);
+  t.wait = {};
+  if (in_shared(addr, bytes)) {
+    std::memcpy(addr, value, bytes);
+    s.advance(t, op_ps());
+    return;
+  }
+  if (ptx::has_release(sem)) release_stall(t, scope);
+  if (const Region* r = sys.addresses().find(addr, bytes); r && r->kind == RegionKind::kMmio) {
+    // A doorbell: an MMIO event for the NIC, carrying what its ringer had not ordered.
+    auto* nic = dynamic_cast<Nic*>(r->mmio);
+    uint64_t v = 0;
+    std::memcpy(&v, value, std::min<uint32_t>(bytes, 8));
+    if (nic) nic->doorbell(reinterpret_cast<uintptr_t>(addr) - r->begin, v, t.local_ps, writer_of(t, site),
+                           sys.order().unordered(t.order, t.local_ps));
+    s.advance(t, op_ps());
+    return;
+  }
+  const int gpu = t.cta->gpu;
+  const int owner = owner_of(t, addr, bytes, "a store");
+  const auto a = reinterpret_cast<uintptr_t>(addr);
+  const Ps issue = t.local_ps;
+  Landing l = sys.store_landing(gpu, owner, bytes, issue);
+  Ps first = l.first_ps + sys.reorder_jitter_ps(owner != gpu);
+  // A thread's writes to the same bytes land in program order (coherence).
+  const Ps own = t.order.own.overlap_visible_ps(a, a + bytes);
+  if (own >= first) first = own + 1;
+  const Ps last = first + (l.last_ps - l.first_ps);
+  const WriterRef who = writer_of(t, site);
+  VisibilityQueue::DoneFn done;
+  if (bytes <= 8) {
+    // A word: what it publishes is decided now, applied when it lands.
+    auto state = std::make_shared<WordState>();
+    state->writer = who;
+    if (ptx::has_release(sem)) state->releases.push_back(sys.order().make_release(t.order, scope, issue));
+    state->unordered = sys.order().unordered(t.order, issue);
+    OrderModel* order = &sys.order();
+    done = [order, a, state](Ps) { order->word_written(a, std::move(*state), false); };
+  }
+  sys.visibility().schedule(first, l.interval_ps, l.unit_bytes, static_cast<uint8_t*>(addr),
+                            static_cast<const uint8_t*>(value), bytes, std::move(done));
+  t.order.own.add({a, a + bytes, last, who});
+  prune(t);
+  s.advance(t, op_ps());
+}
+
+uint64_t atomic(void* addr, AtomicOp op, AtomicType type, uint64_t operand, uint64_t compare, Sem sem, Scope scope,
+                bool want_result, Site site) {
+  CudaThread& t = this_thread();
+  GpuScheduler& s = this_scheduler();
+  NvidiaSystem& sys = this_system();
+  const uint32_t bytes = type_bytes(type);
+  if (in_shared(addr, bytes)) {
+    auto* p = static_cast<uint8_t*>(addr);
+    const uint64_t old = read_u(p, bytes);
+    const uint64_t v = apply_atomic(op, type, old, operand, compare);
+    std::memcpy(p, &v, bytes);
+    if (op == AtomicOp::Cas && old != compare) {
+      s.poll(t, reinterpret_cast<uintptr_t>(addr), old);
+    } else {
+      s.busy(t);
+    }
+    s.advance(t, op_ps());
+    return old;
+  }
+  if (ptx::has_release(sem)) release_stall(t, scope);
+  const int gpu = t.cta->gpu;
+  const int owner = owner_of(t, addr, bytes, "an atomic");
+  const auto a = reinterpret_cast<uintptr_t>(addr);
+  const Ps issue = t.local_ps;
+  // The atomic is performed at the owner's L2 when the request arrives (after the thread's
+  // earlier writes to the same bytes).
+  Ps perform = gpu == owner ? issue + sys.one_way_ps(gpu, owner)
+                            : sys.store_landing(gpu, owner, 16, issue).last_ps;
+  const Ps own = t.order.own.overlap_visible_ps(a, a + bytes);
+  if (own >= perform) perform = own + 1;
+  struct Result {
+    uint64_t old = 0;
+    std::vector<ReleaseInfo> releases;
+    WriteSet unordered;
+  };
+  auto result = std::make_shared<Result>();
+  auto state = std::make_shared<WordState>();
+  const WriterRef who = writer_of(t, site);
+  state->writer = who;
+  if (ptx::has_release(sem)) state->releases.push_back(sys.order().make_release(t.order, scope, issue));
+  state->unordered = sys.order().unordered(t.order, issue);
+  OrderModel* order = &sys.order();
+  const bool acquire = ptx::has_acquire(sem);
+  sys.visibility().schedule_action(perform, [=](Ps) {
+    auto* p = reinterpret_cast<uint8_t*>(a);
+    result->old = read_u(p, bytes);
+    const uint64_t v = apply_atomic(op, type, result->old, operand, compare);
+    std::memcpy(p, &v, bytes);
+    order->word_written(a, std::move(*state), true);
+  });
+  t.order.own.add({a, a + bytes, perform, who});
+  prune(t);
+  if (!want_result) {
+    s.busy(t);
+    t.wait = {};
+    s.advance(t, op_ps());
+    return 0;
+  }
+  const Ps back = gpu == owner ? perform + ns_to_ps(sys.params().l2_latency_ns)
+                               : perform + sys.nvlink().one_way_ps() + ns_to_ps(sys.params().l2_latency_ns);
+  t.wait = {"waits for an atomic's result", site.file, site.line, a, t.wait.value};
+  s.sync_to(t, back);
+  sys.visibility().settle(now_ps());
+  if (acquire || sem == Sem::Relaxed) order->word_read(t.order, a, acquire ? Sem::Acquire : Sem::Relaxed, scope, perform);
+  if (op == AtomicOp::Cas && result->old != compare) {
+    t.wait.what = "spins on a compare-and-swap";
+    t.wait.value = result->old;
+    s.poll(t, a, result->old);
+  } else {
+    s.busy(t);
+    t.wait = {};
+  }
+  return result->old;
+}
+
+void fence(Sem sem, Scope scope, Site site) {
+  CudaThread& t = this_thread();
+  GpuScheduler& s = this_scheduler();
+  NvidiaSystem& sys = this_system();
+  s.busy(t);
+  t.wait = {};
+  release_stall(t, scope);
+  sys.order().fence_acquire(t.order, scope, t.local_ps);
+  (void)sem;
+  (void)site;
+  s.advance(t, op_ps());
+}
+
+uint64_t clock64() {
+  CudaThread& t = this_thread();
+  return static_cast<uint64_t>(static_cast<double>(t.local_ps) / 1000.0 * this_system().params().sm_clock_ghz);
+}
+
+void nanosleep(uint32_t ns) {
+  // Not "busy": a poll loop that sleeps between polls still counts as idle when nothing changes.
+  CudaThread& t = this_thread();
+  this_scheduler().sync_to(t, t.local_ps + ns_to_ps(ns));
+}
+
+void trap(const char* why) { throw DeviceTrap(why); }
+
+}  // namespace symsim::nv

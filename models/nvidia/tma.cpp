@@ -1,0 +1,229 @@
+// The TMA unit of an SM (1D bulk copies, cp.async.bulk) and mbarriers (see thread_ops.h).
+// A bulk load reads its source when the request reaches the owner's memory (a remote read
+// over NVLink for a peer's address) and completes its bytes on an mbarrier; a bulk store
+// snapshots shared memory at issue and lands as a weak write, tracked in the thread's bulk
+// group until tma_wait. An mbarrier phase completes when its arrivals and transaction bytes
+// are all in; its completion time is the latest arrival or byte.
+#include <fmt/format.h>
+
+#include <cstring>
+#include <memory>
+
+#include "models/nvidia/device_trap.h"
+#include "models/nvidia/gpu_scheduler.h"
+#include "models/nvidia/nvidia_system.h"
+#include "models/nvidia/thread_ops.h"
+
+namespace symsim::nv {
+
+namespace {
+
+Ps now_ps() { return static_cast<Ps>(sc_core::sc_time_stamp().value()); }
+std::string at(Site s) { return s.file ? site_text(s.file, s.line) : "?"; }
+
+Mbarrier& mbarrier(Cta& c, void* mbar, Site site) {
+  auto it = c.mbarriers.find(reinterpret_cast<uintptr_t>(mbar));
+  if (it == c.mbarriers.end())
+    throw DeviceTrap(fmt::format("mbarrier at {} used at {} before mbarrier.init", addr_text(mbar),
+                                 at(site)));
+  return it->second;
+}
+
+// Completes the current phase if its arrivals and bytes are all in.
+void try_complete(Cta& c, uintptr_t key, Mbarrier& m) {
+  if (m.pending != 0 || m.tx != 0) return;
+  const Ps t = m.latest_ps;
+  const uint32_t parity = static_cast<uint32_t>(m.phase & 1);
+  m.complete_ps[parity] = t;
+  ++m.phase;
+  m.pending = m.expected;
+  m.tx = 0;
+  m.latest_ps = 0;
+  GpuScheduler& s = this_system().scheduler(c.gpu);
+  for (size_t i = 0; i < c.mbar_waiters.size();) {
+    CudaThread* w = c.mbar_waiters[i];
+    if (w->mbar_wait == key && w->mbar_parity == parity) {
+      c.mbar_waiters.erase(c.mbar_waiters.begin() + static_cast<std::ptrdiff_t>(i));
+      s.wake(*w, t);
+    } else {
+      ++i;
+    }
+  }
+}
+
+void complete_tx(Cta& c, void* mbar, uint32_t bytes, Ps t_done, Site site) {
+  const auto key = reinterpret_cast<uintptr_t>(mbar);
+  Mbarrier& m = mbarrier(c, mbar, site);
+  m.tx -= bytes;
+  m.latest_ps = std::max(m.latest_ps, t_done);
+  if (m.pending == 0 && m.tx < 0)
+    throw DeviceTrap(fmt::format("mbarrier at {}: {} more transaction bytes completed than the phase expects (at {})",
+                                 addr_text(key), -m.tx, at(site)));
+  try_complete(c, key, m);
+}
+
+void check_bulk(const void* gmem, const void* smem, uint32_t bytes, Site site, const char* what) {
+  if (bytes == 0 || bytes % 16 != 0 || reinterpret_cast<uintptr_t>(gmem) % 16 != 0 || reinterpret_cast<uintptr_t>(smem) % 16 != 0)
+    throw DeviceTrap(fmt::format("{} at {}: addresses and size must be 16 B aligned (size {} B)", what, at(site),
+                                 bytes));
+  if (!in_shared(smem, bytes))
+    throw DeviceTrap(fmt::format("{} at {}: {} B at {} is not in the CTA's shared memory", what, at(site),
+                                 bytes, addr_text(smem)));
+}
+
+int owner_checked(const CudaThread& t, const void* p, uint32_t bytes, Site site, const char* what) {
+  NvidiaSystem& sys = this_system();
+  const int owner = sys.memory().in_hbm(p, bytes) ? sys.memory().gpu_of(p) : -1;
+  if (owner < 0 || !sys.reachable(t.cta->gpu, owner))
+    throw DeviceTrap(fmt::format("{} at {}: {} B at {} is not in memory GPU {} can reach", what, at(site),
+                                 bytes, addr_text(p), t.cta->gpu));
+  return owner;
+}
+
+}  // namespace
+
+void tma_load(void* smem_dst, const void* gmem_src, uint32_t bytes, void* mbar, Site site) {
+  CudaThread& t = this_thread();
+  NvidiaSystem& sys = this_system();
+  GpuScheduler& s = this_scheduler();
+  s.busy(t);
+  check_bulk(gmem_src, smem_dst, bytes, site, "tma_load_1d");
+  mbarrier(*t.cta, mbar, site);
+  const int gpu = t.cta->gpu;
+  const int owner = owner_checked(t, gmem_src, bytes, site, "tma_load_1d");
+  const auto a = reinterpret_cast<uintptr_t>(gmem_src);
+  const Ps issue = t.local_ps + ns_to_ps(sys.params().tma_issue_ns);
+  Ps sample = std::max(issue + sys.one_way_ps(gpu, owner), OrderModel::read_wait_ps(t.order, a, a + bytes));
+  sys.order().data_read(t.order, a, a + bytes, sample, site.file, site.line);
+  const Ps start = t.cta->tma.reserve(sample, bytes);
+  const Ps done = std::max(sys.read_return_ps(owner, gpu, bytes, sample),
+                           start + transfer_ps(bytes, t.cta->tma.bandwidth_gbytes_per_s()));
+  std::weak_ptr<char> alive = t.cta->alive;
+  Cta* cta = t.cta;
+  VisibilityQueue* vis = &sys.visibility();
+  sys.visibility().schedule_action(sample, [=](Ps) {
+    auto data = std::make_shared<std::vector<uint8_t>>(static_cast<const uint8_t*>(gmem_src),
+                                                       static_cast<const uint8_t*>(gmem_src) + bytes);
+    vis->schedule_action(done, [=](Ps) {
+      if (alive.expired()) return;
+      std::memcpy(shared_storage(*cta, smem_dst), data->data(), bytes);
+    });
+  });
+  complete_tx(*t.cta, mbar, bytes, done, site);
+  s.advance(t, ns_to_ps(sys.params().sm_op_ns));
+}
+
+void tma_store(void* gmem_dst, const void* smem_src, uint32_t bytes, Site site) {
+  CudaThread& t = this_thread();
+  NvidiaSystem& sys = this_system();
+  GpuScheduler& s = this_scheduler();
+  s.busy(t);
+  check_bulk(gmem_dst, smem_src, bytes, site, "tma_store_1d");
+  const int gpu = t.cta->gpu;
+  const int owner = owner_checked(t, gmem_dst, bytes, site, "tma_store_1d");
+  const auto a = reinterpret_cast<uintptr_t>(gmem_dst);
+  const Ps issue = t.local_ps + ns_to_ps(sys.params().tma_issue_ns);
+  const Ps start = t.cta->tma.reserve(issue, bytes);
+  const Landing l = sys.store_landing(gpu, owner, bytes, start);
+  const Ps first = l.first_ps + sys.reorder_jitter_ps(owner != gpu);
+  const Ps last = first + (l.last_ps - l.first_ps);
+  sys.visibility().schedule(first, l.interval_ps, l.unit_bytes, static_cast<uint8_t*>(gmem_dst),
+                            static_cast<const uint8_t*>(smem_src), bytes);
+  t.order.bulk.add({a, a + bytes, last,
+                    {WriterKind::Tma, gpu, static_cast<int>(t.cta->index), static_cast<int>(t.tid), site.file, site.line}});
+  t.bulk_open = true;
+  t.bulk_open_ps = std::max(t.bulk_open_ps, last);
+  s.advance(t, ns_to_ps(sys.params().sm_op_ns));
+}
+
+void tma_commit() {
+  CudaThread& t = this_thread();
+  this_scheduler().busy(t);
+  t.bulk_groups.push_back(t.bulk_open ? t.bulk_open_ps : t.local_ps);
+  t.bulk_open = false;
+  t.bulk_open_ps = 0;
+}
+
+void tma_wait(uint32_t pending, Site site) {
+  CudaThread& t = this_thread();
+  GpuScheduler& s = this_scheduler();
+  s.busy(t);
+  Ps until = t.local_ps;
+  size_t drop = t.bulk_groups.size() > pending ? t.bulk_groups.size() - pending : 0;
+  for (size_t i = 0; i < drop; ++i) until = std::max(until, t.bulk_groups[i]);
+  t.bulk_groups.erase(t.bulk_groups.begin(), t.bulk_groups.begin() + static_cast<std::ptrdiff_t>(drop));
+  t.wait = {"waits for its TMA stores (bulk wait_group)", site.file, site.line, 0, 0};
+  s.sync_to(t, until);
+  t.wait = {};
+  // Landed stores no longer need ordering; with no group left in flight none are pending.
+  t.order.bulk.prune(now_ps());
+  if (t.bulk_groups.empty() && !t.bulk_open) t.order.bulk.clear();
+}
+
+void mbar_init(void* mbar, uint32_t count) {
+  CudaThread& t = this_thread();
+  this_scheduler().busy(t);
+  if (!in_shared(mbar, 8)) throw DeviceTrap("mbarrier.init on an address outside shared memory");
+  Mbarrier m;
+  m.expected = m.pending = count;
+  t.cta->mbarriers[reinterpret_cast<uintptr_t>(mbar)] = m;
+  std::memset(mbar, 0, 8);
+  this_scheduler().advance(t, ns_to_ps(this_system().params().sm_op_ns));
+}
+
+void mbar_arrive(void* mbar, uint32_t count, uint32_t tx_bytes, Site site) {
+  CudaThread& t = this_thread();
+  this_scheduler().busy(t);
+  Mbarrier& m = mbarrier(*t.cta, mbar, site);
+  if (count > m.pending)
+    throw DeviceTrap(fmt::format("mbarrier at {}: {} arrivals at {} but only {} missing in this phase",
+                                 addr_text(mbar), count, at(site), m.pending));
+  m.tx += tx_bytes;
+  m.pending -= count;
+  m.latest_ps = std::max(m.latest_ps, t.local_ps);
+  try_complete(*t.cta, reinterpret_cast<uintptr_t>(mbar), m);
+  this_scheduler().advance(t, ns_to_ps(this_system().params().sm_op_ns));
+}
+
+void mbar_expect_tx(void* mbar, uint32_t tx_bytes) {
+  CudaThread& t = this_thread();
+  Mbarrier& m = mbarrier(*t.cta, mbar, {});
+  m.tx += tx_bytes;
+}
+
+bool mbar_test(void* mbar, uint32_t parity, Site site) {
+  CudaThread& t = this_thread();
+  Mbarrier& m = mbarrier(*t.cta, mbar, site);
+  parity &= 1;
+  const bool done = (m.phase & 1) != parity && t.local_ps >= m.complete_ps[parity];
+  this_scheduler().advance(t, ns_to_ps(this_system().params().sm_op_ns));
+  if (done) {
+    this_scheduler().sync_to(t, t.local_ps);
+    this_system().visibility().settle(now_ps());
+  }
+  return done;
+}
+
+void mbar_wait(void* mbar, uint32_t parity, Site site) {
+  CudaThread& t = this_thread();
+  GpuScheduler& s = this_scheduler();
+  NvidiaSystem& sys = this_system();
+  s.busy(t);
+  Mbarrier& m = mbarrier(*t.cta, mbar, site);
+  parity &= 1;
+  if ((m.phase & 1) != parity) {
+    s.sync_to(t, m.complete_ps[parity]);
+  } else {
+    t.mbar_wait = reinterpret_cast<uintptr_t>(mbar);
+    t.mbar_parity = parity;
+    t.cta->mbar_waiters.push_back(&t);
+    t.wait = {"waits on an mbarrier phase", site.file, site.line, reinterpret_cast<uintptr_t>(mbar), m.phase};
+    s.block(t);
+  }
+  // Bytes the phase's bulk loads brought land in shared memory by its completion time.
+  s.sync_to(t, t.local_ps);
+  sys.visibility().settle(now_ps());
+  t.wait = {};
+}
+
+}  // namespace symsim::nv

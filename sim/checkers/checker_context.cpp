@@ -1,0 +1,123 @@
+#include "checkers/checker_context.h"
+
+#include <systemc>
+
+#include <fmt/format.h>
+
+#include <cstring>
+
+#include "models/ascend/wqe_layout.h"
+#include "models/platform/ascend_system.h"
+
+#ifndef SYMSIM_SOURCE_DIR
+#define SYMSIM_SOURCE_DIR ""
+#endif
+
+namespace symsim {
+
+std::string CheckerContext::addr(const void* p) const {
+  const auto a = reinterpret_cast<uintptr_t>(p);
+  if (a == 0) return "0x0";
+  for (int pe = 0; pe < sys.n_pes(); ++pe) {
+    const PeMemory& m = sys.memory(pe);
+    const auto heap = reinterpret_cast<uintptr_t>(m.heap.base());
+    if (m.heap.size() && a >= heap && a - heap < m.heap.size()) return fmt::format("pe{}.heap+{:#x}", pe, a - heap);
+  }
+  const Region* r = sys.addresses().find(p, 1);
+  if (r) return fmt::format("{}+{:#x}", r->name, a - r->begin);
+  return fmt::format("{:#x}", a);
+}
+
+int64_t CheckerContext::heap_offset(uint64_t va) const {
+  for (int pe = 0; pe < sys.n_pes(); ++pe) {
+    const PeMemory& m = sys.memory(pe);
+    const auto heap = reinterpret_cast<uint64_t>(m.heap.base());
+    if (m.heap.size() && va >= heap && va - heap < m.heap.size()) return static_cast<int64_t>(va - heap);
+  }
+  return -1;
+}
+
+int CheckerContext::pe_of(const void* p) const {
+  const Region* r = sys.addresses().find(p, 1);
+  return r ? r->pe : -1;
+}
+
+bool CheckerContext::in_queue_ring(const void* p) const {
+  for (int pe = 0; pe < sys.n_pes(); ++pe)
+    if (sys.memory(pe).queue_region.base() && sys.memory(pe).queue_region.contains(p, 1)) return true;
+  return false;
+}
+
+bool CheckerContext::in_unified_buffer(const void* p) const {
+  const Region* r = sys.addresses().find(p, 1);
+  return r && r->kind == RegionKind::kUnifiedBuffer;
+}
+
+const UdmaQp* CheckerContext::engine_qp(const QpRef& q) const {
+  if (q.pe < 0 || q.pe >= sys.n_pes()) return nullptr;
+  for (const UdmaQp& u : sys.engine(q.pe).qps())
+    if (u.ref.slot == q.slot && u.ref.qp == q.qp) return &u;
+  return nullptr;
+}
+
+Hazard CheckerContext::at_wqe(const char* id, const QpRef& q, uint32_t wqe, Ps t) const {
+  Hazard h;
+  h.id = id;
+  h.pe = q.pe;
+  h.slot = q.slot;
+  h.qp = q.qp;
+  h.wqe = wqe;
+  h.time_ps = t;
+  h.site = site_text(sites.site_of(q, wqe));
+  return h;
+}
+
+const char* opcode_text(uint8_t opcode) {
+  switch (opcode) {
+    case udma::kSend: return "SEND";
+    case udma::kWrite: return "WRITE";
+    case udma::kWriteImm: return "WRITE_IMM";
+    case udma::kWriteWithNotify: return "WRITE_WITH_NOTIFY";
+    case udma::kRead: return "READ";
+    case udma::kCas: return "CAS";
+    case udma::kFaa: return "FAA";
+    case udma::kNop: return "NOP";
+    default: return "opcode";
+  }
+}
+
+std::string substatus_text(uint8_t status, uint8_t substatus) {
+  const char* what = "error";
+  if (status == udma::cqe_status::kFlushed) {
+    what = "flushed: the QP was in the error state";
+  } else {
+    switch (substatus) {
+      case udma::cqe_substatus::kTokenMismatch: what = "token mismatch"; break;
+      case udma::cqe_substatus::kBadRemoteAddr: what = "remote address outside registered memory"; break;
+      case udma::cqe_substatus::kBadLocalAddr: what = "local address or length invalid"; break;
+      case udma::cqe_substatus::kBadOpcode: what = "unsupported opcode"; break;
+      case udma::cqe_substatus::kUnreachable: what = "target unreachable"; break;
+      default: break;
+    }
+  }
+  return fmt::format("status {:#x} substatus {:#x} ({})", status, substatus, what);
+}
+
+std::string site_text(SiteRef s) {
+  if (!s.file) return "";
+  const char* f = s.file;
+  const size_t n = std::strlen(SYMSIM_SOURCE_DIR);
+  if (n > 0 && std::strncmp(f, SYMSIM_SOURCE_DIR, n) == 0) {
+    f += n;
+    while (*f == '/') ++f;
+  }
+  return fmt::format("{}:{}", f, s.line);
+}
+
+std::string at_site(SiteRef s) { return s.file ? " at " + site_text(s) : ""; }
+
+Ps sim_now_ps() { return static_cast<Ps>(sc_core::sc_time_stamp().value()); }
+
+std::string us_text(Ps t) { return fmt::format("{:.3f} us", ps_to_us(t)); }
+
+}  // namespace symsim

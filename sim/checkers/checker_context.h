@@ -1,0 +1,51 @@
+// What every checker shares: the hazard log, the platform (to name addresses and read ring
+// and memory state), and the index of call sites. Also the helpers that turn host pointers
+// and call sites into deterministic text.
+#pragma once
+#include <string>
+
+#include "checkers/hazard_log.h"
+#include "checkers/site_index.h"
+#include "models/core/observer.h"
+
+namespace symsim {
+
+class AscendSystem;
+struct UdmaQp;
+
+struct CheckerContext {
+  HazardLog& log;
+  AscendSystem& sys;
+  SiteIndex& sites;
+
+  bool on(const char* id) const { return log.enabled(id); }
+  // "pe1.heap+0x200", "pe0.queues+0x40", "pe0.aiv1.ub+0x0"; raw hex outside every region.
+  std::string addr(const void* p) const;
+  std::string addr(uint64_t va) const { return addr(reinterpret_cast<const void*>(va)); }
+  // The symmetric-heap offset of `va` on its PE, or -1.
+  int64_t heap_offset(uint64_t va) const;
+  // Which PE's memory holds `p` (-1: none).
+  int pe_of(const void* p) const;
+  bool in_queue_ring(const void* p) const;  // an SQ/CQ ring of any PE
+  bool in_unified_buffer(const void* p) const;
+  // The engine's view of a QP (null when the engine has no such QP).
+  const UdmaQp* engine_qp(const QpRef& q) const;
+  // A hazard at a QP's WQE, with the site that posted it filled in.
+  Hazard at_wqe(const char* id, const QpRef& q, uint32_t wqe, Ps t) const;
+};
+
+// "WRITE", "READ", ... for messages.
+const char* opcode_text(uint8_t opcode);
+// "token mismatch", ... for a CQE substatus the engine writes.
+std::string substatus_text(uint8_t status, uint8_t substatus);
+
+// "kernels/hazards/x.cpp:42" (relative to the source tree), or "" when unknown.
+std::string site_text(SiteRef s);
+// "at kernels/...:42" or "".
+std::string at_site(SiteRef s);
+// Current SystemC time.
+Ps sim_now_ps();
+// "1.234 us"
+std::string us_text(Ps t);
+
+}  // namespace symsim

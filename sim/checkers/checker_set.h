@@ -1,0 +1,28 @@
+// Builds the hazard checkers a scenario enables, attaches them to the models' hooks, and
+// runs the end-of-run rules and the hang diagnosis. The runner's one entry point to checking.
+#pragma once
+#include <memory>
+#include <vector>
+
+#include "checkers/checker_context.h"
+#include "checkers/checkers.h"
+#include "checkers/write_history.h"
+
+namespace symsim {
+
+class CheckerSet {
+ public:
+  CheckerSet(HazardLog& log, AscendSystem& sys);
+  void attach(Hooks& hooks);
+  // After the simulation: end-of-run rules, then (when programs did not finish) the hang report.
+  void finish(Ps end_ps, bool completed, bool time_limit);
+  CheckerContext& context() { return m_ctx; }
+
+ private:
+  SiteIndex m_sites;
+  CheckerContext m_ctx;
+  WriteHistory m_history;
+  std::vector<std::unique_ptr<Checker>> m_checkers;
+};
+
+}  // namespace symsim

@@ -1,0 +1,330 @@
+// The hazard rules, one class per hazard id (implemented in <id>.cpp). Each is an observer
+// attached through the model hooks; none of them changes what the models do. Rules that can
+// only judge once the run is over (completions never polled) do it in finish().
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <set>
+#include <tuple>
+#include <vector>
+
+#include "checkers/checker_context.h"
+#include "checkers/interval_list.h"
+#include "models/core/observer.h"
+
+namespace symsim {
+
+class Checker : public Observer {
+ public:
+  explicit Checker(CheckerContext& ctx) : m_ctx(ctx) {}
+  // The run ended at `end_ps`; `completed`: every host program finished (no hang).
+  virtual void finish(Ps end_ps, bool completed) {}
+
+ protected:
+  CheckerContext& m_ctx;
+};
+
+using QpKey = std::tuple<int, int, int>;  // (pe, slot, qp)
+inline QpKey qp_key(const QpRef& q) { return {q.pe, q.slot, q.qp}; }
+
+// sq_overrun: a doorbell published WQEs past the ring before the engine read the old ones.
+class SqOverrunChecker : public Checker {
+ public:
+  using Checker::Checker;
+  void on_sq_overrun(const QpRef& q, uint32_t producer, uint32_t consumed, uint32_t depth, Ps t) override;
+};
+
+// doorbell_regression: a doorbell moved the producer index backwards.
+class DoorbellRegressionChecker : public Checker {
+ public:
+  using Checker::Checker;
+  void on_doorbell_regression(const QpRef& q, uint32_t old_index, uint32_t new_index, Ps t) override;
+};
+
+// torn_wqe: the engine fetched a WQE whose bytes an MTE3 copy had not yet landed.
+class TornWqeChecker : public Checker {
+ public:
+  using Checker::Checker;
+  void on_copy(const CopyRecord& c) override;
+  void on_wqe_fetched(const QpRef& q, uint32_t wqe, const uint8_t* slot, uint32_t bytes, Ps t) override;
+
+ private:
+  std::vector<CopyRecord> m_pending;  // copies into SQ rings not yet landed
+};
+
+// cq_overflow: a CQE had no room in its CQ (the QP then enters the error state).
+class CqOverflowChecker : public Checker {
+ public:
+  using Checker::Checker;
+  void on_cq_overflow(const QpRef& q, uint32_t produced, uint32_t consumed, Ps t) override;
+  void on_wqe_executed(const WqeRecord& r) override;
+
+ private:
+  struct Pending {
+    uint32_t produced, consumed;
+    Ps t;
+  };
+  std::map<QpKey, Pending> m_pending;
+};
+
+// token_mismatch, bad_remote_addr, relay_unreachable: the engine's own checks failed.
+class CompletionErrorChecker : public Checker {
+ public:
+  using Checker::Checker;
+  void on_wqe_fetched(const QpRef& q, uint32_t wqe, const uint8_t* slot, uint32_t bytes, Ps t) override;
+  void on_fault(const FaultEvent& f) override;
+  void on_wqe_executed(const WqeRecord& r) override;
+
+ private:
+  struct Seen {
+    uint32_t token = 0;
+    bool token_en = false;
+  };
+  std::map<std::tuple<int, int, int, uint32_t>, Seen> m_fetched;    // decoded at fetch
+  std::set<std::tuple<int, int, int, uint32_t>> m_injected;          // error CQEs a fault made
+};
+
+// cqe_error_unchecked: an error CQE never polled, or consumed without the kernel stopping.
+class CqeErrorUncheckedChecker : public Checker {
+ public:
+  using Checker::Checker;
+  void on_wqe_executed(const WqeRecord& r) override;
+  void on_cqe_reaped(const QpRef& q, uint32_t index, const uint8_t* cqe, int core, Ps t) override;
+  void on_cq_doorbell(const QpRef& q, uint32_t consumer, Ps t) override;
+  void on_kernel_trap(int pe, int core, const char* kernel, const std::string& why, Ps t) override;
+  void finish(Ps end_ps, bool completed) override;
+
+ private:
+  struct ErrorCqe {
+    QpRef qp;
+    uint32_t cqe_index;
+    uint32_t wqe_index;
+    uint8_t status, substatus;
+    Ps cqe_ps;
+    Ps consumed_ps = 0;  // CQ doorbell passed it (0: never)
+    bool reaped = false;  // polled by the SHMEM API (which traps)
+  };
+  std::vector<ErrorCqe> m_errors;
+  std::map<int, Ps> m_last_trap;         // per PE
+  std::map<QpKey, Ps> m_first_error_ps;  // per QP
+};
+
+// unreaped_completions: CQEs a kernel asked for and never polled by the end of the run.
+class UnreapedCompletionsChecker : public Checker {
+ public:
+  using Checker::Checker;
+  void on_wqe_executed(const WqeRecord& r) override;
+  void on_cq_doorbell(const QpRef& q, uint32_t consumer, Ps t) override;
+  void on_kernel_trap(int pe, int core, const char* kernel, const std::string& why, Ps t) override;
+  void finish(Ps end_ps, bool completed) override;
+
+ private:
+  struct QpCompletions {
+    QpRef qp;
+    uint64_t requested = 0;
+    uint32_t consumed = 0;
+    bool errors = false;
+    std::deque<std::pair<uint32_t, uint32_t>> wqe_of_cqe;  // recent (CQE index, WQE index), oldest first
+  };
+  std::map<QpKey, QpCompletions> m_qps;
+  std::set<int> m_trapped;
+};
+
+// qp_multi_producer: two cores of one launch post to (or ring) the same QP.
+class QpMultiProducerChecker : public Checker {
+ public:
+  using Checker::Checker;
+  void on_block_start(int pe, int core, const char* kernel, Ps t) override;
+  void on_block_end(int pe, int core, const char* kernel, Ps t) override;
+  void on_wqe_post(const PostRecord& p) override;
+  void on_doorbell_store(const QpRef& q, bool cq, uint32_t value, int core, Ps t, SiteRef site) override;
+
+ private:
+  void producer(const QpRef& q, int core, uint32_t wqe, Ps t, SiteRef site, const char* how);
+  struct First {
+    int core;
+    SiteRef site;
+  };
+  std::map<int, int> m_running;                 // blocks running per PE
+  std::map<QpKey, First> m_first;              // first producer of the QP in this launch
+  std::set<std::pair<QpKey, int>> m_reported;  // (QP, second core)
+};
+
+// src_reuse_before_completion: a put's source rewritten before the put completed.
+class SrcReuseChecker : public Checker {
+ public:
+  using Checker::Checker;
+  void on_wqe_executed(const WqeRecord& r) override;
+  void on_copy(const CopyRecord& c) override;
+
+ private:
+  void judge(const WqeRecord& r, const CopyRecord& c);
+  void prune();
+  // Puts in flight per (QP, source range): back-to-back puts of one buffer merge into one
+  // window [first doorbell, last completion), so a stream of puts costs one entry.
+  using SourceKey = std::tuple<int, int, int, uint64_t, uint32_t>;
+  std::map<SourceKey, std::vector<WqeRecord>> m_sources;
+  std::vector<CopyRecord> m_writes;  // recent GM writes by cores
+  uint64_t m_added = 0;
+};
+
+// dst_write_race: two QPs write overlapping bytes with neither ordered after the other.
+class DstWriteRaceChecker : public Checker {
+ public:
+  using Checker::Checker;
+  void on_wqe_executed(const WqeRecord& r) override;
+
+ private:
+  struct Landing {
+    WqeRecord r;
+    int dst_pe;
+    uint64_t begin, end;
+  };
+  // The newest landing per (destination PE, range, QP): an earlier write of the same QP to the
+  // same bytes is ordered before it anyway. Ordered by address for overlap queries.
+  using Key = std::tuple<int, uint64_t, uint64_t, int, int, int>;
+  std::map<Key, Landing> m_recent;
+  uint64_t m_max_len = 0;
+  uint64_t m_added = 0;
+};
+
+// torn_block_consumed: a reader consumed a unit whose parts had not all landed.
+class TornBlockConsumedChecker : public Checker {
+ public:
+  using Checker::Checker;
+  void on_fault(const FaultEvent& f) override;
+  void on_copy(const CopyRecord& c) override;
+  void on_gm_observe(int pe, int core, const uint8_t* addr, uint64_t bytes, Ps t, SiteRef site) override;
+
+ private:
+  struct Torn {
+    FaultEvent f;
+    std::set<std::pair<int, int>> saw_early;  // (pe, core) that read the landed part
+    bool reported = false;
+  };
+  void read(int pe, int core, const uint8_t* addr, uint64_t bytes, Ps t, SiteRef site);
+  std::vector<Torn> m_torn;
+};
+
+// flag_before_data: a core saw a flag its sender wrote after some data that had not landed.
+class FlagBeforeDataChecker : public Checker {
+ public:
+  using Checker::Checker;
+  void on_wqe_executed(const WqeRecord& r) override;
+  void on_copy(const CopyRecord& c) override;
+  void on_gm_observe(int pe, int core, const uint8_t* addr, uint64_t bytes, Ps t, SiteRef site) override;
+
+ private:
+  struct Observed {
+    size_t landing;
+    Ps t;
+    SiteRef site;
+  };
+  void read(int pe, int core, const uint8_t* addr, uint64_t bytes, Ps t, SiteRef site);
+  IntervalList<WqeRecord> m_landings{2048};
+  std::map<std::pair<int, int>, std::vector<Observed>> m_observed;  // per (pe, core)
+};
+
+// pipe_sync_missing: a pipe used bytes another pipe of the core wrote (or still read) with
+// no SetFlag/WaitFlag or PipeBarrier between them.
+class PipeSyncMissingChecker : public Checker {
+ public:
+  using Checker::Checker;
+  void on_block_start(int pe, int core, const char* kernel, Ps t) override;
+  void on_copy(const CopyRecord& c) override;
+  void on_pipe_sync(const PipeSyncRecord& s) override;
+
+ private:
+  struct Access {
+    const uint8_t* begin;
+    const uint8_t* end;
+    int pipe;
+    bool write;
+    uint64_t seq;
+    unsigned synced = 0;  // bit per pipe it is ordered before
+    SiteRef site;
+  };
+  struct Core {
+    std::vector<Access> accesses;
+    uint64_t seq = 0;
+    std::map<std::tuple<int, int, int>, uint64_t> set_seq;  // (src, dst, id) -> seq at SetFlag
+  };
+  std::map<std::pair<int, int>, Core> m_cores;
+};
+
+// event_id_unpaired: a SetFlag never waited, a WaitFlag with nothing set, an id reused.
+class EventIdUnpairedChecker : public Checker {
+ public:
+  using Checker::Checker;
+  void on_block_start(int pe, int core, const char* kernel, Ps t) override;
+  void on_pipe_sync(const PipeSyncRecord& s) override;
+  void on_block_end(int pe, int core, const char* kernel, Ps t) override;
+
+ private:
+  std::map<std::pair<int, int>, std::map<std::tuple<int, int, int>, PipeSyncRecord>> m_pending;
+};
+
+// ub_out_of_bounds: a copy touching Unified Buffer bytes outside the core's allocations.
+class UbOutOfBoundsChecker : public Checker {
+ public:
+  using Checker::Checker;
+  void on_ub_layout(int pe, int core, const uint8_t* ub, uint64_t allocated, uint64_t ub_bytes) override;
+  void on_copy(const CopyRecord& c) override;
+
+ private:
+  struct Layout {
+    const uint8_t* ub;
+    uint64_t allocated, ub_bytes;
+  };
+  void check(const CopyRecord& c, const uint8_t* p, const char* side);
+  std::map<std::pair<int, int>, Layout> m_layouts;
+};
+
+// gm_out_of_bounds: a copy or DMA outside every allocation and registered region.
+class GmOutOfBoundsChecker : public Checker {
+ public:
+  using Checker::Checker;
+  void on_alloc(int pe, const char* kind, const uint8_t* p, uint64_t bytes) override;
+  void on_copy(const CopyRecord& c) override;
+  void on_wqe_executed(const WqeRecord& r) override;
+
+ private:
+  // The allocation holding [p, p+len), or null; `near` gets the one p falls in or after.
+  bool inside(const uint8_t* p, uint64_t len, std::string* near) const;
+  struct Alloc {
+    const uint8_t* end;
+    const char* kind;
+  };
+  std::map<const uint8_t*, Alloc> m_allocs;
+};
+
+// unaligned_access: a DataCopy that breaks the 32 B rules (length, UB address).
+class UnalignedAccessChecker : public Checker {
+ public:
+  using Checker::Checker;
+  void on_copy(const CopyRecord& c) override;
+};
+
+// core_write_race: two cores of a PE write overlapping GM between two barriers.
+class CoreWriteRaceChecker : public Checker {
+ public:
+  using Checker::Checker;
+  void on_block_start(int pe, int core, const char* kernel, Ps t) override;
+  void on_block_end(int pe, int core, const char* kernel, Ps t) override;
+  void on_device_barrier(Ps t) override;
+  void on_copy(const CopyRecord& c) override;
+
+ private:
+  std::map<int, int> m_running;
+  std::map<int, std::vector<CopyRecord>> m_writes;  // per PE, since the last barrier
+};
+
+// Hazards the models found themselves (on_model_hazard) go to the log as they are.
+class ModelHazardForwarder : public Checker {
+ public:
+  using Checker::Checker;
+  void on_model_hazard(const ModelHazard& h) override;
+};
+
+}  // namespace symsim

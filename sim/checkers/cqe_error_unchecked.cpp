@@ -1,0 +1,53 @@
+// cqe_error_unchecked: an error CQE must stop the kernel (the SHMEM API traps on it, as
+// upstream does). One that is never polled, or that the CQ doorbell moves past while the
+// kernel carries on, means the kernel ignored the status. A trap on the PE after the error
+// counts as checked (a hand-written poller that traps before ringing the CQ doorbell).
+#include <fmt/format.h>
+
+#include "checkers/checkers.h"
+#include "models/ascend/udma_engine.h"
+
+namespace symsim {
+
+void CqeErrorUncheckedChecker::on_wqe_executed(const WqeRecord& r) {
+  if (r.status == 0 && r.substatus == 0) return;
+  if (r.cqe_ps == 0) return;  // no CQE written (none asked, or lost to an overflow)
+  m_errors.push_back({r.qp, r.cqe_index, r.wqe_index, r.status, r.substatus, r.cqe_ps});
+  m_first_error_ps.emplace(qp_key(r.qp), r.cqe_ps);
+}
+
+void CqeErrorUncheckedChecker::on_cqe_reaped(const QpRef& q, uint32_t index, const uint8_t*, int, Ps) {
+  for (ErrorCqe& e : m_errors)
+    if (qp_key(e.qp) == qp_key(q) && e.cqe_index == index) e.reaped = true;
+}
+
+void CqeErrorUncheckedChecker::on_cq_doorbell(const QpRef& q, uint32_t consumer, Ps t) {
+  for (ErrorCqe& e : m_errors)
+    if (qp_key(e.qp) == qp_key(q) && e.consumed_ps == 0 && static_cast<int32_t>(consumer - e.cqe_index) > 0)
+      e.consumed_ps = t;
+}
+
+void CqeErrorUncheckedChecker::on_kernel_trap(int pe, int, const char*, const std::string&, Ps t) {
+  m_last_trap[pe] = std::max(m_last_trap[pe], t);
+}
+
+void CqeErrorUncheckedChecker::finish(Ps, bool) {
+  for (const ErrorCqe& e : m_errors) {
+    if (e.reaped) continue;
+    // A trap after the QP's first error stopped the kernel on it (the flushed CQEs that follow
+    // may land after the trap).
+    const auto trap = m_last_trap.find(e.qp.pe);
+    if (trap != m_last_trap.end() && trap->second >= m_first_error_ps[qp_key(e.qp)]) continue;
+    Hazard h = m_ctx.at_wqe("cqe_error_unchecked", e.qp, e.wqe_index, e.consumed_ps ? e.consumed_ps : e.cqe_ps);
+    if (const UdmaQp* u = m_ctx.engine_qp(e.qp)) h.addr = m_ctx.addr(u->cq_base + uint64_t{e.cqe_index % u->cq_depth} * 64);
+    h.detail = e.consumed_ps
+                   ? fmt::format("CQE {} of WQE {} reported an error ({}) and the CQ doorbell consumed it at {} "
+                                 "without the kernel stopping: the status was ignored",
+                                 e.cqe_index, e.wqe_index, substatus_text(e.status, e.substatus), us_text(e.consumed_ps))
+                   : fmt::format("CQE {} of WQE {} reported an error ({}) at {} and was never polled",
+                                 e.cqe_index, e.wqe_index, substatus_text(e.status, e.substatus), us_text(e.cqe_ps));
+    m_ctx.log.report(std::move(h));
+  }
+}
+
+}  // namespace symsim

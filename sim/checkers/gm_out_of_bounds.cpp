@@ -1,0 +1,69 @@
+// gm_out_of_bounds: every GM byte a copy or a DMA touches must lie inside one allocation
+// (aclshmem_malloc, aclrtMalloc, SHMEM's own tables) or a registered region (SQ/CQ rings),
+// checked per allocation: running off the end of one buffer into its neighbour counts.
+#include <fmt/format.h>
+
+#include "checkers/checkers.h"
+#include "models/ascend/wqe_layout.h"
+
+namespace symsim {
+
+void GmOutOfBoundsChecker::on_alloc(int, const char* kind, const uint8_t* p, uint64_t bytes) {
+  if (p && bytes) m_allocs[p] = {p + bytes, kind};
+}
+
+bool GmOutOfBoundsChecker::inside(const uint8_t* p, uint64_t len, std::string* near) const {
+  if (m_ctx.in_queue_ring(p) && m_ctx.in_queue_ring(p + (len ? len - 1 : 0))) return true;
+  auto it = m_allocs.upper_bound(p);
+  if (it == m_allocs.begin()) {
+    if (near) *near = "no allocation starts at or before it";
+    return false;
+  }
+  --it;
+  if (p + len <= it->second.end) return true;
+  if (near)
+    *near = fmt::format("the nearest allocation ({}, {} bytes at {}) ends at {}", it->second.kind,
+                        it->second.end - it->first, m_ctx.addr(it->first), m_ctx.addr(it->second.end));
+  return false;
+}
+
+void GmOutOfBoundsChecker::on_copy(const CopyRecord& c) {
+  for (const uint8_t* p : {static_cast<const uint8_t*>(c.src), static_cast<const uint8_t*>(c.dst)}) {
+    if (m_ctx.in_unified_buffer(p)) continue;
+    std::string near;
+    if (inside(p, c.bytes, &near)) continue;
+    Hazard h;
+    h.id = "gm_out_of_bounds";
+    h.pe = c.pe;
+    h.core = c.core;
+    h.addr = m_ctx.addr(p);
+    h.time_ps = c.issue_ps;
+    h.site = site_text(c.site);
+    h.detail = fmt::format("a copy {} {} GM bytes at {} outside every allocation: {}", p == c.src ? "reads" : "writes",
+                           c.bytes, h.addr, near);
+    m_ctx.log.report(std::move(h));
+  }
+}
+
+void GmOutOfBoundsChecker::on_wqe_executed(const WqeRecord& r) {
+  if (r.status != 0) return;
+  const bool remote_side = r.opcode == udma::kWrite || r.opcode == udma::kWriteImm ||
+                           r.opcode == udma::kWriteWithNotify || r.opcode == udma::kRead;
+  const uint64_t local_len = (r.opcode == udma::kFaa || r.opcode == udma::kCas) ? udma::atomic_width(r.bytes) : r.bytes;
+  struct Side {
+    uint64_t va;
+    uint64_t len;
+    const char* what;
+  } sides[] = {{r.local_va, local_len, "local"}, {r.remote_va, remote_side ? r.bytes : udma::atomic_width(r.bytes), "remote"}};
+  for (const Side& s : sides) {
+    std::string near;
+    if (s.len == 0 || inside(reinterpret_cast<const uint8_t*>(s.va), s.len, &near)) continue;
+    Hazard h = m_ctx.at_wqe("gm_out_of_bounds", r.qp, r.wqe_index, r.fetch_ps);
+    h.addr = m_ctx.addr(s.va);
+    h.detail = fmt::format("WQE {} ({} of {} bytes) has its {} range of {} bytes at {} outside every allocation: {}",
+                           r.wqe_index, opcode_text(r.opcode), r.bytes, s.what, s.len, h.addr, near);
+    m_ctx.log.report(std::move(h));
+  }
+}
+
+}  // namespace symsim

@@ -1,0 +1,38 @@
+// Remembers which kernel call posted each WQE (SHMEM API posts) and which doorbell store
+// published it (hand-written WQEs), so engine-side hazards name the kernel's source line.
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <tuple>
+#include <utility>
+
+#include "models/core/observer.h"
+
+namespace symsim {
+
+class SiteIndex : public Observer {
+ public:
+  void on_wqe_post(const PostRecord& p) override;
+  void on_doorbell_store(const QpRef& q, bool cq, uint32_t value, int core, Ps t, SiteRef site) override;
+
+  // The call that posted WQE `wqe` of `q`, else the SQ doorbell store that published it.
+  SiteRef site_of(const QpRef& q, uint32_t wqe) const;
+  // The SQ doorbell store that carried `producer_index` (the latest one when none matches).
+  SiteRef doorbell_site(const QpRef& q, uint32_t producer_index) const;
+  // The core that rang that doorbell (-1: unknown).
+  int doorbell_core(const QpRef& q, uint32_t producer_index) const;
+
+ private:
+  using Key = std::tuple<int, int, int>;
+  struct Doorbell {
+    uint32_t value;
+    int core;
+    SiteRef site;
+  };
+  static Key key(const QpRef& q) { return {q.pe, q.slot, q.qp}; }
+  std::map<Key, std::map<uint32_t, SiteRef>> m_posts;   // bounded per QP
+  std::map<Key, std::deque<Doorbell>> m_doorbells;      // bounded per QP
+};
+
+}  // namespace symsim

@@ -1,0 +1,37 @@
+// torn_wqe: a WQE staged in UB reaches the ring by an MTE3 copy; a doorbell rung before that
+// copy completes lets the engine fetch the slot's old bytes.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "checkers/checkers.h"
+#include "models/ascend/wqe_layout.h"
+
+namespace symsim {
+
+void TornWqeChecker::on_copy(const CopyRecord& c) {
+  if (!m_ctx.in_queue_ring(c.dst)) return;
+  const Ps now = sim_now_ps();
+  m_pending.erase(std::remove_if(m_pending.begin(), m_pending.end(),
+                                 [&](const CopyRecord& p) { return p.visible_ps < now; }),
+                  m_pending.end());
+  m_pending.push_back(c);
+}
+
+void TornWqeChecker::on_wqe_fetched(const QpRef& q, uint32_t wqe, const uint8_t* slot, uint32_t bytes, Ps t) {
+  for (const CopyRecord& c : m_pending) {
+    if (c.visible_ps <= t || c.dst >= slot + bytes || c.dst + c.bytes <= slot) continue;
+    Hazard h = m_ctx.at_wqe("torn_wqe", q, wqe, t);
+    h.core = c.core;
+    h.addr = m_ctx.addr(slot);
+    h.detail = fmt::format(
+        "the engine fetched WQE {} at {} but the MTE3 copy of its bytes{} lands only at {}: the doorbell was rung "
+        "before the copy completed (SetFlag/WaitFlag<MTE3_S> before st_dev), so the engine read stale bytes "
+        "({} in the slot)",
+        wqe, us_text(t), at_site(c.site), us_text(c.visible_ps), opcode_text(udma::peek_opcode(slot)));
+    m_ctx.log.report(std::move(h));
+    return;
+  }
+}
+
+}  // namespace symsim

@@ -1,0 +1,44 @@
+// ub_out_of_bounds: a core's copies may touch only the Unified Buffer bytes its TPipe
+// allocated (InitBuffer), and never past the end of the UB.
+#include <fmt/format.h>
+
+#include "checkers/checkers.h"
+#include "models/platform/ascend_system.h"
+
+namespace symsim {
+
+void UbOutOfBoundsChecker::on_ub_layout(int pe, int core, const uint8_t* ub, uint64_t allocated, uint64_t ub_bytes) {
+  m_layouts[{pe, core}] = {ub, allocated, ub_bytes};
+}
+
+void UbOutOfBoundsChecker::on_copy(const CopyRecord& c) {
+  check(c, c.src, "reads");
+  check(c, c.dst, "writes");
+}
+
+void UbOutOfBoundsChecker::check(const CopyRecord& c, const uint8_t* p, const char* side) {
+  const Region* r = m_ctx.sys.addresses().find(p, 1);
+  if (!r || r->kind != RegionKind::kUnifiedBuffer) return;
+  const auto it = m_layouts.find({r->pe, r->core});
+  const uint8_t* ub = reinterpret_cast<const uint8_t*>(r->begin);
+  const uint64_t allocated = it == m_layouts.end() ? 0 : it->second.allocated;
+  const uint64_t off = static_cast<uint64_t>(p - ub);
+  if (off + c.bytes <= allocated && r->core == c.core) return;
+  Hazard h;
+  h.id = "ub_out_of_bounds";
+  h.pe = c.pe;
+  h.core = c.core;
+  h.addr = m_ctx.addr(p);
+  h.time_ps = c.issue_ps;
+  h.site = site_text(c.site);
+  if (r->core != c.core)
+    h.detail = fmt::format("a copy on AIV core {} {} {} bytes of AIV core {}'s Unified Buffer", c.core, side, c.bytes,
+                           r->core);
+  else
+    h.detail = fmt::format("a copy {} UB bytes {}..{} but the core's TPipe allocated only bytes 0..{} of its {} B "
+                           "Unified Buffer",
+                           side, off, off + c.bytes - 1, allocated == 0 ? 0 : allocated - 1, r->end - r->begin);
+  m_ctx.log.report(std::move(h));
+}
+
+}  // namespace symsim

@@ -1,0 +1,31 @@
+// unaligned_access: DataCopy moves whole 32 B blocks (its length must be a multiple of 32 B)
+// and every Unified Buffer address must be 32 B aligned; DataCopyPad lifts only the first.
+#include <fmt/format.h>
+
+#include "checkers/checkers.h"
+#include "models/platform/ascend_system.h"
+
+namespace symsim {
+
+void UnalignedAccessChecker::on_copy(const CopyRecord& c) {
+  std::string why;
+  if (!c.byte_granular && c.bytes % 32 != 0)
+    why = fmt::format("DataCopy of {} bytes, not a multiple of 32 B (DataCopyPad moves byte lengths)", c.bytes);
+  for (const uint8_t* p : {static_cast<const uint8_t*>(c.src), static_cast<const uint8_t*>(c.dst)}) {
+    const Region* r = m_ctx.sys.addresses().find(p, 1);  // UB addresses count from the UB's start
+    if (why.empty() && r && r->kind == RegionKind::kUnifiedBuffer && (reinterpret_cast<uintptr_t>(p) - r->begin) % 32 != 0)
+      why = fmt::format("Unified Buffer address {} is not 32 B aligned", m_ctx.addr(p));
+  }
+  if (why.empty()) return;
+  Hazard h;
+  h.id = "unaligned_access";
+  h.pe = c.pe;
+  h.core = c.core;
+  h.addr = m_ctx.addr(c.dst);
+  h.time_ps = c.issue_ps;
+  h.site = site_text(c.site);
+  h.detail = why;
+  m_ctx.log.report(std::move(h));
+}
+
+}  // namespace symsim

@@ -1,0 +1,55 @@
+// unreaped_completions: every CQE a kernel asks for (the WQE's cqe flag) must be polled and
+// returned with the CQ doorbell; ones still outstanding when every program has finished fill
+// the CQ over repeated launches. QPs with error CQEs are cqe_error_unchecked's business.
+#include <fmt/format.h>
+
+#include "checkers/checkers.h"
+
+namespace symsim {
+
+void UnreapedCompletionsChecker::on_wqe_executed(const WqeRecord& r) {
+  if (!(r.flags & 0x20) && r.status == 0) return;  // no CQE asked for
+  QpCompletions& c = m_qps[qp_key(r.qp)];
+  c.qp = r.qp;
+  ++c.requested;
+  if (r.status != 0 || r.substatus != 0) c.errors = true;
+  if (r.cqe_ps != 0) {
+    c.wqe_of_cqe.emplace_back(r.cqe_index, r.wqe_index);
+    while (!c.wqe_of_cqe.empty() && (c.wqe_of_cqe.size() > 4096 ||
+                                     static_cast<int32_t>(c.wqe_of_cqe.front().first - c.consumed) < 0))
+      c.wqe_of_cqe.pop_front();  // returned, or too old to name
+  }
+}
+
+void UnreapedCompletionsChecker::on_cq_doorbell(const QpRef& q, uint32_t consumer, Ps) {
+  QpCompletions& c = m_qps[qp_key(q)];
+  c.qp = q;
+  c.consumed = consumer;
+}
+
+void UnreapedCompletionsChecker::on_kernel_trap(int pe, int, const char*, const std::string&, Ps) {
+  m_trapped.insert(pe);
+}
+
+void UnreapedCompletionsChecker::finish(Ps end_ps, bool completed) {
+  if (!completed) return;  // a hang is the report, not what it left behind
+  for (const auto& [key, c] : m_qps) {
+    if (c.errors || m_trapped.count(c.qp.pe)) continue;
+    const uint64_t outstanding = c.requested - c.consumed;
+    if (c.requested <= c.consumed) continue;
+    uint32_t wqe = 0;
+    for (const auto& [cqe, w] : c.wqe_of_cqe)
+      if (static_cast<int32_t>(cqe - c.consumed) >= 0) {
+        wqe = w;
+        break;
+      }
+    Hazard h = m_ctx.at_wqe("unreaped_completions", c.qp, wqe, end_ps);
+    h.detail = fmt::format(
+        "{} of the {} CQEs requested on this QP were never polled (first: CQE {} of WQE {}); drain them with "
+        "aclshmemx_udma_quiet / qp_quiet, or ring the CQ doorbell after polling, before the kernel ends",
+        outstanding, c.requested, c.consumed, wqe);
+    m_ctx.log.report(std::move(h));
+  }
+}
+
+}  // namespace symsim

@@ -1,0 +1,93 @@
+#include "checkers/write_history.h"
+
+#include <fmt/format.h>
+
+#include "checkers/checkers.h"
+#include "models/ascend/udma_engine.h"
+#include "models/ascend/wqe_layout.h"
+
+namespace symsim {
+
+namespace {
+constexpr size_t kKept = 65536;
+}
+
+void WriteHistory::add(uint64_t begin, uint64_t end, Ps t, std::string who) {
+  m_writes.push_back({begin, end, t, std::move(who)});
+  if (m_writes.size() > kKept) m_writes.pop_front();
+}
+
+void WriteHistory::on_wqe_executed(const WqeRecord& r) {
+  const std::string who = fmt::format("PE {} QP {} (to PE {}) WQE {} ({}{})", r.qp.pe, r.qp.qp, r.qp.slot,
+                                      r.wqe_index, opcode_text(r.opcode), at_site(m_ctx.sites.site_of(r.qp, r.wqe_index)));
+  if (r.status == 0) {
+    if (r.opcode == udma::kRead)
+      add(r.local_va, r.local_va + r.bytes, r.remote_write_ps, who);
+    else if (r.opcode != udma::kFaa && r.opcode != udma::kCas)
+      add(r.remote_va, r.remote_va + r.bytes, r.remote_write_ps, who);
+  }
+  if (r.cqe_ps != 0) {
+    if (const UdmaQp* u = m_ctx.engine_qp(r.qp)) {
+      const auto cqe = reinterpret_cast<uint64_t>(u->cq_base) + uint64_t{r.cqe_index % u->cq_depth} * udma::kCqeBytes;
+      add(cqe, cqe + udma::kCqeBytes, r.cqe_ps, fmt::format("the UDMA engine of PE {} (CQE {} for WQE {})", r.qp.pe,
+                                                            r.cqe_index, r.wqe_index));
+    }
+  }
+}
+
+void WriteHistory::on_copy(const CopyRecord& c) {
+  if (m_ctx.in_unified_buffer(c.dst)) return;
+  add(reinterpret_cast<uint64_t>(c.dst), reinterpret_cast<uint64_t>(c.dst) + c.bytes, c.visible_ps,
+      fmt::format("AIV core {} of PE {} (copy{})", c.core, c.pe, at_site(c.site)));
+}
+
+void WriteHistory::on_fault(const FaultEvent& f) {
+  m_faults.push_back(f);
+  if (m_faults.size() > 1024) m_faults.pop_front();
+}
+
+void WriteHistory::on_sq_doorbell(const QpRef& q, uint32_t producer, Ps t) {
+  Bells& b = m_bells[{q.pe, q.slot, q.qp}];
+  b.seen = true;
+  b.seen_value = producer;
+  b.seen_ps = t;
+}
+
+void WriteHistory::on_doorbell_store(const QpRef& q, bool cq, uint32_t value, int, Ps t, SiteRef site) {
+  if (cq) return;
+  Bells& b = m_bells[{q.pe, q.slot, q.qp}];
+  b.stored = true;
+  b.stored_value = value;
+  b.stored_ps = t;
+  b.site = site;
+}
+
+std::string WriteHistory::last_writer(const void* addr, uint64_t bytes, Ps t) const {
+  const auto a = reinterpret_cast<uint64_t>(addr);
+  for (auto it = m_writes.rbegin(); it != m_writes.rend(); ++it)
+    if (it->begin < a + bytes && a < it->end && it->t <= t) return fmt::format("{} at {}", it->who, us_text(it->t));
+  return "";
+}
+
+std::string WriteHistory::faults_on(const QpRef& q) const {
+  std::string out;
+  for (const FaultEvent& f : m_faults)
+    if (f.qp.pe == q.pe && f.qp.slot == q.slot && f.qp.qp == q.qp)
+      out += fmt::format("{}{} at {}{}", out.empty() ? "" : "; ", f.kind, us_text(f.t),
+                         f.detail.empty() ? "" : " (" + f.detail + ")");
+  return out;
+}
+
+std::string WriteHistory::doorbells(const QpRef& q) const {
+  const auto it = m_bells.find({q.pe, q.slot, q.qp});
+  if (it == m_bells.end()) return "no SQ doorbell was rung";
+  const Bells& b = it->second;
+  std::string out = b.stored ? fmt::format("last SQ doorbell stored: producer index {} at {}{}", b.stored_value,
+                                           us_text(b.stored_ps), at_site(b.site))
+                             : "no SQ doorbell stored by a kernel";
+  out += b.seen ? fmt::format("; the engine last acted on producer index {} at {}", b.seen_value, us_text(b.seen_ps))
+                : "; the engine never received a doorbell";
+  return out;
+}
+
+}  // namespace symsim

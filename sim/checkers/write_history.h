@@ -1,0 +1,51 @@
+// Who last wrote an address, and when: remote writes and notify words landed by the engines,
+// CQEs, copies by AIV cores, and faults that touched a QP. Kept bounded (the newest writes);
+// read by the hang diagnosis ("what that address holds, and who last wrote it").
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <tuple>
+#include <string>
+
+#include "checkers/checker_context.h"
+#include "models/core/observer.h"
+
+namespace symsim {
+
+class WriteHistory : public Observer {
+ public:
+  explicit WriteHistory(CheckerContext& ctx) : m_ctx(ctx) {}
+  void on_wqe_executed(const WqeRecord& r) override;
+  void on_copy(const CopyRecord& c) override;
+  void on_fault(const FaultEvent& f) override;
+  void on_sq_doorbell(const QpRef& q, uint32_t producer, Ps t) override;
+  void on_doorbell_store(const QpRef& q, bool cq, uint32_t value, int core, Ps t, SiteRef site) override;
+
+  // "PE 0 QP 0 WQE 3 (WRITE) landed it at 5.1 us", or "" when nothing recorded wrote it by `t`.
+  std::string last_writer(const void* addr, uint64_t bytes, Ps t) const;
+  // Faults recorded on `q` (e.g. a dropped doorbell), "" when none.
+  std::string faults_on(const QpRef& q) const;
+  // The last SQ doorbell a core stored for `q` and the last one the engine acted on.
+  std::string doorbells(const QpRef& q) const;
+
+ private:
+  struct Write {
+    uint64_t begin, end;
+    Ps t;
+    std::string who;
+  };
+  void add(uint64_t begin, uint64_t end, Ps t, std::string who);
+  CheckerContext& m_ctx;
+  std::deque<Write> m_writes;
+  std::deque<FaultEvent> m_faults;
+  struct Bells {
+    bool stored = false, seen = false;
+    uint32_t stored_value = 0, seen_value = 0;
+    Ps stored_ps = 0, seen_ps = 0;
+    SiteRef site;
+  };
+  std::map<std::tuple<int, int, int>, Bells> m_bells;
+};
+
+}  // namespace symsim

@@ -1,0 +1,46 @@
+// A blocking client of the service protocol (used by `symsim submit` and `symsim launch`):
+// one connection, requests answered in order, events handed to a callback as they arrive.
+#pragma once
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+
+#include "service/endpoint.h"
+
+namespace symsim::service {
+
+class Client {
+ public:
+  using EventHandler = std::function<void(const nlohmann::json& event)>;
+
+  // Connects and says hello (with `token` when not empty); throws std::runtime_error.
+  Client(const Endpoint& endpoint, const std::string& token);
+  ~Client();
+
+  // Sends `request` (an "id" is added) and returns its reply; events arriving meanwhile go to
+  // the handler. Throws on a closed connection, not on an error reply.
+  nlohmann::json request(nlohmann::json request);
+  // The next message (event or reply) from the server; throws when the connection closes.
+  nlohmann::json next();
+  // The same, or nullopt when none arrives within `timeout`.
+  std::optional<nlohmann::json> next_for(std::chrono::milliseconds timeout);
+  void on_event(EventHandler h) { m_handler = std::move(h); }
+  // The hello reply.
+  const nlohmann::json& hello() const { return m_hello; }
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> m_impl;
+  EventHandler m_handler;
+  nlohmann::json m_hello;
+  uint64_t m_next_id = 1;
+};
+
+// The server a client talks to by default: $SYMSIM_SERVER, else the default `serve` socket.
+std::string default_server();
+constexpr const char* kDefaultSocket = "symsim-serve/symsim.sock";
+
+}  // namespace symsim::service

@@ -1,0 +1,113 @@
+// `symsim serve`: accepts clients on Unix sockets or loopback TCP, queues submitted scenarios
+// (bounded, with back-pressure), runs each in its own `symsim worker` process, relays progress
+// and hazards to watchers, and keeps results in per-run folders (docs/service.md).
+#pragma once
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/local/stream_protocol.hpp>
+#include <boost/asio/signal_set.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "service/endpoint.h"
+#include "service/run_record.h"
+#include "service/session.h"
+
+namespace symsim::service {
+
+struct ServerOptions {
+  std::vector<Endpoint> listen;
+  std::string state_dir = "symsim-serve";
+  int workers = 0;          // concurrent worker processes; 0: one per hardware thread
+  size_t queue_limit = 64;  // runs waiting for a worker
+  size_t max_frame_bytes = 1u << 20;
+  std::string token;          // required from clients when set (and always off loopback)
+  bool allow_public = false;  // listen on a non-loopback TCP address (needs a token)
+  double run_timeout_s = 0;   // 0: no limit
+  double progress_interval_s = 0.25;
+  std::string worker_executable;         // default: this executable
+  std::vector<std::string> kernel_libs;  // loaded here (validation) and by every worker
+};
+
+// Runs the server until it shuts down (a `shutdown` request, SIGINT or SIGTERM).
+int serve_main(ServerOptions options);
+
+class Server {
+ public:
+  Server(boost::asio::io_context& io, ServerOptions options);
+  ~Server();
+  // Binds every endpoint (throws InputError or std::system_error) and starts accepting.
+  void start();
+  // Handles one request; nullopt means the session must hold it (queue full, back-pressure);
+  // a null reply means the handler already sent it.
+  std::optional<nlohmann::json> dispatch(Session& session, const nlohmann::json& request);
+  void session_closed(uint64_t id);
+  size_t max_frame_bytes() const { return m_options.max_frame_bytes; }
+  // The actual endpoints (TCP port 0 resolved).
+  const std::vector<Endpoint>& bound() const { return m_bound; }
+
+ private:
+  // Requests.
+  nlohmann::json op_hello(Session& s, const nlohmann::json& req);
+  std::optional<nlohmann::json> op_submit(Session& s, const nlohmann::json& req, bool cosim);
+  nlohmann::json op_status(const nlohmann::json& req);
+  nlohmann::json op_list(const nlohmann::json& req);
+  nlohmann::json op_watch(Session& s, const nlohmann::json& req, bool watch);
+  nlohmann::json op_cancel(const nlohmann::json& req);
+  nlohmann::json op_result(const nlohmann::json& req);
+  nlohmann::json op_trace(const nlohmann::json& req);
+  nlohmann::json op_shutdown(const nlohmann::json& req);
+  Run* find_run(const nlohmann::json& req, nlohmann::json& error);
+
+  // Connections.
+  void accept_unix(size_t i);
+  void accept_tcp(size_t i);
+  void add_session(Session::Socket socket);
+  void notify(Run& run, const nlohmann::json& event, bool lossy = false);
+
+  // Runs.
+  void pump();  // starts queued runs while workers are free, then lets held sessions retry
+  void start_run(Run& run);
+  void read_events(Run& run);
+  void on_event(Run& run, const std::string& line);
+  void reap_children();
+  void wait_signals();
+  void maybe_finish(Run& run);
+  void finish(Run& run, std::string outcome, std::string detail);
+  void kill_run(Run& run);
+
+  // Shutdown: "drain" runs everything queued, "finish" cancels the queue and finishes running
+  // runs, "cancel" cancels everything.
+  void begin_shutdown(const std::string& mode);
+  void maybe_complete_shutdown();
+
+  boost::asio::io_context& m_io;
+  ServerOptions m_options;
+  std::vector<Endpoint> m_bound;
+  std::vector<std::unique_ptr<boost::asio::local::stream_protocol::acceptor>> m_unix;
+  std::vector<std::unique_ptr<boost::asio::ip::tcp::acceptor>> m_tcp;
+  boost::asio::signal_set m_signals;
+  std::map<uint64_t, std::shared_ptr<Session>> m_sessions;  // owned here: a held session has no I/O pending
+  uint64_t m_next_session = 1;
+  std::map<std::string, std::unique_ptr<Run>> m_runs;  // by id
+  std::vector<std::string> m_order;                    // ids in submission order
+  std::deque<std::string> m_queue;                     // queued ids
+  std::deque<uint64_t> m_held;                         // sessions holding a submit
+  uint64_t m_next_run = 1;
+  int m_running = 0;
+  bool m_pumping = false;
+  bool m_defer_completion = false;
+  std::string m_shutdown_mode;  // empty: serving
+  std::vector<std::string> m_shutdown_finished, m_shutdown_cancelled;
+  std::unique_ptr<boost::asio::steady_timer> m_exit_timer;
+  bool m_stopped = false;
+};
+
+}  // namespace symsim::service

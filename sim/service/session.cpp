@@ -1,0 +1,130 @@
+#include "service/session.h"
+
+#include <boost/asio/buffer.hpp>
+#include <boost/asio/write.hpp>
+
+#include "service/protocol.h"
+#include "service/server.h"
+
+namespace symsim::service {
+
+namespace {
+// A client this far behind loses progress events; one twice as far is disconnected.
+constexpr size_t kLossyLimitBytes = 8u << 20;
+constexpr size_t kHardLimitBytes = 64u << 20;
+}  // namespace
+
+Session::Session(Server& server, Socket socket, uint64_t id, size_t max_frame_bytes)
+    : m_server(server), m_socket(std::move(socket)), m_id(id), m_framer(max_frame_bytes) {}
+
+void Session::start() { read(); }
+
+void Session::read() {
+  if (m_reading || m_held || m_closing || m_closed) return;
+  m_reading = true;
+  auto self = shared_from_this();
+  m_socket.async_read_some(
+      boost::asio::buffer(m_buffer), [this, self](boost::system::error_code ec, size_t n) {
+        m_reading = false;
+        if (m_closed) return;
+        if (ec) {
+          close();  // the client went away: its runs go on, their results stay in the run folders
+          return;
+        }
+        std::vector<LineFramer::Item> items;
+        m_framer.feed(m_buffer, n, items);
+        for (auto& it : items) m_lines.push_back(std::move(it));
+        process();
+        read();
+      });
+}
+
+void Session::process() {
+  while (!m_lines.empty() && !m_held && !m_closed) {
+    handle_line(m_lines.front());
+    if (!m_held) m_lines.pop_front();
+  }
+}
+
+void Session::handle_line(const LineFramer::Item& item) {
+  if (item.too_long) {
+    send(error_reply(
+        nullptr, err::kFrameTooLarge,
+        "request line longer than " + std::to_string(m_server.max_frame_bytes()) + " bytes: skipped"));
+    return;
+  }
+  nlohmann::json request;
+  try {
+    request = nlohmann::json::parse(item.text);
+  } catch (const nlohmann::json::exception& e) {
+    send(error_reply(nullptr, err::kBadJson, e.what()));
+    return;
+  }
+  std::optional<nlohmann::json> reply = m_server.dispatch(*this, request);
+  if (!reply) {
+    m_held = true;  // back-pressure: stop reading until the server has room
+    return;
+  }
+  if (!reply->is_null()) send(*reply);
+}
+
+void Session::resume() {
+  if (!m_held || m_closed) return;
+  m_held = false;
+  process();
+  read();
+}
+
+void Session::send(const nlohmann::json& message, bool lossy) {
+  if (m_closed) return;
+  if (lossy && m_out_bytes > kLossyLimitBytes) return;
+  if (m_out_bytes > kHardLimitBytes) {
+    close();  // not reading at all: drop it rather than grow without bound
+    return;
+  }
+  std::string line = message.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  line.push_back('\n');
+  m_out_bytes += line.size();
+  m_out.push_back(std::move(line));
+  write_next();
+}
+
+void Session::write_next() {
+  if (m_writing || m_out.empty() || m_closed) return;
+  m_writing = true;
+  auto self = shared_from_this();
+  boost::asio::async_write(m_socket, boost::asio::buffer(m_out.front()),
+                           [this, self](boost::system::error_code ec, size_t) {
+                             m_writing = false;
+                             if (m_closed) return;
+                             if (ec) {
+                               close();
+                               return;
+                             }
+                             m_out_bytes -= m_out.front().size();
+                             m_out.pop_front();
+                             if (m_out.empty() && m_closing) {
+                               close();
+                               return;
+                             }
+                             write_next();
+                           });
+}
+
+void Session::close_after_flush() {
+  m_closing = true;
+  if (!m_writing && m_out.empty()) close();
+}
+
+void Session::close() {
+  if (m_closed) return;
+  m_closed = true;
+  boost::system::error_code ignored;
+  m_socket.shutdown(Socket::shutdown_both, ignored);
+  m_socket.close(ignored);
+  m_out.clear();
+  const auto self = shared_from_this();  // the server drops its reference below
+  m_server.session_closed(m_id);
+}
+
+}  // namespace symsim::service

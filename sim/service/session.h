@@ -1,0 +1,61 @@
+// One client connection of `symsim serve`: reads JSON lines (bounded), hands each request to
+// the server, and writes replies and events in order. A submit the queue cannot take yet is
+// held and reading pauses (back-pressure) until the server resumes the session.
+#pragma once
+#include <boost/asio/generic/stream_protocol.hpp>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "service/line_framer.h"
+
+namespace symsim::service {
+
+class Server;
+
+class Session : public std::enable_shared_from_this<Session> {
+ public:
+  using Socket = boost::asio::generic::stream_protocol::socket;
+  Session(Server& server, Socket socket, uint64_t id, size_t max_frame_bytes);
+
+  uint64_t id() const { return m_id; }
+  bool authenticated() const { return m_authenticated; }
+  void set_authenticated() { m_authenticated = true; }
+
+  void start();
+  // Queues a message. A lossy one (progress) is dropped when the client is far behind.
+  void send(const nlohmann::json& message, bool lossy = false);
+  // Retries the held request (the server has room again), then goes on reading.
+  void resume();
+  // Flushes what is queued, then closes.
+  void close_after_flush();
+  bool closed() const { return m_closed; }
+
+ private:
+  void read();
+  void process();  // handles buffered lines until none is left or one is held
+  void handle_line(const LineFramer::Item& item);
+  void write_next();
+  void close();
+
+  Server& m_server;
+  Socket m_socket;
+  uint64_t m_id;
+  LineFramer m_framer;
+  char m_buffer[64 * 1024];
+  std::deque<LineFramer::Item> m_lines;  // read, not yet handled
+  bool m_held = false;                   // m_lines.front() waits for queue room
+  bool m_reading = false;
+  bool m_authenticated = false;
+  std::deque<std::string> m_out;
+  size_t m_out_bytes = 0;
+  bool m_writing = false;
+  bool m_closing = false;
+  bool m_closed = false;
+};
+
+}  // namespace symsim::service

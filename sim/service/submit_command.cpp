@@ -1,0 +1,182 @@
+#include "service/submit_command.h"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "runner/runner.h"
+#include "scenario/input_error.h"
+#include "service/client.h"
+#include "service/protocol.h"
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace symsim::service {
+
+namespace {
+
+constexpr int kExitInternal = 3;
+
+[[noreturn]] void fail_reply(const json& reply) {
+  throw std::runtime_error(fmt::format("server: {} ({})", reply["error"].value("message", std::string("?")),
+                                       reply["error"].value("code", std::string("?"))));
+}
+
+// Shows events on stderr: progress on one rewritten line on a terminal, hazards always.
+class EventPrinter {
+ public:
+  explicit EventPrinter(bool quiet) : m_quiet(quiet), m_tty(isatty(2)) {}
+  void operator()(const json& e) {
+    if (m_quiet) return;
+    const std::string kind = e.value("event", std::string());
+    if (kind == "progress" && m_tty) {
+      std::cerr << fmt::format("\r  {} running: {:.3f} us simulated, {} WQEs, {:.1f} s",
+                               e.value("run", std::string()), e.value("sim_time_ns", 0.0) / 1000.0,
+                               e.value("wqes", uint64_t{0}), e.value("wall_s", 0.0))
+                << std::flush;
+      m_line = true;
+    } else if (kind == "hazard") {
+      clear();
+      const json& h = e["hazard"];
+      std::cerr << fmt::format("  hazard {} pe {} at {:.3f} us: {}\n", h.value("id", std::string()),
+                               h.value("pe", -1), h.value("time_ns", 0.0) / 1000.0,
+                               h.value("detail", std::string()));
+    } else if (kind == "state") {
+      clear();
+      std::cerr << fmt::format("  {} {}\n", e.value("run", std::string()), e.value("state", std::string()));
+    }
+  }
+  void clear() {
+    if (m_line) std::cerr << "\r\033[K";
+    m_line = false;
+  }
+
+ private:
+  bool m_quiet, m_tty, m_line = false;
+};
+
+// Waits for `run`'s done event, then fetches its result (and trace) into `out_dir`.
+int collect(Client& c, const std::string& run, const std::string& name, const SubmitOptions& o,
+            EventPrinter& printer) {
+  json done;
+  c.on_event([&](const json& e) {
+    if (e.value("run", std::string()) != run) return;
+    printer(e);
+    if (e.value("event", std::string()) == "done") done = e;
+  });
+  const json w = c.request({{"op", "watch"}, {"run", run}});
+  if (!w.value("ok", false)) fail_reply(w);
+  while (done.is_null()) {
+    const json e = c.next();
+    if (e.contains("event")) {
+      if (e.value("run", std::string()) == run) {
+        printer(e);
+        if (e["event"] == "done") done = e;
+      } else if (e["event"] == "shutdown" && done.is_null()) {
+        throw std::runtime_error("the server shut down before run " + run + " finished");
+      }
+    }
+  }
+  printer.clear();
+  const std::string outcome = done.value("outcome", std::string());
+  const json r = c.request({{"op", "result"}, {"run", run}});
+  if (!r.value("ok", false)) {
+    std::cerr << fmt::format("symsim submit: run {} ended {}: {}\n", run, outcome,
+                             done.value("detail", std::string()));
+    return outcome_exit_code(outcome);
+  }
+  const fs::path dir = o.out_dir.empty() ? fs::path("symsim-out") / name : fs::path(o.out_dir);
+  fs::create_directories(dir);
+  std::ofstream(dir / "result.json") << r["result"].dump(2) << "\n";
+  std::cout << summarize(r["result"]) << "  result: " << (dir / "result.json").string() << "  (run " << run
+            << ")\n";
+  if (!o.trace_path.empty()) {
+    std::ofstream t(o.trace_path, std::ios::binary);
+    for (uint64_t offset = 0;;) {
+      const json chunk =
+          c.request({{"op", "trace"}, {"run", run}, {"offset", offset}, {"max_bytes", 1u << 20}});
+      if (!chunk.value("ok", false)) fail_reply(chunk);
+      const std::string data = chunk["data"].get<std::string>();
+      t << data;
+      offset += data.size();
+      if (chunk["eof"].get<bool>()) break;
+    }
+    std::cout << "  trace: " << o.trace_path << "\n";
+  }
+  return done.value("exit_code", kExitInternal);
+}
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path, "", "cannot open the file");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+}  // namespace
+
+int submit_main(const SubmitOptions& o) {
+  const Endpoint ep = parse_endpoint(o.server.empty() ? default_server() : o.server, "--server");
+  const char* env_token = std::getenv("SYMSIM_TOKEN");
+  Client c(ep, !o.token.empty() ? o.token : env_token ? env_token : "");
+  EventPrinter printer(o.quiet);
+
+  if (o.list) {
+    const json r = c.request({{"op", "list"}});
+    if (!r.value("ok", false)) fail_reply(r);
+    for (const json& run : r["runs"])
+      std::cout << fmt::format("{:<6} {:<8} {:<9} {}\n", run["run"].get<std::string>(),
+                               run["state"].get<std::string>(), run.value("outcome", std::string("-")),
+                               run["name"].get<std::string>());
+    return 0;
+  }
+  if (!o.cancel_run.empty()) {
+    const json r = c.request({{"op", "cancel"}, {"run", o.cancel_run}});
+    if (!r.value("ok", false)) fail_reply(r);
+    std::cout << o.cancel_run << " cancelled\n";
+    return 0;
+  }
+  if (!o.shutdown_mode.empty()) {
+    const json r = c.request({{"op", "shutdown"}, {"mode", o.shutdown_mode}});
+    if (!r.value("ok", false)) fail_reply(r);
+    for (;;) {  // the server says which runs it finished and which it cancelled, then closes
+      const json e = c.next();
+      if (e.value("event", std::string()) == "shutdown") {
+        std::cout << "finished: " << e["finished"].dump() << "\ncancelled: " << e["cancelled"].dump() << "\n";
+        return 0;
+      }
+    }
+  }
+  if (!o.wait_run.empty()) return collect(c, o.wait_run, o.wait_run, o, printer);
+
+  json scenario;
+  try {
+    scenario = json::parse(read_text(o.scenario));
+  } catch (const json::exception& e) {
+    throw InputError(o.scenario, "", std::string("not JSON: ") + e.what());
+  }
+  json req = {{"op", "submit"}, {"scenario", scenario},           {"name", o.scenario},
+              {"set", o.sets},  {"trace", !o.trace_path.empty()}, {"watch", !o.detach}};
+  if (o.has_seed) req["seed"] = o.seed;
+  const json r = c.request(req);
+  if (!r.value("ok", false)) {
+    if (r["error"].value("code", std::string()) == err::kInvalidScenario)
+      throw std::invalid_argument(r["error"].value("message", std::string()));  // exit 2, as `run`
+    fail_reply(r);
+  }
+  const std::string run = r["run"].get<std::string>();
+  if (o.detach) {
+    std::cout << run << "\n";
+    return 0;
+  }
+  return collect(c, run, r["name"].get<std::string>(), o, printer);
+}
+
+}  // namespace symsim::service

@@ -1,0 +1,175 @@
+#include "sweep/sweep_spec.h"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "scenario/input_error.h"
+
+namespace fs = std::filesystem;
+using nlohmann::ordered_json;
+
+namespace symsim::sweep {
+
+namespace {
+
+// FNV-1a, 64 bit: a stable hash (std::hash is not stable across builds).
+uint64_t fnv1a(const std::string& text, uint64_t h = 1469598103934665603ull) {
+  for (unsigned char c : text) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+std::string read_text(const std::string& path, const std::string& from, const std::string& pointer) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(from, pointer, "cannot open '" + path + "'");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// `--set` takes JSON values; strings go as they are (the scenario loader reads bare words).
+std::string set_value(const ordered_json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
+
+}  // namespace
+
+SweepSpec load_sweep(const std::string& path) {
+  SweepSpec spec;
+  spec.file = path;
+  ordered_json doc;
+  try {
+    doc = ordered_json::parse(read_text(path, path, ""));
+  } catch (const ordered_json::exception& e) {
+    throw InputError(path, "", std::string("not JSON: ") + e.what());
+  }
+  if (!doc.is_object()) throw InputError(path, "", "a sweep file is a JSON object");
+  static const std::vector<std::string> known = {"symsim_sweep", "name",  "description", "scenarios",
+                                                 "grid",         "seeds", "set",         "columns"};
+  for (const auto& [k, v] : doc.items())
+    if (std::find(known.begin(), known.end(), k) == known.end())
+      throw InputError(path, "/" + k, "unknown key");
+  if (doc.value("symsim_sweep", 0) != 1) throw InputError(path, "/symsim_sweep", "must be 1");
+  if (!doc.contains("name") || !doc["name"].is_string()) throw InputError(path, "/name", "must be a string");
+  spec.name = doc["name"].get<std::string>();
+  if (spec.name.empty() || spec.name.find_first_of("/\\") != std::string::npos)
+    throw InputError(path, "/name", "must be a plain name");
+
+  const ordered_json& scenarios = doc.value("scenarios", ordered_json());
+  if (!scenarios.is_array() || scenarios.empty())
+    throw InputError(path, "/scenarios", "must be a non-empty array of scenario files");
+  const fs::path base = fs::path(path).parent_path();
+
+  std::vector<std::string> fixed;
+  if (doc.contains("set")) {
+    if (!doc["set"].is_array()) throw InputError(path, "/set", "must be an array of \"PATH=VALUE\" strings");
+    for (size_t i = 0; i < doc["set"].size(); ++i) {
+      if (!doc["set"][i].is_string())
+        throw InputError(path, fmt::format("/set/{}", i), "must be a \"PATH=VALUE\" string");
+      fixed.push_back(doc["set"][i].get<std::string>());
+    }
+  }
+  // Axes: grid keys in file order, then seeds.
+  std::vector<std::pair<std::string, std::vector<ordered_json>>> axes;
+  if (doc.contains("grid")) {
+    if (!doc["grid"].is_object())
+      throw InputError(path, "/grid", "must be an object of dotted path -> array of values");
+    for (const auto& [k, v] : doc["grid"].items()) {
+      if (!v.is_array() || v.empty())
+        throw InputError(path, "/grid/" + k, "must be a non-empty array of values");
+      if (k == "seed") throw InputError(path, "/grid/seed", "use \"seeds\" for seeds");
+      axes.emplace_back(k, std::vector<ordered_json>(v.begin(), v.end()));
+    }
+  }
+  if (doc.contains("seeds")) {
+    const ordered_json& seeds = doc["seeds"];
+    if (!seeds.is_array() || seeds.empty())
+      throw InputError(path, "/seeds", "must be a non-empty array of integers");
+    for (size_t i = 0; i < seeds.size(); ++i)
+      if (!seeds[i].is_number_unsigned())
+        throw InputError(path, fmt::format("/seeds/{}", i), "must be a non-negative integer");
+    axes.emplace_back("seed", std::vector<ordered_json>(seeds.begin(), seeds.end()));
+  }
+  for (const auto& a : axes) spec.grid_keys.push_back(a.first);
+  if (doc.contains("columns")) {
+    if (!doc["columns"].is_object())
+      throw InputError(path, "/columns", "must be an object of column name -> JSON pointer");
+    for (const auto& [k, v] : doc["columns"].items()) {
+      if (!v.is_string() || v.get<std::string>().empty() || v.get<std::string>()[0] != '/')
+        throw InputError(path, "/columns/" + k,
+                         "must be a JSON pointer into result.json such as \"/stats/totals/wqes\"");
+      spec.columns.push_back({k, v.get<std::string>()});
+    }
+  }
+
+  uint64_t h = fnv1a(spec.name);
+  for (size_t si = 0; si < scenarios.size(); ++si) {
+    if (!scenarios[si].is_string())
+      throw InputError(path, fmt::format("/scenarios/{}", si), "must be a file path");
+    const std::string written = scenarios[si].get<std::string>();
+    const fs::path resolved = fs::path(written).is_absolute() ? fs::path(written) : base / written;
+    h = fnv1a(read_text(resolved.string(), path, fmt::format("/scenarios/{}", si)), fnv1a(written, h));
+    // Odometer over the axes: the last axis varies fastest.
+    std::vector<size_t> at(axes.size(), 0);
+    for (bool more = true; more;) {
+      Point p;
+      p.index = spec.points.size();
+      p.scenario = written;
+      p.scenario_path = resolved.lexically_normal().string();
+      p.sets = fixed;
+      for (size_t a = 0; a < axes.size(); ++a) {
+        const ordered_json& v = axes[a].second[at[a]];
+        p.params[axes[a].first] = v;
+        if (axes[a].first == "seed") {
+          p.has_seed = true;
+          p.seed = v.get<uint64_t>();
+        } else {
+          p.sets.push_back(axes[a].first + "=" + set_value(v));
+        }
+      }
+      spec.points.push_back(std::move(p));
+      more = false;
+      for (size_t a = axes.size(); a-- > 0;) {
+        if (++at[a] < axes[a].second.size()) {
+          more = true;
+          break;
+        }
+        at[a] = 0;
+      }
+    }
+  }
+  for (const Point& p : spec.points)
+    h = fnv1a(p.params.dump() + "|" + fmt::format("{}", fmt::join(p.sets, ";")), h);
+  spec.hash = fmt::format("{:016x}", h);
+  return spec;
+}
+
+Shard parse_shard(const std::string& text) {
+  const auto slash = text.find('/');
+  Shard s;
+  try {
+    if (slash == std::string::npos) throw std::invalid_argument("no slash");
+    size_t used = 0;
+    s.index = std::stoul(text.substr(0, slash), &used);
+    if (used != slash) throw std::invalid_argument("index");
+    s.count = std::stoul(text.substr(slash + 1), &used);
+    if (used != text.size() - slash - 1) throw std::invalid_argument("count");
+  } catch (const std::logic_error&) {
+    throw InputError("--shard", "", "expected I/M (e.g. 0/4), got '" + text + "'");
+  }
+  if (s.count == 0 || s.index >= s.count)
+    throw InputError("--shard", "", "need 0 <= I < M, got '" + text + "'");
+  return s;
+}
+
+std::vector<Point> shard_points(const SweepSpec& spec, Shard shard) {
+  std::vector<Point> out;
+  for (const Point& p : spec.points)
+    if (p.index % shard.count == shard.index) out.push_back(p);
+  return out;
+}
+
+}  // namespace symsim::sweep

@@ -1,0 +1,36 @@
+// A sweep's results: one row per point, written as results.json (the canonical form) and
+// results.csv (derived from it). Shards merge by point index into the unsharded tables.
+#pragma once
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "sweep/sweep_spec.h"
+
+namespace symsim::sweep {
+
+// How one point ended; `result` is its result.json (null when the worker wrote none).
+struct PointOutcome {
+  std::string status;  // pass, fail, invalid, error, crashed
+  int exit_code = 3;
+  std::string detail;
+  nlohmann::json result;
+};
+
+// The results.json row of a point.
+nlohmann::ordered_json point_row(const SweepSpec& spec, const Point& point, const PointOutcome& outcome);
+
+// The results.json document of `rows` (sorted by index here).
+nlohmann::ordered_json results_document(const SweepSpec& spec, Shard shard,
+                                        std::vector<nlohmann::ordered_json> rows);
+
+// Writes results.json and results.csv into `dir`.
+void write_results(const std::filesystem::path& dir, const nlohmann::ordered_json& doc);
+
+// Joins shard result folders into `out` (results.json, results.csv and points/<index>/result.json):
+// identical to the unsharded run's tables. Throws InputError when the shards are not one
+// complete sweep (different sweeps, a shard twice, points missing).
+nlohmann::ordered_json merge_shards(const std::vector<std::string>& dirs, const std::filesystem::path& out);
+
+}  // namespace symsim::sweep

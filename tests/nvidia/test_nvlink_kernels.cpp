@@ -1,0 +1,60 @@
+// NVLink kernels on h800: the barrier publishes every SM's weak remote stores; with a
+// GPU-scope release instead it does not, and the ordering model names the flag, the data and
+// both writers; intranode dispatch delivers every routed token byte for byte.
+#include "nvidia_test_util.h"
+
+using namespace nvtest;
+
+TEST(NvlinkBarrier, EverySmSeesEveryRanksStoresAfterEachBarrier) {
+  const auto out = run("nvlink_barrier_8gpu");
+  expect_pass(out);
+  // 8 GPUs x (completed, saw stamps, stamps landed, counter) checks.
+  EXPECT_EQ(out.result["checks"].size(), 32u);
+}
+
+TEST(NvlinkBarrier, StaysCorrectWhenNvlinkStoresAreVeryLate) {
+  // A 3 us reorder window makes weak NVLink stores land long after the barrier's signals
+  // would: the system-scope release still orders them.
+  expect_pass(run("nvlink_barrier_8gpu", {"platform.nvlink.reorder_window_ns=3000", "seed=7"}));
+}
+
+TEST(NvlinkBarrier, GpuScopeReleaseIsFlaggedAsFlagBeforeData) {
+  const auto out = run("nvlink_barrier_8gpu", {"kernel.args.release_sys=0", "platform.nvlink.reorder_window_ns=3000"});
+  EXPECT_EQ(out.result["status"], "fail");
+  EXPECT_GT(failed_checks(out), 0) << "the stale reads the hazard predicts happen";
+  ASSERT_GT(count_hazards(out, "flag_before_data"), 0);
+  const std::string detail = out.result["hazards"][0]["detail"];
+  // Names the flag (the barrier signal word), the data, and both writers with their lines.
+  EXPECT_NE(detail.find("flag at gpu"), std::string::npos) << detail;
+  EXPECT_NE(detail.find("flag written by GPU"), std::string::npos) << detail;
+  EXPECT_NE(detail.find("comm.cuh"), std::string::npos) << detail;
+  EXPECT_NE(detail.find("data written by GPU"), std::string::npos) << detail;
+  EXPECT_NE(detail.find("nvlink_barrier.cu"), std::string::npos) << detail;
+}
+
+TEST(IntranodeDispatch, EveryRoutedTokenArrivesByteForByte) {
+  const auto out = run("intranode_dispatch_8gpu");
+  expect_pass(out);
+  // Per GPU: completed, counts, bytes.
+  EXPECT_EQ(out.result["checks"].size(), 24u);
+  // Tokens crossed NVLink: every GPU's port carried data both ways.
+  EXPECT_EQ(out.result["stats"]["nvlink"].size(), 16u);
+}
+
+TEST(PullDispatch, EveryRoutedTokenIsPulledByteForByte) {
+  const auto out = run("pull_dispatch_8gpu");
+  expect_pass(out);
+  EXPECT_EQ(out.result["checks"].size(), 16u);  // per GPU: completed, pulled
+  EXPECT_EQ(out.result["stats"]["nvlink"].size(), 16u) << "tokens crossed NVLink";
+}
+
+TEST(IntranodeCombine, EveryTokenIsTheExactSumOfItsExpertsRows) {
+  const auto out = run("intranode_combine_8gpu");
+  expect_pass(out);
+  EXPECT_EQ(out.result["checks"].size(), 16u);  // per GPU: completed, sums
+}
+
+TEST(IntranodeCombine, StaysExactWhenNvlinkStoresAreVeryLate) {
+  // TMA stores are waited for before the barrier, whose system-scope release orders them.
+  expect_pass(run("intranode_combine_8gpu", {"platform.nvlink.reorder_window_ns=5000"}));
+}
