@@ -5,25 +5,16 @@
 
 #include <systemc>
 
-#include <sys/resource.h>
-
 #include <fmt/format.h>
 
 #include <chrono>
 #include <iostream>
 
+#include "process_stats.h"
 #include "runner/runner.h"
 #include "scenario/scenario.h"
 
 namespace symsim {
-
-namespace {
-double peak_rss_mib() {
-  rusage u{};
-  getrusage(RUSAGE_SELF, &u);
-  return static_cast<double>(u.ru_maxrss) / 1024.0;
-}
-}  // namespace
 
 int bench_nvidia(const std::string& file, const std::vector<std::string>& sets) {
   LoadOptions o;
@@ -48,7 +39,7 @@ int bench_nvidia(const std::string& file, const std::vector<std::string>& sets) 
   for (const auto& k : stats["kernels"])
     std::cout << fmt::format("  kernel {}: {} launches, longest {:.1f} us simulated\n", k["kernel"].get<std::string>(),
                              k["launches"].get<int>(), k["max_us"].get<double>());
-  std::cout << fmt::format("  peak RSS {:.0f} MiB\n", peak_rss_mib());
+  std::cout << fmt::format("  peak RSS {:.0f} MiB\n", bench::peak_rss_mib());
   return out.passed ? 0 : 1;
 }
 

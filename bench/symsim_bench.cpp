@@ -2,10 +2,9 @@
 //   symsim-bench put [SCENARIO]   put-heavy run: WQEs per wall second, SystemC deltas per second, peak RSS
 //   symsim-bench setup [PES] [HEAP_MIB]   platform + SHMEM set-up of many PEs: wall time and peak RSS
 //   symsim-bench nvidia SCENARIO [PATH=VALUE ...]   an NVIDIA scenario: wall, events/s, peak RSS
+//   symsim-bench moe SCENARIO [PATH=VALUE ...]   MoE dispatch + combine: wall, CPU, WQEs/s, peak RSS
 // One simulation per process, as SystemC requires.
 #include <systemc>
-
-#include <sys/resource.h>
 
 #include <fmt/format.h>
 
@@ -14,7 +13,9 @@
 #include <string>
 
 #include "../kernels/udma/common/udma_host_common.h"
+#include "bench_moe.h"
 #include "bench_nvidia.h"
+#include "process_stats.h"
 #include "kernel_registry.h"
 #include "models/platform/ascend_system.h"
 #include "runner/runner.h"
@@ -25,15 +26,8 @@ using namespace symsim;
 
 namespace {
 
-double peak_rss_mib() {
-  rusage u{};
-  getrusage(RUSAGE_SELF, &u);
-  return static_cast<double>(u.ru_maxrss) / 1024.0;
-}
-
-double seconds_since(std::chrono::steady_clock::time_point t) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
-}
+using bench::peak_rss_mib;
+using bench::seconds_since;
 
 int bench_put(const std::string& file) {
   const Scenario s = load_scenario(file);
@@ -85,6 +79,8 @@ int sc_main(int argc, char* argv[]) {
   if (what == "put") return bench_put(argc > 2 ? argv[2] : std::string(SYMSIM_SOURCE_DIR) + "/bench/scenarios/put_heavy.json");
   if (what == "setup") return bench_setup(argc > 2 ? std::stoi(argv[2]) : 256, argc > 3 ? std::stoull(argv[3]) : 1024);
   if (what == "nvidia" && argc > 2) return bench_nvidia(argv[2], std::vector<std::string>(argv + 3, argv + argc));
-  std::cerr << "usage: symsim-bench put [SCENARIO] | setup [PES] [HEAP_MIB] | nvidia SCENARIO [PATH=VALUE ...]\n";
+  if (what == "moe" && argc > 2) return bench_moe(argv[2], std::vector<std::string>(argv + 3, argv + argc));
+  std::cerr << "usage: symsim-bench put [SCENARIO] | setup [PES] [HEAP_MIB] | nvidia SCENARIO [PATH=VALUE ...] | "
+               "moe SCENARIO [PATH=VALUE ...]\n";
   return 2;
 }

@@ -1,6 +1,7 @@
 // Launch overhead: the host's cost of one asynchronous launch, the spacing of back-to-back
 // empty kernels on the GPU, launch + synchronize round trips (plain, cooperative over every
-// SM, graph of one kernel), and the spacing of kernel nodes inside one graph.
+// SM, graph of one kernel), one event-timed launch on an idle stream (what symsim-hw's kernel
+// times hold beside the kernel's work), and the spacing of kernel nodes inside one graph.
 #include <chrono>
 #include <functional>
 
@@ -58,6 +59,26 @@ void bench_launch() {
              CALIB_CHECK(cudaStreamSynchronize(s));
            }),
            "us", std::to_string(m) + " round trips, wall clock / n"});
+
+  // What symsim-hw's kernel time holds besides the kernel's own work: start event, one launch
+  // on an idle stream, stop event (hw/runtime/hw_world.cu times every launch this way).
+  const auto event_timed_us = [&](const std::function<void()>& launch) {
+    std::vector<double> v;
+    for (int rep = 0; rep < 200; ++rep) {
+      timer.start();
+      launch();
+      v.push_back(timer.stop_ms() * 1000.0);
+    }
+    return median(v);
+  };
+  add_row({"launch.event_timed_us", "start event, <<<>>> launch of an empty 1-CTA kernel, stop event; idle stream",
+           event_timed_us([&] { empty_kernel<<<1, 32, 0, s>>>(); }), "us", "median of 200, each waited for"});
+  add_row({"launch.event_timed_cooperative_us",
+           "start event, cudaLaunchCooperativeKernel of an empty kernel (one 128-thread CTA per SM), stop event; idle stream",
+           event_timed_us([&] {
+             CALIB_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(empty_kernel), dim3(sms), dim3(128), nullptr, 0, s));
+           }),
+           "us", "median of 200, each waited for"});
 
   // Graphs: one kernel, and 100 kernels in one graph.
   for (int nodes : {1, 100}) {

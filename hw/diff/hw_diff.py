@@ -3,14 +3,16 @@
 
   hw_diff.py sim --symsim build/bin/symsim --out DIR       simulator runs (here)
   hw_diff.py hw  --runner build-hw/bin/symsim-hw --out DIR  GPU runs (on the GPU machine)
-  hw_diff.py compare --sim DIR --hw DIR                    markdown table on stdout
+  hw_diff.py compare --sim DIR --hw DIR [DIR ...]          markdown table on stdout
 
 The simulator runs each scenario on the platform given by --platform (default h200, the GPU
-measured), written into a copy of the scenario. Its kernel time is taken from sim_time_ns with
-kernel launch overhead at 0 and host copies at 100 TB/s, run at two host-copy latencies (10 and
-20 us) and extrapolated to 0: its sim_time_ns also counts the host driver's copies, which the
-GPU's time does not. Timing is like for like only where each PE had a GPU of its own on the
-hardware (the simulator always gives each PE a GPU); elsewhere only the bytes compare.
+measured), written into a copy of the scenario. Its kernel time is the scenario kernel's longest
+launch (result.json stats.kernels[].max_us: from the end of the host's launch overhead to the
+last thread's exit, the GPU side of the launch included), which is what the GPU's events around
+each launch measure. Timing is like for like only where each PE had a GPU of its own on the
+hardware (the simulator always gives each PE a GPU); elsewhere only the bytes compare. Several
+--hw folders: an entry's result is taken from the first that has it (kept runs are in
+hw/diff/results/, one JSON file per entry).
 """
 import argparse
 import json
@@ -19,8 +21,6 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-SIM_HOST = ["platform.host.launch_us=0", "platform.host.memcpy_gbytes_per_s=100000"]
-SIM_LATENCIES_US = (10, 20)
 
 
 def load_set(path):
@@ -48,20 +48,33 @@ def cmd_sim(a):
             path = os.path.join(a.out, "scenarios", e["id"] + ".json")
             with open(path, "w") as f:
                 json.dump(scenario, f, indent=2)
-            for lat in SIM_LATENCIES_US:
-                sets = e["sets"] + SIM_HOST + [f"platform.host.memcpy_latency_us={lat}"]
-                cmd = [a.symsim, "run", path, "--out", os.path.join(a.out, f"{e['id']}@{lat}")]
-                for s in sets:
-                    cmd += ["--set", s]
-                rc = run(cmd, log)
-                print(f"sim {e['id']} latency {lat} us: exit {rc}", flush=True)
+            cmd = [a.symsim, "run", path, "--out", os.path.join(a.out, e["id"])]
+            for s in e["sets"]:
+                cmd += ["--set", s]
+            rc = run(cmd, log)
+            print(f"sim {e['id']}: exit {rc}", flush=True)
+
+
+def gpus_present():
+    p = subprocess.run(["nvidia-smi", "-L"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    return sum(line.startswith("GPU ") for line in p.stdout.splitlines())
+
+
+def gpus_wanted(entry):
+    args = entry.get("hw_args", ["--gpus", "1"])
+    return int(args[args.index("--gpus") + 1]) if "--gpus" in args else 1
 
 
 def cmd_hw(a):
     os.makedirs(a.out, exist_ok=True)
+    present = gpus_present()
     with open(os.path.join(a.out, "log.txt"), "w") as log:
         for e in load_set(a.set):
             if a.only and e["id"] not in a.only:
+                continue
+            # An entry meant for several GPUs run on fewer would no longer be like for like.
+            if gpus_wanted(e) > present:
+                print(f"hw {e['id']}: skipped, needs {gpus_wanted(e)} GPUs, {present} present", flush=True)
                 continue
             cmd = ["timeout", str(a.timeout_s + 30), a.runner, "run", e["scenario"], "--out", os.path.join(a.out, e["id"]),
                    "--repeat", str(a.repeat), "--timeout-s", str(a.timeout_s)] + e.get("hw_args", ["--gpus", "1"])
@@ -77,6 +90,23 @@ def read(path):
             return json.load(f)
     except (OSError, ValueError):
         return None
+
+
+def read_hw(dirs, entry_id):
+    """The entry's GPU result from the first folder holding it (ID/result.json or ID.json)."""
+    for d in dirs:
+        for path in (os.path.join(d, entry_id, "result.json"), os.path.join(d, entry_id + ".json")):
+            r = read(path)
+            if r:
+                return r
+    return None
+
+
+def sim_kernel_us(result):
+    """The longest kernel launch on the simulator, in us (a scenario runs one kernel; its
+    launches may carry their own name, e.g. nvlink_barrier_test)."""
+    times = [k["max_us"] for k in result.get("stats", {}).get("kernels", [])]
+    return max(times) if times else None
 
 
 def check_set(result):
@@ -96,13 +126,9 @@ def cmd_compare(a):
     print("| --- | --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | --- |")
     errors = []
     for e in load_set(a.set):
-        s10 = read(os.path.join(a.sim, f"{e['id']}@{SIM_LATENCIES_US[0]}", "result.json"))
-        s20 = read(os.path.join(a.sim, f"{e['id']}@{SIM_LATENCIES_US[1]}", "result.json"))
-        h = read(os.path.join(a.hw, e["id"], "result.json"))
-        sim_us = None
-        if s10 and s20:
-            t10, t20 = s10["sim_time_ns"] / 1000, s20["sim_time_ns"] / 1000
-            sim_us = t10 - (t20 - t10) * SIM_LATENCIES_US[0] / (SIM_LATENCIES_US[1] - SIM_LATENCIES_US[0])
+        sim = read(os.path.join(a.sim, e["id"], "result.json"))
+        h = read_hw(a.hw, e["id"])
+        sim_us = sim_kernel_us(sim) if sim else None
         hw_us = h["sim_time_ns"] / 1000 if h else None
         hw_span_us = h["measured"]["median_kernel_span_ns"] / 1000 if h else None
 
@@ -113,9 +139,9 @@ def cmd_compare(a):
             bad = sum(not c["ok"] for c in r.get("checks", []))
             return f"{n - bad}/{n} ok" if n else r.get("status", "?")
 
-        if s10 and h:
-            same = check_set(s10) == check_set(h)
-            all_ok = all(ok for _, ok in check_set(h)) and all(ok for _, ok in check_set(s10))
+        if sim and h:
+            same = check_set(sim) == check_set(h)
+            all_ok = all(ok for _, ok in check_set(h)) and all(ok for _, ok in check_set(sim))
             received = "identical" if same and all_ok and check_set(h) else ("differ" if not same else "checks failed")
         else:
             received = "-"
@@ -126,13 +152,13 @@ def cmd_compare(a):
             errors.append(abs(sim_us - hw_us) / hw_us)
         elif sim_us and hw_us:
             ratio, error = f"({ratio})", "n/a"
-        pes = h["config"]["pes"] if h else (s10["config"].get("pes", "?") if s10 else "?")
+        pes = h["config"]["pes"] if h else (sim["config"].get("pes", "?") if sim else "?")
         gpus = h["measured"]["gpus_used"] if h else "-"
         weak = ""
         if "litmus" in e["id"]:
-            weak = f"{weak_detail(s10) if s10 else '-'}; {weak_detail(h) if h else '-'}"
+            weak = f"{weak_detail(sim) if sim else '-'}; {weak_detail(h) if h else '-'}"
         fmt = lambda v: f"{v:.1f}" if v is not None else "-"
-        print(f"| {e['id']} | {pes} / {gpus} | {status(s10)} | {status(h)} | {received} | {fmt(sim_us)} | {fmt(hw_us)} | {ratio} | {error} | {fmt(hw_span_us)} | {weak} |")
+        print(f"| {e['id']} | {pes} / {gpus} | {status(sim)} | {status(h)} | {received} | {fmt(sim_us)} | {fmt(hw_us)} | {ratio} | {error} | {fmt(hw_span_us)} | {weak} |")
         rows.append((e["id"], sim_us, hw_us))
     if errors:
         within = sum(x <= 0.15 for x in errors)
@@ -151,7 +177,7 @@ def main():
     p.add_argument("--runner", default="build-hw/bin/symsim-hw")
     p.add_argument("--out")
     p.add_argument("--sim")
-    p.add_argument("--hw")
+    p.add_argument("--hw", nargs="+")
     p.add_argument("--repeat", type=int, default=6)
     p.add_argument("--timeout-s", type=int, default=20)
     p.add_argument("--only", nargs="*")

@@ -11,17 +11,19 @@ void AddressMap::add(Region r) {
   if ((it != m_regions.end() && it->begin < r.end) ||
       (it != m_regions.begin() && std::prev(it)->end > r.begin))
     throw std::logic_error("overlapping address regions: " + r.name);
+  const auto i = it - m_regions.begin();
+  m_begins.insert(m_begins.begin() + i, r.begin);
+  m_ends.insert(m_ends.begin() + i, r.end);
   m_regions.insert(it, std::move(r));
 }
 
 const Region* AddressMap::find(const void* p, uint64_t len) const {
   const auto a = reinterpret_cast<uintptr_t>(p);
-  auto it = std::upper_bound(m_regions.begin(), m_regions.end(), a,
-                             [](uintptr_t x, const Region& r) { return x < r.begin; });
-  if (it == m_regions.begin()) return nullptr;
-  --it;
-  if (a >= it->end || a + len > it->end) return nullptr;
-  return &*it;
+  const auto it = std::upper_bound(m_begins.begin(), m_begins.end(), a);
+  if (it == m_begins.begin()) return nullptr;
+  const auto i = static_cast<size_t>(it - m_begins.begin()) - 1;
+  if (a >= m_ends[i] || a + len > m_ends[i]) return nullptr;
+  return &m_regions[i];
 }
 
 }  // namespace symsim

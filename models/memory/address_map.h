@@ -38,6 +38,9 @@ class AddressMap {
 
  private:
   std::vector<Region> m_regions;  // sorted by begin, non-overlapping
+  // m_regions[i].begin and .end, packed: find runs on every copy and poll, and searching these
+  // touches a few cache lines where the Region records (with their names) touch one per step.
+  std::vector<uintptr_t> m_begins, m_ends;
 };
 
 }  // namespace symsim

@@ -120,7 +120,8 @@ struct Launch {
   Dim3 grid, block;
   uint64_t dyn_smem_bytes = 0;
   std::function<void()> entry;  // runs one thread's kernel body
-  Ps start_ps = 0;
+  Ps queued_ps = 0;  // the launch reached the GPU (host launch overhead done)
+  Ps start_ps = 0;   // its CTAs may start: queued_ps + gpu.launch_start_us
   Ps end_ps = 0;
   uint32_t next_cta = 0;   // CTAs not yet started
   uint32_t live_ctas = 0;

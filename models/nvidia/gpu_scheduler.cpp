@@ -197,7 +197,12 @@ void GpuScheduler::finish_thread(CudaThread& t) {
   m_sys.thread_live(-1);
   Cta& c = *t.cta;
   Launch& l = *c.launch;
-  l.end_ps = std::max(l.end_ps, t.local_ps);
+  // The kernel is complete once the thread's writes have landed, not when it exits: the host
+  // reads them after the synchronize (a weak store just before the exit included).
+  Ps landed = std::max(t.local_ps, m_sys.order().release_wait_ps(t.order, Scope::Sys));
+  for (const Ps group_ps : t.bulk_groups) landed = std::max(landed, group_ps);
+  if (t.bulk_open) landed = std::max(landed, t.bulk_open_ps);
+  l.end_ps = std::max(l.end_ps, landed);
   --c.live;
   // A thread that exits counts as arrived at the CTA barrier the others wait at.
   auto bar = c.barriers.find(0);
@@ -225,6 +230,9 @@ void GpuScheduler::finish_thread(CudaThread& t) {
 
 void GpuScheduler::end_launch() {
   Launch& l = *m_current;
+  // Threads run ahead of SystemC time: the host (and the next launch) may go on only once the
+  // launch's last thread has exited and its writes have landed.
+  if (!m_aborting && l.end_ps > now_ps()) sc_core::wait(sc_core::sc_time::from_value(l.end_ps - now_ps()));
   l.done = true;
   l.end_ps = std::max(l.end_ps, now_ps());
   l.ctas.clear();

@@ -20,11 +20,13 @@ struct NvidiaParams {
   double sm_warp_sync_ns = 0;      // __syncwarp / shuffle / vote
   // Memory of one GPU.
   double l2_latency_ns = 0;        // one way SM -> L2 (a load round trip is twice this)
+  double hbm_latency_ns = 0;       // extra for a bulk read served by HBM instead of L2
   double hbm_bytes = 0;
   double hbm_gbytes_per_s = 0;
   double mem_reorder_window_ns = 0;     // largest seeded extra delay of a weak/relaxed local store
   double nvlink_reorder_window_ns = 0;  // ... of one to an NVLink peer
   double fence_sys_ns = 0;         // extra cost of a system-scope fence (no pending writes)
+  double fence_gpu_ns = 0;         // ... of a GPU-scope fence (a release.gpu or fence.*.gpu)
   // TMA unit of one SM.
   double tma_issue_ns = 0;
   double tma_gbytes_per_s = 0;
@@ -56,6 +58,7 @@ struct NvidiaParams {
   double host_memcpy_gbytes_per_s = 0;
   double host_memcpy_latency_us = 0;
   double host_launch_us = 0;
+  double launch_start_us = 0;      // GPU side of a launch (grid start and drain), put before its CTAs start
   // Simulation control.
   double sim_quantum_ns = 0;
   double sim_max_time_us = 0;

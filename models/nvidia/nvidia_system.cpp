@@ -92,8 +92,9 @@ Ps NvidiaSystem::read_return_ps(int owner, int to, uint64_t bytes, Ps sample_ps)
   const Ps l2 = ns_to_ps(m_params.l2_latency_ns);
   if (owner == to) {
     if (bytes <= 256) return sample_ps + l2;
+    // Larger reads are bulk reads of data the kernels read once: served by HBM.
     const Ps start = m_hbm_ports[owner].reserve(sample_ps, bytes);
-    return start + transfer_ps(bytes, m_params.hbm_gbytes_per_s) + l2;
+    return start + transfer_ps(bytes, m_params.hbm_gbytes_per_s) + ns_to_ps(m_params.hbm_latency_ns) + l2;
   }
   return m_nvlink.send(owner, to, bytes, sample_ps).last_unit_ps + l2;
 }

@@ -59,6 +59,7 @@ void release_stall(CudaThread& t, Scope scope) {
   prune_landed(t);
   t.local_ps = std::max(t.local_ps, sys.order().release_wait_ps(t.order, scope));
   if (scope == Scope::Sys) t.local_ps += ns_to_ps(sys.params().fence_sys_ns);
+  if (scope == Scope::Gpu) t.local_ps += ns_to_ps(sys.params().fence_gpu_ns);
 }
 
 uint64_t read_u(const uint8_t* p, uint32_t bytes) {

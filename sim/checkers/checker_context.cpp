@@ -43,9 +43,9 @@ int CheckerContext::pe_of(const void* p) const {
 }
 
 bool CheckerContext::in_queue_ring(const void* p) const {
-  for (int pe = 0; pe < sys.n_pes(); ++pe)
-    if (sys.memory(pe).queue_region.base() && sys.memory(pe).queue_region.contains(p, 1)) return true;
-  return false;
+  // Called for every copy: one address-map lookup instead of a scan over every PE's rings.
+  const Region* r = sys.addresses().find(p, 1);
+  return r && r->pe >= 0 && r->pe < sys.n_pes() && sys.memory(r->pe).queue_region.contains(p, 1);
 }
 
 bool CheckerContext::in_unified_buffer(const void* p) const {
@@ -55,8 +55,17 @@ bool CheckerContext::in_unified_buffer(const void* p) const {
 
 const UdmaQp* CheckerContext::engine_qp(const QpRef& q) const {
   if (q.pe < 0 || q.pe >= sys.n_pes()) return nullptr;
-  for (const UdmaQp& u : sys.engine(q.pe).qps())
-    if (u.ref.slot == q.slot && u.ref.qp == q.qp) return &u;
+  // Called per CQE and a PE has a QP per peer: remember where each QP sits in the engine's list.
+  const std::vector<UdmaQp>& qps = sys.engine(q.pe).qps();
+  const auto matches = [&](size_t i) { return qps[i].ref.slot == q.slot && qps[i].ref.qp == q.qp; };
+  const auto key = std::make_tuple(q.pe, q.slot, q.qp);
+  const auto known = qp_index.find(key);
+  if (known != qp_index.end() && known->second < qps.size() && matches(known->second)) return &qps[known->second];
+  for (size_t i = 0; i < qps.size(); ++i)
+    if (matches(i)) {
+      qp_index[key] = i;
+      return &qps[i];
+    }
   return nullptr;
 }
 

@@ -2,7 +2,9 @@
 // and memory state), and the index of call sites. Also the helpers that turn host pointers
 // and call sites into deterministic text.
 #pragma once
+#include <map>
 #include <string>
+#include <tuple>
 
 #include "checkers/hazard_log.h"
 #include "checkers/site_index.h"
@@ -30,6 +32,7 @@ struct CheckerContext {
   bool in_unified_buffer(const void* p) const;
   // The engine's view of a QP (null when the engine has no such QP).
   const UdmaQp* engine_qp(const QpRef& q) const;
+  mutable std::map<std::tuple<int, int, int>, size_t> qp_index;  // (pe, slot, qp) -> engine list index
   // A hazard at a QP's WQE, with the site that posted it filled in.
   Hazard at_wqe(const char* id, const QpRef& q, uint32_t wqe, Ps t) const;
 };

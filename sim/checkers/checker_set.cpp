@@ -49,7 +49,7 @@ const std::vector<Rule>& rules() {
 
 }  // namespace
 
-CheckerSet::CheckerSet(HazardLog& log, AscendSystem& sys) : m_ctx{log, sys, m_sites}, m_history(m_ctx) {
+CheckerSet::CheckerSet(HazardLog& log, AscendSystem& sys) : m_ctx{log, sys, m_sites, {}}, m_history(m_ctx) {
   for (const Rule& r : rules()) {
     bool any = false;
     for (const char* id : r.ids) any = any || log.enabled(id);

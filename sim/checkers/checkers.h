@@ -11,6 +11,7 @@
 
 #include "checkers/checker_context.h"
 #include "checkers/interval_list.h"
+#include "checkers/per_core.h"
 #include "models/core/observer.h"
 
 namespace symsim {
@@ -161,11 +162,20 @@ class SrcReuseChecker : public Checker {
  private:
   void judge(const WqeRecord& r, const CopyRecord& c);
   void prune();
-  // Puts in flight per (QP, source range): back-to-back puts of one buffer merge into one
-  // window [first doorbell, last completion), so a stream of puts costs one entry.
-  using SourceKey = std::tuple<int, int, int, uint64_t, uint32_t>;
+  // Puts in flight per (PE, source address, length, QP): back-to-back puts of one buffer merge
+  // into one window [first doorbell, last completion), so a stream of puts costs one entry.
+  // Ordered by PE and address so a copy only visits the sources it may overlap.
+  using SourceKey = std::tuple<int, uint64_t, uint32_t, int, int>;
   std::map<SourceKey, std::vector<WqeRecord>> m_sources;
-  std::vector<CopyRecord> m_writes;  // recent GM writes by cores
+  uint64_t m_max_source_bytes = 0;
+  // Recent GM writes by cores, per PE: by address for overlap queries, in arrival order for
+  // dropping the old ones.
+  struct PeWrites {
+    std::multimap<const uint8_t*, CopyRecord> by_addr;
+    std::deque<std::multimap<const uint8_t*, CopyRecord>::iterator> arrival;
+  };
+  std::map<int, PeWrites> m_writes;
+  uint64_t m_max_write_bytes = 0;
   uint64_t m_added = 0;
 };
 
@@ -223,7 +233,7 @@ class FlagBeforeDataChecker : public Checker {
   };
   void read(int pe, int core, const uint8_t* addr, uint64_t bytes, Ps t, SiteRef site);
   IntervalList<WqeRecord> m_landings{2048};
-  std::map<std::pair<int, int>, std::vector<Observed>> m_observed;  // per (pe, core)
+  PerCore<std::vector<Observed>> m_observed;
 };
 
 // pipe_sync_missing: a pipe used bytes another pipe of the core wrote (or still read) with
@@ -250,7 +260,8 @@ class PipeSyncMissingChecker : public Checker {
     uint64_t seq = 0;
     std::map<std::tuple<int, int, int>, uint64_t> set_seq;  // (src, dst, id) -> seq at SetFlag
   };
-  std::map<std::pair<int, int>, Core> m_cores;
+  static void drop_ordered(Core& k);
+  PerCore<Core> m_cores;
 };
 
 // event_id_unpaired: a SetFlag never waited, a WaitFlag with nothing set, an id reused.
@@ -262,7 +273,7 @@ class EventIdUnpairedChecker : public Checker {
   void on_block_end(int pe, int core, const char* kernel, Ps t) override;
 
  private:
-  std::map<std::pair<int, int>, std::map<std::tuple<int, int, int>, PipeSyncRecord>> m_pending;
+  PerCore<std::map<std::tuple<int, int, int>, PipeSyncRecord>> m_pending;
 };
 
 // ub_out_of_bounds: a copy touching Unified Buffer bytes outside the core's allocations.

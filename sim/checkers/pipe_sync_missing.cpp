@@ -4,6 +4,8 @@
 // Ascend's CPU-side checker does, the rule is judged on the program, not on timing.
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "checkers/checkers.h"
 #include "models/ascend/aiv_core.h"
 
@@ -57,7 +59,18 @@ void PipeSyncMissingChecker::on_copy(const CopyRecord& c) {
   const bool src_tracked = !m_ctx.in_queue_ring(c.src);
   if (src_tracked) k.accesses.push_back({rb, re, c.pipe, false, k.seq++, 0, c.site});
   k.accesses.push_back({wb, we, c.pipe, true, k.seq++, 0, c.site});
-  while (k.accesses.size() > kKeptAccesses) k.accesses.erase(k.accesses.begin());
+  // Keep the last kKeptAccesses accesses recorded (by sequence number: dead ones are dropped early).
+  const auto kept = std::find_if(k.accesses.begin(), k.accesses.end(),
+                                 [&](const Access& a) { return a.seq + kKeptAccesses >= k.seq; });
+  k.accesses.erase(k.accesses.begin(), kept);
+}
+
+void PipeSyncMissingChecker::drop_ordered(Core& k) {
+  // An access ordered before every other pipe can never be reported: drop it so that polling
+  // loops (a copy and a SetFlag/WaitFlag per poll) scan a short list.
+  k.accesses.erase(std::remove_if(k.accesses.begin(), k.accesses.end(),
+                                  [](const Access& a) { return (a.synced | (1u << a.pipe)) == kAllPipes; }),
+                   k.accesses.end());
 }
 
 void PipeSyncMissingChecker::on_pipe_sync(const PipeSyncRecord& s) {
@@ -73,6 +86,7 @@ void PipeSyncMissingChecker::on_pipe_sync(const PipeSyncRecord& s) {
       for (Access& a : k.accesses)
         if (a.seq < it->second && (a.pipe == s.src_pipe || (a.synced & from))) a.synced |= 1u << s.dst_pipe;
       k.set_seq.erase(it);
+      drop_ordered(k);
       break;
     }
     case PipeSyncRecord::kBarrier:
@@ -81,6 +95,7 @@ void PipeSyncMissingChecker::on_pipe_sync(const PipeSyncRecord& s) {
       } else {
         for (Access& a : k.accesses)
           if (a.pipe == s.dst_pipe) a.synced = kAllPipes;
+        drop_ordered(k);
       }
       break;
   }

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <climits>
 
 #include "checkers/checkers.h"
 #include "models/ascend/wqe_layout.h"
@@ -46,13 +47,22 @@ void SrcReuseChecker::judge(const WqeRecord& r, const CopyRecord& c) {
 
 void SrcReuseChecker::on_wqe_executed(const WqeRecord& r) {
   if (!reads_source(r.opcode) || r.status != 0) return;
-  for (const CopyRecord& c : m_writes) judge(r, c);
-  std::vector<WqeRecord>& windows = m_sources[{r.qp.pe, r.qp.slot, r.qp.qp, r.local_va, r.bytes}];
+  const auto it = m_writes.find(r.qp.pe);
+  if (it != m_writes.end()) {
+    const auto& by_addr = it->second.by_addr;
+    const auto* src = reinterpret_cast<const uint8_t*>(r.local_va);
+    const uintptr_t from = r.local_va > m_max_write_bytes ? r.local_va - m_max_write_bytes : 0;
+    for (auto w = by_addr.lower_bound(reinterpret_cast<const uint8_t*>(from)); w != by_addr.end() && w->first < src + r.bytes;
+         ++w)
+      judge(r, w->second);
+  }
+  std::vector<WqeRecord>& windows = m_sources[{r.qp.pe, r.local_va, r.bytes, r.qp.slot, r.qp.qp}];
   if (!windows.empty() && r.doorbell_ps <= windows.back().complete_ps) {
     windows.back().complete_ps = std::max(windows.back().complete_ps, r.complete_ps);  // still in flight: merge
   } else {
     windows.push_back(r);
   }
+  m_max_source_bytes = std::max<uint64_t>(m_max_source_bytes, r.bytes);
   if (++m_added % 1024 == 0) prune();
 }
 
@@ -67,13 +77,20 @@ void SrcReuseChecker::prune() {
 
 void SrcReuseChecker::on_copy(const CopyRecord& c) {
   if (m_ctx.in_unified_buffer(c.dst) || m_ctx.in_queue_ring(c.dst)) return;
-  for (const auto& [key, windows] : m_sources)
-    for (const WqeRecord& r : windows) judge(r, c);
+  // Only sources that start within the longest put before the copy's end can overlap it.
+  const auto dst = reinterpret_cast<uint64_t>(c.dst);
+  const uint64_t from = dst > m_max_source_bytes ? dst - m_max_source_bytes : 0;
+  for (auto it = m_sources.lower_bound({c.pe, from, 0, INT32_MIN, INT32_MIN});
+       it != m_sources.end() && std::get<0>(it->first) == c.pe && std::get<1>(it->first) < dst + c.bytes; ++it)
+    for (const WqeRecord& r : it->second) judge(r, c);
   const Ps now = sim_now_ps();
-  m_writes.erase(std::remove_if(m_writes.begin(), m_writes.end(),
-                                [&](const CopyRecord& w) { return w.issue_ps + kKeepWritesPs < now; }),
-                 m_writes.end());
-  m_writes.push_back(c);
+  PeWrites& w = m_writes[c.pe];
+  while (!w.arrival.empty() && w.arrival.front()->second.issue_ps + kKeepWritesPs < now) {
+    w.by_addr.erase(w.arrival.front());
+    w.arrival.pop_front();
+  }
+  w.arrival.push_back(w.by_addr.emplace(c.dst, c));
+  m_max_write_bytes = std::max(m_max_write_bytes, c.bytes);
 }
 
 }  // namespace symsim

@@ -52,8 +52,9 @@ json hazard_json(const Hazard& h) {
   return j;
 }
 
-// Per kernel: how long its launches ran on their GPUs (launch overhead excluded), in the
-// order the kernels first finished.
+// Per kernel: how long its launches ran on their GPUs (from the end of the host's launch
+// overhead, the GPU side of the launch included), each and at most, in the order the kernels
+// first finished.
 json kernel_times() {
   json out = json::array();
   std::vector<std::string> names;
@@ -62,15 +63,17 @@ json kernel_times() {
   for (const std::string& name : names) {
     double max_us = 0, sum_us = 0;
     int n = 0;
+    json per_launch = json::array();  // what a GPU's events around each launch would read
     for (const cuda::KernelSpan& s : cuda::kernel_spans()) {
       if (s.kernel != name) continue;
       const double us = ps_to_us(s.end_ps - s.start_ps);
       max_us = std::max(max_us, us);
       sum_us += us;
       ++n;
+      per_launch.push_back({{"gpu", s.gpu}, {"us", std::round(us * 1e3) / 1e3}});
     }
     out.push_back({{"kernel", name}, {"launches", n}, {"max_us", std::round(max_us * 1e3) / 1e3},
-                   {"mean_us", std::round(sum_us / n * 1e3) / 1e3}});
+                   {"mean_us", std::round(sum_us / n * 1e3) / 1e3}, {"per_launch", per_launch}});
   }
   return out;
 }
@@ -105,7 +108,7 @@ RunOutput run_nvidia_scenario(const Scenario& s, const TraceOptions& trace_opts,
     f.pes = trace_opts.pes;
     f.window_begin_ps = trace_opts.window_begin_ns * 1000;
     f.window_end_ps = trace_opts.window_end_ns == UINT64_MAX ? UINT64_MAX : trace_opts.window_end_ns * 1000;
-    trace = std::make_unique<TraceWriter>(f, &sys.ib());
+    trace = std::make_unique<TraceWriter>(f, &sys.ib(), OpcodeSet::kMlx5);
     sys.hooks().attach(trace.get());
   }
 

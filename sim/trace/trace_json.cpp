@@ -137,7 +137,7 @@ void append_args(Buffer& b, const TraceState& s, const Event& e) {
       const WqeInfo& w = s.wqes[e.arg];
       fmt::format_to(out,
                      ",\"args\":{{\"wqe\":{},\"opcode\":\"{}\",\"bytes\":{},\"target_pe\":{},\"status\":{}",
-                     w.wqe_index, opcode_name(w.opcode), w.bytes, w.target_pe, w.status);
+                     w.wqe_index, opcode_name(s.opcodes, w.opcode), w.bytes, w.target_pe, w.status);
       if (w.status) fmt::format_to(out, ",\"substatus\":{}", w.substatus);
       if (w.has_cqe) fmt::format_to(out, ",\"cqe\":{}", w.cqe_index);
       b.push_back('}');

@@ -73,12 +73,13 @@ struct Hazard {
 
 using QueueKey = std::tuple<int, int, int, uint32_t>;  // pe, slot, qp, ring index
 
-const char* opcode_name(uint8_t opcode);
+const char* opcode_name(OpcodeSet set, uint8_t opcode);
 
 // Everything a TraceWriter has recorded, and the filter it records through.
 struct TraceState {
   TraceFilter filter;
   const Fabric* fabric = nullptr;
+  OpcodeSet opcodes = OpcodeSet::kUdma;
   std::vector<Event> events;
   std::vector<Group> groups;
   std::vector<WqeInfo> wqes;

@@ -5,13 +5,30 @@
 #include <utility>
 
 #include "models/ascend/wqe_layout.h"
+#include "models/nvidia/mlx5_layout.h"
 #include "sim/trace/trace_state.h"
 
 namespace symsim {
 
 namespace trace {
 
-const char* opcode_name(uint8_t opcode) {
+namespace {
+
+const char* mlx5_opcode_name(uint8_t opcode) {
+  namespace mlx5 = nv::mlx5;
+  switch (opcode) {
+    case mlx5::kOpNop: return "NOP";
+    case mlx5::kOpRdmaWrite: return "RDMA_WRITE";
+    case mlx5::kOpRdmaWriteImm: return "RDMA_WRITE_IMM";
+    case mlx5::kOpRdmaRead: return "RDMA_READ";
+    case mlx5::kOpAtomicCs: return "ATOMIC_CS";
+    case mlx5::kOpAtomicFa: return "ATOMIC_FA";
+    case mlx5::kOpAtomicMaskedFa: return "ATOMIC_MASKED_FA";
+    default: return "UNKNOWN";
+  }
+}
+
+const char* udma_opcode_name(uint8_t opcode) {
   switch (opcode) {
     case udma::kSend: return "SEND";
     case udma::kSendImm: return "SEND_IMM";
@@ -31,6 +48,12 @@ const char* opcode_name(uint8_t opcode) {
   }
 }
 
+}  // namespace
+
+const char* opcode_name(OpcodeSet set, uint8_t opcode) {
+  return set == OpcodeSet::kMlx5 ? mlx5_opcode_name(opcode) : udma_opcode_name(opcode);
+}
+
 }  // namespace trace
 
 using namespace trace;
@@ -39,9 +62,10 @@ namespace {
 QueueKey key_of(const QpRef& q, uint32_t index) { return {q.pe, q.slot, q.qp, index}; }
 }  // namespace
 
-TraceWriter::TraceWriter(TraceFilter filter, const Fabric* fabric) : m(std::make_unique<TraceState>()) {
+TraceWriter::TraceWriter(TraceFilter filter, const Fabric* fabric, OpcodeSet opcodes) : m(std::make_unique<TraceState>()) {
   m->filter = std::move(filter);
   m->fabric = fabric;
+  m->opcodes = opcodes;
 }
 
 TraceWriter::~TraceWriter() = default;
@@ -90,7 +114,7 @@ void TraceWriter::on_wqe_executed(const WqeRecord& r) {
   const auto info = static_cast<uint64_t>(m->wqes.size());
   m->wqes.push_back(
       {r.wqe_index, r.bytes, r.cqe_index, r.target_pe, r.opcode, r.status, r.substatus, r.cqe_ps != 0});
-  m->add(Kind::kWqe, opcode_name(r.opcode), pid, tid, begin, end, info, group);
+  m->add(Kind::kWqe, opcode_name(m->opcodes, r.opcode), pid, tid, begin, end, info, group);
   for (size_t i = 0; i + 1 < n; ++i) {
     if (steps[i + 1].first > steps[i].first)
       m->add(Kind::kPhase, steps[i].second, pid, tid, steps[i].first, steps[i + 1].first, info, group);

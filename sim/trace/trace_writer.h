@@ -43,10 +43,14 @@ struct TraceFilter {
 // Exact decimal microseconds of `ps`, trailing zeros dropped: 1234567 -> "1.234567", 2000000 -> "2".
 std::string ps_to_us_string(Ps ps);
 
+// Whose opcode byte a WQE carries: the Ascend UDMA WQE's or the mlx5 WQE's of the NVIDIA NIC.
+// The two number their operations differently (0x08 is ATOMIC_SWAP in one, RDMA_WRITE in the other).
+enum class OpcodeSet { kUdma, kMlx5 };
+
 class TraceWriter : public Observer {
  public:
   // `fabric` names the link tracks; it may be null (links are then named "link N").
-  TraceWriter(TraceFilter filter, const Fabric* fabric);
+  TraceWriter(TraceFilter filter, const Fabric* fabric, OpcodeSet opcodes = OpcodeSet::kUdma);
   ~TraceWriter() override;
   TraceWriter(const TraceWriter&) = delete;
   TraceWriter& operator=(const TraceWriter&) = delete;

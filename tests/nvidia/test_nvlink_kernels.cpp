@@ -1,6 +1,9 @@
 // NVLink kernels on h800: the barrier publishes every SM's weak remote stores; with a
 // GPU-scope release instead it does not, and the ordering model names the flag, the data and
-// both writers; intranode dispatch delivers every routed token byte for byte.
+// both writers; intranode dispatch delivers every routed token byte for byte, also to a host
+// that reads right after the synchronize; kernel times list every launch.
+#include <algorithm>
+
 #include "nvidia_test_util.h"
 
 using namespace nvtest;
@@ -57,4 +60,26 @@ TEST(IntranodeCombine, EveryTokenIsTheExactSumOfItsExpertsRows) {
 TEST(IntranodeCombine, StaysExactWhenNvlinkStoresAreVeryLate) {
   // TMA stores are waited for before the barrier, whose system-scope release orders them.
   expect_pass(run("intranode_combine_8gpu", {"platform.nvlink.reorder_window_ns=5000"}));
+}
+
+TEST(IntranodeDispatch, HostReadsEveryWriteRightAfterTheSynchronize) {
+  // With no host-copy latency the host reads right after cudaDeviceSynchronize: the kernel's
+  // last weak store (recv_total, just before its threads exit) must have landed by then (this
+  // read past a host vector before launches waited for their writes to land).
+  expect_pass(run("intranode_dispatch_8gpu", {"platform.host.memcpy_latency_us=0"}));
+}
+
+TEST(KernelTimes, EachLaunchIsListedAndHoldsTheGpuSideOfTheLaunch) {
+  // One barrier round takes a few us; a 1 ms GPU side of the launch must show in every launch.
+  const auto out = run("nvlink_barrier_8gpu", {"pes=2", "kernel.args.rounds=1", "platform.gpu.launch_start_us=1000"});
+  expect_pass(out);
+  const auto& k = out.result["stats"]["kernels"].at(0);
+  ASSERT_EQ(k["per_launch"].size(), 2u);  // one launch per GPU
+  double max_us = 0;
+  for (const auto& l : k["per_launch"]) {
+    EXPECT_GT(l["us"].get<double>(), 1000.0);
+    EXPECT_LT(l["us"].get<double>(), 1100.0);
+    max_us = std::max(max_us, l["us"].get<double>());
+  }
+  EXPECT_DOUBLE_EQ(max_us, k["max_us"].get<double>());
 }

@@ -10,6 +10,7 @@
 
 #include "models/ascend/wqe_layout.h"
 #include "models/fabric/fabric.h"
+#include "models/nvidia/mlx5_layout.h"
 #include "sim/stats/stats_collector.h"
 #include "sim/trace/trace_writer.h"
 
@@ -120,6 +121,23 @@ TEST(TraceWriter, WqeLifetimeSplitsIntoPhasesOnItsSqTrack) {
   // Timestamps are written as exact decimals, not through floating point.
   EXPECT_NE(text_of(w).find(R"("name":"wire","cat":"wqe","pid":0,"tid":165536,"ts":0.006,"dur":0.004)"),
             std::string::npos);
+}
+
+TEST(TraceWriter, NvidiaWqesAreNamedByTheirMlx5Opcode) {
+  // 0x08 is RDMA WRITE in an mlx5 WQE and ATOMIC_SWAP in a UDMA one.
+  static_assert(nv::mlx5::kOpRdmaWrite == udma::kAtomicSwap, "the clash this test is about");
+  TraceWriter w(TraceFilter{}, nullptr, OpcodeSet::kMlx5);
+  WqeRecord write = wqe_at({0, 1, 0}, 0, 1000);
+  write.opcode = nv::mlx5::kOpRdmaWrite;
+  WqeRecord add = wqe_at({0, 1, 0}, 1, 100000);
+  add.opcode = nv::mlx5::kOpAtomicFa;
+  w.on_wqe_executed(write);
+  w.on_wqe_executed(add);
+  const Trace t(w);
+  ASSERT_EQ(t.named("RDMA_WRITE").size(), 1u);
+  EXPECT_EQ(t.named("RDMA_WRITE")[0]["args"]["opcode"], "RDMA_WRITE");
+  ASSERT_EQ(t.named("ATOMIC_FA").size(), 1u);
+  EXPECT_TRUE(t.named("ATOMIC_SWAP").empty());
 }
 
 TEST(TraceWriter, ErrorWqeHasNoWireOrAckPhase) {

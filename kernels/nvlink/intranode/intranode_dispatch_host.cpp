@@ -97,6 +97,10 @@ void intranode_dispatch_host(int rank, const symsim::KernelArgs& a) {
   int m = 0;
   for (int s = 0; s < ranks && diff.empty(); ++s) {
     for (int c = 0; c < counts[static_cast<size_t>(s)] - 1 && diff.empty(); ++c, ++m) {
+      if (m >= total) {  // counts and total disagree: a failed check, not a read past `got`
+        diff = fmt::format("the counts name more than the {} messages packed", total);
+        break;
+      }
       const uint8_t* p = got.data() + static_cast<size_t>(m) * msg;
       DispatchHeader h{};
       std::memcpy(&h, p, sizeof(h));

@@ -201,16 +201,34 @@ namespace {
 // True when no coroutine can make progress: every unfinished block polls with no effect or
 // waits in a barrier, every unfinished host waits on an event, no engine has a doorbell
 // queued and nothing is in flight to land in memory.
+bool block_busy(const std::unique_ptr<BlockState>& b) {
+  return b && !b->finished && b->waiting_on.empty() && b->spin.polls < kSpinPolls;
+}
+
 bool quiescent() {
   World& w = *g_world;
+  // Every spinning core asks this now and then, so a full scan would cost O(PEs) per poll:
+  // first try the witnesses of progress found last time, which are usually still busy.
+  if (!w.sys->visibility().empty()) return false;
+  QuiescentHint& hint = w.quiescent_hint;
+  if (hint.pe < w.blocks.size() && hint.core < w.blocks[hint.pe].size() && block_busy(w.blocks[hint.pe][hint.core]))
+    return false;
+  if (hint.engine_pe < w.sys->n_pes() && !w.sys->engine(hint.engine_pe).idle()) return false;
   for (const HostState& h : w.hosts)
     if (!h.finished && h.waiting_on.empty()) return false;
-  for (const auto& row : w.blocks)
-    for (const auto& b : row)
-      if (b && !b->finished && b->waiting_on.empty() && b->spin.polls < kSpinPolls) return false;
+  for (size_t pe = 0; pe < w.blocks.size(); ++pe)
+    for (size_t c = 0; c < w.blocks[pe].size(); ++c)
+      if (block_busy(w.blocks[pe][c])) {
+        hint.pe = pe;
+        hint.core = c;
+        return false;
+      }
   for (int pe = 0; pe < w.sys->n_pes(); ++pe)
-    if (!w.sys->engine(pe).idle()) return false;
-  return w.sys->visibility().empty();
+    if (!w.sys->engine(pe).idle()) {
+      hint.engine_pe = pe;
+      return false;
+    }
+  return true;
 }
 
 }  // namespace

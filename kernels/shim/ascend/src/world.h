@@ -86,6 +86,12 @@ struct BlockState {
   std::map<const void*, BatchContract> batches;  // open batches by their state object
 };
 
+// Where the last deadlock check found something that could still progress.
+struct QuiescentHint {
+  size_t pe = 0, core = 0;  // a busy block
+  int engine_pe = 0;        // a busy UDMA engine
+};
+
 struct World {
   AscendSystem* sys = nullptr;
   std::vector<HostState> hosts;
@@ -107,6 +113,7 @@ struct World {
   sc_core::sc_event vec_event;
   // Hang diagnosis.
   bool deadlock = false;             // the shim stopped the run: nothing could progress
+  QuiescentHint quiescent_hint;
   std::vector<WaitRecord> gave_up;   // polls past the retry limit
 };
 

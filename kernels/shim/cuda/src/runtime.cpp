@@ -123,7 +123,8 @@ int launch_kernel(const char* name, dim3 grid, dim3 block, size_t dyn_smem_bytes
   l->block = {block.x, block.y, block.z};
   l->dyn_smem_bytes = dyn_smem_bytes;
   l->entry = std::move(body);
-  l->start_ps = now_ps() + ns_to_ps(p.host_launch_us * 1000.0);
+  l->queued_ps = now_ps() + ns_to_ps(p.host_launch_us * 1000.0);
+  l->start_ps = l->queued_ps + ns_to_ps(p.launch_start_us * 1000.0);
   // The cooperative grid barrier's counter, zero at launch.
   l->grid_sync_word = sys.memory().runtime_alloc(h.rank, 8, 8);
   std::memset(l->grid_sync_word, 0, 8);
@@ -137,7 +138,7 @@ cudaError_t stream_sync() {
   cudaError_t result = cudaSuccess;
   for (auto& l : h.launches) {
     while (!l->done) host_wait_event(l->finished, fmt::format("kernel {} to finish", l->name));
-    g_world->spans.push_back({h.rank, l->name, l->start_ps, l->end_ps});
+    g_world->spans.push_back({h.rank, l->name, l->queued_ps, l->end_ps});
     if (l->failed) {
       g_world->errors.push_back({h.rank, l->name, l->error});
       h.sticky = l->error.rfind("deadlock", 0) == 0 || l->error.rfind("timeout", 0) == 0 ? cudaErrorLaunchTimeout

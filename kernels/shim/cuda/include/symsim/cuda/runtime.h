@@ -44,7 +44,8 @@ bool all_hosts_finished();
 // Host programs still running and what they wait on.
 std::vector<std::string> host_waits();
 const std::vector<LaunchError>& launch_errors();
-// When each finished kernel ran on its GPU (after the launch overhead), in finishing order.
+// When each finished kernel ran on its GPU, in finishing order: from the end of the host's launch
+// overhead (the GPU side of the launch, gpu.launch_start_us, included) to its last thread's exit.
 struct KernelSpan {
   int gpu;
   std::string kernel;

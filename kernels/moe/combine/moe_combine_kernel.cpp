@@ -1,0 +1,137 @@
+// MoE combine over UDMA: the reverse path of dispatch. Block roles (blocks = 2W + R):
+//  - expert cores [0, W): for the received tokens i = core mod W (in the order local expert,
+//    source rank, slot), run the stand-in expert (BF16 out = input * per-expert gain) and pack
+//    the row into the local combine send buffer as Data-as-Flag blocks; publish their epoch;
+//  - writer cores [W, 2W): send row i = w mod W back to its source rank, into the combine
+//    window slot (token, k) where k is the expert's place in the token's top-k;
+//  - receiver cores [2W, 2W + R): for tokens t = r mod R wait for all top-k rows, add them up
+//    weighted by the gate (float, k order), store the BF16 result, zero the slots.
+#include "../common/data_as_flag.h"
+#include "../common/moe_numeric.h"
+#include "../common/moe_sender.h"
+
+using namespace moe;
+
+namespace {
+
+// Calls fn(i, e, src, j) for every received token in slot order; i counts them.
+template <typename Fn>
+__aicore__ inline void for_each_received(const MoeTiling& t, Fn fn)
+{
+    const auto* recv_count = reinterpret_cast<const __gm__ uint32_t*>(t.recv_count);
+    uint32_t i = 0;
+    for (uint32_t e = 0; e < t.experts_per_rank; ++e) {
+        for (uint32_t src = 0; src < t.ep; ++src) {
+            const uint32_t n = recv_count[e * t.ep + src];
+            for (uint32_t j = 0; j < n; ++j) fn(i++, e, src, j);
+        }
+    }
+}
+
+__aicore__ inline void expert(const MoeTiling& t, uint32_t core)
+{
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> in_buf, daf_buf;
+    pipe.InitBuffer(in_buf, t.recv_stride());
+    pipe.InitBuffer(daf_buf, DafUb::bytes(t.comb_blocks));
+    DafUb ub;
+    ub.Init(daf_buf.Get<uint8_t>().GetPhyAddr(), t.comb_blocks);
+    AscendC::LocalTensor<uint8_t> in = in_buf.Get<uint8_t>();
+    AscendC::GlobalTensor<uint8_t> src_gm;
+    auto* recv_tokens = reinterpret_cast<__gm__ uint8_t*>(t.recv_tokens);
+    auto* comb_staging = reinterpret_cast<__gm__ uint8_t*>(t.comb_staging);
+    for_each_received(t, [&](uint32_t i, uint32_t e, uint32_t src, uint32_t j) {
+        if (i % t.writers != core) return;
+        src_gm.SetGlobalBuffer(recv_tokens + t.slot(e, src, j) * t.recv_stride(), t.token_payload_bytes);
+        AscendC::DataCopyPad(in, src_gm, AscendC::DataCopyExtParams{1, t.token_payload_bytes, 0, 0, 0});
+        AscendC::SetFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
+        AscendC::WaitFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
+        const auto* h = reinterpret_cast<const __ubuf__ TokenHeader*>(in.GetPhyAddr());
+        expert_forward(in.GetPhyAddr() + kTokenHeaderBytes, t.hidden, t.elem_bytes, h->scale,
+                       t.my_rank * t.experts_per_rank + e, reinterpret_cast<__ubuf__ uint16_t*>(ub.payload));
+        store_blocks(comb_staging + uint64_t{i} * t.comb_stride(), ub, t.comb_blocks);
+        AscendC::SetFlag<AscendC::HardEvent::V_MTE2>(EVENT_ID0);
+        AscendC::WaitFlag<AscendC::HardEvent::V_MTE2>(EVENT_ID0);
+    });
+    publish_done(t, 1, core);
+}
+
+__aicore__ inline void write(const MoeTiling& t, uint32_t w)
+{
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> send_buf;
+    pipe.InitBuffer(send_buf, Sender::ub_bytes(t.ep));
+    Sender s;
+    s.Init(t, w, send_buf.Get<uint8_t>().GetPhyAddr());
+    wait_done(t, 1, t.writers);
+    const auto* recv_tokens = reinterpret_cast<const __gm__ uint8_t*>(t.recv_tokens);
+    const uint64_t window = t.comb_window + t.half() * t.comb_half_bytes;
+    const uint32_t len = t.comb_blocks * kBlockBytes;
+    for_each_received(t, [&](uint32_t i, uint32_t e, uint32_t src, uint32_t j) {
+        if (i % t.writers != w) return;
+        const auto* h = reinterpret_cast<const __gm__ TokenHeader*>(recv_tokens + t.slot(e, src, j) * t.recv_stride());
+        const int32_t expert_id = static_cast<int32_t>(t.my_rank * t.experts_per_rank + e);
+        uint32_t k = 0;
+        while (k < t.top_k && h->experts[k] != expert_id) ++k;
+        if (k == t.top_k) trap();  // the token was not routed here
+        s.Send(t.comb_staging + uint64_t{i} * t.comb_stride(),
+               window + (uint64_t{h->src_token} * t.top_k + k) * t.comb_stride(), len, src);
+    });
+    s.Finish();
+}
+
+__aicore__ inline void receive(const MoeTiling& t, uint32_t r, uint32_t receivers)
+{
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> daf_buf, acc_buf, out_buf;
+    pipe.InitBuffer(daf_buf, DafUb::bytes(t.comb_blocks));
+    pipe.InitBuffer(acc_buf, 4 * t.hidden);
+    pipe.InitBuffer(out_buf, round_up32(2 * t.hidden));
+    DafUb ub;
+    ub.Init(daf_buf.Get<uint8_t>().GetPhyAddr(), t.comb_blocks);
+    float* acc = acc_buf.Get<float>().GetPhyAddr();
+    AscendC::LocalTensor<uint16_t> out = out_buf.Get<uint16_t>();
+    AscendC::GlobalTensor<uint16_t> out_gm;
+    auto* window = reinterpret_cast<__gm__ uint8_t*>(t.comb_window) + t.half() * t.comb_half_bytes;
+    const auto* weights = reinterpret_cast<const __gm__ float*>(t.topk_weight);
+    for (uint32_t tok = r; tok < t.tokens; tok += receivers) {
+        for (uint32_t i = 0; i < t.hidden; ++i) acc[i] = 0.0f;
+        for (uint32_t k = 0; k < t.top_k; ++k) {
+            __gm__ uint8_t* slot = window + (uint64_t{tok} * t.top_k + k) * t.comb_stride();
+            receive_blocks(slot, ub, t.comb_blocks);
+            accumulate(acc, reinterpret_cast<const __ubuf__ uint16_t*>(ub.payload), t.hidden,
+                       weights[tok * t.top_k + k]);
+            clear_blocks(slot, ub, t.comb_blocks);
+        }
+        for (uint32_t i = 0; i < t.hidden; ++i) out.GetPhyAddr()[i] = f32_to_bf16(acc[i]);
+        AscendC::SetFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID1);
+        AscendC::WaitFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID1);
+        out_gm.SetGlobalBuffer(reinterpret_cast<__gm__ uint16_t*>(t.out) + uint64_t{tok} * t.hidden, t.hidden);
+        AscendC::DataCopyPad(out_gm, out, AscendC::DataCopyExtParams{1, 2 * t.hidden, 0, 0, 0});
+        AscendC::SetFlag<AscendC::HardEvent::MTE3_V>(EVENT_ID1);
+        AscendC::WaitFlag<AscendC::HardEvent::MTE3_V>(EVENT_ID1);
+    }
+}
+
+}  // namespace
+
+extern "C" __global__ __aicore__ void moe_combine_kernel(GM_ADDR tiling_gm, uint32_t receivers)
+{
+    const MoeTiling t = *reinterpret_cast<const __gm__ MoeTiling*>(tiling_gm);
+    const uint32_t block = static_cast<uint32_t>(AscendC::GetBlockIdx());
+    auto* timing = reinterpret_cast<__gm__ uint64_t*>(t.timing) + (1 * kMaxCores + block) * 2;
+    timing[0] = AscendC::GetSystemCycle();
+    if (block < t.writers) {
+        expert(t, block);
+    } else if (block < 2 * t.writers) {
+        write(t, block - t.writers);
+    } else {
+        receive(t, block - 2 * t.writers, receivers);
+    }
+    timing[1] = AscendC::GetSystemCycle();
+}
+
+void launch_moe_combine(void* stream, uint8_t* tiling, uint32_t writers, uint32_t receivers)
+{
+    ACLRT_LAUNCH_KERNEL(moe_combine_kernel)(2 * writers + receivers, stream, tiling, receivers);
+}

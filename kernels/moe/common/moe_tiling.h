@@ -1,0 +1,91 @@
+// The tiling block a host writes into device memory before each MoE launch (CANN kernels take
+// their shapes and buffer addresses this way): sizes, the variant, and every GM address the
+// dispatch and combine kernels touch. Plain data, shared by host and kernel code.
+#pragma once
+#include <cstdint>
+
+namespace moe {
+
+enum Variant : uint32_t {
+  kVariantApi = 0,          // one aclshmemx_udma_qp_put_nbi per token and destination, qp_quiet at the end
+  kVariantDirect = 1,       // SIMT-built WQEs, one doorbell per SQ per batch, credit check and CQ reaping
+  kVariantDirectOpen = 2,   // as the article's kernel: no credit check, CQE on every WQE, never reaped
+};
+
+enum Dtype : uint32_t { kInt8 = 0, kBf16 = 1 };
+
+// Data-as-Flag: each 512 B block carries 480 B of payload and a 32 B flag of 1.0f floats.
+constexpr uint32_t kBlockBytes = 512;
+constexpr uint32_t kBlockPayloadBytes = 480;
+constexpr uint32_t kFlagBytes = 32;
+constexpr float kFlagSet = 1.0f;
+constexpr uint32_t kTokenHeaderBytes = 32;  // TokenHeader, ahead of the token's data
+constexpr uint32_t kMaxTopK = 8;
+constexpr uint32_t kVfThreads = 128;        // SIMT threads of the WQE-building VF
+constexpr uint32_t kCreditGuard = 10;       // ACLSHMEM_UDMA_AGGREGATE_CREDIT_GUARD
+constexpr uint32_t kMaxCores = 48;          // AIV cores per die
+
+// What travels in front of a dispatched token: where it came from and its routing, so the
+// expert rank can send the result back to the right combine slot.
+struct TokenHeader {
+  uint32_t src_rank;
+  uint32_t src_token;
+  float scale;          // INT8 dequantisation scale (1 for BF16)
+  uint32_t reserved;
+  int16_t experts[kMaxTopK];
+};
+static_assert(sizeof(TokenHeader) == kTokenHeaderBytes, "TokenHeader is one 32 B UB block");
+
+constexpr uint32_t blocks_for(uint32_t payload_bytes) {
+  return (payload_bytes + kBlockPayloadBytes - 1) / kBlockPayloadBytes;
+}
+constexpr uint32_t round_up32(uint32_t v) { return (v + 31u) / 32u * 32u; }
+
+struct MoeTiling {
+  // Shape.
+  uint32_t ep = 0;
+  uint32_t my_rank = 0;
+  uint32_t tokens = 0;             // per rank
+  uint32_t hidden = 0;
+  uint32_t top_k = 0;
+  uint32_t experts_per_rank = 0;
+  uint32_t elem_bytes = 0;         // dispatch element: 1 (INT8) or 2 (BF16)
+  uint32_t writers = 0;            // stage cores = writer cores = QPs per peer
+  uint32_t variant = 0;
+  uint32_t launch = 0;             // launch number: selects the window half, epoch of core flags
+  // Derived sizes.
+  uint32_t token_payload_bytes = 0;  // header + data
+  uint32_t token_blocks = 0;
+  uint32_t comb_payload_bytes = 0;   // BF16 hidden
+  uint32_t comb_blocks = 0;
+  uint64_t window_half_bytes = 0;    // count blocks + token slots
+  uint64_t comb_half_bytes = 0;
+  // Device addresses (uint64 so the struct is the same on host and device).
+  uint64_t udma_info = 0;    // SHMEM's UDMA QP tables
+  uint64_t window = 0;       // symmetric: 2 halves of window_half_bytes
+  uint64_t comb_window = 0;  // symmetric: 2 halves of comb_half_bytes
+  uint64_t staging = 0;      // local: count blocks (ep) + token blocks (tokens)
+  uint64_t comb_staging = 0; // local: one slot per received token (ep * experts_per_rank * tokens)
+  uint64_t x = 0;            // input tokens [tokens][hidden] of elem_bytes
+  uint64_t scales = 0;       // float [tokens] (INT8)
+  uint64_t topk_idx = 0;     // int32 [tokens][top_k]
+  uint64_t topk_weight = 0;  // float [tokens][top_k]
+  uint64_t recv_tokens = 0;  // expert input: slot (e, s, j) holds the token payload without flags
+  uint64_t recv_count = 0;   // uint32 [experts_per_rank][ep]
+  uint64_t out = 0;          // BF16 [tokens][hidden]: the combined result
+  uint64_t core_flags = 0;   // per-core epoch words, 64 B apart
+  uint64_t timing = 0;       // uint64 [kernel][core][start, end] in system cycles (50 MHz)
+
+  uint64_t count_offset(uint32_t src) const { return uint64_t{src} * kBlockBytes; }
+  uint64_t token_stride() const { return uint64_t{token_blocks} * kBlockBytes; }
+  uint64_t comb_stride() const { return uint64_t{comb_blocks} * kBlockBytes; }
+  // Slot of the j-th token from rank `src` for local expert `e`.
+  uint64_t slot(uint32_t e, uint32_t src, uint32_t j) const { return (uint64_t{e} * ep + src) * tokens + j; }
+  uint64_t slot_offset(uint32_t e, uint32_t src, uint32_t j) const {
+    return uint64_t{ep} * kBlockBytes + slot(e, src, j) * token_stride();
+  }
+  uint64_t recv_stride() const { return round_up32(token_payload_bytes); }
+  uint32_t half() const { return launch & 1u; }
+};
+
+}  // namespace moe

@@ -1,0 +1,239 @@
+// Host driver of moe_dispatch_combine: per launch it generates this rank's routing and tokens,
+// runs dispatch then combine, and verifies: every token this rank's experts should receive sits
+// in its slot byte for byte (regenerated from every source's seed), the per-(expert, source)
+// counts match, and the combined output equals the host reference bit for bit.
+#include <fmt/format.h>
+
+#include <cstring>
+#include <stdexcept>
+#include <vector>
+
+#include "../common/moe_tiling.h"
+#include "acl/acl.h"
+#include "kernel_registry.h"
+#include "moe_timing.h"
+#include "moe_workload.h"
+#include "shmem.h"
+#include "world.h"
+
+void launch_moe_dispatch(void* stream, uint8_t* tiling, uint32_t writers, uint32_t receivers);
+void launch_moe_combine(void* stream, uint8_t* tiling, uint32_t writers, uint32_t receivers);
+
+namespace moe {
+namespace {
+
+uint8_t* device_alloc(uint64_t bytes) {
+  void* p = nullptr;
+  if (aclrtMalloc(&p, bytes, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS)
+    throw std::runtime_error(fmt::format("aclrtMalloc of {} bytes failed", bytes));
+  return static_cast<uint8_t*>(p);
+}
+
+template <typename T>
+void upload(uint64_t device, const std::vector<T>& host) {
+  aclrtMemcpy(reinterpret_cast<void*>(device), host.size() * sizeof(T), host.data(), host.size() * sizeof(T),
+              ACL_MEMCPY_HOST_TO_DEVICE);
+}
+
+aclrtStream setup(int pe, uint64_t heap_bytes, uint32_t qp_num) {
+  aclrtStream stream = nullptr;
+  int status = aclInit(nullptr);
+  status |= aclrtSetDevice(pe);
+  status |= aclrtCreateStream(&stream);
+  if (qp_num > 1) status |= aclshmemx_set_qp_num(ACLSHMEM_DATA_OP_UDMA, qp_num);
+  aclshmemx_init_attr_t attr;
+  attr.my_pe = pe;
+  attr.n_pes = aclshmem_n_pes();
+  attr.local_mem_size = heap_bytes;
+  attr.option_attr.data_op_engine_type = ACLSHMEM_DATA_OP_UDMA;
+  status |= aclshmemx_init_attr(ACLSHMEMX_INIT_WITH_DEFAULT, &attr);
+  if (status != 0) throw std::runtime_error(fmt::format("PE {}: SHMEM set-up failed ({})", pe, status));
+  return stream;
+}
+
+MoeTiling make_tiling(const WorkloadSpec& w, uint32_t rank, uint32_t writers, uint32_t variant) {
+  MoeTiling t;
+  t.ep = w.ep;
+  t.my_rank = rank;
+  t.tokens = w.tokens;
+  t.hidden = w.hidden;
+  t.top_k = w.top_k;
+  t.experts_per_rank = w.experts_per_rank;
+  t.elem_bytes = w.elem_bytes();
+  t.writers = writers;
+  t.variant = variant;
+  t.token_payload_bytes = kTokenHeaderBytes + w.hidden * w.elem_bytes();
+  t.token_blocks = blocks_for(t.token_payload_bytes);
+  t.comb_payload_bytes = 2 * w.hidden;
+  t.comb_blocks = blocks_for(t.comb_payload_bytes);
+  t.window_half_bytes = uint64_t{w.ep} * kBlockBytes + uint64_t{w.experts_per_rank} * w.ep * w.tokens * t.token_stride();
+  t.comb_half_bytes = uint64_t{w.tokens} * w.top_k * t.comb_stride();
+  return t;
+}
+
+// Dispatch check: what this rank's experts must hold, regenerated from every source rank.
+void verify_dispatch(const WorkloadSpec& w, const MoeTiling& t, uint32_t launch) {
+  const uint32_t pe = t.my_rank;
+  std::vector<uint32_t> counts(size_t{w.experts_per_rank} * w.ep);
+  aclrtMemcpy(counts.data(), counts.size() * 4, reinterpret_cast<void*>(t.recv_count), counts.size() * 4,
+              ACL_MEMCPY_DEVICE_TO_HOST);
+  uint64_t tokens = 0, wrong_tokens = 0, wrong_counts = 0;
+  std::string first;
+  std::vector<uint8_t> got(t.token_payload_bytes);
+  for (uint32_t src = 0; src < w.ep; ++src) {
+    const Routing r = make_routing(w, src, launch);
+    std::vector<uint32_t> seen(w.experts_per_rank, 0);
+    for (uint32_t p = 0; p < w.tokens * w.top_k; ++p) {
+      const uint32_t e = static_cast<uint32_t>(r.topk_idx[p]);
+      if (e / w.experts_per_rank != pe) continue;
+      const uint32_t le = e % w.experts_per_rank;
+      const uint32_t j = seen[le]++;
+      const std::vector<uint8_t> want = token_payload(w, r, src, launch, p / w.top_k);
+      aclrtMemcpy(got.data(), got.size(), reinterpret_cast<void*>(t.recv_tokens + t.slot(le, src, j) * t.recv_stride()),
+                  got.size(), ACL_MEMCPY_DEVICE_TO_HOST);
+      ++tokens;
+      if (got != want && wrong_tokens++ == 0)
+        first = fmt::format("token {} of rank {} for expert {} (slot {}) differs", p / w.top_k, src, e, j);
+    }
+    for (uint32_t le = 0; le < w.experts_per_rank; ++le)
+      if (counts[le * w.ep + src] != seen[le] && wrong_counts++ == 0 && first.empty())
+        first = fmt::format("rank {} sent {} tokens to expert {}, the count block said {}", src, seen[le],
+                            pe * w.experts_per_rank + le, counts[le * w.ep + src]);
+  }
+  symsim::check(wrong_tokens == 0 && wrong_counts == 0,
+                fmt::format("pe {} launch {}: all {} routed tokens landed in their expert slots byte for byte", pe,
+                            launch, tokens),
+                wrong_tokens + wrong_counts == 0
+                    ? ""
+                    : fmt::format("{} tokens and {} counts wrong; first: {}", wrong_tokens, wrong_counts, first));
+}
+
+void verify_combine(const WorkloadSpec& w, const MoeTiling& t, const RankInput& in, uint32_t launch) {
+  const std::vector<uint16_t> want = reference_combine(w, in);
+  std::vector<uint16_t> got(want.size());
+  aclrtMemcpy(got.data(), got.size() * 2, reinterpret_cast<void*>(t.out), got.size() * 2, ACL_MEMCPY_DEVICE_TO_HOST);
+  uint64_t wrong = 0, first = 0;
+  for (size_t i = 0; i < want.size(); ++i)
+    if (got[i] != want[i] && wrong++ == 0) first = i;
+  symsim::check(wrong == 0,
+                fmt::format("pe {} launch {}: combine output ({} tokens x {}) equals the host reference", t.my_rank,
+                            launch, w.tokens, w.hidden),
+                wrong == 0 ? ""
+                           : fmt::format("{} elements differ; first: token {} element {}: {:#06x}, expected {:#06x}",
+                                         wrong, first / w.hidden, first % w.hidden, got[first], want[first]));
+}
+
+void record_times(const MoeTiling& t, uint32_t writers, uint32_t receivers) {
+  const uint32_t cores = 2 * writers + receivers;
+  std::vector<uint64_t> stamps(size_t{kKernels} * kMaxCores * 2);
+  aclrtMemcpy(stamps.data(), stamps.size() * 8, reinterpret_cast<void*>(t.timing), stamps.size() * 8,
+              ACL_MEMCPY_DEVICE_TO_HOST);
+  MoeTimes& times = moe_times();
+  for (uint32_t k = 0; k < kKernels; ++k) {
+    for (uint32_t c = 0; c < cores; ++c) {
+      const uint64_t s = stamps[(k * kMaxCores + c) * 2], e = stamps[(k * kMaxCores + c) * 2 + 1];
+      const Role role = c < writers ? kRoleStage : c < 2 * writers ? kRoleWrite : kRoleReceive;
+      times.role[k][role].add(s, e);
+      times.kernel[k].add(s, e);
+    }
+  }
+  if (++times.pes_reported == t.ep) {
+    symsim::check(true, fmt::format("simulated {}", describe(times, kDispatch)));
+    symsim::check(true, fmt::format("simulated {}", describe(times, kCombine)));
+  }
+}
+
+void host(int pe, const symsim::KernelArgs& a) {
+  WorkloadSpec w;
+  w.ep = static_cast<uint32_t>(aclshmem_n_pes());
+  w.tokens = static_cast<uint32_t>(a.u64("tokens"));
+  w.hidden = static_cast<uint32_t>(a.u64("hidden"));
+  w.top_k = static_cast<uint32_t>(a.u64("top_k"));
+  w.experts_per_rank = static_cast<uint32_t>(a.u64("experts_per_rank"));
+  w.dtype = a.u64("bf16") != 0 ? kBf16 : kInt8;
+  w.zipf_s = a.number("zipf_s");
+  w.seed = a.u64("routing_seed");
+  const auto writers = static_cast<uint32_t>(a.u64("writers"));
+  const auto receivers = static_cast<uint32_t>(a.u64("receivers"));
+  const auto variant = static_cast<uint32_t>(a.u64("variant"));
+  const auto launches = static_cast<uint32_t>(a.u64("launches"));
+  const bool verify = a.u64("verify") != 0;
+  if (w.top_k > w.experts()) throw std::runtime_error("top_k is larger than the number of experts");
+  if (2 * writers + receivers > kMaxCores) throw std::runtime_error("2 * writers + receivers exceeds 48 AIV cores");
+  if (w.experts_per_rank * 4 > kBlockPayloadBytes) throw std::runtime_error("experts_per_rank above 120");
+
+  MoeTiling t = make_tiling(w, static_cast<uint32_t>(pe), writers, variant);
+  const uint64_t slots = uint64_t{w.experts_per_rank} * w.ep * w.tokens;  // most tokens one rank can receive
+  aclrtStream stream = setup(pe, 2 * (t.window_half_bytes + t.comb_half_bytes) + (4u << 20), writers);
+  // The windows are fresh (zero) heap pages: every flag starts clear. Pages are touched on use.
+  t.window = reinterpret_cast<uint64_t>(aclshmem_malloc(2 * t.window_half_bytes));
+  t.comb_window = reinterpret_cast<uint64_t>(aclshmem_malloc(2 * t.comb_half_bytes));
+  t.udma_info = reinterpret_cast<uint64_t>(symsim::shim::host().udma_info);
+  t.staging = reinterpret_cast<uint64_t>(device_alloc(uint64_t{w.ep} * kBlockBytes + w.tokens * t.token_stride()));
+  t.comb_staging = reinterpret_cast<uint64_t>(device_alloc(slots * t.comb_stride()));
+  t.x = reinterpret_cast<uint64_t>(device_alloc(uint64_t{w.tokens} * w.hidden * w.elem_bytes()));
+  t.scales = reinterpret_cast<uint64_t>(device_alloc(4 * w.tokens));
+  t.topk_idx = reinterpret_cast<uint64_t>(device_alloc(4 * w.tokens * w.top_k));
+  t.topk_weight = reinterpret_cast<uint64_t>(device_alloc(4 * w.tokens * w.top_k));
+  t.recv_tokens = reinterpret_cast<uint64_t>(device_alloc(slots * t.recv_stride()));
+  t.recv_count = reinterpret_cast<uint64_t>(device_alloc(4 * uint64_t{w.experts_per_rank} * w.ep));
+  t.out = reinterpret_cast<uint64_t>(device_alloc(2 * uint64_t{w.tokens} * w.hidden));
+  t.core_flags = reinterpret_cast<uint64_t>(device_alloc(kKernels * 64 * 64));
+  t.timing = reinterpret_cast<uint64_t>(device_alloc(kKernels * kMaxCores * 16));
+  aclrtMemset(reinterpret_cast<void*>(t.core_flags), kKernels * 64 * 64, 0, kKernels * 64 * 64);
+  aclrtMemset(reinterpret_cast<void*>(t.timing), kKernels * kMaxCores * 16, 0, kKernels * kMaxCores * 16);
+  uint8_t* tiling = device_alloc(sizeof(MoeTiling));
+  aclshmem_barrier_all();
+
+  for (uint32_t launch = 0; launch < launches; ++launch) {
+    const RankInput in = make_rank_input(w, static_cast<uint32_t>(pe), launch);
+    upload(t.x, in.x);
+    upload(t.scales, in.scales);
+    upload(t.topk_idx, in.topk_idx);
+    upload(t.topk_weight, in.topk_weight);
+    t.launch = launch;
+    aclrtMemcpy(tiling, sizeof t, &t, sizeof t, ACL_MEMCPY_HOST_TO_DEVICE);
+    launch_moe_dispatch(stream, tiling, writers, receivers);
+    if (aclrtSynchronizeStream(stream) != ACL_SUCCESS) {
+      symsim::check(false, fmt::format("pe {} launch {}: moe_dispatch_kernel completed", pe, launch), "it trapped");
+      break;
+    }
+    launch_moe_combine(stream, tiling, writers, receivers);
+    if (aclrtSynchronizeStream(stream) != ACL_SUCCESS) {
+      symsim::check(false, fmt::format("pe {} launch {}: moe_combine_kernel completed", pe, launch), "it trapped");
+      break;
+    }
+    if (verify) {
+      verify_dispatch(w, t, launch);
+      verify_combine(w, t, in, launch);
+    }
+    if (launch + 1 == launches) record_times(t, writers, receivers);
+  }
+  aclshmem_barrier_all();
+  aclshmem_finalize();
+  aclrtDestroyStream(stream);
+  aclrtResetDevice(pe);
+  aclFinalize();
+}
+
+}  // namespace
+}  // namespace moe
+
+SYMSIM_REGISTER_KERNEL(moe_dispatch_combine,
+                       {"moe_dispatch_combine", "ascend",
+                        "MoE dispatch + combine over UDMA with Data-as-Flag blocks: variant 0 one put_nbi per token "
+                        "and destination, 1 AIV direct drive (SIMT WQE batches, one doorbell per SQ, credit check, "
+                        "CQ reaping), 2 direct drive without the closed loop (as the article's kernel)",
+                        {{"tokens", "tokens per rank", 1, 4096, 128},
+                         {"hidden", "hidden size (elements)", 16, 16384, 7168},
+                         {"top_k", "experts per token", 1, moe::kMaxTopK, 8},
+                         {"experts_per_rank", "experts on each rank", 1, 120, 1},
+                         {"bf16", "0: INT8 dispatch with a per-token scale, 1: BF16 dispatch", 0, 1, 0},
+                         {"zipf_s", "gating skew: Zipf exponent over experts (0: uniform)", 0, 4, 0, false},
+                         {"routing_seed", "seed of the gating and the token data", 0, 1e9, 1},
+                         {"writers", "stage cores = writer cores = QPs per peer", 1, 16, 2},
+                         {"receivers", "receiver cores", 1, 32, 2},
+                         {"variant", "0 API put_nbi, 1 direct drive (closed loop), 2 direct drive open loop", 0, 2, 1},
+                         {"launches", "dispatch + combine rounds (double buffer alternates)", 1, 64, 1},
+                         {"verify", "1: check every token and the combine output on the host", 0, 1, 1}},
+                        48, moe::host});

@@ -1,0 +1,87 @@
+// The MoE workload generator: seeded, distinct top-k, normalised weights, Zipf skew, and the
+// host reference's arithmetic. No simulation.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+
+#include "../../kernels/moe/common/moe_numeric.h"
+#include "../../kernels/moe/host/moe_workload.h"
+
+using namespace moe;
+
+namespace {
+
+WorkloadSpec spec(double zipf) {
+  WorkloadSpec w;
+  w.ep = 16;
+  w.tokens = 256;
+  w.hidden = 64;
+  w.top_k = 8;
+  w.experts_per_rank = 4;
+  w.zipf_s = zipf;
+  w.seed = 7;
+  return w;
+}
+
+TEST(MoeWorkload, TopKIsDistinctAndWeightsSumToOne) {
+  const WorkloadSpec w = spec(0);
+  const Routing r = make_routing(w, 3, 0);
+  for (uint32_t t = 0; t < w.tokens; ++t) {
+    std::set<int32_t> e(r.topk_idx.begin() + t * w.top_k, r.topk_idx.begin() + (t + 1) * w.top_k);
+    EXPECT_EQ(e.size(), w.top_k);
+    EXPECT_GE(*e.begin(), 0);
+    EXPECT_LT(*e.rbegin(), static_cast<int32_t>(w.experts()));
+    float sum = 0;
+    for (uint32_t k = 0; k < w.top_k; ++k) sum += r.topk_weight[t * w.top_k + k];
+    EXPECT_NEAR(sum, 1.0f, 1e-5f);
+  }
+}
+
+TEST(MoeWorkload, SameSeedSameRoutingOtherRankOrLaunchDiffers) {
+  const WorkloadSpec w = spec(0);
+  EXPECT_EQ(make_routing(w, 2, 1).topk_idx, make_routing(w, 2, 1).topk_idx);
+  EXPECT_NE(make_routing(w, 2, 1).topk_idx, make_routing(w, 3, 1).topk_idx);
+  EXPECT_NE(make_routing(w, 2, 1).topk_idx, make_routing(w, 2, 2).topk_idx);
+  EXPECT_EQ(make_rank_input(w, 1, 0).x, make_rank_input(w, 1, 0).x);
+}
+
+// With a Zipf exponent the busiest expert gets far more than its uniform share.
+TEST(MoeWorkload, ZipfSkewsExpertLoad) {
+  auto busiest = [](const WorkloadSpec& w) {
+    std::vector<uint32_t> load(w.experts());
+    for (uint32_t rank = 0; rank < w.ep; ++rank)
+      for (int32_t e : make_routing(w, rank, 0).topk_idx) ++load[e];
+    return *std::max_element(load.begin(), load.end());
+  };
+  const WorkloadSpec uniform = spec(0), skewed = spec(1.2);
+  const double share = double(uniform.ep) * uniform.tokens * uniform.top_k / uniform.experts();
+  EXPECT_LT(busiest(uniform), 1.5 * share);
+  EXPECT_GT(busiest(skewed), 2.5 * share);
+}
+
+TEST(MoeWorkload, Bf16RoundsToNearestEven) {
+  EXPECT_EQ(f32_to_bf16(1.0f), 0x3f80);
+  EXPECT_EQ(bf16_to_f32(0x3f80), 1.0f);
+  EXPECT_EQ(f32_to_bf16(1.00390625f), 0x3f80);  // halfway: ties to even
+  EXPECT_EQ(f32_to_bf16(1.01171875f), 0x3f82);  // halfway: ties to even (up)
+}
+
+// Combine of one token routed to experts with gains g: sum_k w_k * bf16(x * g_k).
+TEST(MoeWorkload, ReferenceCombineIsTheWeightedExpertSum) {
+  WorkloadSpec w = spec(0);
+  w.tokens = 1;
+  w.dtype = kBf16;
+  const RankInput in = make_rank_input(w, 0, 0);
+  const std::vector<uint16_t> out = reference_combine(w, in);
+  for (uint32_t i = 0; i < w.hidden; ++i) {
+    uint16_t xh;
+    std::memcpy(&xh, &in.x[2 * i], 2);
+    float acc = 0;
+    for (uint32_t k = 0; k < w.top_k; ++k)
+      acc += in.topk_weight[k] * bf16_to_f32(f32_to_bf16(bf16_to_f32(xh) * expert_gain(in.topk_idx[k])));
+    EXPECT_EQ(out[i], f32_to_bf16(acc));
+  }
+}
+
+}  // namespace
