@@ -1,4 +1,5 @@
 #include "runner/nvidia_runner.h"
+#include "runner/expectation_report.h"
 
 #include <systemc>
 
@@ -143,50 +144,19 @@ RunOutput run_nvidia_scenario(const Scenario& s, const TraceOptions& trace_opts,
       hazards.report({"deadlock", -1, -1, -1, -1, -1, "", end_ps, "", join(cuda::host_waits()), 0});
   }
 
-  json expectations = json::array();
-  bool ok = true;
-  auto expect = [&](bool good, std::string what, std::string detail) {
-    ok = ok && good;
-    expectations.push_back({{"what", std::move(what)}, {"ok", good}, {"detail", std::move(detail)}});
-  };
-  json checks = json::array();
-  size_t checks_failed = 0;
-  for (const KernelCheck& c : kernel_checks()) {
-    checks.push_back({{"what", c.what}, {"ok", c.ok}, {"detail", c.detail}});
-    checks_failed += !c.ok;
-    if (s.expect.checks == "pass") expect(c.ok, c.what, c.detail);
-  }
-  if (s.expect.checks == "fail")
-    expect(checks_failed > 0, "a host check failed (expect.checks = fail)",
-           fmt::format("{} of {} checks failed", checks_failed, checks.size()));
-  for (const std::string& e : host_errors)
-    if (s.expect.checks == "pass") expect(false, "host program ran to completion", e);
+  ExpectationReport report;
+  const json checks = report.host_checks(s.expect, host_errors);
   json traps = json::array();
   for (const cuda::LaunchError& e : cuda::launch_errors()) {
     if (e.error.rfind("trap", 0) != 0) continue;  // deadlocks and timeouts are hazards
     traps.push_back({{"pe", e.gpu}, {"kernel", e.kernel}, {"reason", e.error}});
-    if (!s.expect.trap) expect(false, fmt::format("gpu {}: kernel {} ran without trapping", e.gpu, e.kernel), e.error);
+    if (!s.expect.trap)
+      report.expect(false, fmt::format("gpu {}: kernel {} ran without trapping", e.gpu, e.kernel), e.error);
   }
-  if (s.expect.trap) expect(!traps.empty(), "a kernel trapped (expect.trap)", traps.empty() ? "no kernel trapped" : traps[0]["reason"].get<std::string>());
-  std::vector<std::string> reported;
-  for (const Hazard& h : hazards.all())
-    if (std::find(reported.begin(), reported.end(), h.id) == reported.end()) reported.push_back(h.id);
-  for (const std::string& id : s.expect.hazards) {
-    const bool seen = std::find(reported.begin(), reported.end(), id) != reported.end();
-    expect(seen, fmt::format("hazard {} reported", id), seen ? "" : "expected but not reported");
-  }
-  for (const std::string& id : reported)
-    if (std::find(s.expect.hazards.begin(), s.expect.hazards.end(), id) == s.expect.hazards.end())
-      expect(false, fmt::format("no unexpected hazard {}", id), "reported but not in expect.hazards");
-  const double sim_us = ps_to_us(end_ps);
-  if (s.expect.max_sim_time_us)
-    expect(sim_us <= *s.expect.max_sim_time_us, fmt::format("simulated time <= {} us", *s.expect.max_sim_time_us),
-           fmt::format("{:.3f} us", sim_us));
-  if (s.expect.min_sim_time_us)
-    expect(sim_us >= *s.expect.min_sim_time_us, fmt::format("simulated time >= {} us", *s.expect.min_sim_time_us),
-           fmt::format("{:.3f} us", sim_us));
-  if (s.expect.checks == "pass" && kernel_checks().empty() && host_errors.empty())
-    expect(false, "the host program verified its results", "no checks were made");
+  if (s.expect.trap)
+    report.expect(!traps.empty(), "a kernel trapped (expect.trap)",
+                  traps.empty() ? "no kernel trapped" : traps[0]["reason"].get<std::string>());
+  report.hazards_and_time(s.expect, hazards, end_ps, !host_errors.empty());
 
   json hazard_list = json::array();
   for (const Hazard& h : hazards.all()) {
@@ -212,20 +182,20 @@ RunOutput run_nvidia_scenario(const Scenario& s, const TraceOptions& trace_opts,
                           {"peak_live", sys.stacks().peak_in_use()},
                           {"stack_overflows", sys.stacks().overflows()}};
   if (sys.stacks().overflows() > 0)
-    expect(false, "no CUDA-thread fiber overflowed its stack",
+    report.expect(false, "no CUDA-thread fiber overflowed its stack",
            fmt::format("{} fibers overflowed their {} B stacks (raise sim.fiber_stack_bytes)", sys.stacks().overflows(),
                        sys.stacks().stack_bytes()));
   const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   RunOutput out;
-  out.passed = ok;
+  out.passed = report.ok();
   out.result = {{"symsim", 1},
                 {"scenario", s.name},
-                {"status", ok ? "pass" : "fail"},
+                {"status", report.ok() ? "pass" : "fail"},
                 {"seed", s.seed},
                 {"sim_time_ns", static_cast<double>(end_ps) / 1000.0},
                 {"wall_s", wall_s},
                 {"hazards", hazard_list},
-                {"expectations", expectations},
+                {"expectations", report.list()},
                 {"checks", checks},
                 {"traps", traps},
                 {"stats", stats_json},

@@ -1,4 +1,5 @@
 #include "runner/runner.h"
+#include "runner/expectation_report.h"
 #include "scenario/platform_family.h"
 
 #include <systemc>
@@ -108,32 +109,14 @@ RunOutput run_ascend_scenario(const Scenario& s, const TraceOptions& trace_opts,
   checkers.finish(end_ps, completed, !completed && !shim::deadlock_detected() && sc_core::sc_pending_activity());
 
   // Expectations.
-  json expectations = json::array();
-  bool ok = true;
-  auto expect = [&](bool good, std::string what, std::string detail) {
-    ok = ok && good;
-    expectations.push_back({{"what", std::move(what)}, {"ok", good}, {"detail", std::move(detail)}});
-  };
-  // Host drivers' verifications: required to hold, required to fail somewhere (a bug's
-  // consequence), or only recorded ("any", e.g. when the run hangs by design).
-  json checks = json::array();
-  size_t checks_failed = 0;
-  for (const KernelCheck& c : kernel_checks()) {
-    checks.push_back({{"what", c.what}, {"ok", c.ok}, {"detail", c.detail}});
-    checks_failed += !c.ok;
-    if (s.expect.checks == "pass") expect(c.ok, c.what, c.detail);
-  }
-  if (s.expect.checks == "fail")
-    expect(checks_failed > 0, "a host check failed (expect.checks = fail)",
-           fmt::format("{} of {} checks failed", checks_failed, checks.size()));
-  for (const std::string& e : host_errors)
-    if (s.expect.checks == "pass") expect(false, "host program ran to completion", e);
+  ExpectationReport report;
+  const json checks = report.host_checks(s.expect, host_errors);
   json traps = json::array();
   for (const shim::TrapRecord& t : shim::traps()) {
     traps.push_back({{"pe", t.pe}, {"core", t.core}, {"kernel", t.kernel}, {"time_ns", ps_to_ns(t.time_ps)},
                      {"reason", t.reason}});
     if (!s.expect.trap)
-      expect(false, fmt::format("pe {}: kernel {} ran without trapping", t.pe, t.kernel),
+      report.expect(false, fmt::format("pe {}: kernel {} ran without trapping", t.pe, t.kernel),
              fmt::format("AIV core {} trapped at {:.3f} us: {}", t.core, ps_to_us(t.time_ps), t.reason));
   }
   if (s.expect.trap) {
@@ -142,27 +125,9 @@ RunOutput run_ascend_scenario(const Scenario& s, const TraceOptions& trace_opts,
                                   : fmt::format("pe {} AIV core {} (kernel {}) trapped at {:.3f} us: {}",
                                                 shim::traps()[0].pe, shim::traps()[0].core, shim::traps()[0].kernel,
                                                 ps_to_us(shim::traps()[0].time_ps), shim::traps()[0].reason);
-    expect(!shim::traps().empty(), "a kernel trapped (expect.trap)", first);
+    report.expect(!shim::traps().empty(), "a kernel trapped (expect.trap)", first);
   }
-  std::vector<std::string> reported;
-  for (const Hazard& h : hazards.all())
-    if (std::find(reported.begin(), reported.end(), h.id) == reported.end()) reported.push_back(h.id);
-  for (const std::string& id : s.expect.hazards) {
-    const bool seen = std::find(reported.begin(), reported.end(), id) != reported.end();
-    expect(seen, fmt::format("hazard {} reported", id), seen ? "" : "expected but not reported");
-  }
-  for (const std::string& id : reported)
-    if (std::find(s.expect.hazards.begin(), s.expect.hazards.end(), id) == s.expect.hazards.end())
-      expect(false, fmt::format("no unexpected hazard {}", id), "reported but not in expect.hazards");
-  const double sim_us = ps_to_us(end_ps);
-  if (s.expect.max_sim_time_us)
-    expect(sim_us <= *s.expect.max_sim_time_us, fmt::format("simulated time <= {} us", *s.expect.max_sim_time_us),
-           fmt::format("{:.3f} us", sim_us));
-  if (s.expect.min_sim_time_us)
-    expect(sim_us >= *s.expect.min_sim_time_us, fmt::format("simulated time >= {} us", *s.expect.min_sim_time_us),
-           fmt::format("{:.3f} us", sim_us));
-  if (s.expect.checks == "pass" && kernel_checks().empty() && host_errors.empty())
-    expect(false, "the host program verified its results", "no checks were made");
+  report.hazards_and_time(s.expect, hazards, end_ps, !host_errors.empty());
 
   json hazard_list = json::array();
   for (const Hazard& h : hazards.all()) {
@@ -174,15 +139,15 @@ RunOutput run_ascend_scenario(const Scenario& s, const TraceOptions& trace_opts,
       trace->hazard(f.qp.pe, std::string("fault ") + f.kind, f.t, f.detail);
   const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   RunOutput out;
-  out.passed = ok;
+  out.passed = report.ok();
   out.result = {{"symsim", 1},
                 {"scenario", s.name},
-                {"status", ok ? "pass" : "fail"},
+                {"status", report.ok() ? "pass" : "fail"},
                 {"seed", s.seed},
                 {"sim_time_ns", static_cast<double>(end_ps) / 1000.0},
                 {"wall_s", wall_s},
                 {"hazards", hazard_list},
-                {"expectations", expectations},
+                {"expectations", report.list()},
                 {"checks", checks},
                 {"traps", traps},
                 {"stats", stats.to_json(end_ps, sys.fabric())},
