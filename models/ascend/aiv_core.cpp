@@ -20,7 +20,8 @@ AivCore::AivCore(int pe, int core, const AscendParams& params, VisibilityQueue& 
   m_ctx.pe = pe;
   m_ctx.core = this;
   m_local_ps = now_ps();
-  for (Pipe& p : m_pipes) p.lane = visibility.make_lane();
+  // MTE2 copies land in the core's own Unified Buffer, which no other agent polls.
+  for (int i = 0; i < kAivPipes; ++i) m_pipes[i].lane = visibility.make_lane(i != static_cast<int>(AivPipe::kMte2));
 }
 
 void AivCore::advance(Ps d) {

@@ -17,11 +17,7 @@ UdmaEngine::UdmaEngine(sc_core::sc_module_name name, int pe, UdmaEnv env)
     : sc_module(name),
       m_pe(pe),
       m_env(env),
-      m_doorbells(uint64_t{64} << 20, false, std::string(this->name()) + ".doorbells") {
-  SC_METHOD(process);
-  sensitive << m_wake;
-  dont_initialize();
-}
+      m_doorbells(uint64_t{64} << 20, false, std::string(this->name()) + ".doorbells") {}
 
 int UdmaEngine::create_qp(const QpRef& ref, int target_pe, uint32_t sq_depth_bb, uint32_t cq_depth) {
   UdmaQp q;
@@ -59,26 +55,21 @@ void UdmaEngine::mmio_store(uint64_t offset_bytes, uint64_t value, Ps t_ps) {
     if (f.drop) return;
     t += f.delay_ps;
   }
-  const bool earliest = m_events.empty() || t < m_events.top().t;
-  m_events.push({t, m_seq++, index, cq, static_cast<uint32_t>(value)});
-  if (earliest) m_wake.notify(sc_core::sc_time::from_value(t - now));
+  ++m_queued;
+  m_env.doorbells.post({t, m_pe, index, 0, cq, static_cast<uint32_t>(value)});
 }
 
-void UdmaEngine::process() {
+void UdmaEngine::serve(const DoorbellEvent& ev) {
+  --m_queued;
   const Ps now = now_ps();
-  while (!m_events.empty() && m_events.top().t <= now) {
-    const DoorbellEvent ev = m_events.top();
-    m_events.pop();
-    UdmaQp& q = m_qps[ev.qp];
-    if (ev.cq) {
-      const uint32_t delta = (ev.value - q.cq_consumed) & 0xFFFFFFu;  // the doorbell carries 24 bits
-      q.cq_consumed += delta;
-      m_env.hooks.emit(&Observer::on_cq_doorbell, q.ref, q.cq_consumed, now);
-    } else {
-      ring_sq(q, ev.value, now);
-    }
+  UdmaQp& q = m_qps[ev.qp];
+  if (ev.cq) {
+    const uint32_t delta = (ev.value - q.cq_consumed) & 0xFFFFFFu;  // the doorbell carries 24 bits
+    q.cq_consumed += delta;
+    m_env.hooks.emit(&Observer::on_cq_doorbell, q.ref, q.cq_consumed, now);
+  } else {
+    ring_sq(q, ev.value, now);
   }
-  if (!m_events.empty()) m_wake.notify(sc_core::sc_time::from_value(m_events.top().t - now));
 }
 
 void UdmaEngine::ring_sq(UdmaQp& q, uint32_t producer_index, Ps t) {
@@ -228,12 +219,13 @@ void UdmaEngine::run_write(UdmaQp& q, const Wqe& w, const EidRoute& route, WqeRe
   if (w.flags & flag::kUdf) {
     // WRITE with reduce: the target adds the payload into its memory once all of it arrived.
     std::vector<uint8_t> payload(src, src + w.len);
-    m_env.visibility.schedule_action(l.last_ps, [dst, payload = std::move(payload)](Ps) {
-      reduce_add_fp32(dst, payload.data(), payload.size());
-    });
+    const uint64_t len = payload.size();
+    m_env.visibility.schedule_action(
+        l.last_ps, [dst, payload = std::move(payload)](Ps) { reduce_add_fp32(dst, payload.data(), payload.size()); },
+        dst, len);
   } else if (!m_env.hooks.faults_active()) {
-    m_env.visibility.schedule(l.first_ps, l.interval_ps, static_cast<uint32_t>(p.fabric_visibility_bytes), dst, src,
-                              w.len, nullptr, q.data_lane);
+    m_env.visibility.schedule_dma(l.first_ps, l.interval_ps, static_cast<uint32_t>(p.fabric_visibility_bytes), dst,
+                                  src, w.len, q.data_lane);
   } else {
     l.last_ps = land_with_faults(q, r.wqe_index, target, dst, src, w.len, l.first_ps, l.interval_ps);
   }
@@ -264,9 +256,9 @@ void UdmaEngine::run_read(UdmaQp& q, const Wqe& w, const EidRoute& route, WqeRec
   const auto* src = reinterpret_cast<const uint8_t*>(w.remote_va);
   const uint64_t len = w.len;
   const VisibilityQueue::Lane lane = q.data_lane;
-  vis.schedule_action(read_at, [&vis, l, unit, dst, src, len, lane](Ps) {
-    vis.schedule(l.first_ps, l.interval_ps, unit, dst, src, len, nullptr, lane);
-  });
+  vis.schedule_action(
+      read_at, [&vis, l, unit, dst, src, len, lane](Ps) { vis.schedule(l.first_ps, l.interval_ps, unit, dst, src, len, nullptr, lane); },
+      dst, len);
   r.remote_write_ps = l.last_ps;
   r.complete_ps = l.last_ps;
 }
@@ -295,10 +287,13 @@ void UdmaEngine::run_atomic(UdmaQp& q, const Wqe& w, const EidRoute& route, WqeR
   const bool add = w.opcode == kFaa;
   const uint64_t operand = w.atomic_operand, compare = w.atomic_compare;
   const VisibilityQueue::Lane lane = q.data_lane;
-  vis.schedule_action(op_at, [&vis, word, result, width, add, operand, compare, result_at, lane](Ps) {
-    const uint64_t old = add ? fetch_add(word, operand, width) : compare_swap(word, compare, operand, width);
-    vis.schedule_value(result_at, result, old, width, lane);
-  });
+  vis.schedule_action(
+      op_at,
+      [&vis, word, result, width, add, operand, compare, result_at, lane](Ps) {
+        const uint64_t old = add ? fetch_add(word, operand, width) : compare_swap(word, compare, operand, width);
+        vis.schedule_value(result_at, result, old, width, lane);
+      },
+      word, width);
   r.remote_write_ps = op_at;
   r.complete_ps = result_at;
 }
@@ -313,13 +308,21 @@ Ps UdmaEngine::land_with_faults(UdmaQp& q, uint32_t wqe_index, int target, uint8
     f.corrupt(q.ref, wqe_index, staged.data(), len, m_wqe_fault.flip_bits);
     src = staged.data();
   }
+  // The engine streams its source as units land; a corrupted copy is captured now instead.
+  const auto put = [&](Ps at, Ps interval, uint32_t unit_bytes, uint64_t off, uint64_t n, VisibilityQueue::Lane lane) {
+    if (staged.empty()) {
+      vis.schedule_dma(at, interval, unit_bytes, dst + off, src + off, n, lane);
+    } else {
+      vis.schedule(at, interval, unit_bytes, dst + off, src + off, n, nullptr, lane);
+    }
+  };
+  constexpr VisibilityQueue::Lane own = VisibilityQueue::kNoLane;  // torn parts go back in time
   const auto unit = static_cast<uint32_t>(m_env.params.fabric_visibility_bytes);
   const uint64_t units = (len + unit - 1) / unit;
   Ps last = first_ps + (units > 0 ? (units - 1) * interval_ps : 0);
   uint64_t run = 0;  // first byte of the run of whole units not yet scheduled
   const auto flush = [&](uint64_t end) {
-    if (end > run) vis.schedule(first_ps + run / unit * interval_ps, interval_ps, unit, dst + run, src + run, end - run,
-                                nullptr, q.data_lane);
+    if (end > run) put(first_ps + run / unit * interval_ps, interval_ps, unit, run, end - run, q.data_lane);
   };
   for (uint64_t off = 0; off < len; off += unit) {
     const auto n = static_cast<uint32_t>(std::min<uint64_t>(unit, len - off));
@@ -331,10 +334,9 @@ Ps UdmaEngine::land_with_faults(UdmaQp& q, uint32_t wqe_index, int target, uint8
     // A torn unit: its parts land at different times.
     flush(off);
     const uint64_t late_end = torn.late_offset + torn.late_bytes;
-    if (torn.late_offset > 0) vis.schedule(at, 0, 0, dst + off, src + off, torn.late_offset);
-    if (late_end < n) vis.schedule(at, 0, 0, dst + off + late_end, src + off + late_end, n - late_end);
-    vis.schedule(at + torn.late_delay_ps, 0, 0, dst + off + torn.late_offset, src + off + torn.late_offset,
-                 torn.late_bytes);
+    if (torn.late_offset > 0) put(at, 0, 0, off, torn.late_offset, own);
+    if (late_end < n) put(at, 0, 0, off + late_end, n - late_end, own);
+    put(at + torn.late_delay_ps, 0, 0, off + torn.late_offset, torn.late_bytes, own);
     last = std::max(last, at + torn.late_delay_ps);
     run = off + n;
   }

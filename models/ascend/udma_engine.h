@@ -6,7 +6,7 @@
 // local buffer). The SQE's remote EID picks the path (direct or through a relay PE); its flag
 // byte orders it against earlier WQEs of the QP (udma_ordering.h). Data lands in 512 B
 // visibility units; a CQE is written when asked. A store to a CQ doorbell returns CQ slots.
-// Timing is computed per WQE; the engine is one SC_METHOD woken at the earliest doorbell.
+// Timing is computed per WQE; the platform's DoorbellScheduler calls the engine at each doorbell.
 #pragma once
 #include <systemc>
 
@@ -14,6 +14,7 @@
 #include <queue>
 #include <vector>
 
+#include "models/ascend/doorbell_scheduler.h"
 #include "models/ascend/pe_memory.h"
 #include "models/ascend/udma_ordering.h"
 #include "models/ascend/wqe_layout.h"
@@ -35,6 +36,7 @@ struct UdmaEnv {
   Hooks& hooks;
   std::vector<PeMemory>& memory;
   std::vector<BandwidthResource>& hbm_ports;  // one per PE
+  DoorbellScheduler& doorbells;               // every engine's doorbells, in a fixed order
 };
 
 // The engine's (hardware) context of one QP: rings, indices, peer.
@@ -78,22 +80,14 @@ class UdmaEngine : public sc_core::sc_module, public MmioTarget {
   uint8_t* doorbell_window() const { return m_doorbells.base(); }
   static constexpr uint64_t kDoorbellStride = 16;
 
+  // Acts on a doorbell that reached the engine now (DoorbellScheduler).
+  void serve(const DoorbellEvent& ev);
   // True while doorbells are queued (used by hang diagnosis).
-  bool idle() const { return m_events.empty(); }
+  bool idle() const { return m_queued == 0; }
   int pe() const { return m_pe; }
   Ps busy_ps() const { return m_busy_ps; }
 
  private:
-  struct DoorbellEvent {
-    Ps t;
-    uint64_t seq;
-    int qp;
-    bool cq;
-    uint32_t value;
-    bool operator>(const DoorbellEvent& o) const { return t != o.t ? t > o.t : seq > o.seq; }
-  };
-
-  void process();
   void ring_sq(UdmaQp& q, uint32_t producer_index, Ps t);
   void execute(UdmaQp& q, uint32_t wqe_index, const uint8_t* first, const uint8_t* second, Ps t);
   // Checks target, path, token, operands and addresses; returns a CQE substatus (0 when fine).
@@ -112,9 +106,7 @@ class UdmaEngine : public sc_core::sc_module, public MmioTarget {
   UdmaEnv m_env;
   SparseRegion m_doorbells;
   std::vector<UdmaQp> m_qps;
-  std::priority_queue<DoorbellEvent, std::vector<DoorbellEvent>, std::greater<DoorbellEvent>> m_events;
-  uint64_t m_seq = 0;
-  sc_core::sc_event m_wake;
+  uint64_t m_queued = 0;  // doorbells on their way
   Ps m_free_ps = 0;  // engine pipeline busy until
   Ps m_busy_ps = 0;
   WqeFault m_wqe_fault;  // what injected faults do to the WQE being executed

@@ -41,6 +41,9 @@ class AddressMap {
   // m_regions[i].begin and .end, packed: find runs on every copy and poll, and searching these
   // touches a few cache lines where the Region records (with their names) touch one per step.
   std::vector<uintptr_t> m_begins, m_ends;
+  // The two regions found last: a core's copies go back and forth between its Unified Buffer
+  // and its PE's HBM, and a hit skips the search.
+  mutable size_t m_recent[2] = {SIZE_MAX, SIZE_MAX};
 };
 
 }  // namespace symsim

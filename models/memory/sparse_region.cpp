@@ -2,32 +2,126 @@
 
 #include <sys/mman.h>
 
+#include <algorithm>
+#include <cstring>
+#include <mutex>
 #include <stdexcept>
 #include <utility>
+#include <vector>
 
 namespace symsim {
 
+namespace {
+
+// The accessible regions alive now, sorted by base (for store_zeros: only private anonymous
+// mappings of ours may have pages dropped).
+struct Registry {
+  std::mutex mutex;
+  std::vector<std::pair<uintptr_t, uintptr_t>> ranges;
+};
+Registry& registry() {
+  static Registry r;
+  return r;
+}
+
+bool all_zero(const uint8_t* p, uint64_t len) {
+  uint64_t i = 0;
+  for (; i + 512 <= len; i += 512) {  // 512 B chunks: the inner loop vectorises, random data exits early
+    uint64_t acc = 0;
+    for (uint64_t j = 0; j < 512; j += 8) {
+      uint64_t v;
+      std::memcpy(&v, p + i + j, 8);
+      acc |= v;
+    }
+    if (acc != 0) return false;
+  }
+  for (; i < len; ++i)
+    if (p[i] != 0) return false;
+  return true;
+}
+
+void drop_pages(uint8_t* begin, uint64_t len) {
+  if (len > 0) madvise(begin, len, MADV_DONTNEED);
+}
+
+}  // namespace
+
+bool SparseRegion::is_zero(const uint8_t* p, uint64_t len) { return all_zero(p, len); }
+
+bool SparseRegion::is_sparse(const void* p, uint64_t len) {
+  const auto a = reinterpret_cast<uintptr_t>(p);
+  Registry& r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  auto it = std::upper_bound(r.ranges.begin(), r.ranges.end(), std::make_pair(a, UINTPTR_MAX));
+  if (it == r.ranges.begin()) return false;
+  --it;
+  return a >= it->first && len <= it->second - it->first && a - it->first <= it->second - it->first - len;
+}
+
+void SparseRegion::store_zeros(uint8_t* dst, uint64_t len) {
+  if (len < kHostPageBytes || !is_sparse(dst, len)) {
+    std::memset(dst, 0, len);
+    return;
+  }
+  const auto a = reinterpret_cast<uintptr_t>(dst);
+  const uintptr_t first = (a + kHostPageBytes - 1) & ~(kHostPageBytes - 1);  // first whole page
+  const uintptr_t last = (a + len) & ~(kHostPageBytes - 1);                  // end of the last one
+  auto* head = reinterpret_cast<uint8_t*>(first - kHostPageBytes);
+  auto* tail = reinterpret_cast<uint8_t*>(last);
+  std::memset(dst, 0, first - a);
+  std::memset(tail, 0, a + len - last);
+  uintptr_t drop_begin = first, drop_end = last;
+  // A partly cleared page may now be zero as a whole (slots that straddle pages).
+  if (first != a && is_sparse(head, kHostPageBytes) && all_zero(head, kHostPageBytes)) drop_begin -= kHostPageBytes;
+  if (last != a + len && is_sparse(tail, kHostPageBytes) && all_zero(tail, kHostPageBytes)) drop_end += kHostPageBytes;
+  drop_pages(reinterpret_cast<uint8_t*>(drop_begin), drop_end - drop_begin);
+}
+
+void SparseRegion::enlist() {
+  if (!m_base || !m_accessible) return;
+  Registry& r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  const auto range = std::make_pair(reinterpret_cast<uintptr_t>(m_base), reinterpret_cast<uintptr_t>(m_base) + m_size);
+  r.ranges.insert(std::upper_bound(r.ranges.begin(), r.ranges.end(), range), range);
+}
+
+void SparseRegion::delist() {
+  if (!m_base || !m_accessible) return;
+  Registry& r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  const auto b = reinterpret_cast<uintptr_t>(m_base);
+  r.ranges.erase(std::remove_if(r.ranges.begin(), r.ranges.end(), [b](const auto& x) { return x.first == b; }),
+                 r.ranges.end());
+}
+
 SparseRegion::SparseRegion(uint64_t size_bytes, bool accessible, std::string name)
-    : m_size(size_bytes), m_name(std::move(name)) {
+    : m_size(size_bytes), m_accessible(accessible), m_name(std::move(name)) {
   const int prot = accessible ? (PROT_READ | PROT_WRITE) : PROT_NONE;
   void* p = mmap(nullptr, size_bytes, prot, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (p == MAP_FAILED) throw std::runtime_error("cannot reserve " + std::to_string(size_bytes) +
                                                 " bytes of address space for " + m_name);
   m_base = static_cast<uint8_t*>(p);
+  enlist();
 }
 
 SparseRegion::~SparseRegion() {
+  delist();
   if (m_base) munmap(m_base, m_size);
 }
 
 SparseRegion::SparseRegion(SparseRegion&& o) noexcept
-    : m_base(std::exchange(o.m_base, nullptr)), m_size(o.m_size), m_name(std::move(o.m_name)) {}
+    : m_base(std::exchange(o.m_base, nullptr)),
+      m_size(o.m_size),
+      m_accessible(o.m_accessible),
+      m_name(std::move(o.m_name)) {}
 
 SparseRegion& SparseRegion::operator=(SparseRegion&& o) noexcept {
   if (this != &o) {
+    delist();
     if (m_base) munmap(m_base, m_size);
     m_base = std::exchange(o.m_base, nullptr);
     m_size = o.m_size;
+    m_accessible = o.m_accessible;
     m_name = std::move(o.m_name);
   }
   return *this;

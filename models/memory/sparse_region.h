@@ -21,6 +21,15 @@ class SparseRegion {
   uint8_t* base() const { return m_base; }
   uint64_t size() const { return m_size; }
   const std::string& name() const { return m_name; }
+  // Writes `len` zero bytes at `dst`. Whole host pages inside a sparse region that end up all
+  // zero are handed back to the host (they read as zero again), so memory a kernel clears
+  // costs nothing until it is written again. Elsewhere it is a plain memset.
+  static void store_zeros(uint8_t* dst, uint64_t len);
+  // True if [p, p+len) lies in one accessible sparse region.
+  static bool is_sparse(const void* p, uint64_t len);
+  static bool is_zero(const uint8_t* p, uint64_t len);
+  static constexpr uint64_t kHostPageBytes = 4096;
+
   bool contains(const void* p, uint64_t len = 1) const {
     const auto a = reinterpret_cast<uintptr_t>(p);
     const auto b = reinterpret_cast<uintptr_t>(m_base);
@@ -28,8 +37,12 @@ class SparseRegion {
   }
 
  private:
+  void enlist();
+  void delist();
+
   uint8_t* m_base = nullptr;
   uint64_t m_size = 0;
+  bool m_accessible = false;
   std::string m_name;
 };
 

@@ -1,8 +1,11 @@
 #include "models/memory/visibility_queue.h"
 
+#include "models/memory/sparse_region.h"
+
 #include <algorithm>
 #include <cstring>
 #include <limits>
+#include <tuple>
 
 namespace symsim {
 
@@ -18,6 +21,7 @@ VisibilityQueue::Handle VisibilityQueue::allocate() {
 
 void VisibilityQueue::release(Handle h) {
   Entry& e = m_entries[h];
+  if (e.watched) unwatch_entry(h);
   e.live = false;
   ++e.generation;
   e.done = nullptr;
@@ -25,14 +29,38 @@ void VisibilityQueue::release(Handle h) {
   --m_live;
 }
 
-VisibilityQueue::Lane VisibilityQueue::make_lane() {
+VisibilityQueue::Lane VisibilityQueue::make_lane(bool watched) {
   m_lanes.emplace_back();
+  m_lanes.back().watched = watched;
   return static_cast<Lane>(m_lanes.size() - 1);
 }
 
 VisibilityQueue::Handle VisibilityQueue::schedule(Ps first_visible_ps, Ps unit_interval_ps,
                                                   uint32_t unit_bytes, uint8_t* dst,
                                                   const uint8_t* src, uint64_t len, DoneFn done, Lane lane) {
+  // A large store of zeros (a kernel clearing a buffer) keeps no copy, and may hand whole
+  // pages back when it lands (SparseRegion::store_zeros).
+  const bool zeros = len >= SparseRegion::kHostPageBytes && SparseRegion::is_zero(src, len);
+  const Handle h = enqueue(first_visible_ps, unit_interval_ps, unit_bytes, dst, len, std::move(done), lane);
+  Entry& e = m_entries[h];
+  e.zeros = zeros;
+  if (zeros) {
+    e.data.clear();
+  } else {
+    e.data.assign(src, src + len);
+  }
+  return h;
+}
+
+VisibilityQueue::Handle VisibilityQueue::schedule_dma(Ps first_visible_ps, Ps unit_interval_ps, uint32_t unit_bytes,
+                                                      uint8_t* dst, const uint8_t* src, uint64_t len, Lane lane) {
+  const Handle h = enqueue(first_visible_ps, unit_interval_ps, unit_bytes, dst, len, nullptr, lane);
+  m_entries[h].src = src;
+  return h;
+}
+
+VisibilityQueue::Handle VisibilityQueue::enqueue(Ps first_visible_ps, Ps unit_interval_ps, uint32_t unit_bytes,
+                                                 uint8_t* dst, uint64_t len, DoneFn done, Lane lane) {
   const Handle h = allocate();
   Entry& e = m_entries[h];
   e.next_ps = first_visible_ps;
@@ -42,12 +70,15 @@ VisibilityQueue::Handle VisibilityQueue::schedule(Ps first_visible_ps, Ps unit_i
   e.len = len;
   e.applied = 0;
   e.live = true;
-  e.data.assign(src, src + len);
+  e.zeros = false;
+  e.watched = false;
+  e.src = nullptr;
   e.done = std::move(done);
   ++m_live;
   const uint64_t units = (len + e.unit_bytes - 1) / e.unit_bytes;
   const Ps last = first_visible_ps + (units > 0 ? (units - 1) * unit_interval_ps : 0);
   m_horizon_ps = std::max(m_horizon_ps, last);
+  if (m_watch && dst && len > 0 && (lane == kNoLane || m_lanes[lane].watched)) watch_entry(h, dst, len);
   if (lane != kNoLane && first_visible_ps >= m_lanes[lane].last_ps) {
     LaneState& l = m_lanes[lane];
     l.writes.emplace_back(h, e.generation);
@@ -81,7 +112,7 @@ void VisibilityQueue::finish(Handle h) {
   if (done) done(visible);
 }
 
-void VisibilityQueue::settle_lane(Lane lane, Ps now_ps) {
+void VisibilityQueue::settle_lane(Lane lane, Ps now_ps, Ps key_ps) {
   LaneState& l = m_lanes[lane];
   l.keyed = false;
   while (!l.writes.empty()) {
@@ -91,7 +122,8 @@ void VisibilityQueue::settle_lane(Lane lane, Ps now_ps) {
       l.writes.pop_front();
       continue;
     }
-    if (e.next_ps > now_ps || !apply_until(e, now_ps)) break;
+    const Ps until = limit(now_ps, key_ps);
+    if (e.next_ps > until || !apply_until(e, until)) break;
     l.writes.pop_front();
     finish(h);
   }
@@ -105,18 +137,101 @@ VisibilityQueue::Handle VisibilityQueue::schedule_value(Ps visible_ps, uint8_t* 
   return schedule(visible_ps, 0, len, dst, bytes, len, nullptr, lane);
 }
 
-VisibilityQueue::Handle VisibilityQueue::schedule_action(Ps t_ps, DoneFn action) {
-  return schedule(t_ps, 0, 0, nullptr, nullptr, 0, std::move(action));
+VisibilityQueue::Handle VisibilityQueue::schedule_action(Ps t_ps, DoneFn action, uint8_t* touches,
+                                                         uint64_t touch_len) {
+  const Handle h = schedule(t_ps, 0, 0, nullptr, nullptr, 0, std::move(action));
+  if (m_watch && touches && touch_len > 0) {
+    m_action_touch[h] = {touches, touch_len};
+    watch_entry(h, touches, touch_len);
+  }
+  return h;
+}
+
+namespace {
+std::pair<uintptr_t, uintptr_t> pages_of(const uint8_t* begin, uint64_t len) {
+  return {reinterpret_cast<uintptr_t>(begin) / MemoryWatch::kPageBytes,
+          (reinterpret_cast<uintptr_t>(begin) + len - 1) / MemoryWatch::kPageBytes};
+}
+}  // namespace
+
+void VisibilityQueue::watch_entry(Handle h, const uint8_t* begin, uint64_t len) {
+  Entry& e = m_entries[h];
+  e.watched = true;
+  const auto [first, last] = pages_of(begin, len);
+  for (uintptr_t p = first; p <= last; ++p) m_by_page[p].push_back(h);
+  m_watch->written(begin, len, e.next_ps, e.dst ? e.unit_bytes : 0, e.unit_interval_ps);
+}
+
+void VisibilityQueue::unwatch_entry(Handle h) {
+  Entry& e = m_entries[h];
+  e.watched = false;
+  const uint8_t* begin = e.dst;
+  uint64_t len = e.len;
+  if (!begin) {
+    const auto t = m_action_touch.find(h);
+    if (t == m_action_touch.end()) return;
+    std::tie(begin, len) = t->second;
+    m_action_touch.erase(t);
+  }
+  const auto [first, last] = pages_of(begin, len);
+  for (uintptr_t p = first; p <= last; ++p) {
+    const auto it = m_by_page.find(p);
+    if (it == m_by_page.end()) continue;
+    std::vector<Handle>& v = it->second;
+    const auto at = std::find(v.begin(), v.end(), h);
+    if (at != v.end()) {
+      *at = v.back();
+      v.pop_back();
+    }
+    if (v.empty()) m_by_page.erase(it);
+  }
+}
+
+Ps VisibilityQueue::earliest_write_ps(const uint8_t* begin, const uint8_t* end) {
+  Ps best = MemoryWatch::kNever;
+  const auto [first, last] = pages_of(begin, static_cast<uint64_t>(end - begin));
+  for (uintptr_t p = first; p <= last; ++p) {
+    const auto it = m_by_page.find(p);
+    if (it == m_by_page.end()) continue;
+    for (const Handle h : it->second) {
+      const Entry& e = m_entries[h];
+      const uint8_t* dst = e.dst;
+      uint64_t len = e.len;
+      if (!dst) {  // an action: the memory it said it may write
+        const auto t = m_action_touch.find(h);
+        if (t == m_action_touch.end()) continue;
+        std::tie(dst, len) = t->second;
+      }
+      const uint8_t* pending_from = dst + e.applied;  // units before are visible already
+      if (!(dst + len > begin && end > pending_from)) continue;
+      const Ps t = MemoryWatch::first_touch_ps(std::max(begin, pending_from), pending_from, e.next_ps,
+                                               e.dst ? e.unit_bytes : 0, e.unit_interval_ps);
+      best = std::min(best, t);
+    }
+  }
+  return best;
 }
 
 bool VisibilityQueue::apply_until(Entry& e, Ps now_ps) {
   while (e.applied < e.len && e.next_ps <= now_ps) {
     const uint64_t n = std::min<uint64_t>(e.unit_bytes, e.len - e.applied);
-    std::memcpy(e.dst + e.applied, e.data.data() + e.applied, n);
+    if (e.zeros) {
+      SparseRegion::store_zeros(e.dst + e.applied, n);
+    } else {
+      std::memcpy(e.dst + e.applied, (e.src ? e.src : e.data.data()) + e.applied, n);
+    }
     e.applied += n;
     if (e.applied < e.len) e.next_ps += e.unit_interval_ps;
   }
   return e.applied >= e.len;
+}
+
+Ps VisibilityQueue::limit(Ps now_ps, Ps key_ps) const {
+  // Writes apply in time order even where they overlap: the one being applied goes no further
+  // than the next queued key (a key at the same time was queued after it).
+  if (m_heap.empty()) return now_ps;
+  const Ps next = m_heap.top().t;
+  return std::min(now_ps, next > key_ps ? next - 1 : next);
 }
 
 void VisibilityQueue::settle(Ps now_ps) {
@@ -124,12 +239,12 @@ void VisibilityQueue::settle(Ps now_ps) {
     const Key k = m_heap.top();
     m_heap.pop();
     if (k.lane != kNoLane) {
-      settle_lane(k.lane, now_ps);
+      settle_lane(k.lane, now_ps, k.t);
       continue;
     }
     Entry& e = m_entries[k.h];
     if (!e.live || e.next_ps != k.t) continue;  // forced earlier, or a stale key
-    if (apply_until(e, now_ps)) {
+    if (apply_until(e, limit(now_ps, k.t))) {
       finish(k.h);
     } else {
       m_heap.push({e.next_ps, m_seq++, k.h, kNoLane});
@@ -140,6 +255,8 @@ void VisibilityQueue::settle(Ps now_ps) {
 void VisibilityQueue::force(Handle h) {
   Entry& e = m_entries[h];
   if (!e.live) return;
+  if (m_watch && e.watched && e.dst)  // visible now instead of at its time
+    m_watch->written(e.dst + e.applied, e.len - e.applied, static_cast<Ps>(sc_core::sc_time_stamp().value()));
   apply_until(e, std::numeric_limits<Ps>::max());
   finish(h);
 }

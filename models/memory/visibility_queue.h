@@ -7,9 +7,11 @@
 #include <deque>
 #include <functional>
 #include <queue>
+#include <unordered_map>
 #include <vector>
 
 #include "models/core/time.h"
+#include "models/memory/memory_watch.h"
 
 namespace symsim {
 
@@ -21,7 +23,8 @@ class VisibilityQueue {
   // in its lane is queued on its own, so lanes are a speed-up, never a change of order.
   using Lane = uint32_t;
   static constexpr Lane kNoLane = UINT32_MAX;
-  Lane make_lane();
+  // `watched` false: nobody can poll what this lane writes (a core's own Unified Buffer).
+  Lane make_lane(bool watched = true);
   // Called once a write is fully visible (e.g. to count a delivered message).
   using DoneFn = std::function<void(Ps visible_ps)>;
 
@@ -29,11 +32,16 @@ class VisibilityQueue {
   // becomes visible at first_visible_ps + k * unit_interval_ps.
   Handle schedule(Ps first_visible_ps, Ps unit_interval_ps, uint32_t unit_bytes, uint8_t* dst,
                   const uint8_t* src, uint64_t len, DoneFn done = nullptr, Lane lane = kNoLane);
+  // As schedule, but a DMA: each unit is read from `src` when it lands, not copied now (an
+  // engine streams its source; a source rewritten before the write completes may be seen).
+  Handle schedule_dma(Ps first_visible_ps, Ps unit_interval_ps, uint32_t unit_bytes, uint8_t* dst,
+                      const uint8_t* src, uint64_t len, Lane lane = kNoLane);
   // A single store of up to 8 bytes (flags, signals, doorbell records).
   Handle schedule_value(Ps visible_ps, uint8_t* dst, uint64_t value, uint32_t len, Lane lane = kNoLane);
   // Runs `action` once memory is settled to `t_ps` (a read-modify-write at the target, such as
   // a remote atomic): it sees every write visible at or before `t_ps` and may schedule more.
-  Handle schedule_action(Ps t_ps, DoneFn action);
+  // `touches` / `touch_len`: the memory the action may write, for readers asleep on it.
+  Handle schedule_action(Ps t_ps, DoneFn action, uint8_t* touches = nullptr, uint64_t touch_len = 0);
 
   // Applies every unit visible at or before `now_ps`.
   void settle(Ps now_ps);
@@ -50,6 +58,12 @@ class VisibilityQueue {
   // Last time any write was scheduled to become visible (for end-of-run settling).
   Ps horizon_ps() const { return m_horizon_ps; }
 
+  // Readers asleep on memory (MemoryWatch) hear of every write from now on; the queue then
+  // also indexes its pending writes by page to answer earliest_write_ps.
+  void set_watch(MemoryWatch* watch) { m_watch = watch; }
+  // When the first pending write touching [begin, end) becomes visible; MemoryWatch::kNever if none.
+  Ps earliest_write_ps(const uint8_t* begin, const uint8_t* end);
+
  private:
   struct Entry {
     Ps next_ps = 0;
@@ -60,6 +74,9 @@ class VisibilityQueue {
     uint64_t applied = 0;
     uint32_t generation = 0;
     bool live = false;
+    bool zeros = false;              // the bytes are all zero (nothing stored)
+    bool watched = false;            // in m_by_page
+    const uint8_t* src = nullptr;    // DMA: read when applied; else the bytes are in `data`
     std::vector<uint8_t> data;
     DoneFn done;
   };
@@ -67,6 +84,7 @@ class VisibilityQueue {
     std::deque<std::pair<Handle, uint32_t>> writes;  // (handle, generation), oldest first
     Ps last_ps = 0;   // visibility time of the last unit of the newest write
     bool keyed = false;
+    bool watched = true;
   };
   struct Key {
     Ps t;
@@ -77,11 +95,17 @@ class VisibilityQueue {
   };
 
   Handle allocate();
+  Handle enqueue(Ps first_visible_ps, Ps unit_interval_ps, uint32_t unit_bytes, uint8_t* dst, uint64_t len,
+                 DoneFn done, Lane lane);
+  void watch_entry(Handle h, const uint8_t* begin, uint64_t len);
+  void unwatch_entry(Handle h);
   void release(Handle h);
   // Applies units of `e` up to `now_ps`; true when the whole write is visible.
   bool apply_until(Entry& e, Ps now_ps);
   // Applies the due writes at the front of a lane and re-keys it.
-  void settle_lane(Lane lane, Ps now_ps);
+  void settle_lane(Lane lane, Ps now_ps, Ps key_ps);
+  // How far the write keyed at `key_ps` may be applied now (up to `now_ps`).
+  Ps limit(Ps now_ps, Ps key_ps) const;
   void key_lane(Lane lane);
   void finish(Handle h);
 
@@ -92,6 +116,11 @@ class VisibilityQueue {
   uint64_t m_seq = 0;
   size_t m_live = 0;
   Ps m_horizon_ps = 0;
+  MemoryWatch* m_watch = nullptr;
+  // Pending watched writes by 4 KiB page (a write leaves when it is fully visible).
+  std::unordered_map<uintptr_t, std::vector<Handle>> m_by_page;
+  // Where an action writes (its entry has no destination of its own).
+  std::unordered_map<Handle, std::pair<const uint8_t*, uint64_t>> m_action_touch;
 };
 
 }  // namespace symsim

@@ -38,6 +38,8 @@ ParamTable AscendParams::table() {
       {"host.launch_us", "kernel launch overhead", R, 0, 1e6, &host_launch_us},
       {"sim.quantum_ns", "temporal-decoupling quantum of kernel coroutines", R, 1, 1e9, &sim_quantum_ns},
       {"sim.max_time_us", "simulated time limit (timeout hazard past it)", R, 1, 1e12, &sim_max_time_us},
+      {"sim.idle_poll_sleep", "1: a core re-reading unchanged bytes sleeps until a write may change them; 0: it spins",
+       I, 0, 1, &sim_idle_poll_sleep},
   };
 }
 

@@ -46,6 +46,7 @@ struct AscendParams {
   // Simulation control.
   double sim_quantum_ns = 0;
   double sim_max_time_us = 0;
+  double sim_idle_poll_sleep = 0;  // 1: a core re-reading unchanged bytes sleeps until a write
 
   ParamTable table();
   FabricParams fabric() const;

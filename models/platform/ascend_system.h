@@ -26,6 +26,8 @@ class AscendSystem {
   const AscendParams& params() const { return m_params; }
   Fabric& fabric() { return m_fabric; }
   VisibilityQueue& visibility() { return m_visibility; }
+  // Cores asleep on memory (sim.idle_poll_sleep); null when polls spin.
+  MemoryWatch* watch() { return m_params.sim_idle_poll_sleep != 0 ? &m_watch : nullptr; }
   Hooks& hooks() { return m_hooks; }
   AddressMap& addresses() { return m_addresses; }
   PeMemory& memory(int pe) { return m_memory[pe]; }
@@ -46,11 +48,13 @@ class AscendSystem {
   const AscendParams& m_params;
   int m_n_pes;
   Fabric m_fabric;
+  MemoryWatch m_watch;
   VisibilityQueue m_visibility;
   Hooks m_hooks;
   AddressMap m_addresses;
   std::vector<PeMemory> m_memory;
   std::vector<BandwidthResource> m_hbm_ports;
+  DoorbellScheduler m_doorbells{"udma_doorbells"};
   std::vector<std::unique_ptr<UdmaEngine>> m_engines;
   std::vector<std::vector<CoreSlot>> m_cores;
 };

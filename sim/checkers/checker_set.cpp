@@ -79,7 +79,7 @@ void CheckerSet::finish(Ps end_ps, bool completed, bool time_limit) {
           : (time_limit ? fmt::format("timeout: the simulated time limit ({}) passed with programs unfinished",
                                       us_text(end_ps))
                         : "deadlock: the simulation ran out of events with programs unfinished");
-  report_hang(m_ctx, m_history, deadlock ? "deadlock" : "timeout", why, shim::waiting(), end_ps);
+  report_hang(m_ctx, m_history, deadlock ? "deadlock" : "timeout", why, shim::waiting(end_ps), end_ps);
 }
 
 }  // namespace symsim

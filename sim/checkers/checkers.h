@@ -2,11 +2,14 @@
 // attached through the model hooks; none of them changes what the models do. Rules that can
 // only judge once the run is over (completions never polled) do it in finish().
 #pragma once
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <queue>
 #include <set>
 #include <tuple>
+#include <unordered_map>
 #include <vector>
 
 #include "checkers/checker_context.h"
@@ -168,6 +171,9 @@ class SrcReuseChecker : public Checker {
   using SourceKey = std::tuple<int, uint64_t, uint32_t, int, int>;
   std::map<SourceKey, std::vector<WqeRecord>> m_sources;
   uint64_t m_max_source_bytes = 0;
+  // When a source window may have completed, earliest first (prune checks the entry itself).
+  using Expiry = std::pair<Ps, SourceKey>;
+  std::priority_queue<Expiry, std::vector<Expiry>, std::greater<Expiry>> m_expiry;
   // Recent GM writes by cores, per PE: by address for overlap queries, in arrival order for
   // dropping the old ones.
   struct PeWrites {
@@ -176,7 +182,6 @@ class SrcReuseChecker : public Checker {
   };
   std::map<int, PeWrites> m_writes;
   uint64_t m_max_write_bytes = 0;
-  uint64_t m_added = 0;
 };
 
 // dst_write_race: two QPs write overlapping bytes with neither ordered after the other.
@@ -196,7 +201,9 @@ class DstWriteRaceChecker : public Checker {
   using Key = std::tuple<int, uint64_t, uint64_t, int, int, int>;
   std::map<Key, Landing> m_recent;
   uint64_t m_max_len = 0;
-  uint64_t m_added = 0;
+  // When each kept landing may be forgotten, earliest first (entries replaced since are skipped).
+  using Expiry = std::pair<Ps, Key>;
+  std::priority_queue<Expiry, std::vector<Expiry>, std::greater<Expiry>> m_expiry;
 };
 
 // torn_block_consumed: a reader consumed a unit whose parts had not all landed.
@@ -238,6 +245,8 @@ class FlagBeforeDataChecker : public Checker {
 
 // pipe_sync_missing: a pipe used bytes another pipe of the core wrote (or still read) with
 // no SetFlag/WaitFlag or PipeBarrier between them.
+constexpr int kPipes = 4;  // AIV pipes S, V, MTE2, MTE3 (models/ascend/aiv_core.h)
+
 class PipeSyncMissingChecker : public Checker {
  public:
   using Checker::Checker;
@@ -249,16 +258,23 @@ class PipeSyncMissingChecker : public Checker {
   struct Access {
     const uint8_t* begin;
     const uint8_t* end;
-    int pipe;
-    bool write;
     uint64_t seq;
-    unsigned synced = 0;  // bit per pipe it is ordered before
+    bool write;
+    unsigned reported = 0;  // bit per pipe already reported against it (one report per pair)
     SiteRef site;
   };
+  struct PendingSet {
+    std::tuple<int, int, int> event;  // (src, dst, id)
+    uint64_t seq;                     // access sequence number at the SetFlag
+  };
+  // Ordering only ever covers a prefix of a pipe's accesses: ordered[x][q] is the sequence
+  // number below which every access of pipe x is ordered before pipe q. A copy on q then
+  // scans only the unordered tail of each other pipe, and ordered heads are dropped.
   struct Core {
-    std::vector<Access> accesses;
+    std::array<std::deque<Access>, kPipes> by_pipe;  // oldest first
+    std::array<std::array<uint64_t, kPipes>, kPipes> ordered{};
     uint64_t seq = 0;
-    std::map<std::tuple<int, int, int>, uint64_t> set_seq;  // (src, dst, id) -> seq at SetFlag
+    std::vector<PendingSet> set_seq;  // a few at a time: a list beats a map
   };
   static void drop_ordered(Core& k);
   PerCore<Core> m_cores;
@@ -273,7 +289,7 @@ class EventIdUnpairedChecker : public Checker {
   void on_block_end(int pe, int core, const char* kernel, Ps t) override;
 
  private:
-  PerCore<std::map<std::tuple<int, int, int>, PipeSyncRecord>> m_pending;
+  PerCore<std::vector<PipeSyncRecord>> m_pending;  // SetFlags not yet waited
 };
 
 // ub_out_of_bounds: a copy touching Unified Buffer bytes outside the core's allocations.
@@ -285,11 +301,11 @@ class UbOutOfBoundsChecker : public Checker {
 
  private:
   struct Layout {
-    const uint8_t* ub;
-    uint64_t allocated, ub_bytes;
+    const uint8_t* ub = nullptr;
+    uint64_t allocated = 0, ub_bytes = 0;
   };
   void check(const CopyRecord& c, const uint8_t* p, const char* side);
-  std::map<std::pair<int, int>, Layout> m_layouts;
+  PerCore<Layout> m_layouts;
 };
 
 // gm_out_of_bounds: a copy or DMA outside every allocation and registered region.
@@ -327,8 +343,20 @@ class CoreWriteRaceChecker : public Checker {
   void on_copy(const CopyRecord& c) override;
 
  private:
+  struct Write {
+    const uint8_t* begin;
+    const uint8_t* end;
+    int core;
+    uint64_t seq;  // order of the writes, to name the earliest conflicting one
+    SiteRef site;
+  };
+  // A PE's GM writes since the last barrier, filed under every 4 KiB page they touch.
+  struct PeWrites {
+    std::unordered_map<uintptr_t, std::vector<Write>> pages;
+    uint64_t seq = 0;
+  };
   std::map<int, int> m_running;
-  std::map<int, std::vector<CopyRecord>> m_writes;  // per PE, since the last barrier
+  std::map<int, PeWrites> m_writes;
 };
 
 // Hazards the models found themselves (on_model_hazard) go to the log as they are.

@@ -41,12 +41,16 @@ void DstWriteRaceChecker::on_wqe_executed(const WqeRecord& r) {
     m_ctx.log.report(std::move(h));
     break;
   }
-  m_recent[std::make_tuple(n.dst_pe, n.begin, n.end, r.qp.pe, r.qp.slot, r.qp.qp)] = n;
+  const Key key{n.dst_pe, n.begin, n.end, r.qp.pe, r.qp.slot, r.qp.qp};
+  m_recent[key] = n;
+  m_expiry.push({r.complete_ps + kKeepPs, key});
   m_max_len = std::max(m_max_len, n.end - n.begin);
-  if (++m_added % 1024 == 0) {  // forget writes long complete
-    const Ps now = sim_now_ps();
-    for (auto it = m_recent.begin(); it != m_recent.end();)
-      it = it->second.r.complete_ps + kKeepPs < now ? m_recent.erase(it) : std::next(it);
+  // Forget writes long complete (an entry replaced by a later landing waits for its own expiry).
+  const Ps now = sim_now_ps();
+  while (!m_expiry.empty() && m_expiry.top().first < now) {
+    const auto it = m_recent.find(m_expiry.top().second);
+    if (it != m_recent.end() && it->second.r.complete_ps + kKeepPs < now) m_recent.erase(it);
+    m_expiry.pop();
   }
 }
 

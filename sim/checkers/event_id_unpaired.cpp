@@ -3,6 +3,9 @@
 // wait forever on the device (the model lets it pass so the run can continue).
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <tuple>
+
 #include "checkers/checkers.h"
 
 namespace symsim {
@@ -22,35 +25,45 @@ void EventIdUnpairedChecker::on_block_start(int pe, int core, const char*, Ps) {
 void EventIdUnpairedChecker::on_pipe_sync(const PipeSyncRecord& s) {
   if (s.kind == PipeSyncRecord::kBarrier) return;
   auto& pending = m_pending[{s.pe, s.core}];
-  const auto key = std::make_tuple(s.src_pipe, s.dst_pipe, s.event_id);
-  Hazard h;
-  h.id = "event_id_unpaired";
-  h.pe = s.pe;
-  h.core = s.core;
-  h.time_ps = s.t;
-  h.site = site_text(s.site);
+  const auto same_event = [&](const PipeSyncRecord& p) {
+    return p.src_pipe == s.src_pipe && p.dst_pipe == s.dst_pipe && p.event_id == s.event_id;
+  };
+  const auto it = std::find_if(pending.begin(), pending.end(), same_event);
+  const auto report = [&](std::string detail) {
+    Hazard h;
+    h.id = "event_id_unpaired";
+    h.pe = s.pe;
+    h.core = s.core;
+    h.time_ps = s.t;
+    h.site = site_text(s.site);
+    h.detail = std::move(detail);
+    m_ctx.log.report(std::move(h));
+  };
   if (s.kind == PipeSyncRecord::kSetFlag) {
-    const auto it = pending.find(key);
     if (it != pending.end()) {
-      h.detail = fmt::format("SetFlag{} while the SetFlag{} is still pending (never waited): the event id is "
-                             "reused before it was consumed",
-                             event_text(s), at_site(it->second.site));
-      m_ctx.log.report(std::move(h));
+      report(fmt::format("SetFlag{} while the SetFlag{} is still pending (never waited): the event id is "
+                         "reused before it was consumed",
+                         event_text(s), at_site(it->site)));
+      *it = s;
+    } else {
+      pending.push_back(s);
     }
-    pending[key] = s;
     return;
   }
   if (!s.matched) {
-    h.detail = fmt::format("WaitFlag{} with no SetFlag{} pending: on the device this waits forever", event_text(s),
-                           event_text(s));
-    m_ctx.log.report(std::move(h));
+    report(fmt::format("WaitFlag{} with no SetFlag{} pending: on the device this waits forever", event_text(s),
+                       event_text(s)));
     return;
   }
-  pending.erase(key);
+  if (it != pending.end()) pending.erase(it);
 }
 
 void EventIdUnpairedChecker::on_block_end(int pe, int core, const char* kernel, Ps t) {
-  for (const auto& [key, s] : m_pending[{pe, core}]) {
+  auto& pending = m_pending[{pe, core}];
+  std::sort(pending.begin(), pending.end(), [](const PipeSyncRecord& a, const PipeSyncRecord& b) {
+    return std::tie(a.src_pipe, a.dst_pipe, a.event_id) < std::tie(b.src_pipe, b.dst_pipe, b.event_id);
+  });
+  for (const PipeSyncRecord& s : pending) {
     Hazard h;
     h.id = "event_id_unpaired";
     h.pe = pe;
@@ -60,7 +73,7 @@ void EventIdUnpairedChecker::on_block_end(int pe, int core, const char* kernel, 
     h.detail = fmt::format("SetFlag{} was never waited before kernel {} ended", event_text(s), kernel);
     m_ctx.log.report(std::move(h));
   }
-  m_pending[{pe, core}].clear();
+  pending.clear();
 }
 
 }  // namespace symsim

@@ -9,11 +9,12 @@
 #include "checkers/checkers.h"
 #include "models/ascend/aiv_core.h"
 
+static_assert(symsim::kPipes == symsim::kAivPipes, "the checker tracks every AIV pipe");
+
 namespace symsim {
 
 namespace {
 constexpr size_t kKeptAccesses = 512;
-constexpr unsigned kAllPipes = (1u << kAivPipes) - 1;
 
 const char* pipe_name(int p) {
   switch (static_cast<AivPipe>(p)) {
@@ -31,72 +32,107 @@ void PipeSyncMissingChecker::on_block_start(int pe, int core, const char*, Ps) {
 void PipeSyncMissingChecker::on_copy(const CopyRecord& c) {
   if (m_ctx.in_queue_ring(c.dst)) return;  // WQE staging: ordered with the doorbell by the shim
   Core& k = m_cores[{c.pe, c.core}];
-  const unsigned bit = 1u << c.pipe;
+  const int q = c.pipe;
+  const unsigned bit = 1u << q;
   const uint8_t* rb = c.src;
   const uint8_t* re = c.src + c.bytes;
   const uint8_t* wb = c.dst;
   const uint8_t* we = c.dst + c.bytes;
-  for (Access& a : k.accesses) {
-    if (a.pipe == c.pipe || (a.synced & bit)) continue;
-    const bool raw = a.write && a.begin < re && rb < a.end;
-    const bool war = a.begin < we && wb < a.end;  // overwrites bytes another pipe read or wrote
-    if (!raw && !war) continue;
-    a.synced |= bit;  // one report per pair
+  struct Conflict {
+    Access* a;
+    int pipe;
+    bool raw;
+  };
+  std::vector<Conflict> conflicts;
+  for (int x = 0; x < kPipes; ++x) {
+    if (x == q) continue;
+    std::deque<Access>& d = k.by_pipe[x];
+    auto it = std::lower_bound(d.begin(), d.end(), k.ordered[x][q],
+                               [](const Access& a, uint64_t s) { return a.seq < s; });
+    for (; it != d.end(); ++it) {
+      Access& a = *it;
+      if (a.reported & bit) continue;
+      const bool raw = a.write && a.begin < re && rb < a.end;
+      const bool war = a.begin < we && wb < a.end;  // overwrites bytes another pipe read or wrote
+      if (raw || war) conflicts.push_back({&a, x, raw});
+    }
+  }
+  // Reported in program order of the earlier accesses.
+  std::sort(conflicts.begin(), conflicts.end(), [](const Conflict& l, const Conflict& r) { return l.a->seq < r.a->seq; });
+  for (const Conflict& f : conflicts) {
+    Access& a = *f.a;
+    a.reported |= bit;
     Hazard h;
     h.id = "pipe_sync_missing";
     h.pe = c.pe;
     h.core = c.core;
-    h.addr = m_ctx.addr(raw ? std::max(a.begin, rb) : std::max(a.begin, wb));
+    h.addr = m_ctx.addr(f.raw ? std::max(a.begin, rb) : std::max(a.begin, wb));
     h.time_ps = c.issue_ps;
     h.site = site_text(c.site);
     h.detail = fmt::format(
         "PIPE_{} {} bytes that PIPE_{} {}{} with no SetFlag/WaitFlag<{}_{}> or PipeBarrier between them: on the "
         "device the two pipes run concurrently, so PIPE_{} may see {} bytes",
-        pipe_name(c.pipe), raw ? "reads" : "overwrites", pipe_name(a.pipe), a.write ? "wrote" : "reads",
-        at_site(a.site), pipe_name(a.pipe), pipe_name(c.pipe), pipe_name(c.pipe), raw ? "stale" : "its own bytes clobber in-use");
+        pipe_name(q), f.raw ? "reads" : "overwrites", pipe_name(f.pipe), a.write ? "wrote" : "reads",
+        at_site(a.site), pipe_name(f.pipe), pipe_name(q), pipe_name(q), f.raw ? "stale" : "its own bytes clobber in-use");
     m_ctx.log.report(std::move(h));
   }
-  const bool src_tracked = !m_ctx.in_queue_ring(c.src);
-  if (src_tracked) k.accesses.push_back({rb, re, c.pipe, false, k.seq++, 0, c.site});
-  k.accesses.push_back({wb, we, c.pipe, true, k.seq++, 0, c.site});
-  // Keep the last kKeptAccesses accesses recorded (by sequence number: dead ones are dropped early).
-  const auto kept = std::find_if(k.accesses.begin(), k.accesses.end(),
-                                 [&](const Access& a) { return a.seq + kKeptAccesses >= k.seq; });
-  k.accesses.erase(k.accesses.begin(), kept);
+  std::deque<Access>& mine = k.by_pipe[q];
+  if (!m_ctx.in_queue_ring(c.src)) mine.push_back({rb, re, k.seq++, false, 0, c.site});
+  mine.push_back({wb, we, k.seq++, true, 0, c.site});
+  drop_ordered(k);
 }
 
 void PipeSyncMissingChecker::drop_ordered(Core& k) {
-  // An access ordered before every other pipe can never be reported: drop it so that polling
-  // loops (a copy and a SetFlag/WaitFlag per poll) scan a short list.
-  k.accesses.erase(std::remove_if(k.accesses.begin(), k.accesses.end(),
-                                  [](const Access& a) { return (a.synced | (1u << a.pipe)) == kAllPipes; }),
-                   k.accesses.end());
+  // Only the last kKeptAccesses accesses are kept; one ordered before every other pipe can
+  // never be reported, so polling loops (a copy and a SetFlag/WaitFlag per poll) keep short lists.
+  for (int x = 0; x < kPipes; ++x) {
+    uint64_t below = k.seq >= kKeptAccesses ? k.seq - kKeptAccesses : 0;
+    uint64_t ordered = UINT64_MAX;
+    for (int q = 0; q < kPipes; ++q)
+      if (q != x) ordered = std::min(ordered, k.ordered[x][q]);
+    below = std::max(below, ordered);
+    std::deque<Access>& d = k.by_pipe[x];
+    while (!d.empty() && d.front().seq < below) d.pop_front();
+  }
 }
 
 void PipeSyncMissingChecker::on_pipe_sync(const PipeSyncRecord& s) {
   Core& k = m_cores[{s.pe, s.core}];
+  const std::tuple<int, int, int> event{s.src_pipe, s.dst_pipe, s.event_id};
+  const auto pending = [&](const PendingSet& p) { return p.event == event; };
   switch (s.kind) {
-    case PipeSyncRecord::kSetFlag:
-      k.set_seq[{s.src_pipe, s.dst_pipe, s.event_id}] = k.seq;
+    case PipeSyncRecord::kSetFlag: {
+      const auto it = std::find_if(k.set_seq.begin(), k.set_seq.end(), pending);
+      if (it != k.set_seq.end()) {
+        it->seq = k.seq;
+      } else {
+        k.set_seq.push_back({event, k.seq});
+      }
       break;
+    }
     case PipeSyncRecord::kWaitFlag: {
-      const auto it = k.set_seq.find({s.src_pipe, s.dst_pipe, s.event_id});
+      const auto it = std::find_if(k.set_seq.begin(), k.set_seq.end(), pending);
       if (!s.matched || it == k.set_seq.end()) break;
-      const unsigned from = 1u << s.src_pipe;
-      for (Access& a : k.accesses)
-        if (a.seq < it->second && (a.pipe == s.src_pipe || (a.synced & from))) a.synced |= 1u << s.dst_pipe;
+      const uint64_t set_at = it->seq;
       k.set_seq.erase(it);
+      const int from = s.src_pipe, to = s.dst_pipe;
+      if (from < 0 || from >= kPipes || to < 0 || to >= kPipes) break;
+      // What the source pipe did before the SetFlag, and what was ordered before the source
+      // pipe by then, is now ordered before the destination pipe.
+      for (int x = 0; x < kPipes; ++x) {
+        const uint64_t covered = x == from ? set_at : std::min(set_at, k.ordered[x][from]);
+        k.ordered[x][to] = std::max(k.ordered[x][to], covered);
+      }
       drop_ordered(k);
       break;
     }
     case PipeSyncRecord::kBarrier:
-      if (s.dst_pipe >= kAivPipes) {
-        k.accesses.clear();
+      if (s.dst_pipe >= kPipes || s.dst_pipe < 0) {
+        for (auto& row : k.ordered) row.fill(k.seq);
       } else {
-        for (Access& a : k.accesses)
-          if (a.pipe == s.dst_pipe) a.synced = kAllPipes;
-        drop_ordered(k);
+        k.ordered[s.dst_pipe].fill(k.seq);
       }
+      drop_ordered(k);
       break;
   }
 }

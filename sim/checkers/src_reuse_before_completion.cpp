@@ -56,22 +56,29 @@ void SrcReuseChecker::on_wqe_executed(const WqeRecord& r) {
          ++w)
       judge(r, w->second);
   }
-  std::vector<WqeRecord>& windows = m_sources[{r.qp.pe, r.local_va, r.bytes, r.qp.slot, r.qp.qp}];
+  const SourceKey key{r.qp.pe, r.local_va, r.bytes, r.qp.slot, r.qp.qp};
+  std::vector<WqeRecord>& windows = m_sources[key];
   if (!windows.empty() && r.doorbell_ps <= windows.back().complete_ps) {
     windows.back().complete_ps = std::max(windows.back().complete_ps, r.complete_ps);  // still in flight: merge
   } else {
     windows.push_back(r);
   }
+  m_expiry.push({r.complete_ps, key});
   m_max_source_bytes = std::max<uint64_t>(m_max_source_bytes, r.bytes);
-  if (++m_added % 1024 == 0) prune();
+  prune();
 }
 
 void SrcReuseChecker::prune() {
+  // Windows complete in the past can no longer race; visit only the sources whose windows
+  // may have ended since the last call.
   const Ps now = sim_now_ps();
-  for (auto it = m_sources.begin(); it != m_sources.end();) {
+  while (!m_expiry.empty() && m_expiry.top().first < now) {
+    const auto it = m_sources.find(m_expiry.top().second);
+    m_expiry.pop();
+    if (it == m_sources.end()) continue;
     auto& w = it->second;
     w.erase(std::remove_if(w.begin(), w.end(), [&](const WqeRecord& r) { return r.complete_ps < now; }), w.end());
-    it = w.empty() ? m_sources.erase(it) : std::next(it);
+    if (w.empty()) m_sources.erase(it);
   }
 }
 

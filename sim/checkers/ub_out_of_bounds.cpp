@@ -19,9 +19,8 @@ void UbOutOfBoundsChecker::on_copy(const CopyRecord& c) {
 void UbOutOfBoundsChecker::check(const CopyRecord& c, const uint8_t* p, const char* side) {
   const Region* r = m_ctx.sys.addresses().find(p, 1);
   if (!r || r->kind != RegionKind::kUnifiedBuffer) return;
-  const auto it = m_layouts.find({r->pe, r->core});
   const uint8_t* ub = reinterpret_cast<const uint8_t*>(r->begin);
-  const uint64_t allocated = it == m_layouts.end() ? 0 : it->second.allocated;
+  const uint64_t allocated = r->pe >= 0 && r->core >= 0 ? m_layouts[{r->pe, r->core}].allocated : 0;
   const uint64_t off = static_cast<uint64_t>(p - ub);
   if (off + c.bytes <= allocated && r->core == c.core) return;
   Hazard h;

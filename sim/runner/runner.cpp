@@ -7,7 +7,9 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <chrono>
+#include <tuple>
 #include <fstream>
 
 #include "checkers/checker_set.h"
@@ -103,16 +105,23 @@ RunOutput run_ascend_scenario(const Scenario& s, const TraceOptions& trace_opts,
   sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
   const Ps limit_ps = ns_to_ps(params.sim_max_time_us * 1000.0);
   sc_core::sc_start(sc_core::sc_time::from_value(limit_ps), sc_core::SC_EXIT_ON_STARVATION);
-  const Ps end_ps = static_cast<Ps>(sc_core::sc_time_stamp().value());
-  sys.visibility().settle(UINT64_MAX);
   const bool completed = shim::all_hosts_finished();
-  checkers.finish(end_ps, completed, !completed && !shim::deadlock_detected() && sc_core::sc_pending_activity());
+  const bool time_limit = !completed && !shim::deadlock_detected() && sc_core::sc_pending_activity();
+  // Past the limit the run has reached it, whenever the last event before it happened.
+  const Ps end_ps = time_limit ? limit_ps : static_cast<Ps>(sc_core::sc_time_stamp().value());
+  sys.visibility().settle(UINT64_MAX);
+  checkers.finish(end_ps, completed, time_limit);
 
   // Expectations.
   ExpectationReport report;
   const json checks = report.host_checks(s.expect, host_errors);
+  // Traps at the same instant are listed by PE and core, whatever order the cores ran in.
+  std::vector<shim::TrapRecord> trap_list = shim::traps();
+  std::stable_sort(trap_list.begin(), trap_list.end(), [](const shim::TrapRecord& a, const shim::TrapRecord& b) {
+    return std::tie(a.time_ps, a.pe, a.core) < std::tie(b.time_ps, b.pe, b.core);
+  });
   json traps = json::array();
-  for (const shim::TrapRecord& t : shim::traps()) {
+  for (const shim::TrapRecord& t : trap_list) {
     traps.push_back({{"pe", t.pe}, {"core", t.core}, {"kernel", t.kernel}, {"time_ns", ps_to_ns(t.time_ps)},
                      {"reason", t.reason}});
     if (!s.expect.trap)
@@ -120,12 +129,12 @@ RunOutput run_ascend_scenario(const Scenario& s, const TraceOptions& trace_opts,
              fmt::format("AIV core {} trapped at {:.3f} us: {}", t.core, ps_to_us(t.time_ps), t.reason));
   }
   if (s.expect.trap) {
-    const std::string first = shim::traps().empty()
+    const std::string first = trap_list.empty()
                                   ? std::string("no kernel trapped")
                                   : fmt::format("pe {} AIV core {} (kernel {}) trapped at {:.3f} us: {}",
-                                                shim::traps()[0].pe, shim::traps()[0].core, shim::traps()[0].kernel,
-                                                ps_to_us(shim::traps()[0].time_ps), shim::traps()[0].reason);
-    report.expect(!shim::traps().empty(), "a kernel trapped (expect.trap)", first);
+                                                trap_list[0].pe, trap_list[0].core, trap_list[0].kernel,
+                                                ps_to_us(trap_list[0].time_ps), trap_list[0].reason);
+    report.expect(!trap_list.empty(), "a kernel trapped (expect.trap)", first);
   }
   report.hazards_and_time(s.expect, hazards, end_ps, !host_errors.empty());
 

@@ -7,12 +7,13 @@
 
 namespace moe {
 
+// Branch-free, so that the loops below vectorise (they run for every element of every token).
 inline uint16_t f32_to_bf16(float f) {
   uint32_t u;
   std::memcpy(&u, &f, 4);
-  if ((u & 0x7f800000u) == 0x7f800000u) return static_cast<uint16_t>(u >> 16);  // inf / nan unchanged
-  u += 0x7fffu + ((u >> 16) & 1u);
-  return static_cast<uint16_t>(u >> 16);
+  const uint32_t rounded = u + 0x7fffu + ((u >> 16) & 1u);
+  const bool special = (u & 0x7f800000u) == 0x7f800000u;  // inf / nan unchanged
+  return static_cast<uint16_t>((special ? u : rounded) >> 16);
 }
 
 inline float bf16_to_f32(uint16_t h) {
@@ -37,7 +38,11 @@ inline float expert_gain(uint32_t expert) { return 1.0f + static_cast<float>(exp
 inline void expert_forward(const uint8_t* data, uint32_t hidden, uint32_t elem_bytes, float scale, uint32_t expert,
                            uint16_t* out) {
   const float g = expert_gain(expert);
-  for (uint32_t i = 0; i < hidden; ++i) out[i] = f32_to_bf16(load_input(data, i, elem_bytes, scale) * g);
+  if (elem_bytes == 1) {
+    for (uint32_t i = 0; i < hidden; ++i) out[i] = f32_to_bf16(load_input(data, i, 1, scale) * g);
+  } else {
+    for (uint32_t i = 0; i < hidden; ++i) out[i] = f32_to_bf16(load_input(data, i, 2, scale) * g);
+  }
 }
 
 // acc[i] += weight * y[i], the top-k terms added in k order.

@@ -76,9 +76,11 @@ void make_token(const WorkloadSpec& w, uint32_t rank, uint32_t launch, uint32_t 
   Rng r{stream_seed(w.seed, rank + 1, launch + 1, uint64_t{t} + 2)};
   if (w.dtype == kInt8) {
     *scale = static_cast<float>(1 + r.below(64)) / 1024.0f;
-    for (uint32_t i = 0; i < w.hidden; i += 8) {  // eight INT8 elements per draw
+    for (uint32_t i = 0; i < w.hidden; i += 8) {  // eight INT8 elements per draw, low byte first
+      uint8_t bytes[8];
       const uint64_t bits = r.next();
-      for (uint32_t b = 0; b < 8 && i + b < w.hidden; ++b) data[i + b] = static_cast<uint8_t>(bits >> (8 * b));
+      for (uint32_t b = 0; b < 8; ++b) bytes[b] = static_cast<uint8_t>(bits >> (8 * b));
+      std::memcpy(data + i, bytes, std::min(8u, w.hidden - i));
     }
   } else {
     *scale = 1.0f;

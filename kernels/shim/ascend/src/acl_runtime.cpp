@@ -86,6 +86,7 @@ aclError aclrtMemcpy(void* dst, size_t dest_max, const void* src, size_t count, 
     system().visibility().settle(now_ps());
   }
   std::memmove(dst, src, count);
+  note_store(dst, count);
   return ACL_SUCCESS;
 }
 
@@ -93,5 +94,6 @@ aclError aclrtMemset(void* dst, size_t dest_max, int32_t value, size_t count) {
   if (!dst || count > dest_max) return ACL_ERROR_INVALID_PARAM;
   host_wait(copy_cost(count));
   std::memset(dst, value, count);
+  note_store(dst, count);
   return ACL_SUCCESS;
 }

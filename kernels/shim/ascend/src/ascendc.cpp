@@ -209,6 +209,7 @@ void device_store(void* addr, uint64_t value, uint32_t bytes, CallSite site) {
   if (!r) trap(fmt::format("{}:{}: st_dev to {:#x}, outside device memory", site.file ? site.file : "?", site.line,
                            reinterpret_cast<uintptr_t>(addr)));
   std::memcpy(addr, &value, bytes);
+  note_store(addr, bytes);
 }
 
 uint64_t device_load(const void* addr, uint32_t bytes, CallSite site) {
@@ -228,8 +229,12 @@ uint64_t device_load(const void* addr, uint32_t bytes, CallSite site) {
 
 void cache_clean_invalidate(const void* addr, uint64_t bytes, CallSite site, uint64_t observed) {
   AivCore& c = core();
+  // A dcci that does not merely re-read an unchanged line may write back a scalar store: cores
+  // asleep on the line look again.
+  const bool write_back = !rereads_unchanged(addr, bytes);
   c.observe();
-  note_poll(addr, observed ? observed : bytes, site);
+  if (write_back) note_store(addr, bytes);
+  note_poll(addr, observed ? observed : bytes, site, bytes);
   system().hooks().emit(&Observer::on_gm_observe, c.pe(), c.core(), static_cast<const uint8_t*>(addr),
                         observed ? observed : bytes, c.local_ps(), SiteRef{site.file, site.line});
   const uint64_t lines = (bytes + 63) / 64;

@@ -2,6 +2,7 @@
 // QP lookup, credit check, WQE build (scalar stores or UB + MTE3), doorbell, CQ polling,
 // quiet, and the relay preconditions.
 #include <cstring>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -94,11 +95,14 @@ void poll_cq(const QpView& v, uint32_t target, CallSite site) {
         c.advance(ns_to_ps(system().params().aiv_dcci_ns));
         break;
       }
+      b.spin.budget = MAX_RETRY_TIMES - polls;  // a core asleep on the CQE gives up with the loop
       cache_clean_invalidate(cqe, udma::kCqeBytes, site);
+      b.spin.budget = UINT64_MAX;
+      polls += static_cast<uint32_t>(std::exchange(b.spin.skipped, 0));
       c.scalar_ops(2);
       if (udma::cqe_ready(udma::cqe_owner(cqe), cur, v.cq->depth)) break;
       if (++polls >= MAX_RETRY_TIMES) {
-        w.gave_up.push_back(wait_record(c.pe(), c.core(), b));
+        w.gave_up.push_back(wait_record(c.pe(), c.core(), b, c.local_ps()));
         w.gave_up.back().polls = polls;
       }
       if (polls >= MAX_RETRY_TIMES)

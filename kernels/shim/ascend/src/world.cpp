@@ -2,10 +2,12 @@
 
 #include <cstdarg>
 #include <cstdio>
+#include <cstring>
 
 #include <fmt/format.h>
 
 #include "models/ascend/aiv_core.h"
+#include "symsim/simt.h"
 
 namespace symsim::shim {
 
@@ -143,7 +145,16 @@ std::string PollWait::describe() const {
                      site.file, site.line);
 }
 
-WaitRecord wait_record(int pe, int core, const BlockState& b) {
+namespace {
+// The reads a polling block has made by `at`, counting those it sleeps through.
+uint64_t polls_at(const SpinState& sp, Ps at) {
+  if (!sp.asleep || sp.period_ps == 0) return sp.polls;
+  return sp.polls + (at > sp.seen_ps ? (at - sp.seen_ps) / sp.period_ps : 0);
+}
+
+}  // namespace
+
+WaitRecord wait_record(int pe, int core, const BlockState& b, Ps at_ps) {
   WaitRecord r;
   r.pe = pe;
   r.core = core;
@@ -165,7 +176,7 @@ WaitRecord wait_record(int pe, int core, const BlockState& b) {
   } else if (!b.waiting_on.empty()) {
     r.what = b.waiting_on;
     r.in_barrier = true;
-  } else if (sp.polls >= kSpinPolls) {
+  } else if (polls_at(sp, at_ps) >= kSpinPolls) {
     r.polling = true;
     r.addr = sp.addr;
     r.bytes = sp.bytes;
@@ -173,12 +184,12 @@ WaitRecord wait_record(int pe, int core, const BlockState& b) {
     r.line = sp.site.line;
     r.what = "GM (dcci / ld_dev / a GM read in a loop, no write in between)";
   }
-  r.polls = sp.polls;
+  r.polls = polls_at(sp, at_ps);
   r.since_ps = sp.since_ps;
   return r;
 }
 
-std::vector<WaitRecord> waiting() {
+std::vector<WaitRecord> waiting(Ps at_ps) {
   std::vector<WaitRecord> out;
   for (const HostState& h : g_world->hosts)
     if (!h.finished) {
@@ -191,7 +202,7 @@ std::vector<WaitRecord> waiting() {
   for (size_t pe = 0; pe < g_world->blocks.size(); ++pe)
     for (size_t c = 0; c < g_world->blocks[pe].size(); ++c) {
       const auto& b = g_world->blocks[pe][c];
-      if (b && !b->finished) out.push_back(wait_record(static_cast<int>(pe), static_cast<int>(c), *b));
+      if (b && !b->finished) out.push_back(wait_record(static_cast<int>(pe), static_cast<int>(c), *b, at_ps));
     }
   return out;
 }
@@ -202,7 +213,7 @@ namespace {
 // waits in a barrier, every unfinished host waits on an event, no engine has a doorbell
 // queued and nothing is in flight to land in memory.
 bool block_busy(const std::unique_ptr<BlockState>& b) {
-  return b && !b->finished && b->waiting_on.empty() && b->spin.polls < kSpinPolls;
+  return b && !b->finished && b->waiting_on.empty() && polls_at(b->spin, now_ps()) < kSpinPolls;
 }
 
 bool quiescent() {
@@ -233,7 +244,74 @@ bool quiescent() {
 
 }  // namespace
 
-void note_poll(const void* addr, uint64_t bytes, CallSite site) {
+namespace {
+
+bool same_site(CallSite a, CallSite b) { return a.file == b.file && a.line == b.line; }
+
+// A polling loop reads the same unchanged bytes every period: rather than run each poll, the
+// core sleeps until a write may change them and wakes at the poll that would first see it
+// (the observation at t + k * period). Timing is that of spinning; the kernel's own loop runs
+// fewer iterations (SpinState::polls counts them all).
+void sleep_while_unchanged(AivCore& c, BlockState& b, const uint8_t* addr, uint32_t bytes, CallSite site) {
+  SpinState& sp = b.spin;
+  Ps t = c.local_ps();
+  const bool same = sp.seen_addr == addr && sp.seen_bytes == bytes && same_site(sp.seen_site, site) && !sp.effect &&
+                    std::memcmp(sp.seen, addr, bytes) == 0;
+  if (!same || t <= sp.seen_ps) {
+    sp.seen_addr = addr;
+    sp.seen_bytes = bytes;
+    sp.seen_site = site;
+    std::memcpy(sp.seen, addr, bytes);
+    sp.seen_ps = t;
+    sp.period_ps = 0;
+    sp.repeats = 0;
+    sp.effect = false;
+    return;
+  }
+  const Ps period = t - sp.seen_ps;
+  sp.seen_ps = t;
+  sp.repeats = period == sp.period_ps ? sp.repeats + 1 : 1;
+  sp.period_ps = period;
+  if (sp.repeats < 2) return;  // three equal reads at a steady period: a polling loop
+  // Reads the loop may still make after this one before it gives up (UINT64_MAX: no limit).
+  uint64_t left = sp.budget == UINT64_MAX ? UINT64_MAX : sp.budget - 1;
+  MemoryWatch& watch = *system().watch();
+  if (!sp.sleeper) sp.sleeper = std::make_unique<MemoryWatch::Sleeper>();
+  MemoryWatch::Sleeper& s = *sp.sleeper;
+  s.begin = addr;
+  s.end = addr + bytes;
+  while (left > 0) {
+    // Wake no later than the read at which a spinning loop would give up, or look for a
+    // deadlock (every kSpinPolls reads, as note_poll does).
+    const uint64_t to_check = kSpinPolls - sp.polls % kSpinPolls;
+    const uint64_t most = std::min(left, to_check);
+    const Ps first = std::min(system().visibility().earliest_write_ps(s.begin, s.end), t + most * period);
+    watch.add(s, first);
+    sp.asleep = true;
+    c.wait(s.wake);
+    sp.asleep = false;
+    watch.remove(s);
+    // The first read at or after the wake-up, on the loop's period.
+    const uint64_t k = std::min<uint64_t>(std::max<Ps>(1, (c.local_ps() - t + period - 1) / period), most);
+    t += k * period;
+    c.wait_until(t);
+    c.observe();
+    sp.polls += k;
+    sp.skipped += k;
+    if (left != UINT64_MAX) left -= k;
+    sp.seen_ps = t;
+    if (sp.effect || std::memcmp(sp.seen, addr, bytes) != 0) return;
+    if (sp.polls >= kSpinPolls && sp.polls % kSpinPolls == 0 && !g_world->deadlock && quiescent()) {
+      g_world->deadlock = true;
+      sc_core::sc_stop();
+      return;
+    }
+  }
+}
+
+}  // namespace
+
+void note_poll(const void* addr, uint64_t bytes, CallSite site, uint64_t watch_bytes) {
   AivCore& c = core();
   BlockState& b = *g_world->blocks[c.pe()][c.core()];
   SpinState& sp = b.spin;
@@ -246,14 +324,36 @@ void note_poll(const void* addr, uint64_t bytes, CallSite site) {
   if (sp.polls >= kSpinPolls && sp.polls % kSpinPolls == 0 && !g_world->deadlock && quiescent()) {
     g_world->deadlock = true;
     sc_core::sc_stop();  // the runner reports who waits on what
+    return;
   }
+  if (watch_bytes == 0) watch_bytes = bytes;
+  if (system().watch() && watch_bytes <= SpinState::kMaxBytes && watch_bytes > 0 && !simt::in_vf())
+    sleep_while_unchanged(c, b, static_cast<const uint8_t*>(addr), static_cast<uint32_t>(watch_bytes), site);
 }
 
 void note_effect() {
   AivCore* c = AivCore::current();
   if (!c || !g_world) return;
   auto& slot = g_world->blocks[c->pe()][c->core()];
-  if (slot) slot->spin.polls = 0;
+  if (slot) {
+    slot->spin.polls = 0;
+    slot->spin.effect = true;
+  }
+}
+
+bool rereads_unchanged(const void* addr, uint64_t bytes) {
+  AivCore* c = AivCore::current();
+  if (!c || !g_world) return false;
+  const auto& slot = g_world->blocks[c->pe()][c->core()];
+  if (!slot) return false;
+  const SpinState& sp = slot->spin;
+  return sp.seen_addr == addr && sp.seen_bytes == bytes && std::memcmp(sp.seen, addr, bytes) == 0;
+}
+
+void note_store(const void* addr, uint64_t bytes) {
+  if (!g_world) return;
+  MemoryWatch* watch = system().watch();
+  if (watch && !watch->empty()) watch->written(static_cast<const uint8_t*>(addr), bytes, now_ps());
 }
 
 bool deadlock_detected() { return g_world && g_world->deadlock; }

@@ -54,13 +54,29 @@ struct PollWait {
 };
 
 // Consecutive GM observations (dcci, ld_dev, GM reads) with no write or doorbell in between:
-// a polling loop, for hang detection.
+// a polling loop, for hang detection, and for sleeping through it (sim.idle_poll_sleep).
 struct SpinState {
   const void* addr = nullptr;  // the latest address observed
   uint64_t bytes = 0;
-  uint64_t polls = 0;
+  uint64_t polls = 0;          // including the polls slept through
   Ps since_ps = 0;
   CallSite site{};
+  // The same observation repeating: what it read, when, at what period.
+  static constexpr uint32_t kMaxBytes = 64;
+  const uint8_t* seen_addr = nullptr;
+  uint32_t seen_bytes = 0;
+  CallSite seen_site{};
+  uint8_t seen[kMaxBytes] = {};
+  Ps seen_ps = 0;
+  Ps period_ps = 0;
+  uint32_t repeats = 0;        // periods of the same length in a row
+  bool effect = false;         // the block wrote or rang something since
+  // Set by a shim loop that gives up after a number of polls: how many it may still run; the
+  // polls it slept through come back in `skipped`.
+  uint64_t budget = UINT64_MAX;
+  uint64_t skipped = 0;
+  bool asleep = false;
+  std::unique_ptr<MemoryWatch::Sleeper> sleeper;
 };
 
 // What the first call of a defer/submit batch fixed; later calls must match it.
@@ -126,10 +142,17 @@ void host_wait(Ps d);
 // or rang a doorbell (an effect). A block past kSpinPolls polls with no effect is polling;
 // when every block polls or waits and nothing is in flight, the shim stops the run (deadlock).
 constexpr uint64_t kSpinPolls = 256;
-void note_poll(const void* addr, uint64_t bytes, CallSite site);
+// `watch_bytes`: what a loop that repeats this read sleeps on (0: `bytes`).
+void note_poll(const void* addr, uint64_t bytes, CallSite site, uint64_t watch_bytes = 0);
 void note_effect();
+// The running block (or host) made [addr, addr+bytes) visible now outside the visibility queue
+// (a write-back, a device store, a host copy): cores asleep on those bytes look again.
+void note_store(const void* addr, uint64_t bytes);
+// True if the running block read these same bytes, unchanged, at its last observation.
+bool rereads_unchanged(const void* addr, uint64_t bytes);
 // The wait record of `b` (PE `pe`, core `core`) as a hang report shows it.
-WaitRecord wait_record(int pe, int core, const BlockState& b);
+// `at_ps`: the time the record describes (polls slept through count up to it).
+WaitRecord wait_record(int pe, int core, const BlockState& b, Ps at_ps);
 void host_barrier(const char* what);
 
 }  // namespace symsim::shim

@@ -57,8 +57,8 @@ void stop();
 
 bool all_hosts_finished();
 const std::vector<TrapRecord>& traps();
-// Coroutines that have not finished and what each waits on.
-std::vector<WaitRecord> waiting();
+// Coroutines that have not finished and what each waits on at `at_ps`.
+std::vector<WaitRecord> waiting(Ps at_ps);
 // Simulated time of the last kernel block or host step that finished.
 Ps last_activity_ps();
 // Set when the shim stopped the simulation because no coroutine could make progress (every

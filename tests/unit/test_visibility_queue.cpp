@@ -1,0 +1,112 @@
+// The visibility queue: writes land in time order however often observers settle it, a DMA
+// reads its source as units land, stores of zeros hand host pages back, and the earliest pending
+// write to a range is known (what a core asleep on that range waits for).
+#include <gtest/gtest.h>
+
+#include <sys/mman.h>
+
+#include <cstring>
+#include <vector>
+
+#include "models/memory/memory_watch.h"
+#include "models/memory/sparse_region.h"
+#include "models/memory/visibility_queue.h"
+
+using namespace symsim;
+
+namespace {
+
+uint64_t word_at(const uint8_t* p) {
+  uint64_t v;
+  std::memcpy(&v, p, 8);
+  return v;
+}
+
+// Writes A (t=10) and B (t=30) through one lane, C (t=20) on its own, all to one word.
+uint64_t final_word(const std::vector<Ps>& settles) {
+  VisibilityQueue q;
+  const VisibilityQueue::Lane lane = q.make_lane();
+  uint8_t word[8] = {};
+  q.schedule_value(10, word, 1, 8, lane);
+  q.schedule_value(30, word, 3, 8, lane);
+  q.schedule_value(20, word, 2, 8);
+  for (Ps t : settles) q.settle(t);
+  return word_at(word);
+}
+
+size_t resident_pages(const uint8_t* p, uint64_t bytes) {
+  std::vector<unsigned char> v(bytes / SparseRegion::kHostPageBytes);
+  EXPECT_EQ(mincore(const_cast<uint8_t*>(p), bytes, v.data()), 0);
+  size_t n = 0;
+  for (unsigned char c : v) n += c & 1u;
+  return n;
+}
+
+}  // namespace
+
+TEST(VisibilityQueue, OverlappingWritesLandInTimeOrderWhateverTheSettleSteps) {
+  EXPECT_EQ(final_word({40}), 3u);
+  EXPECT_EQ(final_word({25, 40}), 3u);
+  EXPECT_EQ(final_word({10, 20, 30}), 3u);
+  EXPECT_EQ(final_word({15}), 1u);
+  EXPECT_EQ(final_word({20}), 2u);
+}
+
+TEST(VisibilityQueue, UnitsOfTwoWritesInterleaveByTime) {
+  // Two 1 KiB writes in 512 B units to the same bytes: X at 0 and 20, Y at 10 and 30.
+  VisibilityQueue q;
+  std::vector<uint8_t> dst(1024, 0), x(1024, 0xAA), y(1024, 0xBB);
+  q.schedule(0, 20, 512, dst.data(), x.data(), 1024);
+  q.schedule(10, 20, 512, dst.data(), y.data(), 1024);
+  q.settle(100);
+  EXPECT_EQ(dst[0], 0xBB);    // Y's first unit (10) after X's (0)
+  EXPECT_EQ(dst[600], 0xBB);  // Y's second unit (30) after X's (20)
+}
+
+TEST(VisibilityQueue, ADmaReadsItsSourceWhenEachUnitLands) {
+  VisibilityQueue q;
+  std::vector<uint8_t> src(1024, 1), dst(1024, 0), snap_dst(1024, 0);
+  q.schedule_dma(100, 50, 512, dst.data(), src.data(), 1024);
+  q.schedule(100, 50, 512, snap_dst.data(), src.data(), 1024);  // a copy taken now
+  q.settle(100);
+  std::memset(src.data(), 2, src.size());  // rewritten while the second unit is on its way
+  q.settle(200);
+  EXPECT_EQ(dst[0], 1);
+  EXPECT_EQ(dst[1000], 2);
+  EXPECT_EQ(snap_dst[1000], 1);
+}
+
+TEST(VisibilityQueue, ClearingWholePagesHandsThemBackAndTheyReadAsZero) {
+  const uint64_t page = SparseRegion::kHostPageBytes;
+  SparseRegion heap(64 * page, true, "test.heap");
+  uint8_t* p = heap.base();
+  std::memset(p, 0x5A, 8 * page);
+  ASSERT_EQ(resident_pages(p, 8 * page), 8u);
+  VisibilityQueue q;
+  const std::vector<uint8_t> zeros(8 * page - 100, 0);
+  // From byte 100: the first page is cleared only in part, so it stays; the rest are dropped.
+  q.schedule(10, 0, 0, p + 100, zeros.data(), zeros.size());
+  q.settle(10);
+  EXPECT_EQ(resident_pages(p, 8 * page), 1u);
+  EXPECT_EQ(p[99], 0x5A);
+  for (uint64_t i = 100; i < 8 * page; i += 512) EXPECT_EQ(p[i], 0) << i;
+  // Clearing the rest of that page drops it too.
+  q.schedule(20, 0, 0, p + 0, zeros.data(), 100);
+  q.settle(20);
+  EXPECT_EQ(word_at(p), 0u);
+}
+
+TEST(VisibilityQueue, KnowsTheFirstPendingUnitThatTouchesARange) {
+  MemoryWatch watch;
+  VisibilityQueue q;
+  q.set_watch(&watch);
+  std::vector<uint8_t> src(2048, 7), dst(2048, 0);
+  q.schedule_dma(100, 10, 512, dst.data(), src.data(), 2048);  // units at 100, 110, 120, 130
+  EXPECT_EQ(q.earliest_write_ps(dst.data() + 1600, dst.data() + 1608), 130u);
+  EXPECT_EQ(q.earliest_write_ps(dst.data(), dst.data() + 8), 100u);
+  q.settle(115);  // two units landed
+  EXPECT_EQ(q.earliest_write_ps(dst.data(), dst.data() + 8), MemoryWatch::kNever);
+  EXPECT_EQ(q.earliest_write_ps(dst.data() + 1100, dst.data() + 1108), 120u);
+  q.settle(200);
+  EXPECT_EQ(q.earliest_write_ps(dst.data() + 1600, dst.data() + 1608), MemoryWatch::kNever);
+}
