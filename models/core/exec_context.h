@@ -11,6 +11,10 @@ struct ExecContext {
   int pe = -1;
   AivCore* core = nullptr;
   void* host = nullptr;  // the shim's per-PE host state
+  // Shim calls this coroutine made, outside observations and pipe syncs (which set `uncounted`):
+  // a polling loop makes none between its reads, a loop doing other work does.
+  uint64_t shim_calls = 0;
+  int uncounted = 0;
 };
 
 inline ExecContext*& current_exec() {

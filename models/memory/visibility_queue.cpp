@@ -9,6 +9,10 @@
 
 namespace symsim {
 
+namespace {
+constexpr size_t kKeptCopyBytes = 512;
+}  // namespace
+
 VisibilityQueue::Handle VisibilityQueue::allocate() {
   if (!m_free.empty()) {
     const Handle h = m_free.back();
@@ -25,6 +29,9 @@ void VisibilityQueue::release(Handle h) {
   e.live = false;
   ++e.generation;
   e.done = nullptr;
+  // A large copy's bytes go back to the allocator: a pooled entry would otherwise keep the
+  // largest payload it ever held, for as many entries as were ever in flight at once.
+  if (e.data.capacity() > kKeptCopyBytes) std::vector<uint8_t>().swap(e.data);
   m_free.push_back(h);
   --m_live;
 }

@@ -4,7 +4,6 @@
 // up to its time first. Same-time writes apply in the order they were scheduled.
 #pragma once
 #include <cstdint>
-#include <deque>
 #include <functional>
 #include <queue>
 #include <unordered_map>
@@ -80,8 +79,29 @@ class VisibilityQueue {
     std::vector<uint8_t> data;
     DoneFn done;
   };
+  // A FIFO that costs nothing while empty (a platform has three lanes per QP, most of them
+  // idle; a std::deque allocates on construction).
+  class WriteFifo {
+   public:
+    bool empty() const { return m_head == m_items.size(); }
+    const std::pair<Handle, uint32_t>& front() const { return m_items[m_head]; }
+    void emplace_back(Handle h, uint32_t generation) { m_items.emplace_back(h, generation); }
+    void pop_front() {
+      if (++m_head == m_items.size()) {
+        m_items.clear();
+        m_head = 0;
+      } else if (m_head >= 64 && 2 * m_head >= m_items.size()) {
+        m_items.erase(m_items.begin(), m_items.begin() + static_cast<std::ptrdiff_t>(m_head));
+        m_head = 0;
+      }
+    }
+
+   private:
+    std::vector<std::pair<Handle, uint32_t>> m_items;
+    size_t m_head = 0;
+  };
   struct LaneState {
-    std::deque<std::pair<Handle, uint32_t>> writes;  // (handle, generation), oldest first
+    WriteFifo writes;  // (handle, generation), oldest first
     Ps last_ps = 0;   // visibility time of the last unit of the newest write
     bool keyed = false;
     bool watched = true;

@@ -65,9 +65,15 @@ AivCore& AscendSystem::core(int pe, int core) {
   CoreSlot& slot = cores[core];
   if (!slot.core) {
     const auto ub_bytes = static_cast<uint64_t>(m_params.aiv_ub_bytes);
-    slot.ub.reset(new uint8_t[ub_bytes]());
+    if (m_ub_regions.empty()) m_ub_regions.resize(static_cast<size_t>(m_n_pes));
+    SparseRegion& ubs = m_ub_regions[pe];
+    if (!ubs.base())
+      ubs = SparseRegion(static_cast<uint64_t>(m_params.aiv_cores) * ub_bytes, true, fmt::format("pe{}.ub", pe));
+    if (static_cast<uint64_t>(core + 1) * ub_bytes > ubs.size())
+      throw std::out_of_range(fmt::format("AIV core {} of PE {}: the platform has {} cores", core, pe, m_params.aiv_cores));
+    slot.ub = ubs.base() + static_cast<uint64_t>(core) * ub_bytes;
     slot.core = std::make_unique<AivCore>(pe, core, m_params, m_visibility, m_hooks);
-    const auto base = reinterpret_cast<uintptr_t>(slot.ub.get());
+    const auto base = reinterpret_cast<uintptr_t>(slot.ub);
     m_addresses.add({base, base + ub_bytes, pe, core, RegionKind::kUnifiedBuffer, nullptr,
                      fmt::format("pe{}.aiv{}.ub", pe, core)});
   }
@@ -76,7 +82,7 @@ AivCore& AscendSystem::core(int pe, int core) {
 
 uint8_t* AscendSystem::unified_buffer(int pe, int core) {
   this->core(pe, core);
-  return m_cores[pe][core].ub.get();
+  return m_cores[pe][core].ub;
 }
 
 }  // namespace symsim

@@ -42,7 +42,7 @@ class AscendSystem {
  private:
   struct CoreSlot {
     std::unique_ptr<AivCore> core;
-    std::unique_ptr<uint8_t[]> ub;
+    uint8_t* ub = nullptr;  // in the PE's m_ub_regions entry
   };
 
   const AscendParams& m_params;
@@ -57,6 +57,9 @@ class AscendSystem {
   DoorbellScheduler m_doorbells{"udma_doorbells"};
   std::vector<std::unique_ptr<UdmaEngine>> m_engines;
   std::vector<std::vector<CoreSlot>> m_cores;
+  // The Unified Buffers of each PE's cores, one sparse mapping per PE: pages a kernel never
+  // touches cost nothing.
+  std::vector<SparseRegion> m_ub_regions;
 };
 
 }  // namespace symsim

@@ -171,6 +171,9 @@ class SrcReuseChecker : public Checker {
   using SourceKey = std::tuple<int, uint64_t, uint32_t, int, int>;
   std::map<SourceKey, std::vector<WqeRecord>> m_sources;
   uint64_t m_max_source_bytes = 0;
+  // Per PE, the address range every source so far lies in: most copies (into receive buffers,
+  // clears) fall outside it and skip the map.
+  std::vector<std::pair<uint64_t, uint64_t>> m_source_span;
   // When a source window may have completed, earliest first (prune checks the entry itself).
   using Expiry = std::pair<Ps, SourceKey>;
   std::priority_queue<Expiry, std::vector<Expiry>, std::greater<Expiry>> m_expiry;
@@ -180,7 +183,7 @@ class SrcReuseChecker : public Checker {
     std::multimap<const uint8_t*, CopyRecord> by_addr;
     std::deque<std::multimap<const uint8_t*, CopyRecord>::iterator> arrival;
   };
-  std::map<int, PeWrites> m_writes;
+  std::vector<PeWrites> m_writes;  // by PE, sized once (PeWrites must not move)
   uint64_t m_max_write_bytes = 0;
 };
 

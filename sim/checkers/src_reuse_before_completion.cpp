@@ -47,9 +47,8 @@ void SrcReuseChecker::judge(const WqeRecord& r, const CopyRecord& c) {
 
 void SrcReuseChecker::on_wqe_executed(const WqeRecord& r) {
   if (!reads_source(r.opcode) || r.status != 0) return;
-  const auto it = m_writes.find(r.qp.pe);
-  if (it != m_writes.end()) {
-    const auto& by_addr = it->second.by_addr;
+  if (static_cast<size_t>(r.qp.pe) < m_writes.size()) {
+    const auto& by_addr = m_writes[r.qp.pe].by_addr;
     const auto* src = reinterpret_cast<const uint8_t*>(r.local_va);
     const uintptr_t from = r.local_va > m_max_write_bytes ? r.local_va - m_max_write_bytes : 0;
     for (auto w = by_addr.lower_bound(reinterpret_cast<const uint8_t*>(from)); w != by_addr.end() && w->first < src + r.bytes;
@@ -65,6 +64,10 @@ void SrcReuseChecker::on_wqe_executed(const WqeRecord& r) {
   }
   m_expiry.push({r.complete_ps, key});
   m_max_source_bytes = std::max<uint64_t>(m_max_source_bytes, r.bytes);
+  const auto pe = static_cast<size_t>(r.qp.pe);
+  if (pe >= m_source_span.size()) m_source_span.resize(pe + 1, {UINT64_MAX, 0});
+  auto& span = m_source_span[pe];
+  span = {std::min(span.first, r.local_va), std::max(span.second, r.local_va + r.bytes)};
   prune();
 }
 
@@ -87,11 +90,16 @@ void SrcReuseChecker::on_copy(const CopyRecord& c) {
   // Only sources that start within the longest put before the copy's end can overlap it.
   const auto dst = reinterpret_cast<uint64_t>(c.dst);
   const uint64_t from = dst > m_max_source_bytes ? dst - m_max_source_bytes : 0;
-  for (auto it = m_sources.lower_bound({c.pe, from, 0, INT32_MIN, INT32_MIN});
+  const auto pe = static_cast<size_t>(c.pe);
+  const bool near_sources =
+      pe < m_source_span.size() && dst < m_source_span[pe].second && m_source_span[pe].first < dst + c.bytes;
+  for (auto it = near_sources ? m_sources.lower_bound({c.pe, from, 0, INT32_MIN, INT32_MIN}) : m_sources.end();
        it != m_sources.end() && std::get<0>(it->first) == c.pe && std::get<1>(it->first) < dst + c.bytes; ++it)
     for (const WqeRecord& r : it->second) judge(r, c);
   const Ps now = sim_now_ps();
-  PeWrites& w = m_writes[c.pe];
+  // Sized once: a PeWrites holds iterators into itself and must never move.
+  if (m_writes.empty()) m_writes = std::vector<PeWrites>(static_cast<size_t>(m_ctx.sys.n_pes()));
+  PeWrites& w = m_writes[pe];
   while (!w.arrival.empty() && w.arrival.front()->second.issue_ps + kKeepWritesPs < now) {
     w.by_addr.erase(w.arrival.front());
     w.arrival.pop_front();

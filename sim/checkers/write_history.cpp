@@ -12,33 +12,52 @@ namespace {
 constexpr size_t kKept = 65536;
 }
 
-void WriteHistory::add(uint64_t begin, uint64_t end, Ps t, std::string who) {
-  m_writes.push_back({begin, end, t, std::move(who)});
+void WriteHistory::add(const Write& w) {
+  m_writes.push_back(w);
   if (m_writes.size() > kKept) m_writes.pop_front();
 }
 
+std::string WriteHistory::who(const Write& w) const {
+  switch (w.kind) {
+    case Write::kData:
+      return fmt::format("PE {} QP {} (to PE {}) WQE {} ({}{})", w.qp.pe, w.qp.qp, w.qp.slot, w.wqe,
+                         opcode_text(w.opcode), at_site(m_ctx.sites.site_of(w.qp, w.wqe)));
+    case Write::kCqe:
+      return fmt::format("the UDMA engine of PE {} (CQE {} for WQE {})", w.qp.pe, w.cqe, w.wqe);
+    case Write::kCopy:
+      return fmt::format("AIV core {} of PE {} (copy{})", w.core, w.qp.pe, at_site(w.site));
+  }
+  return "";
+}
+
 void WriteHistory::on_wqe_executed(const WqeRecord& r) {
-  const std::string who = fmt::format("PE {} QP {} (to PE {}) WQE {} ({}{})", r.qp.pe, r.qp.qp, r.qp.slot,
-                                      r.wqe_index, opcode_text(r.opcode), at_site(m_ctx.sites.site_of(r.qp, r.wqe_index)));
+  Write w{0, 0, r.remote_write_ps, Write::kData, r.opcode, r.qp, r.wqe_index};
   if (r.status == 0) {
-    if (r.opcode == udma::kRead)
-      add(r.local_va, r.local_va + r.bytes, r.remote_write_ps, who);
-    else if (r.opcode != udma::kFaa && r.opcode != udma::kCas)
-      add(r.remote_va, r.remote_va + r.bytes, r.remote_write_ps, who);
+    if (r.opcode == udma::kRead) {
+      w.begin = r.local_va;
+      w.end = r.local_va + r.bytes;
+      add(w);
+    } else if (r.opcode != udma::kFaa && r.opcode != udma::kCas) {
+      w.begin = r.remote_va;
+      w.end = r.remote_va + r.bytes;
+      add(w);
+    }
   }
   if (r.cqe_ps != 0) {
     if (const UdmaQp* u = m_ctx.engine_qp(r.qp)) {
       const auto cqe = reinterpret_cast<uint64_t>(u->cq_base) + uint64_t{r.cqe_index % u->cq_depth} * udma::kCqeBytes;
-      add(cqe, cqe + udma::kCqeBytes, r.cqe_ps, fmt::format("the UDMA engine of PE {} (CQE {} for WQE {})", r.qp.pe,
-                                                            r.cqe_index, r.wqe_index));
+      add({cqe, cqe + udma::kCqeBytes, r.cqe_ps, Write::kCqe, r.opcode, r.qp, r.wqe_index, r.cqe_index});
     }
   }
 }
 
 void WriteHistory::on_copy(const CopyRecord& c) {
   if (m_ctx.in_unified_buffer(c.dst)) return;
-  add(reinterpret_cast<uint64_t>(c.dst), reinterpret_cast<uint64_t>(c.dst) + c.bytes, c.visible_ps,
-      fmt::format("AIV core {} of PE {} (copy{})", c.core, c.pe, at_site(c.site)));
+  Write w{reinterpret_cast<uint64_t>(c.dst), reinterpret_cast<uint64_t>(c.dst) + c.bytes, c.visible_ps, Write::kCopy};
+  w.qp.pe = c.pe;
+  w.core = c.core;
+  w.site = c.site;
+  add(w);
 }
 
 void WriteHistory::on_fault(const FaultEvent& f) {
@@ -65,7 +84,7 @@ void WriteHistory::on_doorbell_store(const QpRef& q, bool cq, uint32_t value, in
 std::string WriteHistory::last_writer(const void* addr, uint64_t bytes, Ps t) const {
   const auto a = reinterpret_cast<uint64_t>(addr);
   for (auto it = m_writes.rbegin(); it != m_writes.rend(); ++it)
-    if (it->begin < a + bytes && a < it->end && it->t <= t) return fmt::format("{} at {}", it->who, us_text(it->t));
+    if (it->begin < a + bytes && a < it->end && it->t <= t) return fmt::format("{} at {}", who(*it), us_text(it->t));
   return "";
 }
 

@@ -30,12 +30,20 @@ class WriteHistory : public Observer {
   std::string doorbells(const QpRef& q) const;
 
  private:
+  // Kept as fields and put in words only when a hang is reported.
   struct Write {
+    enum Kind : uint8_t { kData, kCqe, kCopy };
     uint64_t begin, end;
     Ps t;
-    std::string who;
+    Kind kind;
+    uint8_t opcode = 0;
+    QpRef qp{};
+    uint32_t wqe = 0, cqe = 0;
+    int core = -1;
+    SiteRef site{};
   };
-  void add(uint64_t begin, uint64_t end, Ps t, std::string who);
+  void add(const Write& w);
+  std::string who(const Write& w) const;
   CheckerContext& m_ctx;
   std::deque<Write> m_writes;
   std::deque<FaultEvent> m_faults;

@@ -78,6 +78,31 @@ TEST(MoeScenario, OpenLoopVariantIsCaughtAfterRepeatedLaunches) {
   EXPECT_EQ(out.result["status"], "pass") << "the scenario expects exactly these hazards";
 }
 
+// Combine sends from a ring of 4 rows per writer (each writer has 64 rows): slots are refilled
+// only once their puts completed, and every row still arrives intact.
+TEST(MoeScenario, SmallSendRingIsRefilledOnlyAfterCompletion) {
+  const RunOutput out = run("moe_ep8_direct", {"kernel.args.send_ring=4"});
+  expect_clean_pass(out);
+  EXPECT_EQ(passed_checks(out.result, "equals the host reference"), 8);
+}
+
+// The open loop releases ring slots as soon as it has posted them: the expert rewrites a row
+// still being sent, and the checker names the source and the WQE.
+TEST(MoeScenario, OpenLoopRefillsTheSendRingBeforeThePutsComplete) {
+  const RunOutput out = run("moe_ep8_open_loop", {"kernel.args.launches=1", "kernel.args.send_ring=4",
+                                                  "platform.udma.cq_depth=32768"});
+  std::set<std::string> ids;
+  for (const json& h : out.result["hazards"]) ids.insert(h["id"].get<std::string>());
+  EXPECT_TRUE(ids.count("src_reuse_before_completion")) << out.result["hazards"].dump();
+  for (const json& h : out.result["hazards"])
+    if (h["id"] == "src_reuse_before_completion") {
+      EXPECT_GE(h["wqe"].get<int64_t>(), 0);
+      // The rewrite is the expert's store of the next row into the slot (store_blocks).
+      EXPECT_NE(h["site"].get<std::string>().find("data_as_flag.h"), std::string::npos) << h.dump();
+      EXPECT_NE(h["detail"].get<std::string>().find("before the put completed"), std::string::npos) << h.dump();
+    }
+}
+
 TEST(MoeScenario, OpenLoopSingleLaunchLeavesUnreapedCompletions) {
   const RunOutput out = run("moe_ep8_open_loop", {"kernel.args.launches=1", "platform.udma.cq_depth=32768"});
   std::set<std::string> ids;

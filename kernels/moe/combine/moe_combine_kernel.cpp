@@ -1,11 +1,16 @@
 // MoE combine over UDMA: the reverse path of dispatch. Block roles (blocks = 2W + R):
 //  - expert cores [0, W): for the received tokens i = core mod W (in the order local expert,
 //    source rank, slot), run the stand-in expert (BF16 out = input * per-expert gain) and pack
-//    the row into the local combine send buffer as Data-as-Flag blocks; publish their epoch;
-//  - writer cores [W, 2W): send row i = w mod W back to its source rank, into the combine
-//    window slot (token, k) where k is the expert's place in the token's top-k;
+//    the row as Data-as-Flag blocks into the send ring it shares with writer core `core`
+//    (t.send_ring rows; row n goes to slot n mod send_ring once the writer has released it);
+//  - writer cores [W, 2W): send each row of the pair back to its source rank, into the combine
+//    window slot (token, k) where k is the expert's place in the token's top-k, as soon as the
+//    expert has packed it; every half ring, wait for the puts to complete (Sender::Finish: the
+//    closed loop reaps their CQEs) and release those slots to the expert;
 //  - receiver cores [2W, 2W + R): for tokens t = r mod R wait for all top-k rows, add them up
 //    weighted by the gate (float, k order), store the BF16 result, zero the slots.
+// The open-loop variant releases slots as soon as it has posted them: once rows wrap around
+// the ring, the expert rewrites sources still in flight (src_reuse_before_completion).
 #include "../common/data_as_flag.h"
 #include "../common/moe_numeric.h"
 #include "../common/moe_sender.h"
@@ -39,9 +44,10 @@ __aicore__ inline void expert(const MoeTiling& t, uint32_t core)
     AscendC::LocalTensor<uint8_t> in = in_buf.Get<uint8_t>();
     AscendC::GlobalTensor<uint8_t> src_gm;
     auto* recv_tokens = reinterpret_cast<__gm__ uint8_t*>(t.recv_tokens);
-    auto* comb_staging = reinterpret_cast<__gm__ uint8_t*>(t.comb_staging);
+    uint32_t n = 0;  // rows of this pair so far
     for_each_received(t, [&](uint32_t i, uint32_t e, uint32_t src, uint32_t j) {
         if (i % t.writers != core) return;
+        if (n >= t.send_ring) wait_count(t, kRingReleased, core, n - t.send_ring + 1);  // the slot is free
         src_gm.SetGlobalBuffer(recv_tokens + t.slot(e, src, j) * t.recv_stride(), t.token_payload_bytes);
         AscendC::DataCopyPad(in, src_gm, AscendC::DataCopyExtParams{1, t.token_payload_bytes, 0, 0, 0});
         AscendC::SetFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
@@ -49,11 +55,11 @@ __aicore__ inline void expert(const MoeTiling& t, uint32_t core)
         const auto* h = reinterpret_cast<const __ubuf__ TokenHeader*>(in.GetPhyAddr());
         expert_forward(in.GetPhyAddr() + kTokenHeaderBytes, t.hidden, t.elem_bytes, h->scale,
                        t.my_rank * t.experts_per_rank + e, reinterpret_cast<__ubuf__ uint16_t*>(ub.payload));
-        store_blocks(comb_staging + uint64_t{i} * t.comb_stride(), ub, t.comb_blocks);
+        store_blocks(reinterpret_cast<__gm__ uint8_t*>(t.ring_row(core, n)), ub, t.comb_blocks);
         AscendC::SetFlag<AscendC::HardEvent::V_MTE2>(EVENT_ID0);
         AscendC::WaitFlag<AscendC::HardEvent::V_MTE2>(EVENT_ID0);
+        publish_count(t, kRingProduced, core, ++n);
     });
-    publish_done(t, 1, core);
 }
 
 __aicore__ inline void write(const MoeTiling& t, uint32_t w)
@@ -63,19 +69,24 @@ __aicore__ inline void write(const MoeTiling& t, uint32_t w)
     pipe.InitBuffer(send_buf, Sender::ub_bytes(t.ep));
     Sender s;
     s.Init(t, w, send_buf.Get<uint8_t>().GetPhyAddr());
-    wait_done(t, 1, t.writers);
     const auto* recv_tokens = reinterpret_cast<const __gm__ uint8_t*>(t.recv_tokens);
     const uint64_t window = t.comb_window + t.half() * t.comb_half_bytes;
     const uint32_t len = t.comb_blocks * kBlockBytes;
+    const uint32_t half_ring = t.send_ring / 2;
+    uint32_t n = 0;  // rows of this pair so far
     for_each_received(t, [&](uint32_t i, uint32_t e, uint32_t src, uint32_t j) {
         if (i % t.writers != w) return;
+        wait_count(t, kRingProduced, w, n + 1);  // the expert has packed this row
         const auto* h = reinterpret_cast<const __gm__ TokenHeader*>(recv_tokens + t.slot(e, src, j) * t.recv_stride());
         const int32_t expert_id = static_cast<int32_t>(t.my_rank * t.experts_per_rank + e);
         uint32_t k = 0;
         while (k < t.top_k && h->experts[k] != expert_id) ++k;
         if (k == t.top_k) trap();  // the token was not routed here
-        s.Send(t.comb_staging + uint64_t{i} * t.comb_stride(),
-               window + (uint64_t{h->src_token} * t.top_k + k) * t.comb_stride(), len, src);
+        s.Send(t.ring_row(w, n), window + (uint64_t{h->src_token} * t.top_k + k) * t.comb_stride(), len, src);
+        if (++n % half_ring == 0) {  // half a ring posted: once it has completed, the expert may refill it
+            s.Finish();
+            publish_count(t, kRingReleased, w, n);
+        }
     });
     s.Finish();
 }

@@ -137,7 +137,8 @@ __aicore__ inline void clear_blocks(__gm__ uint8_t* gm, const DafUb& ub, uint32_
     AscendC::WaitFlag<AscendC::HardEvent::MTE3_MTE2>(EVENT_ID3);
 }
 
-// Per-core epoch words, one cache line each: `kernel` 0 dispatch, 1 combine.
+// Per-core epoch words, one cache line each: `kernel` 0 dispatch, 1 combine; slots 2 and 3 are
+// the combine send ring's counters (kRingProduced, kRingReleased).
 __aicore__ inline __gm__ uint32_t* core_flag(const MoeTiling& t, uint32_t kernel, uint32_t core)
 {
     return reinterpret_cast<__gm__ uint32_t*>(t.core_flags + (uint64_t{kernel} * 64 + core) * 64);
@@ -162,6 +163,32 @@ __aicore__ inline void wait_done(const MoeTiling& t, uint32_t kernel, uint32_t c
                 AscendC::printf("moe: core %u never published launch %u\n", c, t.launch);
                 trap();
             }
+        }
+    }
+}
+
+// The combine send ring of each expert/writer pair: the expert counts the rows it has packed,
+// the writer the rows whose puts have completed (slots it may refill). A count is tagged with
+// the launch, so a previous launch's count reads as none.
+__aicore__ inline uint32_t launch_count(const MoeTiling& t, uint32_t n) { return (t.launch << 20) + n; }
+
+__aicore__ inline void publish_count(const MoeTiling& t, uint32_t counter, uint32_t core, uint32_t n)
+{
+    __gm__ uint32_t* f = core_flag(t, counter, core);
+    dcci(f, cache_line_t::SINGLE_CACHE_LINE);
+    *f = launch_count(t, n);
+    dcci(f, cache_line_t::SINGLE_CACHE_LINE);
+}
+
+__aicore__ inline void wait_count(const MoeTiling& t, uint32_t counter, uint32_t core, uint32_t n)
+{
+    __gm__ uint32_t* f = core_flag(t, counter, core);
+    for (uint32_t polls = 1;; ++polls) {
+        dcci(f, cache_line_t::SINGLE_CACHE_LINE);
+        if (*f >= launch_count(t, n)) return;
+        if (polls == 50 * kMaxFlagPolls) {
+            AscendC::printf("moe: send ring counter %u of core %u never reached %u\n", counter, core, n);
+            trap();
         }
     }
 }

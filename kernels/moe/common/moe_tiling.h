@@ -24,6 +24,11 @@ constexpr uint32_t kMaxTopK = 8;
 constexpr uint32_t kVfThreads = 128;        // SIMT threads of the WQE-building VF
 constexpr uint32_t kCreditGuard = 10;       // ACLSHMEM_UDMA_AGGREGATE_CREDIT_GUARD
 constexpr uint32_t kMaxCores = 48;          // AIV cores per die
+// Slots of per-core flag words (core_flags): 0/1 the dispatch/combine epochs, 2/3 the rows a
+// combine send ring has produced / released.
+constexpr uint32_t kRingProduced = 2;
+constexpr uint32_t kRingReleased = 3;
+constexpr uint32_t kFlagSlots = 4;
 
 // What travels in front of a dispatched token: where it came from and its routing, so the
 // expert rank can send the result back to the right combine slot.
@@ -53,6 +58,7 @@ struct MoeTiling {
   uint32_t writers = 0;            // stage cores = writer cores = QPs per peer
   uint32_t variant = 0;
   uint32_t launch = 0;             // launch number: selects the window half, epoch of core flags
+  uint32_t send_ring = 0;          // combine: rows in each writer's send ring (even; reused once sent)
   // Derived sizes.
   uint32_t token_payload_bytes = 0;  // header + data
   uint32_t token_blocks = 0;
@@ -65,7 +71,7 @@ struct MoeTiling {
   uint64_t window = 0;       // symmetric: 2 halves of window_half_bytes
   uint64_t comb_window = 0;  // symmetric: 2 halves of comb_half_bytes
   uint64_t staging = 0;      // local: count blocks (ep) + token blocks (tokens)
-  uint64_t comb_staging = 0; // local: one slot per received token (ep * experts_per_rank * tokens)
+  uint64_t comb_staging = 0; // local: the combine send rings, writers x send_ring rows
   uint64_t x = 0;            // input tokens [tokens][hidden] of elem_bytes
   uint64_t scales = 0;       // float [tokens] (INT8)
   uint64_t topk_idx = 0;     // int32 [tokens][top_k]
@@ -73,7 +79,7 @@ struct MoeTiling {
   uint64_t recv_tokens = 0;  // expert input: slot (e, s, j) holds the token payload without flags
   uint64_t recv_count = 0;   // uint32 [experts_per_rank][ep]
   uint64_t out = 0;          // BF16 [tokens][hidden]: the combined result
-  uint64_t core_flags = 0;   // per-core epoch words, 64 B apart
+  uint64_t core_flags = 0;   // per-core epoch words and send-ring counters, 64 B apart
   uint64_t timing = 0;       // uint64 [kernel][core][start, end] in system cycles (50 MHz)
 
   uint64_t count_offset(uint32_t src) const { return uint64_t{src} * kBlockBytes; }
@@ -85,6 +91,10 @@ struct MoeTiling {
     return uint64_t{ep} * kBlockBytes + slot(e, src, j) * token_stride();
   }
   uint64_t recv_stride() const { return round_up32(token_payload_bytes); }
+  // Row n of writer w's combine send ring.
+  uint64_t ring_row(uint32_t w, uint32_t n) const {
+    return comb_staging + (uint64_t{w} * send_ring + n % send_ring) * comb_stride();
+  }
   uint32_t half() const { return launch & 1u; }
 };
 

@@ -108,8 +108,10 @@ void verify_dispatch(const WorkloadSpec& w, const MoeTiling& t, uint32_t launch)
                     : fmt::format("{} tokens and {} counts wrong; first: {}", wrong_tokens, wrong_counts, first));
 }
 
-void verify_combine(const WorkloadSpec& w, const MoeTiling& t, const RankInput& in, uint32_t launch) {
-  const std::vector<uint16_t> want = reference_combine(w, in);
+void verify_combine(const WorkloadSpec& w, const MoeTiling& t, uint32_t launch) {
+  // The inputs are generated again rather than kept: a rank's tokens are ~1 MB at hidden 7168,
+  // and every rank's host program lives until the end of the run.
+  const std::vector<uint16_t> want = reference_combine(w, make_rank_input(w, t.my_rank, launch));
   std::vector<uint16_t> got(want.size());
   aclrtMemcpy(got.data(), got.size() * 2, reinterpret_cast<void*>(t.out), got.size() * 2, ACL_MEMCPY_DEVICE_TO_HOST);
   uint64_t wrong = 0, first = 0;
@@ -156,13 +158,16 @@ void host(int pe, const symsim::KernelArgs& a) {
   const auto writers = static_cast<uint32_t>(a.u64("writers"));
   const auto receivers = static_cast<uint32_t>(a.u64("receivers"));
   const auto variant = static_cast<uint32_t>(a.u64("variant"));
+  const auto send_ring = static_cast<uint32_t>(a.u64("send_ring"));
   const auto launches = static_cast<uint32_t>(a.u64("launches"));
   const bool verify = a.u64("verify") != 0;
   if (w.top_k > w.experts()) throw std::runtime_error("top_k is larger than the number of experts");
   if (2 * writers + receivers > kMaxCores) throw std::runtime_error("2 * writers + receivers exceeds 48 AIV cores");
   if (w.experts_per_rank * 4 > kBlockPayloadBytes) throw std::runtime_error("experts_per_rank above 120");
+  if (send_ring % 2 != 0) throw std::runtime_error("send_ring must be even (the writer releases half rings)");
 
   MoeTiling t = make_tiling(w, static_cast<uint32_t>(pe), writers, variant);
+  t.send_ring = send_ring;
   const uint64_t slots = uint64_t{w.experts_per_rank} * w.ep * w.tokens;  // most tokens one rank can receive
   aclrtStream stream = setup(pe, 2 * (t.window_half_bytes + t.comb_half_bytes) + (4u << 20), writers);
   // The windows are fresh (zero) heap pages: every flag starts clear. Pages are touched on use.
@@ -170,7 +175,7 @@ void host(int pe, const symsim::KernelArgs& a) {
   t.comb_window = reinterpret_cast<uint64_t>(aclshmem_malloc(2 * t.comb_half_bytes));
   t.udma_info = reinterpret_cast<uint64_t>(symsim::shim::host().udma_info);
   t.staging = reinterpret_cast<uint64_t>(device_alloc(uint64_t{w.ep} * kBlockBytes + w.tokens * t.token_stride()));
-  t.comb_staging = reinterpret_cast<uint64_t>(device_alloc(slots * t.comb_stride()));
+  t.comb_staging = reinterpret_cast<uint64_t>(device_alloc(uint64_t{writers} * send_ring * t.comb_stride()));
   t.x = reinterpret_cast<uint64_t>(device_alloc(uint64_t{w.tokens} * w.hidden * w.elem_bytes()));
   t.scales = reinterpret_cast<uint64_t>(device_alloc(4 * w.tokens));
   t.topk_idx = reinterpret_cast<uint64_t>(device_alloc(4 * w.tokens * w.top_k));
@@ -178,19 +183,21 @@ void host(int pe, const symsim::KernelArgs& a) {
   t.recv_tokens = reinterpret_cast<uint64_t>(device_alloc(slots * t.recv_stride()));
   t.recv_count = reinterpret_cast<uint64_t>(device_alloc(4 * uint64_t{w.experts_per_rank} * w.ep));
   t.out = reinterpret_cast<uint64_t>(device_alloc(2 * uint64_t{w.tokens} * w.hidden));
-  t.core_flags = reinterpret_cast<uint64_t>(device_alloc(kKernels * 64 * 64));
+  t.core_flags = reinterpret_cast<uint64_t>(device_alloc(kFlagSlots * 64 * 64));
   t.timing = reinterpret_cast<uint64_t>(device_alloc(kKernels * kMaxCores * 16));
-  aclrtMemset(reinterpret_cast<void*>(t.core_flags), kKernels * 64 * 64, 0, kKernels * 64 * 64);
+  aclrtMemset(reinterpret_cast<void*>(t.core_flags), kFlagSlots * 64 * 64, 0, kFlagSlots * 64 * 64);
   aclrtMemset(reinterpret_cast<void*>(t.timing), kKernels * kMaxCores * 16, 0, kKernels * kMaxCores * 16);
   uint8_t* tiling = device_alloc(sizeof(MoeTiling));
   aclshmem_barrier_all();
 
   for (uint32_t launch = 0; launch < launches; ++launch) {
-    const RankInput in = make_rank_input(w, static_cast<uint32_t>(pe), launch);
-    upload(t.x, in.x);
-    upload(t.scales, in.scales);
-    upload(t.topk_idx, in.topk_idx);
-    upload(t.topk_weight, in.topk_weight);
+    {
+      const RankInput in = make_rank_input(w, static_cast<uint32_t>(pe), launch);
+      upload(t.x, in.x);
+      upload(t.scales, in.scales);
+      upload(t.topk_idx, in.topk_idx);
+      upload(t.topk_weight, in.topk_weight);
+    }
     t.launch = launch;
     aclrtMemcpy(tiling, sizeof t, &t, sizeof t, ACL_MEMCPY_HOST_TO_DEVICE);
     launch_moe_dispatch(stream, tiling, writers, receivers);
@@ -205,7 +212,7 @@ void host(int pe, const symsim::KernelArgs& a) {
     }
     if (verify) {
       verify_dispatch(w, t, launch);
-      verify_combine(w, t, in, launch);
+      verify_combine(w, t, launch);
     }
     if (launch + 1 == launches) record_times(t, writers, receivers);
   }
@@ -234,6 +241,8 @@ SYMSIM_REGISTER_KERNEL(moe_dispatch_combine,
                          {"writers", "stage cores = writer cores = QPs per peer", 1, 16, 2},
                          {"receivers", "receiver cores", 1, 32, 2},
                          {"variant", "0 API put_nbi, 1 direct drive (closed loop), 2 direct drive open loop", 0, 2, 1},
+                         {"send_ring", "combine rows in each writer's send ring (even; slots reused after completion)",
+                          2, 65536, 4096},
                          {"launches", "dispatch + combine rounds (double buffer alternates)", 1, 64, 1},
                          {"verify", "1: check every token and the combine output on the host", 0, 1, 1}},
                         48, moe::host});

@@ -53,6 +53,7 @@ symsim::SiteRef site_ref(symsim::shim::CallSite s) { return {s.file, s.line}; }
 
 // SetFlag / WaitFlag / PipeBarrier on the running core, reported to the checkers.
 void sync_event(symsim::PipeSyncRecord::Kind kind, AivPipe src, AivPipe dst, int id, symsim::shim::CallSite site) {
+  const symsim::shim::UncountedCall uncounted;
   symsim::AivCore& c = symsim::shim::core();
   symsim::PipeSyncRecord r;
   r.kind = kind;
@@ -138,6 +139,7 @@ void ub_release_all() {
 
 void copy_blocks(uint8_t* dst, uint64_t dst_stride_bytes, const uint8_t* src, uint64_t src_stride_bytes,
                  uint64_t block_bytes, uint64_t blocks, bool byte_granular, symsim::shim::CallSite site) {
+  const symsim::shim::UncountedCall uncounted;  // a GM->UB copy in a loop may be a poll
   symsim::AivCore& c = symsim::shim::core();
   symsim::AscendSystem& sys = symsim::shim::system();
   const symsim::Region* d = sys.addresses().find(dst, 1);
@@ -213,6 +215,7 @@ void device_store(void* addr, uint64_t value, uint32_t bytes, CallSite site) {
 }
 
 uint64_t device_load(const void* addr, uint32_t bytes, CallSite site) {
+  const UncountedCall uncounted;
   AivCore& c = core();
   c.observe();
   note_poll(addr, bytes, site);
@@ -228,12 +231,13 @@ uint64_t device_load(const void* addr, uint32_t bytes, CallSite site) {
 }
 
 void cache_clean_invalidate(const void* addr, uint64_t bytes, CallSite site, uint64_t observed) {
+  const UncountedCall uncounted;
   AivCore& c = core();
-  // A dcci that does not merely re-read an unchanged line may write back a scalar store: cores
-  // asleep on the line look again.
-  const bool write_back = !rereads_unchanged(addr, bytes);
+  // A dcci that does not merely re-read an unchanged line may write back a scalar store, which
+  // reached memory when the core made it (before this call's sync): cores asleep on the line
+  // look again from then.
+  if (!rereads_unchanged(addr, bytes)) note_store(addr, bytes);
   c.observe();
-  if (write_back) note_store(addr, bytes);
   note_poll(addr, observed ? observed : bytes, site, bytes);
   system().hooks().emit(&Observer::on_gm_observe, c.pe(), c.core(), static_cast<const uint8_t*>(addr),
                         observed ? observed : bytes, c.local_ps(), SiteRef{site.file, site.line});

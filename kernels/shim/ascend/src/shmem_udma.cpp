@@ -90,9 +90,11 @@ void poll_cq(const QpView& v, uint32_t target, CallSite site) {
     b.waiting.expected = fmt::format("its owner bit to become {}", 1 - udma::ring_phase(cur, v.cq->depth));
     for (;;) {
       // Bytes already in memory were visible no later than now, so a ready CQE needs no sync;
-      // otherwise the poll observes memory at the core's time (dcci) and tries again.
+      // otherwise the poll observes memory at the core's time (dcci) and tries again. Both
+      // cost one poll (dcci + compare): the result must not depend on which one saw it.
       if (udma::cqe_ready(udma::cqe_owner(cqe), cur, v.cq->depth)) {
         c.advance(ns_to_ps(system().params().aiv_dcci_ns));
+        c.scalar_ops(2);
         break;
       }
       b.spin.budget = MAX_RETRY_TIMES - polls;  // a core asleep on the CQE gives up with the loop

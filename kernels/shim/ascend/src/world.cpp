@@ -18,7 +18,15 @@ std::unique_ptr<World> g_world;
 World& world() { return *g_world; }
 Ps now_ps() { return static_cast<Ps>(sc_core::sc_time_stamp().value()); }
 
-AscendSystem& system() { return *g_world->sys; }
+void count_call() {
+  ExecContext* x = current_exec();
+  if (x && x->uncounted == 0) ++x->shim_calls;
+}
+
+AscendSystem& system() {
+  count_call();
+  return *g_world->sys;
+}
 bool has_system() { return g_world && g_world->sys; }
 
 HostState& host() {
@@ -28,6 +36,7 @@ HostState& host() {
 }
 
 AivCore& core() {
+  count_call();
   AivCore* c = AivCore::current();
   if (!c) throw std::logic_error("a device API was called outside a kernel");
   return *c;
@@ -38,7 +47,10 @@ BlockContext& block() {
   return world().blocks[c.pe()][c.core()]->ctx;
 }
 
-int my_pe() { return current_exec() ? current_exec()->pe : -1; }
+int my_pe() {
+  count_call();
+  return current_exec() ? current_exec()->pe : -1;
+}
 int n_pes() { return system().n_pes(); }
 
 void trap(const std::string& why) { throw KernelTrap(why); }
@@ -255,9 +267,11 @@ bool same_site(CallSite a, CallSite b) { return a.file == b.file && a.line == b.
 void sleep_while_unchanged(AivCore& c, BlockState& b, const uint8_t* addr, uint32_t bytes, CallSite site) {
   SpinState& sp = b.spin;
   Ps t = c.local_ps();
+  const uint64_t calls = c.context().shim_calls;
   const bool same = sp.seen_addr == addr && sp.seen_bytes == bytes && same_site(sp.seen_site, site) && !sp.effect &&
-                    std::memcmp(sp.seen, addr, bytes) == 0;
+                    calls == sp.seen_calls && std::memcmp(sp.seen, addr, bytes) == 0;
   if (!same || t <= sp.seen_ps) {
+    sp.seen_calls = calls;
     sp.seen_addr = addr;
     sp.seen_bytes = bytes;
     sp.seen_site = site;

@@ -70,6 +70,7 @@ struct SpinState {
   Ps seen_ps = 0;
   Ps period_ps = 0;
   uint32_t repeats = 0;        // periods of the same length in a row
+  uint64_t seen_calls = 0;     // ExecContext::shim_calls then: other shim calls break the pattern
   bool effect = false;         // the block wrote or rang something since
   // Set by a shim loop that gives up after a number of polls: how many it may still run; the
   // polls it slept through come back in `skipped`.
@@ -144,6 +145,17 @@ void host_wait(Ps d);
 constexpr uint64_t kSpinPolls = 256;
 // `watch_bytes`: what a loop that repeats this read sleeps on (0: `bytes`).
 void note_poll(const void* addr, uint64_t bytes, CallSite site, uint64_t watch_bytes = 0);
+// Held by an observation or pipe sync: the shim calls it makes are not counted as other work.
+class UncountedCall {
+ public:
+  UncountedCall() : m_ctx(current_exec()) { if (m_ctx) ++m_ctx->uncounted; }
+  ~UncountedCall() { if (m_ctx) --m_ctx->uncounted; }
+  UncountedCall(const UncountedCall&) = delete;
+  UncountedCall& operator=(const UncountedCall&) = delete;
+
+ private:
+  ExecContext* m_ctx;
+};
 void note_effect();
 // The running block (or host) made [addr, addr+bytes) visible now outside the visibility queue
 // (a write-back, a device store, a host copy): cores asleep on those bytes look again.
