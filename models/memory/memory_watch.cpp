@@ -11,19 +11,13 @@ Ps now_ps() { return static_cast<Ps>(sc_core::sc_time_stamp().value()); }
 
 void MemoryWatch::add(Sleeper& s, Ps first_write_ps) {
   s.wake_ps = kNever;
-  for (uintptr_t p = page_of(s.begin); p <= page_of(s.end - 1); ++p) m_pages[p].push_back(&s);
+  for (uintptr_t p = page_of(s.begin); p <= page_of(s.end - 1); ++p) m_pages.insert(p, &s);
   ++m_sleepers;
   if (first_write_ps != kNever) wake_at(s, first_write_ps);
 }
 
 void MemoryWatch::remove(Sleeper& s) {
-  for (uintptr_t p = page_of(s.begin); p <= page_of(s.end - 1); ++p) {
-    const auto it = m_pages.find(p);
-    if (it == m_pages.end()) continue;
-    std::vector<Sleeper*>& v = it->second;
-    v.erase(std::remove(v.begin(), v.end(), &s), v.end());
-    if (v.empty()) m_pages.erase(it);
-  }
+  for (uintptr_t p = page_of(s.begin); p <= page_of(s.end - 1); ++p) m_pages.erase(p, &s);
   --m_sleepers;
   s.wake.cancel();
   s.wake_ps = kNever;
@@ -39,10 +33,9 @@ void MemoryWatch::written(const uint8_t* dst, uint64_t len, Ps first_ps, uint32_
   if (m_sleepers == 0 || len == 0) return;
   const uint8_t* end = dst + len;
   for (uintptr_t p = page_of(dst); p <= page_of(end - 1); ++p) {
-    const auto it = m_pages.find(p);
-    if (it == m_pages.end()) continue;
-    for (Sleeper* s : it->second)
+    m_pages.for_each(p, [&](Sleeper* s) {
       if (s->begin < end && dst < s->end) wake_at(*s, first_touch_ps(s->begin, dst, first_ps, unit_bytes, interval_ps));
+    });
   }
 }
 

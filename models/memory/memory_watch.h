@@ -9,9 +9,8 @@
 
 #include <cstdint>
 #include <limits>
-#include <unordered_map>
-#include <vector>
 
+#include "models/core/page_multimap.h"
 #include "models/core/time.h"
 
 namespace symsim {
@@ -43,7 +42,7 @@ class MemoryWatch {
  private:
   void wake_at(Sleeper& s, Ps t);
 
-  std::unordered_map<uintptr_t, std::vector<Sleeper*>> m_pages;  // by 4 KiB page watched
+  PageMultimap<Sleeper*> m_pages;  // by 4 KiB page watched
   size_t m_sleepers = 0;
 };
 

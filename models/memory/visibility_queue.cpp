@@ -165,7 +165,7 @@ void VisibilityQueue::watch_entry(Handle h, const uint8_t* begin, uint64_t len) 
   Entry& e = m_entries[h];
   e.watched = true;
   const auto [first, last] = pages_of(begin, len);
-  for (uintptr_t p = first; p <= last; ++p) m_by_page[p].push_back(h);
+  for (uintptr_t p = first; p <= last; ++p) m_by_page.insert(p, h);
   m_watch->written(begin, len, e.next_ps, e.dst ? e.unit_bytes : 0, e.unit_interval_ps);
 }
 
@@ -181,40 +181,28 @@ void VisibilityQueue::unwatch_entry(Handle h) {
     m_action_touch.erase(t);
   }
   const auto [first, last] = pages_of(begin, len);
-  for (uintptr_t p = first; p <= last; ++p) {
-    const auto it = m_by_page.find(p);
-    if (it == m_by_page.end()) continue;
-    std::vector<Handle>& v = it->second;
-    const auto at = std::find(v.begin(), v.end(), h);
-    if (at != v.end()) {
-      *at = v.back();
-      v.pop_back();
-    }
-    if (v.empty()) m_by_page.erase(it);
-  }
+  for (uintptr_t p = first; p <= last; ++p) m_by_page.erase(p, h);
 }
 
 Ps VisibilityQueue::earliest_write_ps(const uint8_t* begin, const uint8_t* end) {
   Ps best = MemoryWatch::kNever;
   const auto [first, last] = pages_of(begin, static_cast<uint64_t>(end - begin));
   for (uintptr_t p = first; p <= last; ++p) {
-    const auto it = m_by_page.find(p);
-    if (it == m_by_page.end()) continue;
-    for (const Handle h : it->second) {
+    m_by_page.for_each(p, [&](Handle h) {
       const Entry& e = m_entries[h];
       const uint8_t* dst = e.dst;
       uint64_t len = e.len;
       if (!dst) {  // an action: the memory it said it may write
         const auto t = m_action_touch.find(h);
-        if (t == m_action_touch.end()) continue;
+        if (t == m_action_touch.end()) return;
         std::tie(dst, len) = t->second;
       }
       const uint8_t* pending_from = dst + e.applied;  // units before are visible already
-      if (!(dst + len > begin && end > pending_from)) continue;
+      if (!(dst + len > begin && end > pending_from)) return;
       const Ps t = MemoryWatch::first_touch_ps(std::max(begin, pending_from), pending_from, e.next_ps,
                                                e.dst ? e.unit_bytes : 0, e.unit_interval_ps);
       best = std::min(best, t);
-    }
+    });
   }
   return best;
 }

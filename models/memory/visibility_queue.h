@@ -9,6 +9,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "models/core/page_multimap.h"
 #include "models/core/time.h"
 #include "models/memory/memory_watch.h"
 
@@ -138,7 +139,7 @@ class VisibilityQueue {
   Ps m_horizon_ps = 0;
   MemoryWatch* m_watch = nullptr;
   // Pending watched writes by 4 KiB page (a write leaves when it is fully visible).
-  std::unordered_map<uintptr_t, std::vector<Handle>> m_by_page;
+  PageMultimap<Handle> m_by_page;
   // Where an action writes (its entry has no destination of its own).
   std::unordered_map<Handle, std::pair<const uint8_t*, uint64_t>> m_action_touch;
 };

@@ -15,6 +15,7 @@
 #include "checkers/checker_context.h"
 #include "checkers/interval_list.h"
 #include "checkers/per_core.h"
+#include "models/core/page_multimap.h"
 #include "models/core/observer.h"
 
 namespace symsim {
@@ -177,14 +178,18 @@ class SrcReuseChecker : public Checker {
   // When a source window may have completed, earliest first (prune checks the entry itself).
   using Expiry = std::pair<Ps, SourceKey>;
   std::priority_queue<Expiry, std::vector<Expiry>, std::greater<Expiry>> m_expiry;
-  // Recent GM writes by cores, per PE: by address for overlap queries, in arrival order for
-  // dropping the old ones.
-  struct PeWrites {
-    std::multimap<const uint8_t*, CopyRecord> by_addr;
-    std::deque<std::multimap<const uint8_t*, CopyRecord>::iterator> arrival;
+  // Recent GM writes by cores, per PE, in the order the cores made them. A core's copy starts
+  // at most `m_max_lead_ps` after the time it was made, so the writes that can start after a
+  // doorbell were all made after (doorbell - lead): a WQE scans that tail only.
+  struct Write {
+    const uint8_t* dst;
+    uint64_t bytes;
+    Ps issue_ps, made_ps;
+    int core;
+    SiteRef site;
   };
-  std::vector<PeWrites> m_writes;  // by PE, sized once (PeWrites must not move)
-  uint64_t m_max_write_bytes = 0;
+  std::vector<std::deque<Write>> m_writes;  // by PE
+  Ps m_max_lead_ps = 0;
 };
 
 // dst_write_race: two QPs write overlapping bytes with neither ordered after the other.
@@ -352,14 +357,15 @@ class CoreWriteRaceChecker : public Checker {
     int core;
     uint64_t seq;  // order of the writes, to name the earliest conflicting one
     SiteRef site;
+    bool operator==(const Write& o) const { return seq == o.seq; }
   };
   // A PE's GM writes since the last barrier, filed under every 4 KiB page they touch.
   struct PeWrites {
-    std::unordered_map<uintptr_t, std::vector<Write>> pages;
+    PageMultimap<Write> pages;
     uint64_t seq = 0;
   };
-  std::map<int, int> m_running;
-  std::map<int, PeWrites> m_writes;
+  std::vector<int> m_running;      // blocks running, by PE
+  std::vector<PeWrites> m_writes;  // by PE
 };
 
 // Hazards the models found themselves (on_model_hazard) go to the log as they are.

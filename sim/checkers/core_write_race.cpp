@@ -6,57 +6,60 @@
 #include <algorithm>
 
 #include "checkers/checkers.h"
+#include "models/platform/ascend_system.h"
 
 namespace symsim {
 
-namespace {
-constexpr uintptr_t kPageBytes = 4096;
-}
-
 void CoreWriteRaceChecker::on_block_start(int pe, int, const char*, Ps) {
+  if (m_writes.empty()) {
+    m_writes.resize(static_cast<size_t>(m_ctx.sys.n_pes()));
+    m_running.assign(m_writes.size(), 0);
+  }
   if (m_running[pe]++ == 0) m_writes[pe] = PeWrites{};
 }
 
 void CoreWriteRaceChecker::on_block_end(int pe, int, const char*, Ps) { --m_running[pe]; }
 
-void CoreWriteRaceChecker::on_device_barrier(Ps) { m_writes.clear(); }
+void CoreWriteRaceChecker::on_device_barrier(Ps) {
+  for (PeWrites& w : m_writes) w = PeWrites{};
+}
 
 void CoreWriteRaceChecker::on_copy(const CopyRecord& c) {
-  if (c.bytes == 0 || m_ctx.in_unified_buffer(c.dst) || m_ctx.in_queue_ring(c.dst)) return;
+  if (c.bytes == 0 || m_writes.empty() || m_ctx.in_unified_buffer(c.dst) || m_ctx.in_queue_ring(c.dst)) return;
   PeWrites& pe = m_writes[c.pe];
   const uint8_t* begin = c.dst;
   const uint8_t* end = c.dst + c.bytes;
-  const uintptr_t first = reinterpret_cast<uintptr_t>(begin) / kPageBytes;
-  const uintptr_t last = (reinterpret_cast<uintptr_t>(end) - 1) / kPageBytes;
-  const Write* conflict = nullptr;  // the earliest write of another core overlapping this one
-  for (uintptr_t page = first; page <= last; ++page) {
-    const auto it = pe.pages.find(page);
-    if (it == pe.pages.end()) continue;
-    for (const Write& w : it->second)
-      if (w.core != c.core && w.begin < end && begin < w.end && (!conflict || w.seq < conflict->seq)) conflict = &w;
-  }
-  if (conflict) {
+  const uint64_t first = PageMultimap<Write>::page_of(begin);
+  const uint64_t last = PageMultimap<Write>::page_of(end - 1);
+  Write conflict{};  // the earliest write of another core overlapping this one
+  bool found = false;
+  for (uint64_t page = first; page <= last; ++page)
+    pe.pages.for_each(page, [&](const Write& w) {
+      if (w.core != c.core && w.begin < end && begin < w.end && (!found || w.seq < conflict.seq)) {
+        conflict = w;
+        found = true;
+      }
+    });
+  if (found) {
     Hazard h;
     h.id = "core_write_race";
     h.pe = c.pe;
     h.core = c.core;
-    h.addr = m_ctx.addr(std::max(conflict->begin, begin));
+    h.addr = m_ctx.addr(std::max(conflict.begin, begin));
     h.time_ps = c.issue_ps;
     h.site = site_text(c.site);
     h.detail = fmt::format(
         "AIV core {} writes GM bytes that AIV core {} also wrote{} since the last cross-core barrier: which bytes "
         "remain depends on timing (give each core its own slice, or synchronise)",
-        c.core, conflict->core, at_site(conflict->site));
+        c.core, conflict.core, at_site(conflict.site));
     m_ctx.log.report(std::move(h));
   }
   const Write w{begin, end, c.core, pe.seq++, c.site};
-  for (uintptr_t page = first; page <= last; ++page) {
-    std::vector<Write>& writes = pe.pages[page];
+  for (uint64_t page = first; page <= last; ++page) {
     // A core rewriting the same bytes (a buffer cleared or refilled in a loop) keeps one record.
-    const auto same = std::find_if(writes.begin(), writes.end(),
-                                   [&](const Write& o) { return o.core == w.core && o.begin == begin && o.end == end; });
-    if (same != writes.end()) continue;
-    writes.push_back(w);
+    bool same = false;
+    pe.pages.for_each(page, [&](const Write& o) { same = same || (o.core == w.core && o.begin == begin && o.end == end); });
+    if (!same) pe.pages.insert(page, w);
   }
 }
 

@@ -48,12 +48,20 @@ void SrcReuseChecker::judge(const WqeRecord& r, const CopyRecord& c) {
 void SrcReuseChecker::on_wqe_executed(const WqeRecord& r) {
   if (!reads_source(r.opcode) || r.status != 0) return;
   if (static_cast<size_t>(r.qp.pe) < m_writes.size()) {
-    const auto& by_addr = m_writes[r.qp.pe].by_addr;
+    const std::deque<Write>& writes = m_writes[r.qp.pe];
     const auto* src = reinterpret_cast<const uint8_t*>(r.local_va);
-    const uintptr_t from = r.local_va > m_max_write_bytes ? r.local_va - m_max_write_bytes : 0;
-    for (auto w = by_addr.lower_bound(reinterpret_cast<const uint8_t*>(from)); w != by_addr.end() && w->first < src + r.bytes;
-         ++w)
-      judge(r, w->second);
+    const Ps posted = r.doorbell_ps - m_ctx.sys.params().ns(m_ctx.sys.params().udma_doorbell_ns);
+    for (auto w = writes.rbegin(); w != writes.rend() && w->made_ps + m_max_lead_ps >= posted; ++w) {
+      if (w->dst >= src + r.bytes || w->dst + w->bytes <= src) continue;
+      CopyRecord c;
+      c.pe = r.qp.pe;
+      c.core = w->core;
+      c.dst = const_cast<uint8_t*>(w->dst);
+      c.bytes = w->bytes;
+      c.issue_ps = w->issue_ps;
+      c.site = w->site;
+      judge(r, c);
+    }
   }
   const SourceKey key{r.qp.pe, r.local_va, r.bytes, r.qp.slot, r.qp.qp};
   std::vector<WqeRecord>& windows = m_sources[key];
@@ -97,15 +105,11 @@ void SrcReuseChecker::on_copy(const CopyRecord& c) {
        it != m_sources.end() && std::get<0>(it->first) == c.pe && std::get<1>(it->first) < dst + c.bytes; ++it)
     for (const WqeRecord& r : it->second) judge(r, c);
   const Ps now = sim_now_ps();
-  // Sized once: a PeWrites holds iterators into itself and must never move.
-  if (m_writes.empty()) m_writes = std::vector<PeWrites>(static_cast<size_t>(m_ctx.sys.n_pes()));
-  PeWrites& w = m_writes[pe];
-  while (!w.arrival.empty() && w.arrival.front()->second.issue_ps + kKeepWritesPs < now) {
-    w.by_addr.erase(w.arrival.front());
-    w.arrival.pop_front();
-  }
-  w.arrival.push_back(w.by_addr.emplace(c.dst, c));
-  m_max_write_bytes = std::max(m_max_write_bytes, c.bytes);
+  if (m_writes.empty()) m_writes.resize(static_cast<size_t>(m_ctx.sys.n_pes()));
+  std::deque<Write>& writes = m_writes[pe];
+  while (!writes.empty() && writes.front().made_ps + kKeepWritesPs < now) writes.pop_front();
+  writes.push_back({c.dst, c.bytes, c.issue_ps, now, c.core, c.site});
+  m_max_lead_ps = std::max(m_max_lead_ps, c.issue_ps > now ? c.issue_ps - now : Ps{0});
 }
 
 }  // namespace symsim

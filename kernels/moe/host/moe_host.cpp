@@ -79,21 +79,31 @@ void verify_dispatch(const WorkloadSpec& w, const MoeTiling& t, uint32_t launch)
               ACL_MEMCPY_DEVICE_TO_HOST);
   uint64_t tokens = 0, wrong_tokens = 0, wrong_counts = 0;
   std::string first;
-  std::vector<uint8_t> got(t.token_payload_bytes);
+  std::vector<uint8_t> got;
   for (uint32_t src = 0; src < w.ep; ++src) {
-    const Routing r = make_routing(w, src, launch);
-    std::vector<uint32_t> seen(w.experts_per_rank, 0);
+    const Routing& r = routing_of(w, src, launch);
+    // The tokens of `src` for each local expert, in the order they took slots there.
+    std::vector<std::vector<uint32_t>> routed(w.experts_per_rank);
     for (uint32_t p = 0; p < w.tokens * w.top_k; ++p) {
       const uint32_t e = static_cast<uint32_t>(r.topk_idx[p]);
-      if (e / w.experts_per_rank != pe) continue;
-      const uint32_t le = e % w.experts_per_rank;
-      const uint32_t j = seen[le]++;
-      const std::vector<uint8_t> want = token_payload(w, r, src, launch, p / w.top_k);
-      aclrtMemcpy(got.data(), got.size(), reinterpret_cast<void*>(t.recv_tokens + t.slot(le, src, j) * t.recv_stride()),
+      if (e / w.experts_per_rank == pe) routed[e % w.experts_per_rank].push_back(p / w.top_k);
+    }
+    std::vector<uint32_t> seen(w.experts_per_rank, 0);
+    for (uint32_t le = 0; le < w.experts_per_rank; ++le) {
+      const std::vector<uint32_t>& toks = routed[le];
+      seen[le] = static_cast<uint32_t>(toks.size());
+      if (toks.empty()) continue;
+      // The slots of (le, src) are consecutive: one copy to the host for all of them.
+      got.resize(toks.size() * t.recv_stride());
+      aclrtMemcpy(got.data(), got.size(), reinterpret_cast<void*>(t.recv_tokens + t.slot(le, src, 0) * t.recv_stride()),
                   got.size(), ACL_MEMCPY_DEVICE_TO_HOST);
-      ++tokens;
-      if (got != want && wrong_tokens++ == 0)
-        first = fmt::format("token {} of rank {} for expert {} (slot {}) differs", p / w.top_k, src, e, j);
+      for (uint32_t j = 0; j < toks.size(); ++j) {
+        const std::vector<uint8_t> want = token_payload(w, r, src, launch, toks[j]);
+        ++tokens;
+        if (std::memcmp(got.data() + j * t.recv_stride(), want.data(), want.size()) != 0 && wrong_tokens++ == 0)
+          first = fmt::format("token {} of rank {} for expert {} (slot {}) differs", toks[j], src,
+                              pe * w.experts_per_rank + le, j);
+      }
     }
     for (uint32_t le = 0; le < w.experts_per_rank; ++le)
       if (counts[le * w.ep + src] != seen[le] && wrong_counts++ == 0 && first.empty())

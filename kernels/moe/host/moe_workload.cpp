@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <map>
 #include <numeric>
+#include <tuple>
 
 #include "../common/moe_numeric.h"
 
@@ -70,6 +72,15 @@ Routing make_routing(const WorkloadSpec& w, uint32_t rank, uint32_t launch) {
     for (uint32_t j = 0; j < k; ++j) weight[j] /= sum;
   }
   return out;
+}
+
+const Routing& routing_of(const WorkloadSpec& w, uint32_t rank, uint32_t launch) {
+  using Key = std::tuple<uint32_t, uint32_t, uint32_t, uint32_t, double, uint64_t, uint32_t, uint32_t>;
+  static std::map<Key, Routing> cache;
+  const Key key{w.ep, w.tokens, w.top_k, w.experts_per_rank, w.zipf_s, w.seed, rank, launch};
+  auto it = cache.find(key);
+  if (it == cache.end()) it = cache.emplace(key, make_routing(w, rank, launch)).first;
+  return it->second;
 }
 
 void make_token(const WorkloadSpec& w, uint32_t rank, uint32_t launch, uint32_t t, uint8_t* data, float* scale) {

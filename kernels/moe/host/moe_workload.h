@@ -29,6 +29,9 @@ struct Routing {
   std::vector<float> topk_weight;   // [tokens][top_k], positive, summing to ~1
 };
 Routing make_routing(const WorkloadSpec& w, uint32_t rank, uint32_t launch);
+// The same, generated once per process: every rank's host checks what every other rank sent,
+// and regenerating EP routings on each of EP hosts costs O(EP^2) draws.
+const Routing& routing_of(const WorkloadSpec& w, uint32_t rank, uint32_t launch);
 
 // Token `t` of `rank` in `launch`: hidden elements of elem_bytes and the INT8 scale (1 for
 // BF16), each token from its own seeded stream so a receiver can regenerate just that token.
