@@ -58,12 +58,10 @@ const UdmaQp* CheckerContext::engine_qp(const QpRef& q) const {
   // Called per CQE and a PE has a QP per peer: remember where each QP sits in the engine's list.
   const std::vector<UdmaQp>& qps = sys.engine(q.pe).qps();
   const auto matches = [&](size_t i) { return qps[i].ref.slot == q.slot && qps[i].ref.qp == q.qp; };
-  const auto key = std::make_tuple(q.pe, q.slot, q.qp);
-  const auto known = qp_index.find(key);
-  if (known != qp_index.end() && known->second < qps.size() && matches(known->second)) return &qps[known->second];
+  if (const size_t* known = qp_index.find(q); known && *known < qps.size() && matches(*known)) return &qps[*known];
   for (size_t i = 0; i < qps.size(); ++i)
     if (matches(i)) {
-      qp_index[key] = i;
+      qp_index[q] = i;
       return &qps[i];
     }
   return nullptr;

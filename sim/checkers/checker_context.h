@@ -9,6 +9,7 @@
 #include "checkers/hazard_log.h"
 #include "checkers/site_index.h"
 #include "models/core/observer.h"
+#include "models/core/qp_table.h"
 
 namespace symsim {
 
@@ -32,7 +33,7 @@ struct CheckerContext {
   bool in_unified_buffer(const void* p) const;
   // The engine's view of a QP (null when the engine has no such QP).
   const UdmaQp* engine_qp(const QpRef& q) const;
-  mutable std::map<std::tuple<int, int, int>, size_t> qp_index;  // (pe, slot, qp) -> engine list index
+  mutable QpTable<size_t> qp_index;  // (pe, slot, qp) -> engine list index
   // A hazard at a QP's WQE, with the site that posted it filled in.
   Hazard at_wqe(const char* id, const QpRef& q, uint32_t wqe, Ps t) const;
 };

@@ -16,6 +16,7 @@
 #include "checkers/interval_list.h"
 #include "checkers/per_core.h"
 #include "models/core/page_multimap.h"
+#include "models/core/qp_table.h"
 #include "models/core/observer.h"
 
 namespace symsim {
@@ -130,9 +131,9 @@ class UnreapedCompletionsChecker : public Checker {
     uint64_t requested = 0;
     uint32_t consumed = 0;
     bool errors = false;
-    std::deque<std::pair<uint32_t, uint32_t>> wqe_of_cqe;  // recent (CQE index, WQE index), oldest first
+    std::vector<std::pair<uint32_t, uint32_t>> wqe_of_cqe;  // recent (CQE index, WQE index), oldest first
   };
-  std::map<QpKey, QpCompletions> m_qps;
+  QpTable<QpCompletions> m_qps;
   std::set<int> m_trapped;
 };
 
@@ -200,17 +201,18 @@ class DstWriteRaceChecker : public Checker {
 
  private:
   struct Landing {
-    WqeRecord r;
-    int dst_pe;
     uint64_t begin, end;
+    QpRef qp;
+    uint32_t wqe;
+    Ps doorbell_ps, complete_ps;
   };
-  // The newest landing per (destination PE, range, QP): an earlier write of the same QP to the
-  // same bytes is ordered before it anyway. Ordered by address for overlap queries.
-  using Key = std::tuple<int, uint64_t, uint64_t, int, int, int>;
-  std::map<Key, Landing> m_recent;
+  // Per destination PE, the newest landing per (range, QP): an earlier write of the same QP to
+  // the same bytes is ordered before it anyway. Ordered by address for overlap queries.
+  using Key = std::tuple<uint64_t, uint64_t, int, int, int>;  // (begin, end, pe, slot, qp)
+  std::vector<std::map<Key, Landing>> m_recent;  // by destination PE
   uint64_t m_max_len = 0;
   // When each kept landing may be forgotten, earliest first (entries replaced since are skipped).
-  using Expiry = std::pair<Ps, Key>;
+  using Expiry = std::pair<Ps, std::pair<int, Key>>;
   std::priority_queue<Expiry, std::vector<Expiry>, std::greater<Expiry>> m_expiry;
 };
 

@@ -16,40 +16,45 @@ constexpr Ps kKeepPs = 10 * kPsPerUs;
 
 void DstWriteRaceChecker::on_wqe_executed(const WqeRecord& r) {
   if (r.status != 0) return;
-  Landing n{r, -1, 0, 0};
+  int dst_pe = -1;
+  uint64_t begin = 0, end = 0;
   if (r.opcode == udma::kWrite || r.opcode == udma::kWriteImm || r.opcode == udma::kWriteWithNotify) {
-    n = {r, r.target_pe, r.remote_va, r.remote_va + r.bytes};
+    dst_pe = r.target_pe, begin = r.remote_va, end = r.remote_va + r.bytes;
   } else if (r.opcode == udma::kRead) {
-    n = {r, r.qp.pe, r.local_va, r.local_va + r.bytes};
+    dst_pe = r.qp.pe, begin = r.local_va, end = r.local_va + r.bytes;
   } else {
     return;
   }
-  const auto from = std::make_tuple(n.dst_pe, n.begin > m_max_len ? n.begin - m_max_len : 0, uint64_t{0}, -1, -1, -1);
-  for (auto it = m_recent.lower_bound(from); it != m_recent.end(); ++it) {
+  if (dst_pe < 0) return;
+  if (static_cast<size_t>(dst_pe) >= m_recent.size()) m_recent.resize(static_cast<size_t>(dst_pe) + 1);
+  std::map<Key, Landing>& recent = m_recent[static_cast<size_t>(dst_pe)];
+  const Key from{begin > m_max_len ? begin - m_max_len : 0, 0, -1, -1, -1};
+  for (auto it = recent.lower_bound(from); it != recent.end(); ++it) {
     const Landing& e = it->second;
-    if (e.dst_pe != n.dst_pe || e.begin >= n.end) break;
-    if (e.end <= n.begin || qp_key(e.r.qp) == qp_key(r.qp)) continue;
-    if (r.doorbell_ps >= e.r.complete_ps || e.r.doorbell_ps >= r.complete_ps) continue;
+    if (e.begin >= end) break;
+    if (e.end <= begin || qp_key(e.qp) == qp_key(r.qp)) continue;
+    if (r.doorbell_ps >= e.complete_ps || e.doorbell_ps >= r.complete_ps) continue;
     Hazard h = m_ctx.at_wqe("dst_write_race", r.qp, r.wqe_index, r.fetch_ps);
-    h.addr = m_ctx.addr(std::max(e.begin, n.begin));
+    h.addr = m_ctx.addr(std::max(e.begin, begin));
     h.detail = fmt::format(
         "WQE {} of QP {} (PE {} -> PE {}) and WQE {} of QP {} (PE {} -> PE {}{}) both write {} bytes at {} on PE {}, "
         "and neither was posted after the other completed: the final bytes depend on timing",
-        r.wqe_index, r.qp.qp, r.qp.pe, r.qp.slot, e.r.wqe_index, e.r.qp.qp, e.r.qp.pe, e.r.qp.slot,
-        at_site(m_ctx.sites.site_of(e.r.qp, e.r.wqe_index)), std::min(e.end, n.end) - std::max(e.begin, n.begin),
-        h.addr, n.dst_pe);
+        r.wqe_index, r.qp.qp, r.qp.pe, r.qp.slot, e.wqe, e.qp.qp, e.qp.pe, e.qp.slot,
+        at_site(m_ctx.sites.site_of(e.qp, e.wqe)), std::min(e.end, end) - std::max(e.begin, begin), h.addr, dst_pe);
     m_ctx.log.report(std::move(h));
     break;
   }
-  const Key key{n.dst_pe, n.begin, n.end, r.qp.pe, r.qp.slot, r.qp.qp};
-  m_recent[key] = n;
-  m_expiry.push({r.complete_ps + kKeepPs, key});
-  m_max_len = std::max(m_max_len, n.end - n.begin);
+  const Key key{begin, end, r.qp.pe, r.qp.slot, r.qp.qp};
+  recent[key] = Landing{begin, end, r.qp, r.wqe_index, r.doorbell_ps, r.complete_ps};
+  m_expiry.push({r.complete_ps + kKeepPs, {dst_pe, key}});
+  m_max_len = std::max(m_max_len, end - begin);
   // Forget writes long complete (an entry replaced by a later landing waits for its own expiry).
   const Ps now = sim_now_ps();
   while (!m_expiry.empty() && m_expiry.top().first < now) {
-    const auto it = m_recent.find(m_expiry.top().second);
-    if (it != m_recent.end() && it->second.r.complete_ps + kKeepPs < now) m_recent.erase(it);
+    const auto& [pe, k] = m_expiry.top().second;
+    std::map<Key, Landing>& m = m_recent[static_cast<size_t>(pe)];
+    const auto it = m.find(k);
+    if (it != m.end() && it->second.complete_ps + kKeepPs < now) m.erase(it);
     m_expiry.pop();
   }
 }

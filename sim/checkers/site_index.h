@@ -2,12 +2,11 @@
 // published it (hand-written WQEs), so engine-side hazards name the kernel's source line.
 #pragma once
 #include <cstdint>
-#include <deque>
-#include <map>
-#include <tuple>
 #include <utility>
+#include <vector>
 
 #include "models/core/observer.h"
+#include "models/core/qp_table.h"
 
 namespace symsim {
 
@@ -24,15 +23,15 @@ class SiteIndex : public Observer {
   int doorbell_core(const QpRef& q, uint32_t producer_index) const;
 
  private:
-  using Key = std::tuple<int, int, int>;
   struct Doorbell {
     uint32_t value;
     int core;
     SiteRef site;
   };
-  static Key key(const QpRef& q) { return {q.pe, q.slot, q.qp}; }
-  std::map<Key, std::map<uint32_t, SiteRef>> m_posts;   // bounded per QP
-  std::map<Key, std::deque<Doorbell>> m_doorbells;      // bounded per QP
+  // Per QP, in the order they happened, the newest kKeptPerQp: (WQE index, call site) of the
+  // posts (indices increase) and the SQ doorbell stores.
+  QpTable<std::vector<std::pair<uint32_t, SiteRef>>> m_posts;
+  QpTable<std::vector<Doorbell>> m_doorbells;
 };
 
 }  // namespace symsim

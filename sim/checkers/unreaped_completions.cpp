@@ -9,20 +9,22 @@ namespace symsim {
 
 void UnreapedCompletionsChecker::on_wqe_executed(const WqeRecord& r) {
   if (!(r.flags & 0x20) && r.status == 0) return;  // no CQE asked for
-  QpCompletions& c = m_qps[qp_key(r.qp)];
+  QpCompletions& c = m_qps[r.qp];
   c.qp = r.qp;
   ++c.requested;
   if (r.status != 0 || r.substatus != 0) c.errors = true;
   if (r.cqe_ps != 0) {
-    c.wqe_of_cqe.emplace_back(r.cqe_index, r.wqe_index);
-    while (!c.wqe_of_cqe.empty() && (c.wqe_of_cqe.size() > 4096 ||
-                                     static_cast<int32_t>(c.wqe_of_cqe.front().first - c.consumed) < 0))
-      c.wqe_of_cqe.pop_front();  // returned, or too old to name
+    auto& w = c.wqe_of_cqe;
+    w.emplace_back(r.cqe_index, r.wqe_index);
+    // Forget CQEs returned already, and all but the newest 4096.
+    size_t drop = 0;
+    while (drop < w.size() && (w.size() - drop > 4096 || static_cast<int32_t>(w[drop].first - c.consumed) < 0)) ++drop;
+    if (drop > 0) w.erase(w.begin(), w.begin() + static_cast<std::ptrdiff_t>(drop));
   }
 }
 
 void UnreapedCompletionsChecker::on_cq_doorbell(const QpRef& q, uint32_t consumer, Ps) {
-  QpCompletions& c = m_qps[qp_key(q)];
+  QpCompletions& c = m_qps[q];
   c.qp = q;
   c.consumed = consumer;
 }
@@ -33,7 +35,8 @@ void UnreapedCompletionsChecker::on_kernel_trap(int pe, int, const char*, const 
 
 void UnreapedCompletionsChecker::finish(Ps end_ps, bool completed) {
   if (!completed) return;  // a hang is the report, not what it left behind
-  for (const auto& [key, c] : m_qps) {
+  for (const auto& [ref, entry] : m_qps.in_order()) {
+    const QpCompletions& c = *entry;
     if (c.errors || m_trapped.count(c.qp.pe)) continue;
     const uint64_t outstanding = c.requested - c.consumed;
     if (c.requested <= c.consumed) continue;

@@ -66,7 +66,7 @@ void WriteHistory::on_fault(const FaultEvent& f) {
 }
 
 void WriteHistory::on_sq_doorbell(const QpRef& q, uint32_t producer, Ps t) {
-  Bells& b = m_bells[{q.pe, q.slot, q.qp}];
+  Bells& b = m_bells[q];
   b.seen = true;
   b.seen_value = producer;
   b.seen_ps = t;
@@ -74,7 +74,7 @@ void WriteHistory::on_sq_doorbell(const QpRef& q, uint32_t producer, Ps t) {
 
 void WriteHistory::on_doorbell_store(const QpRef& q, bool cq, uint32_t value, int, Ps t, SiteRef site) {
   if (cq) return;
-  Bells& b = m_bells[{q.pe, q.slot, q.qp}];
+  Bells& b = m_bells[q];
   b.stored = true;
   b.stored_value = value;
   b.stored_ps = t;
@@ -98,9 +98,9 @@ std::string WriteHistory::faults_on(const QpRef& q) const {
 }
 
 std::string WriteHistory::doorbells(const QpRef& q) const {
-  const auto it = m_bells.find({q.pe, q.slot, q.qp});
-  if (it == m_bells.end()) return "no SQ doorbell was rung";
-  const Bells& b = it->second;
+  const Bells* found = m_bells.find(q);
+  if (!found) return "no SQ doorbell was rung";
+  const Bells& b = *found;
   std::string out = b.stored ? fmt::format("last SQ doorbell stored: producer index {} at {}{}", b.stored_value,
                                            us_text(b.stored_ps), at_site(b.site))
                              : "no SQ doorbell stored by a kernel";

@@ -10,6 +10,7 @@
 
 #include "checkers/checker_context.h"
 #include "models/core/observer.h"
+#include "models/core/qp_table.h"
 
 namespace symsim {
 
@@ -53,7 +54,7 @@ class WriteHistory : public Observer {
     Ps stored_ps = 0, seen_ps = 0;
     SiteRef site;
   };
-  std::map<std::tuple<int, int, int>, Bells> m_bells;
+  QpTable<Bells> m_bells;
 };
 
 }  // namespace symsim

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "models/fabric/fabric.h"
@@ -47,30 +48,30 @@ uint32_t nearest_rank_percentile(std::vector<uint32_t>& values, uint32_t percent
 
 void StatsCollector::on_sq_doorbell(const QpRef& q, uint32_t, Ps) {
   ++qp(q).doorbells;
-  ++m_pes[q.pe].doorbells;
+  ++pe(q.pe).doorbells;
   ++m_total_doorbells;
 }
 
 void StatsCollector::on_cq_doorbell(const QpRef& q, uint32_t, Ps) {
   ++qp(q).cq_doorbells;
-  ++m_pes[q.pe].cq_doorbells;
+  ++pe(q.pe).cq_doorbells;
 }
 
 void StatsCollector::on_wqe_executed(const WqeRecord& r) {
   QpStats& s = qp(r.qp);
-  PeStats& pe = m_pes[r.qp.pe];
+  PeStats& pes = pe(r.qp.pe);
   const bool ok = r.status == 0;
   const uint64_t bytes = ok ? r.bytes : 0;  // an error WQE moves nothing
   const bool cqe = r.cqe_ps != 0;
-  ++s.wqes, ++pe.wqes, ++m_total_wqes;
-  s.bytes += bytes, pe.bytes += bytes, m_total_bytes += bytes;
-  s.cqes += cqe, pe.cqes += cqe, m_total_cqes += cqe;
-  s.errors += !ok, pe.errors += !ok, m_total_errors += !ok;
+  ++s.wqes, ++pes.wqes, ++m_total_wqes;
+  s.bytes += bytes, pes.bytes += bytes, m_total_bytes += bytes;
+  s.cqes += cqe, pes.cqes += cqe, m_total_cqes += cqe;
+  s.errors += !ok, pes.errors += !ok, m_total_errors += !ok;
   if (ok) s.latency_ns.push_back(latency_ns(r.doorbell_ps, cqe ? r.cqe_ps : r.complete_ps));
 }
 
 void StatsCollector::on_engine_busy(int pe, Ps start, Ps end) {
-  if (end > start) m_pes[pe].busy_ps += end - start;
+  if (end > start) this->pe(pe).busy_ps += end - start;
 }
 
 void StatsCollector::on_cqe_reaped(const QpRef& q, uint32_t, const uint8_t*, int, Ps) { ++qp(q).cqes_reaped; }
@@ -84,30 +85,33 @@ void StatsCollector::on_cq_overflow(const QpRef& q, uint32_t, uint32_t, Ps) { ++
 nlohmann::json StatsCollector::to_json(Ps sim_time_ps, const Fabric& fabric) const {
   using nlohmann::json;
   static const PeStats kIdle;
-  std::map<int, const PeStats*> pes;
-  for (int pe = 0; pe < fabric.n_pes(); ++pe) pes[pe] = &kIdle;
-  for (const auto& [pe, s] : m_pes) pes[pe] = &s;
-
+  // QPs with activity, grouped by PE in (slot, qp) order.
+  std::map<int, std::vector<std::pair<QpRef, const QpStats*>>> qps_of;
+  for (const auto& [ref, q] : m_qps.in_order()) {
+    // Reaping and CQ doorbells alone count as activity: they show a kernel's side of a QP.
+    if (!q->wqes && !q->doorbells && !q->cq_doorbells && !q->cqes_reaped && !q->doorbell_regressions &&
+        !q->cq_overflows)
+      continue;
+    qps_of[ref.pe].emplace_back(ref, q);
+  }
+  const int n_pes = std::max<int>(fabric.n_pes(), static_cast<int>(m_pes.size()));
   json out_pes = json::array();
-  for (const auto& [pe, s] : pes) {
+  for (int pe = 0; pe < n_pes; ++pe) {
+    const PeStats* s = static_cast<size_t>(pe) < m_pes.size() ? &m_pes[static_cast<size_t>(pe)] : &kIdle;
     json qps = json::array();
-    for (const auto& [key, q] : s->qps) {
-      // Reaping and CQ doorbells alone count as activity: they show a kernel's side of a QP.
-      if (!q.wqes && !q.doorbells && !q.cq_doorbells && !q.cqes_reaped && !q.doorbell_regressions &&
-          !q.cq_overflows)
-        continue;
-      qps.push_back({{"slot", key.first},
-                     {"qp", key.second},
-                     {"wqes", q.wqes},
-                     {"bytes", q.bytes},
-                     {"doorbells", q.doorbells},
-                     {"cq_doorbells", q.cq_doorbells},
-                     {"cqes", q.cqes},
-                     {"cqes_reaped", q.cqes_reaped},
-                     {"errors", q.errors},
-                     {"doorbell_regressions", q.doorbell_regressions},
-                     {"cq_overflows", q.cq_overflows},
-                     {"latency_ns", latency_json(q.latency_ns)}});
+    for (const auto& [ref, q] : qps_of[pe]) {
+      qps.push_back({{"slot", ref.slot},
+                     {"qp", ref.qp},
+                     {"wqes", q->wqes},
+                     {"bytes", q->bytes},
+                     {"doorbells", q->doorbells},
+                     {"cq_doorbells", q->cq_doorbells},
+                     {"cqes", q->cqes},
+                     {"cqes_reaped", q->cqes_reaped},
+                     {"errors", q->errors},
+                     {"doorbell_regressions", q->doorbell_regressions},
+                     {"cq_overflows", q->cq_overflows},
+                     {"latency_ns", latency_json(q->latency_ns)}});
     }
     json engine = {{"wqes", s->wqes},
                    {"bytes", s->bytes},

@@ -8,6 +8,8 @@
 #include <utility>
 #include <vector>
 
+#include "models/core/qp_table.h"
+
 #include "models/core/observer.h"
 
 namespace symsim {
@@ -46,20 +48,24 @@ class StatsCollector : public Observer {
   struct PeStats {
     uint64_t wqes = 0, bytes = 0, doorbells = 0, cq_doorbells = 0, cqes = 0, errors = 0;
     Ps busy_ps = 0;
-    std::map<std::pair<int, int>, QpStats> qps;  // (slot, qp)
   };
   // Hooks arrive in runs for one QP: remember the last one looked up (map nodes are stable).
   QpStats& qp(const QpRef& q) {
     if (!m_last_qp || m_last_ref.pe != q.pe || m_last_ref.slot != q.slot || m_last_ref.qp != q.qp) {
-      m_last_qp = &m_pes[q.pe].qps[{q.slot, q.qp}];
+      m_last_qp = &m_qps[q];
       m_last_ref = q;
     }
     return *m_last_qp;
   }
+  PeStats& pe(int p) {
+    if (static_cast<size_t>(p) >= m_pes.size()) m_pes.resize(static_cast<size_t>(p) + 1);
+    return m_pes[static_cast<size_t>(p)];
+  }
   QpStats* m_last_qp = nullptr;
   QpRef m_last_ref;
 
-  std::map<int, PeStats> m_pes;
+  QpTable<QpStats> m_qps;
+  std::vector<PeStats> m_pes;  // by PE
   uint64_t m_total_wqes = 0, m_total_bytes = 0, m_total_doorbells = 0, m_total_cqes = 0, m_total_errors = 0;
 };
 
