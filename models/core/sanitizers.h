@@ -1,4 +1,4 @@
-// What AddressSanitizer must be told about the simulator's stacks
+// What AddressSanitizer and LeakSanitizer must be told about the simulator's stacks
 // (-DSYMSIM_SANITIZE=ON, docs/sanitizers.md). Without ASan every member here is empty.
 //
 // FiberAsan: the stack switches of a Boost.Context fiber (the CUDA threads, the SIMT threads
@@ -17,6 +17,12 @@
 //     also runs when a forced unwind comes in through the switch)
 // Stack-use-after-return detection (detect_stack_use_after_return=1) is not supported: SystemC
 // drops ASan's fake stacks at each of its switches. ASan's default leaves it off.
+//
+// CoroutineStackRoot: LeakSanitizer scans thread stacks, globals and the heap, not the stacks
+// SystemC 2.3.4 maps for its coroutines. A coroutine still blocked when a run ends (a deadlock
+// or a timeout; SystemC neither resumes nor unwinds it) owns its frames' objects only from
+// there, and LSan would report them as leaked at exit. One at the top of a coroutine's
+// function makes its stack a root region until the function returns.
 #pragma once
 #include <cstddef>
 
@@ -30,6 +36,7 @@
 
 #ifdef SYMSIM_ASAN
 #include <sanitizer/common_interface_defs.h>
+#include <sanitizer/lsan_interface.h>
 #endif
 
 namespace symsim {
@@ -107,6 +114,34 @@ class FiberAsan {
   [[maybe_unused]] size_t m_size = 0;
   [[maybe_unused]] const void* m_caller_bottom = nullptr;  // the stack that resumed it last
   [[maybe_unused]] size_t m_caller_size = 0;
+};
+
+class CoroutineStackRoot {
+ public:
+  // `stack_bytes`: the coroutine's stack size (sc_spawn_options::set_stack_size). The region
+  // is the `stack_bytes` below this frame: the stack from here down, and below its low end as
+  // many bytes as this frame is below its high end (harmless to scan; LSan skips what is not
+  // readable, such as the stack's guard page).
+  explicit CoroutineStackRoot(size_t stack_bytes) {
+#ifdef SYMSIM_ASAN
+    m_high = static_cast<char*>(__builtin_frame_address(0));
+    m_size = stack_bytes;
+    __lsan_register_root_region(m_high - m_size, m_size);
+#else
+    (void)stack_bytes;
+#endif
+  }
+  ~CoroutineStackRoot() {
+#ifdef SYMSIM_ASAN
+    __lsan_unregister_root_region(m_high - m_size, m_size);
+#endif
+  }
+  CoroutineStackRoot(const CoroutineStackRoot&) = delete;
+  CoroutineStackRoot& operator=(const CoroutineStackRoot&) = delete;
+
+ private:
+  [[maybe_unused]] char* m_high = nullptr;
+  [[maybe_unused]] size_t m_size = 0;
 };
 
 }  // namespace symsim
