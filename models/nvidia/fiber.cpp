@@ -11,7 +11,12 @@ constexpr uint64_t kCanary = 0x5eedfeedc0ffee11ull;
 // Boost.Context's StackAllocator concept over a StackPool.
 struct PooledStack {
   StackPool* pool;
-  boost::context::stack_context allocate() { return pool->allocate(); }
+  FiberAsan* asan;
+  boost::context::stack_context allocate() {
+    boost::context::stack_context sc = pool->allocate();
+    asan->set_stack(sc.sp, sc.size);
+    return sc;
+  }
   void deallocate(boost::context::stack_context& sc) { pool->deallocate(sc); }
 };
 }  // namespace
@@ -46,15 +51,35 @@ void StackPool::deallocate(boost::context::stack_context& sc) {
 void Fiber::start(StackPool& pool, std::function<void()> body) {
   m_body = std::move(body);
   m_started = true;
-  m_self = boost::context::fiber(std::allocator_arg, PooledStack{&pool}, [this](boost::context::fiber&& caller) {
+  m_self = boost::context::fiber(std::allocator_arg, PooledStack{&pool, &m_asan}, [this](boost::context::fiber&& caller) {
+    FiberAsan::Body on_stack(m_asan);
+    m_entered = true;
     m_caller = std::move(caller);
-    m_body();
+    if (!m_cancelled) m_body();
     return std::move(m_caller);
   });
 }
 
-void Fiber::resume() { m_self = std::move(m_self).resume(); }
+void Fiber::resume() {
+  FiberAsan::Resume to_fiber(m_asan);
+  m_self = std::move(m_self).resume();
+}
 
-void Fiber::yield() { m_caller = std::move(m_caller).resume(); }
+void Fiber::yield() {
+  FiberAsan::Yield to_caller(m_asan);
+  m_caller = std::move(m_caller).resume();
+}
+
+void Fiber::destroy() {
+  if (!m_self) return;
+  if (!m_entered) {
+    // Boost would unwind it inside its own entry code, a switch ASan cannot be told about.
+    m_cancelled = true;
+    resume();
+    return;
+  }
+  FiberAsan::Resume to_fiber(m_asan);
+  m_self = {};  // a forced unwind on the fiber's stack, back here when it has ended
+}
 
 }  // namespace symsim::nv

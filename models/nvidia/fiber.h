@@ -10,6 +10,7 @@
 #include <functional>
 #include <vector>
 
+#include "models/core/sanitizers.h"
 #include "models/memory/sparse_region.h"
 
 namespace symsim::nv {
@@ -38,6 +39,7 @@ class StackPool {
 class Fiber {
  public:
   Fiber() = default;
+  ~Fiber() { destroy(); }
   Fiber(const Fiber&) = delete;
   Fiber& operator=(const Fiber&) = delete;
 
@@ -49,14 +51,18 @@ class Fiber {
   void yield();
   bool started() const { return m_started; }
   bool finished() const { return m_started && !m_self; }
-  // Unwinds a suspended fiber (its destructors run) and frees its stack.
-  void destroy() { m_self = {}; }
+  // Unwinds a suspended fiber (its destructors run) and frees its stack; one that never ran
+  // returns at once without running its body.
+  void destroy();
 
  private:
   boost::context::fiber m_self;    // the fiber, while it is suspended
   boost::context::fiber m_caller;  // the scheduler, while the fiber runs
   std::function<void()> m_body;
+  FiberAsan m_asan;  // its stack switches, for AddressSanitizer (nothing without it)
   bool m_started = false;
+  bool m_entered = false;    // it has run
+  bool m_cancelled = false;  // destroyed before it ran
 };
 
 }  // namespace symsim::nv

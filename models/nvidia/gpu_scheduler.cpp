@@ -7,6 +7,7 @@
 #include <map>
 #include <tuple>
 
+#include "models/core/sanitizers.h"
 #include "models/nvidia/device_trap.h"
 #include "models/nvidia/nvidia_system.h"
 
@@ -43,9 +44,15 @@ uint8_t* shared_storage(Cta& c, void* addr) {
 GpuScheduler::GpuScheduler(NvidiaSystem& sys, int gpu) : m_sys(sys), m_gpu(gpu) {}
 
 void GpuScheduler::spawn() {
+  constexpr size_t kStackBytes = 256 * 1024;
   sc_core::sc_spawn_options opts;
-  opts.set_stack_size(256 * 1024);
-  sc_core::sc_spawn([this]() { run(); }, fmt::format("gpu{}_sms", m_gpu).c_str(), &opts);
+  opts.set_stack_size(kStackBytes);
+  sc_core::sc_spawn(
+      [this]() {
+        const CoroutineStackRoot live(kStackBytes);
+        run();
+      },
+      fmt::format("gpu{}_sms", m_gpu).c_str(), &opts);
 }
 
 void GpuScheduler::enqueue(std::shared_ptr<Launch> l) {

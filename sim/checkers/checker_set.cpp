@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include <functional>
-#include <initializer_list>
+#include <vector>
 
 #include "checkers/hang_report.h"
 #include "symsim/shim_runtime.h"
@@ -12,9 +12,10 @@ namespace symsim {
 
 namespace {
 
-// Which hazard ids each checker reports; it is built when any of them is enabled.
+// Which hazard ids each checker reports; it is built when any of them is enabled. (Not an
+// initializer_list: its array would die with the temporaries that initialise the table.)
 struct Rule {
-  std::initializer_list<const char*> ids;
+  std::vector<const char*> ids;
   std::function<std::unique_ptr<Checker>(CheckerContext&)> make;
 };
 

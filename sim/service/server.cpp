@@ -715,6 +715,14 @@ int serve_main(ServerOptions options) {
   for (const Endpoint& e : server.bound())
     std::cout << "symsim serve: listening on " << e.describe() << std::endl;
   io.run();
+  // Stopped. Destroying the server's signal set gives SIGINT and SIGTERM back their default
+  // action; block them first, so that a late one (the second of a SIGTERM pair, sent while the
+  // server was already on its way out) does not kill the process as it exits.
+  sigset_t late;
+  sigemptyset(&late);
+  sigaddset(&late, SIGINT);
+  sigaddset(&late, SIGTERM);
+  sigprocmask(SIG_BLOCK, &late, nullptr);
   return 0;
 }
 

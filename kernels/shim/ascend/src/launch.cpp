@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "models/ascend/aiv_core.h"
+#include "models/core/sanitizers.h"
 #include "symsim/launch.h"
 #include "world.h"
 
@@ -94,9 +95,15 @@ void launch_kernel(const char* name, uint32_t block_dim, void* stream, std::func
   w.launch_blocks[h.pe] = block_dim;
   w.blocks[h.pe].resize(std::max<size_t>(w.blocks[h.pe].size(), block_dim));
   for (uint32_t i = 0; i < block_dim; ++i) {
+    constexpr size_t kStackBytes = 512 * 1024;
     sc_core::sc_spawn_options opts;
-    opts.set_stack_size(512 * 1024);
-    sc_core::sc_spawn([l, i]() { run_block(l, i); }, fmt::format("pe{}_{}_b{}", h.pe, name, i).c_str(), &opts);
+    opts.set_stack_size(kStackBytes);
+    sc_core::sc_spawn(
+        [l, i]() {
+          const CoroutineStackRoot live(kStackBytes);
+          run_block(l, i);
+        },
+        fmt::format("pe{}_{}_b{}", h.pe, name, i).c_str(), &opts);
   }
 }
 

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "models/ascend/aiv_core.h"
+#include "models/core/sanitizers.h"
 
 namespace symsim::shim::simt {
 
@@ -26,7 +27,10 @@ constexpr double kLaunchOps = 20;  // assumed: VF dispatch to the SIMT unit, in 
 struct Thread {
   ctx::fiber fiber;
   ctx::fiber* sink = nullptr;  // the scheduler, while this thread runs
+  FiberAsan asan;              // its stack switches, for AddressSanitizer (nothing without it)
   Index3 idx;
+  bool entered = false;  // it has run
+  bool cancelled = false;  // the VF stopped before it ran
   bool done = false;
   bool at_barrier = false;
   uint64_t ops = 0;
@@ -46,10 +50,42 @@ ctx::pooled_fixedsize_stack& stacks() {
   return pool;
 }
 
+// The pool, telling the thread's FiberAsan where its stack is.
+struct ThreadStack {
+  Thread* t;
+  ctx::stack_context allocate() {
+    ctx::stack_context sc = stacks().allocate();
+    t->asan.set_stack(sc.sp, sc.size);
+    return sc;
+  }
+  void deallocate(ctx::stack_context& sc) { stacks().deallocate(sc); }
+};
+
 // Back to the scheduler from the running thread.
 void yield() {
   Thread& t = g_vf->threads[g_vf->current];
+  FiberAsan::Yield to_caller(t.asan);
   *t.sink = std::move(*t.sink).resume();
+}
+
+// Runs the thread until it reaches a barrier or returns.
+void resume(Thread& t) {
+  FiberAsan::Resume to_fiber(t.asan);
+  t.fiber = std::move(t.fiber).resume();
+}
+
+// Ends a thread that has not returned (after an error): one parked at a barrier is unwound
+// (its destructors run); one that never ran returns at once, as Boost would otherwise unwind
+// it inside its own entry code, a switch ASan cannot be told about.
+void stop(Thread& t) {
+  if (!t.fiber) return;
+  if (!t.entered) {
+    t.cancelled = true;
+    resume(t);
+    return;
+  }
+  FiberAsan::Resume to_fiber(t.asan);
+  t.fiber = {};
 }
 
 }  // namespace
@@ -100,12 +136,16 @@ void run_vf(uint32_t x, uint32_t y, uint32_t z, std::function<void()> body) {
   for (uint64_t i = 0; i < n; ++i) {
     Thread& t = vf.threads[i];
     t.idx = {static_cast<uint32_t>(i % x), static_cast<uint32_t>(i / x % y), static_cast<uint32_t>(i / (uint64_t{x} * y))};
-    t.fiber = ctx::fiber(std::allocator_arg, stacks(), [&vf, &t, &body](ctx::fiber&& sink) {
+    t.fiber = ctx::fiber(std::allocator_arg, ThreadStack{&t}, [&vf, &t, &body](ctx::fiber&& sink) {
+      FiberAsan::Body on_stack(t.asan);
+      t.entered = true;
       t.sink = &sink;
-      try {
-        body();
-      } catch (const std::exception&) {
-        if (!vf.error) vf.error = std::current_exception();
+      if (!t.cancelled) {
+        try {
+          body();
+        } catch (const std::exception&) {
+          if (!vf.error) vf.error = std::current_exception();
+        }
       }
       t.done = true;
       return std::move(sink);
@@ -119,7 +159,7 @@ void run_vf(uint32_t x, uint32_t y, uint32_t z, std::function<void()> body) {
       Thread& t = vf.threads[i];
       if (t.done || t.at_barrier) continue;
       vf.current = i;
-      t.fiber = std::move(t.fiber).resume();
+      resume(t);
     }
     if (vf.error) break;
     const auto live = std::count_if(vf.threads.begin(), vf.threads.end(), [](const Thread& t) { return !t.done; });
@@ -139,7 +179,8 @@ void run_vf(uint32_t x, uint32_t y, uint32_t z, std::function<void()> body) {
   }
   uint64_t slowest = 0;
   for (const Thread& t : vf.threads) slowest = std::max(slowest, t.ops);
-  vf.threads.clear();  // unwinds threads still parked at a barrier (after an error)
+  for (Thread& t : vf.threads) stop(t);  // threads still parked at a barrier (after an error)
+  vf.threads.clear();
   g_vf = nullptr;
   if (vf.error) std::rethrow_exception(vf.error);
   c.scalar_ops(kLaunchOps + static_cast<double>(slowest));

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "models/ascend/aiv_core.h"
+#include "models/core/sanitizers.h"
 #include "symsim/simt.h"
 
 namespace symsim::shim {
@@ -128,10 +129,12 @@ void start(AscendSystem& sys, std::function<void(int pe)> host_main) {
     h.pe = pe;
     h.ctx.pe = pe;
     h.ctx.host = &h;
+    constexpr size_t kStackBytes = 256 * 1024;
     sc_core::sc_spawn_options opts;
-    opts.set_stack_size(256 * 1024);
+    opts.set_stack_size(kStackBytes);
     sc_core::sc_spawn(
         [&h, host_main]() {
+          const CoroutineStackRoot live(kStackBytes);
           current_exec() = &h.ctx;
           host_main(h.pe);
           h.finished = true;

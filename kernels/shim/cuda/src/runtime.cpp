@@ -10,6 +10,7 @@
 
 #include "cooperative_groups.h"
 #include "cuda_runtime.h"
+#include "models/core/sanitizers.h"
 #include "models/nvidia/gpu_scheduler.h"
 #include "models/nvidia/nvidia_system.h"
 #include "symsim/cuda/runtime.h"
@@ -162,10 +163,12 @@ void start(nv::NvidiaSystem& sys, std::function<void(int)> host_main) {
     Host& h = w.hosts[static_cast<size_t>(r)];
     h.rank = r;
     sys.host_busy(+1);
+    constexpr size_t kStackBytes = 512 * 1024;
     sc_core::sc_spawn_options opts;
-    opts.set_stack_size(512 * 1024);
+    opts.set_stack_size(kStackBytes);
     sc_core::sc_spawn(
         [&h, host_main]() {
+          const CoroutineStackRoot live(kStackBytes);
           g_world->current = &h;
           host_main(h.rank);
           g_world->current = &h;
