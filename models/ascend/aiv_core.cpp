@@ -1,6 +1,7 @@
 #include "models/ascend/aiv_core.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace symsim {
 
@@ -20,8 +21,7 @@ AivCore::AivCore(int pe, int core, const AscendParams& params, VisibilityQueue& 
   m_ctx.pe = pe;
   m_ctx.core = this;
   m_local_ps = now_ps();
-  // MTE2 copies land in the core's own Unified Buffer, which no other agent polls.
-  for (int i = 0; i < kAivPipes; ++i) m_pipes[i].lane = visibility.make_lane(i != static_cast<int>(AivPipe::kMte2));
+  for (Pipe& p : m_pipes) p.lane = visibility.make_lane();
 }
 
 void AivCore::advance(Ps d) {
@@ -65,14 +65,22 @@ Ps AivCore::copy(AivPipe pipe, uint8_t* dst, const uint8_t* src, uint64_t bytes)
   if (m_hooks.faults_active())
     duration = static_cast<Ps>(static_cast<double>(duration) * m_hooks.faults().core_slowdown(m_pe, m_core, start));
   p.free_ps = start + duration;
-  const auto h = m_visibility.schedule(p.free_ps, 0, 0, dst, src, bytes, nullptr, p.lane);
+  scalar_ops(1);
+  if (pipe == AivPipe::kMte2) {
+    // GM -> UB: GM is read at issue and the core's own UB is seen by no one else, so the bytes
+    // land now (a kernel that reads them before its WaitFlag is pipe_sync_missing's business).
+    std::memcpy(dst, src, bytes);
+    return p.free_ps;
+  }
+  // UB -> GM (and vector copies): the bytes become visible when the copy completes, read from
+  // the source then (a kernel rewrites its UB only once it has waited for the copy).
+  const auto h = m_visibility.schedule_dma(p.free_ps, 0, 0, dst, src, bytes, p.lane);
   if (p.pending.size() >= 64) {  // drop writes the queue has already applied
     p.pending.erase(std::remove_if(p.pending.begin(), p.pending.end(),
                                    [&](const PendingWrite& w) { return !m_visibility.pending(w.handle, w.generation); }),
                     p.pending.end());
   }
   p.pending.push_back({h, m_visibility.generation(h)});
-  scalar_ops(1);
   return p.free_ps;
 }
 

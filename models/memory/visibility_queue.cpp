@@ -210,10 +210,12 @@ Ps VisibilityQueue::earliest_write_ps(const uint8_t* begin, const uint8_t* end) 
 bool VisibilityQueue::apply_until(Entry& e, Ps now_ps) {
   while (e.applied < e.len && e.next_ps <= now_ps) {
     const uint64_t n = std::min<uint64_t>(e.unit_bytes, e.len - e.applied);
-    if (e.zeros) {
+    const uint8_t* from = (e.src ? e.src : e.data.data()) + e.applied;
+    // A large store of zeros (a kernel clearing a buffer) may hand whole pages back.
+    if (e.zeros || (e.src && n >= SparseRegion::kHostPageBytes && SparseRegion::is_zero(from, n))) {
       SparseRegion::store_zeros(e.dst + e.applied, n);
     } else {
-      std::memcpy(e.dst + e.applied, (e.src ? e.src : e.data.data()) + e.applied, n);
+      std::memcpy(e.dst + e.applied, from, n);
     }
     e.applied += n;
     if (e.applied < e.len) e.next_ps += e.unit_interval_ps;
