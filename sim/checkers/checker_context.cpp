@@ -55,15 +55,13 @@ bool CheckerContext::in_unified_buffer(const void* p) const {
 
 const UdmaQp* CheckerContext::engine_qp(const QpRef& q) const {
   if (q.pe < 0 || q.pe >= sys.n_pes()) return nullptr;
-  // Called per CQE and a PE has a QP per peer: remember where each QP sits in the engine's list.
+  // Called per CQE and a PE has a QP per peer: remember where each QP sits in the engine's list
+  // (indexing every QP of the engine at the first miss: one scan per engine, not per QP).
   const std::vector<UdmaQp>& qps = sys.engine(q.pe).qps();
   const auto matches = [&](size_t i) { return qps[i].ref.slot == q.slot && qps[i].ref.qp == q.qp; };
   if (const size_t* known = qp_index.find(q); known && *known < qps.size() && matches(*known)) return &qps[*known];
-  for (size_t i = 0; i < qps.size(); ++i)
-    if (matches(i)) {
-      qp_index[q] = i;
-      return &qps[i];
-    }
+  for (size_t i = 0; i < qps.size(); ++i) qp_index[qps[i].ref] = i;
+  if (const size_t* known = qp_index.find(q); known && *known < qps.size() && matches(*known)) return &qps[*known];
   return nullptr;
 }
 

@@ -152,8 +152,11 @@ class QpMultiProducerChecker : public Checker {
     int core;
     SiteRef site;
   };
-  std::map<int, int> m_running;                 // blocks running per PE
-  std::map<QpKey, First> m_first;              // first producer of the QP in this launch
+  struct PeLaunch {
+    int running = 0;                  // blocks of the PE's current launch still running
+    QpTable<First> first;             // first producer of each QP in this launch
+  };
+  std::vector<PeLaunch> m_pes;                 // by PE
   std::set<std::pair<QpKey, int>> m_reported;  // (QP, second core)
 };
 

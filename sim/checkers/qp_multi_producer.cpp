@@ -8,12 +8,12 @@
 namespace symsim {
 
 void QpMultiProducerChecker::on_block_start(int pe, int, const char*, Ps) {
-  if (m_running[pe]++ == 0) {  // a new launch on this PE
-    for (auto it = m_first.begin(); it != m_first.end();) it = std::get<0>(it->first) == pe ? m_first.erase(it) : ++it;
-  }
+  if (static_cast<size_t>(pe) >= m_pes.size()) m_pes.resize(static_cast<size_t>(pe) + 1);
+  PeLaunch& l = m_pes[static_cast<size_t>(pe)];
+  if (l.running++ == 0) l.first = QpTable<First>{};  // a new launch on this PE
 }
 
-void QpMultiProducerChecker::on_block_end(int pe, int, const char*, Ps) { --m_running[pe]; }
+void QpMultiProducerChecker::on_block_end(int pe, int, const char*, Ps) { --m_pes[static_cast<size_t>(pe)].running; }
 
 void QpMultiProducerChecker::on_wqe_post(const PostRecord& p) { producer(p.qp, p.core, p.wqe_index, p.t, p.site, "posted"); }
 
@@ -22,9 +22,14 @@ void QpMultiProducerChecker::on_doorbell_store(const QpRef& q, bool cq, uint32_t
 }
 
 void QpMultiProducerChecker::producer(const QpRef& q, int core, uint32_t wqe, Ps t, SiteRef site, const char* how) {
-  if (core < 0) return;
-  const auto [it, first] = m_first.emplace(qp_key(q), First{core, site});
-  if (first || it->second.core == core) return;
+  if (core < 0 || static_cast<size_t>(q.pe) >= m_pes.size()) return;
+  QpTable<First>& firsts = m_pes[static_cast<size_t>(q.pe)].first;
+  First* known = firsts.find(q);
+  if (!known) {
+    firsts[q] = First{core, site};
+    return;
+  }
+  if (known->core == core) return;
   if (!m_reported.insert({qp_key(q), core}).second) return;
   Hazard h;
   h.id = "qp_multi_producer";
@@ -38,7 +43,7 @@ void QpMultiProducerChecker::producer(const QpRef& q, int core, uint32_t wqe, Ps
       "AIV core {} {} QP {} toward PE {} (producer index {}) while AIV core {}{} also produces on it in this launch: "
       "the SQ head is not reserved atomically, so slots and doorbells race (give each core its own QP, or reserve "
       "head ranges atomically and ring the doorbell from one core)",
-      core, how, q.qp, q.slot, wqe, it->second.core, at_site(it->second.site));
+      core, how, q.qp, q.slot, wqe, known->core, at_site(known->site));
   m_ctx.log.report(std::move(h));
 }
 
