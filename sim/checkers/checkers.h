@@ -337,6 +337,8 @@ class GmOutOfBoundsChecker : public Checker {
     const char* kind;
   };
   std::map<const uint8_t*, Alloc> m_allocs;
+  // The allocations found last (a core's copies go back and forth between a few buffers).
+  mutable std::pair<const uint8_t*, const uint8_t*> m_recent[2] = {};
 };
 
 // unaligned_access: a DataCopy that breaks the 32 B rules (length, UB address).

@@ -10,9 +10,12 @@ namespace symsim {
 
 void GmOutOfBoundsChecker::on_alloc(int, const char* kind, const uint8_t* p, uint64_t bytes) {
   if (p && bytes) m_allocs[p] = {p + bytes, kind};
+  m_recent[0] = m_recent[1] = {};
 }
 
 bool GmOutOfBoundsChecker::inside(const uint8_t* p, uint64_t len, std::string* near) const {
+  for (const auto& [b, e] : m_recent)
+    if (b && p >= b && p + len <= e) return true;
   if (m_ctx.in_queue_ring(p) && m_ctx.in_queue_ring(p + (len ? len - 1 : 0))) return true;
   auto it = m_allocs.upper_bound(p);
   if (it == m_allocs.begin()) {
@@ -20,7 +23,11 @@ bool GmOutOfBoundsChecker::inside(const uint8_t* p, uint64_t len, std::string* n
     return false;
   }
   --it;
-  if (p + len <= it->second.end) return true;
+  if (p + len <= it->second.end) {
+    m_recent[1] = m_recent[0];
+    m_recent[0] = {it->first, it->second.end};
+    return true;
+  }
   if (near)
     *near = fmt::format("the nearest allocation ({}, {} bytes at {}) ends at {}", it->second.kind,
                         it->second.end - it->first, m_ctx.addr(it->first), m_ctx.addr(it->second.end));
