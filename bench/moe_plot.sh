@@ -33,4 +33,11 @@ awk -F, 'NR > 1 { n++; ep[n] = $1; v[n] = $2; d[n] = $6; c[n] = $7; if ($6 > m) 
     print "<text x=\"600\" y=\"78\">solid: direct drive, dashed: put_nbi</text>"
     print "</svg>"
   }' "$csv" > "$svg"
+# The table of docs/moe.md: bytes per die = what each die sends (Data-as-Flag blocks:
+# dispatch 15 per INT8 token plus a count block per peer, combine 30 per BF16 row).
+awk -F, 'NR == 1 { print "| EP | variant | WQEs | doorbells / token | dispatch us | dispatch GB/s per die | combine us | combine GB/s per die | wall s | WQEs / s | peak RSS MiB |"
+                   print "|---|---|---|---|---|---|---|---|---|---|---|"; next }
+         { tokens = $1 * 128; disp = 128 * 8 * 15 * 512 + $1 * 512; comb = 128 * 8 * 30 * 512
+           printf "| %s | %s | %s | %.2f | %.1f | %.1f | %.1f | %.1f | %.1f | %.0f | %s |\n", $1, $2 == "api" ? "API" : "direct",
+                  $3, $4 / tokens, $6, disp / ($6 * 1e3), $7, comb / ($7 * 1e3), $8, $10, $11 }' "$csv"
 echo "wrote $csv and $svg"
