@@ -88,10 +88,14 @@ void make_token(const WorkloadSpec& w, uint32_t rank, uint32_t launch, uint32_t 
   if (w.dtype == kInt8) {
     *scale = static_cast<float>(1 + r.below(64)) / 1024.0f;
     for (uint32_t i = 0; i < w.hidden; i += 8) {  // eight INT8 elements per draw, low byte first
+      uint64_t bits = r.next();
       uint8_t bytes[8];
-      const uint64_t bits = r.next();
-      for (uint32_t b = 0; b < 8; ++b) bytes[b] = static_cast<uint8_t>(bits >> (8 * b));
-      std::memcpy(data + i, bytes, std::min(8u, w.hidden - i));
+      for (uint32_t b = 0; b < 8; ++b, bits >>= 8) bytes[b] = static_cast<uint8_t>(bits);
+      if (i + 8 <= w.hidden) {
+        std::memcpy(data + i, bytes, 8);
+      } else {
+        std::memcpy(data + i, bytes, w.hidden - i);
+      }
     }
   } else {
     *scale = 1.0f;
