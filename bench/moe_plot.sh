@@ -7,11 +7,11 @@ in=${1:?usage: bench/moe_plot.sh BENCH_OUTPUT}
 here=$(cd "$(dirname "$0")/.." && pwd)
 csv=$here/docs/moe.csv
 svg=$here/docs/moe.svg
-awk 'BEGIN { print "ep,variant,wqes,doorbells,cqes,dispatch_us,combine_us,wall_s,cpu_s,wqes_per_s,peak_rss_mib" }
+awk 'BEGIN { print "ep,variant,wqes,doorbells,cqes,dispatch_us,combine_us,wall_s,cpu_s,wqes_per_s,peak_rss_mib,deltas_per_s" }
      /^moe / { for (i = 2; i <= NF; ++i) { split($i, kv, "="); f[kv[1]] = kv[2] }
-               printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", f["ep"], f["variant"] == 1 ? "direct" : "api", f["wqes"],
+               printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", f["ep"], f["variant"] == 1 ? "direct" : "api", f["wqes"],
                       f["doorbells"], f["cqes"], f["dispatch_us"], f["combine_us"], f["wall_s"], f["cpu_s"],
-                      f["wqes_per_s"], f["peak_rss_mib"] }' "$in" > "$csv"
+                      f["wqes_per_s"], f["peak_rss_mib"], f["deltas_per_s"] }' "$in" > "$csv"
 awk -F, 'NR > 1 { n++; ep[n] = $1; v[n] = $2; d[n] = $6; c[n] = $7; if ($6 > m) m = $6; if ($7 > m) m = $7 }
   function x(e) { return 60 + (log(e) / log(2) - 3) * 130 }
   function y(us) { return 260 - us / m * 220 }
@@ -35,9 +35,9 @@ awk -F, 'NR > 1 { n++; ep[n] = $1; v[n] = $2; d[n] = $6; c[n] = $7; if ($6 > m) 
   }' "$csv" > "$svg"
 # The table of docs/moe.md: bytes per die = what each die sends (Data-as-Flag blocks:
 # dispatch 15 per INT8 token plus a count block per peer, combine 30 per BF16 row).
-awk -F, 'NR == 1 { print "| EP | variant | WQEs | doorbells / token | dispatch us | dispatch GB/s per die | combine us | combine GB/s per die | wall s | WQEs / s | peak RSS MiB |"
-                   print "|---|---|---|---|---|---|---|---|---|---|---|"; next }
+awk -F, 'NR == 1 { print "| EP | variant | WQEs | doorbells / token | dispatch us | dispatch GB/s per die | combine us | combine GB/s per die | wall s | WQEs / s | delta cycles / s | peak RSS MiB |"
+                   print "|---|---|---|---|---|---|---|---|---|---|---|---|"; next }
          { tokens = $1 * 128; disp = 128 * 8 * 15 * 512 + $1 * 512; comb = 128 * 8 * 30 * 512
-           printf "| %s | %s | %s | %.2f | %.1f | %.1f | %.1f | %.1f | %.1f | %.0f | %s |\n", $1, $2 == "api" ? "API" : "direct",
-                  $3, $4 / tokens, $6, disp / ($6 * 1e3), $7, comb / ($7 * 1e3), $8, $10, $11 }' "$csv"
+           printf "| %s | %s | %s | %.2f | %.1f | %.1f | %.1f | %.1f | %.1f | %.0f | %.0f | %s |\n", $1, $2 == "api" ? "API" : "direct",
+                  $3, $4 / tokens, $6, disp / ($6 * 1e3), $7, comb / ($7 * 1e3), $8, $10, $12, $11 }' "$csv"
 echo "wrote $csv and $svg"
