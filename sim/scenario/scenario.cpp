@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -105,12 +106,16 @@ std::string pointer_escape(const std::string& key) {
 
 // Loads a preset file: {"symsim_platform":1,"name","family","description","params":{key:{value,source}}}.
 void load_preset(const std::string& name, Scenario& s) {
-  const std::string path = platform_dir() + "/" + name + ".json";
-  if (!fs::exists(path)) {
-    std::string known;
-    for (const auto& n : platform_names()) known += (known.empty() ? "" : ", ") + n;
-    throw InputError(s.file, "/platform", fmt::format("unknown platform '{}' (known: {})", name, known));
+  // Match against the listed presets, never the raw name as a path: a name may be
+  // overlong or hold "../" and must still give exit 2, not a filesystem error.
+  const std::vector<std::string> known = platform_names();
+  if (std::find(known.begin(), known.end(), name) == known.end()) {
+    std::string list;
+    for (const auto& n : known) list += (list.empty() ? "" : ", ") + n;
+    const std::string shown = name.size() > 64 ? name.substr(0, 64) + "..." : name;
+    throw InputError(s.file, "/platform", fmt::format("unknown platform '{}' (known: {})", shown, list));
   }
+  const std::string path = platform_dir() + "/" + name + ".json";
   const json j = read_json(path);
   Checker c(path);
   c.only_keys(j, "", {"symsim_platform", "name", "family", "description", "params"});
