@@ -13,10 +13,12 @@ the kernel's critical path, from the kernel's first core start:
   wire      until the last byte of the kernel's WQEs has landed
   receive   until the last receiver core is done
 
-and, per WQE, the mean time from its post to its doorbell (WQE build), from the doorbell to
-the engine's fetch, from the fetch to the wire (queued behind earlier WQEs for the HBM port
-and links), and on the wire until it landed. WQEs a SIMT kernel writes itself (direct drive)
-have no post record: their build is in the writer cores' time, not in "build".
+and, per WQE, the mean time from its post to its doorbell, from the doorbell to the engine's
+fetch, from the fetch to the wire (queued behind earlier WQEs for the HBM port and links), and
+on the wire until it landed. A WQE the shim's put wrote is posted when the shim wrote it; one a
+SIMT kernel wrote itself (direct drive) is posted at the end of the VF that built it (the
+"simt vf" core spans). Direct drive's WQE build is those VFs: their count and mean length on
+the writer cores are the "VFs" columns.
 """
 import argparse
 import json
@@ -42,6 +44,7 @@ def main():
     names = {(e["pid"], e["tid"]): e["args"]["name"] for e in events
              if e.get("ph") == "M" and e.get("name") == "thread_name"}
     spans = defaultdict(list)  # kernel -> [(pe, role, start, end)]
+    vfs = defaultdict(list)    # pe -> [(start, end)] of SIMT VFs on writer cores
     for e in events:
         if e.get("cat") != "core" or e.get("ph") != "X":
             continue
@@ -50,6 +53,10 @@ def main():
             continue
         block = int(track.split()[1])
         role = "pack" if block < a.writers else "send" if block < 2 * a.writers else "receive"
+        if e["name"] == "simt vf":
+            if role == "send":
+                vfs[e["pid"]].append((e["ts"], e["ts"] + e["dur"]))
+            continue
         spans[e["name"]].append((e["pid"], role, e["ts"], e["ts"] + e["dur"]))
     if not spans:
         sys.exit(f"{a.trace}: no AIV core spans (was it written with --trace?)")
@@ -80,6 +87,7 @@ def main():
         mine = [p for pe, (w0, w1) in window.items() for p in by_pe[pe] if w0 <= p["doorbell"][0] <= w1]
         bells = sorted(p["doorbell"][0] for p in mine)
         landed = [p["wire"][0] + p["wire"][1] for p in mine if "wire" in p]
+        my_vfs = [v1 - v0 for pe, (w0, w1) in window.items() for v0, v1 in vfs[pe] if w0 <= v0 <= w1]
 
         def mean(name):
             v = [p[name][1] for p in mine if name in p]
@@ -89,16 +97,18 @@ def main():
             "kernel": kernel, "start_us": t0, "total_us": t1 - t0, "wqes": len(mine),
             "packing_us": packed - t0, "send_us": (bells[-1] if bells else t0) - t0,
             "wire_us": (max(landed) if landed else t0) - t0, "receive_us": received - t0,
-            "build_us": mean("post"), "doorbell_us": mean("doorbell"), "fetch_us": mean("fetch"), "on_wire_us": mean("wire"),
+            "vfs": len(my_vfs), "vf_us": sum(my_vfs) / len(my_vfs) if my_vfs else 0.0,
+            "post_us": mean("post"), "doorbell_us": mean("doorbell"), "fetch_us": mean("fetch"), "on_wire_us": mean("wire"),
         })
 
     if a.markdown:
-        print("| kernel | total us | packing done | last doorbell | last landing | receivers done | WQEs "
-              "| per WQE: build | doorbell->fetch | fetch->wire (queued) | on the wire |")
-        print("|---|---|---|---|---|---|---|---|---|---|---|")
+        print("| kernel | total us | packing done | last doorbell | last landing | receivers done | WQEs | VFs | VF us "
+              "| per WQE: post->doorbell | doorbell->fetch | fetch->wire (queued) | on the wire |")
+        print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
         for r in rows:
             print(f"| {r['kernel']} | {r['total_us']:.1f} | {r['packing_us']:.1f} | {r['send_us']:.1f} | {r['wire_us']:.1f} "
-                  f"| {r['receive_us']:.1f} | {r['wqes']} | {r['build_us']:.3f} | {r['doorbell_us']:.3f} "
+                  f"| {r['receive_us']:.1f} | {r['wqes']} | {r['vfs']} | {r['vf_us']:.3f} | {r['post_us']:.3f} "
+                  f"| {r['doorbell_us']:.3f} "
                   f"| {r['fetch_us']:.3f} | {r['on_wire_us']:.3f} |")
     else:
         print(json.dumps(rows, indent=1))

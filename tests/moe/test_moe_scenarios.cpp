@@ -5,8 +5,10 @@
 // repeated launches.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <set>
 #include <string>
+#include <tuple>
 
 #include "runner/runner.h"
 #include "scenario/scenario.h"
@@ -16,10 +18,11 @@ using nlohmann::json;
 
 namespace {
 
-RunOutput run(const std::string& name, std::vector<std::string> sets = {}) {
+RunOutput run(const std::string& name, std::vector<std::string> sets = {}, const std::vector<Observer*>& observers = {}) {
   LoadOptions o;
   o.sets = std::move(sets);
-  return run_scenario(load_scenario(std::string(SYMSIM_SOURCE_DIR) + "/scenarios/moe/" + name + ".json", o), {});
+  return run_scenario(load_scenario(std::string(SYMSIM_SOURCE_DIR) + "/scenarios/moe/" + name + ".json", o), {},
+                      observers);
 }
 
 int passed_checks(const json& r, const std::string& phrase) {
@@ -48,6 +51,37 @@ TEST(MoeScenario, DirectDriveEp8DeliversEveryTokenAndCombines) {
   // Batches of up to 128 descriptors share one doorbell per SQ.
   EXPECT_LT(t["doorbells"].get<int>(), t["wqes"].get<int>() / 2);
   EXPECT_LT(t["cqes"].get<int>(), t["wqes"].get<int>() / 2);
+}
+
+// The post records the trace's "post" phase is drawn from: every WQE the engine ran had one,
+// and a direct-drive WQE (written by SIMT threads, not by the shim) is posted at the end of a
+// SIMT VF of the core that rang its doorbell, before the doorbell.
+struct PostLog : Observer {
+  using Key = std::tuple<int, int, int, uint32_t>;
+  std::map<Key, std::pair<int, Ps>> posts;            // -> (core, time)
+  std::set<std::tuple<int, int, Ps>> vf_ends;         // (pe, core, end)
+  std::vector<WqeRecord> executed;
+  void on_wqe_posted(const QpRef& q, uint32_t wqe, uint8_t, int core, Ps t) override {
+    EXPECT_TRUE(posts.emplace(Key{q.pe, q.slot, q.qp, wqe}, std::make_pair(core, t)).second) << "posted twice";
+  }
+  void on_core_span(int pe, int core, const char* what, Ps, Ps end) override {
+    if (std::string(what) == "simt vf") vf_ends.insert({pe, core, end});
+  }
+  void on_wqe_executed(const WqeRecord& r) override { executed.push_back(r); }
+};
+
+TEST(MoeScenario, DirectDriveWqesArePostedAtTheEndOfTheVfThatBuiltThem) {
+  PostLog log;
+  const RunOutput out = run("moe_ep8_direct", {}, {&log});
+  expect_clean_pass(out);
+  ASSERT_EQ(log.executed.size(), 2u * 8 * 16 * 8 + 8 * 8);
+  for (const WqeRecord& r : log.executed) {
+    const auto p = log.posts.find({r.qp.pe, r.qp.slot, r.qp.qp, r.wqe_index});
+    ASSERT_NE(p, log.posts.end()) << "PE " << r.qp.pe << " QP " << r.qp.qp << " WQE " << r.wqe_index;
+    EXPECT_LE(p->second.second, r.doorbell_ps);
+    EXPECT_TRUE(log.vf_ends.count({r.qp.pe, p->second.first, p->second.second}))
+        << "PE " << r.qp.pe << " WQE " << r.wqe_index << " posted at " << p->second.second << " ps, no VF ended then";
+  }
 }
 
 TEST(MoeScenario, StandardApiEp8DeliversEveryTokenAndCombines) {

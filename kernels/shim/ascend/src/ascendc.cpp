@@ -4,6 +4,7 @@
 #include "kernel_operator.h"
 #include "models/memory/address_map.h"
 #include "world.h"
+#include "wqe_posts.h"
 
 namespace {
 
@@ -200,10 +201,12 @@ void device_store(void* addr, uint64_t value, uint32_t bytes, CallSite site) {
     const uint64_t offset = reinterpret_cast<uintptr_t>(addr) - r->begin;
     if (auto* engine = dynamic_cast<UdmaEngine*>(r->mmio)) {
       const auto index = offset / UdmaEngine::kDoorbellStride;
-      if (index < engine->qps().size())
-        system().hooks().emit(&Observer::on_doorbell_store, engine->qps()[index].ref,
-                              offset % UdmaEngine::kDoorbellStride >= 8, static_cast<uint32_t>(value), c.core(),
-                              c.local_ps(), SiteRef{site.file, site.line});
+      if (index < engine->qps().size()) {
+        const bool cq = offset % UdmaEngine::kDoorbellStride >= 8;
+        if (!cq) note_sq_doorbell_store(c, engine->qps()[index], static_cast<uint32_t>(value));
+        system().hooks().emit(&Observer::on_doorbell_store, engine->qps()[index].ref, cq,
+                              static_cast<uint32_t>(value), c.core(), c.local_ps(), SiteRef{site.file, site.line});
+      }
     }
     r->mmio->mmio_store(offset, value, c.local_ps());
     return;

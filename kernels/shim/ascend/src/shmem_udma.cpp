@@ -12,6 +12,7 @@
 #include "kernel_operator.h"
 #include "udma_queue.h"
 #include "world.h"
+#include "wqe_posts.h"
 
 namespace symsim::shim {
 
@@ -173,8 +174,7 @@ void publish_wqe(const QpView& v, const udma::Wqe& w, bool mte3, uint8_t* ub, ui
     c.scalar_ops(8.0 * bb);
     cache_clean_invalidate(first_dst, uint64_t{before_wrap} * udma::kWqebbBytes, site);
   }
-  system().hooks().emit(&Observer::on_wqe_posted, QpRef{c.pe(), v.slot, static_cast<int>(v.qp)}, head, w.opcode,
-                        c.core(), c.local_ps());
+  note_wqe_posted(c, QpRef{c.pe(), v.slot, static_cast<int>(v.qp)}, head, bb, w.opcode);
   if (system().hooks().active()) {
     PostRecord p;
     p.qp = QpRef{c.pe(), v.slot, static_cast<int>(v.qp)};

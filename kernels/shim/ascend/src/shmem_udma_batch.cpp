@@ -15,6 +15,7 @@
 #include "kernel_operator.h"
 #include "udma_queue.h"
 #include "world.h"
+#include "wqe_posts.h"
 
 namespace symsim::shim {
 
@@ -123,8 +124,7 @@ void udma_submit(const UdmaRequest& r, aclshmemx_submit_state_t& state) {
     c.set_flag(AivPipe::kMte3, AivPipe::kScalar, id);
     c.wait_flag(AivPipe::kMte3, AivPipe::kScalar, id);
     for (uint32_t i = 0; i < chunk; ++i)
-      system().hooks().emit(&Observer::on_wqe_posted, QpRef{c.pe(), v.slot, static_cast<int>(v.qp)}, head + i,
-                            r.opcode, c.core(), c.local_ps());
+      note_wqe_posted(c, QpRef{c.pe(), v.slot, static_cast<int>(v.qp)}, head + i, 1, r.opcode);
     st_dev(head + chunk, reinterpret_cast<uint32_t*>(v.sq->db_addr), 0);
     v.sq->head = head + chunk;
     staged_at += chunk;

@@ -14,6 +14,8 @@
 
 #include "models/ascend/aiv_core.h"
 #include "models/core/sanitizers.h"
+#include "world.h"
+#include "wqe_posts.h"
 
 namespace symsim::shim::simt {
 
@@ -183,7 +185,10 @@ void run_vf(uint32_t x, uint32_t y, uint32_t z, std::function<void()> body) {
   vf.threads.clear();
   g_vf = nullptr;
   if (vf.error) std::rethrow_exception(vf.error);
+  const Ps start_ps = c.local_ps();
   c.scalar_ops(kLaunchOps + static_cast<double>(slowest));
+  system().hooks().emit(&Observer::on_core_span, c.pe(), c.core(), "simt vf", start_ps, c.local_ps());
+  note_vf_end(c);
 }
 
 }  // namespace symsim::shim::simt

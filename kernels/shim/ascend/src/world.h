@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "models/core/qp_table.h"
 #include "models/platform/ascend_system.h"
 #include "shmem_types.h"
 #include "symsim/shim_core.h"
@@ -101,6 +102,13 @@ struct BlockState {
   SpinState spin;          // any polling loop
   bool finished = false;
   std::map<const void*, BatchContract> batches;  // open batches by their state object
+  Ps last_vf_end_ps = 0;   // end of the block's last SIMT VF (wqe_posts.h)
+};
+
+// Per SQ: the producer index up to which WQEs have post records, and when a core last rang it.
+struct PostCursor {
+  uint32_t next = 0;
+  Ps last_doorbell_ps = 0;
 };
 
 // Where the last deadlock check found something that could still progress.
@@ -132,6 +140,7 @@ struct World {
   bool deadlock = false;             // the shim stopped the run: nothing could progress
   QuiescentHint quiescent_hint;
   std::vector<WaitRecord> gave_up;   // polls past the retry limit
+  QpTable<PostCursor> posts;         // wqe_posts.h
 };
 
 World& world();

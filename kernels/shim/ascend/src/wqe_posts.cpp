@@ -1,0 +1,44 @@
+#include "wqe_posts.h"
+
+#include "models/ascend/ring.h"
+#include "models/ascend/udma_engine.h"
+#include "models/ascend/wqe_layout.h"
+#include "world.h"
+
+namespace symsim::shim {
+
+void note_wqe_posted(AivCore& c, const QpRef& q, uint32_t index, uint32_t bb, uint8_t opcode) {
+  system().hooks().emit(&Observer::on_wqe_posted, q, index, opcode, c.core(), c.local_ps());
+  world().posts[q].next = index + bb;
+}
+
+void note_vf_end(AivCore& c) {
+  World& w = world();
+  if (static_cast<size_t>(c.pe()) < w.blocks.size() && static_cast<size_t>(c.core()) < w.blocks[c.pe()].size() &&
+      w.blocks[c.pe()][c.core()])
+    w.blocks[c.pe()][c.core()]->last_vf_end_ps = c.local_ps();
+}
+
+void note_sq_doorbell_store(AivCore& c, const UdmaQp& qp, uint32_t producer) {
+  World& w = world();
+  PostCursor& cur = w.posts[qp.ref];
+  const uint32_t unposted = producer - cur.next;
+  const Ps now = c.local_ps();
+  // Only a forward step within one ring pass is a set of new WQEs (a regression or a wild
+  // value is the checkers' business).
+  if (unposted != 0 && unposted <= qp.sq_depth_bb && static_cast<int32_t>(unposted) > 0) {
+    const Ps vf_end = w.blocks[c.pe()][c.core()]->last_vf_end_ps;
+    const Ps posted = vf_end > cur.last_doorbell_ps && vf_end <= now ? vf_end : now;
+    for (uint32_t i = cur.next; i != producer;) {
+      const uint8_t* slot = qp.sq_base + uint64_t{udma::ring_slot(i, qp.sq_depth_bb)} * udma::kWqebbBytes;
+      const uint8_t opcode = udma::peek_opcode(slot);
+      system().hooks().emit(&Observer::on_wqe_posted, qp.ref, i, opcode, c.core(), posted);
+      const uint32_t bb = udma::bb_count(opcode);
+      i = producer - i < bb ? producer : i + bb;
+    }
+  }
+  if (static_cast<int32_t>(producer - cur.next) > 0) cur.next = producer;
+  cur.last_doorbell_ps = now;
+}
+
+}  // namespace symsim::shim
