@@ -170,17 +170,19 @@ class SrcReuseChecker : public Checker {
  private:
   void judge(const WqeRecord& r, const CopyRecord& c);
   void prune();
-  // Puts in flight per (PE, source address, length, QP): back-to-back puts of one buffer merge
-  // into one window [first doorbell, last completion), so a stream of puts costs one entry.
-  // Ordered by PE and address so a copy only visits the sources it may overlap.
-  using SourceKey = std::tuple<int, uint64_t, uint32_t, int, int>;
-  std::map<SourceKey, std::vector<WqeRecord>> m_sources;
+  // Puts in flight per PE and (source address, length, slot, QP): back-to-back puts of one
+  // buffer merge into one window [first doorbell, last completion), so a stream of puts costs
+  // one entry. One map per PE (a copy only meets its own PE's sources), ordered by address so
+  // a copy only visits the sources it may overlap.
+  using SourceKey = std::tuple<uint64_t, uint32_t, int, int>;
+  using Sources = std::map<SourceKey, std::vector<WqeRecord>>;
+  std::vector<Sources> m_sources;  // by PE
   uint64_t m_max_source_bytes = 0;
   // Per PE, the address range every source so far lies in: most copies (into receive buffers,
   // clears) fall outside it and skip the map.
   std::vector<std::pair<uint64_t, uint64_t>> m_source_span;
   // When a source window may have completed, earliest first (prune checks the entry itself).
-  using Expiry = std::pair<Ps, SourceKey>;
+  using Expiry = std::tuple<Ps, int, SourceKey>;
   std::priority_queue<Expiry, std::vector<Expiry>, std::greater<Expiry>> m_expiry;
   // Recent GM writes by cores, per PE, in the order the cores made them. A core's copy starts
   // at most `m_max_lead_ps` after the time it was made, so the writes that can start after a
@@ -328,15 +330,16 @@ class GmOutOfBoundsChecker : public Checker {
   void on_alloc(int pe, const char* kind, const uint8_t* p, uint64_t bytes) override;
   void on_copy(const CopyRecord& c) override;
   void on_wqe_executed(const WqeRecord& r) override;
+  struct Alloc {
+    const uint8_t* begin;
+    const uint8_t* end;
+    const char* kind;
+  };
 
  private:
   // The allocation holding [p, p+len), or null; `near` gets the one p falls in or after.
   bool inside(const uint8_t* p, uint64_t len, std::string* near) const;
-  struct Alloc {
-    const uint8_t* end;
-    const char* kind;
-  };
-  std::map<const uint8_t*, Alloc> m_allocs;
+  std::vector<Alloc> m_allocs;  // sorted by begin: searched on every copy and WQE
   // The allocations found last (a core's copies go back and forth between a few buffers).
   mutable std::pair<const uint8_t*, const uint8_t*> m_recent[2] = {};
 };

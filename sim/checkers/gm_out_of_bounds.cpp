@@ -3,34 +3,47 @@
 // checked per allocation: running off the end of one buffer into its neighbour counts.
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <iterator>
+
 #include "checkers/checkers.h"
 #include "models/ascend/wqe_layout.h"
 
 namespace symsim {
 
+namespace {
+bool begins_before(const uint8_t* p, const GmOutOfBoundsChecker::Alloc& a) { return p < a.begin; }
+}  // namespace
+
 void GmOutOfBoundsChecker::on_alloc(int, const char* kind, const uint8_t* p, uint64_t bytes) {
-  if (p && bytes) m_allocs[p] = {p + bytes, kind};
+  if (p && bytes) {
+    auto it = std::upper_bound(m_allocs.begin(), m_allocs.end(), p, begins_before);
+    if (it != m_allocs.begin() && std::prev(it)->begin == p)
+      *std::prev(it) = {p, p + bytes, kind};
+    else
+      m_allocs.insert(it, {p, p + bytes, kind});
+  }
   m_recent[0] = m_recent[1] = {};
 }
 
 bool GmOutOfBoundsChecker::inside(const uint8_t* p, uint64_t len, std::string* near) const {
   for (const auto& [b, e] : m_recent)
     if (b && p >= b && p + len <= e) return true;
+  auto it = std::upper_bound(m_allocs.begin(), m_allocs.end(), p, begins_before);
+  if (it != m_allocs.begin() && p + len <= std::prev(it)->end) {
+    m_recent[1] = m_recent[0];
+    m_recent[0] = {std::prev(it)->begin, std::prev(it)->end};
+    return true;
+  }
   if (m_ctx.in_queue_ring(p) && m_ctx.in_queue_ring(p + (len ? len - 1 : 0))) return true;
-  auto it = m_allocs.upper_bound(p);
   if (it == m_allocs.begin()) {
     if (near) *near = "no allocation starts at or before it";
     return false;
   }
   --it;
-  if (p + len <= it->second.end) {
-    m_recent[1] = m_recent[0];
-    m_recent[0] = {it->first, it->second.end};
-    return true;
-  }
   if (near)
-    *near = fmt::format("the nearest allocation ({}, {} bytes at {}) ends at {}", it->second.kind,
-                        it->second.end - it->first, m_ctx.addr(it->first), m_ctx.addr(it->second.end));
+    *near = fmt::format("the nearest allocation ({}, {} bytes at {}) ends at {}", it->kind, it->end - it->begin,
+                        m_ctx.addr(it->begin), m_ctx.addr(it->end));
   return false;
 }
 

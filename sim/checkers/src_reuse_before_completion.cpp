@@ -63,16 +63,17 @@ void SrcReuseChecker::on_wqe_executed(const WqeRecord& r) {
       judge(r, c);
     }
   }
-  const SourceKey key{r.qp.pe, r.local_va, r.bytes, r.qp.slot, r.qp.qp};
-  std::vector<WqeRecord>& windows = m_sources[key];
+  const auto pe = static_cast<size_t>(r.qp.pe);
+  if (pe >= m_sources.size()) m_sources.resize(pe + 1);
+  const SourceKey key{r.local_va, r.bytes, r.qp.slot, r.qp.qp};
+  std::vector<WqeRecord>& windows = m_sources[pe][key];
   if (!windows.empty() && r.doorbell_ps <= windows.back().complete_ps) {
     windows.back().complete_ps = std::max(windows.back().complete_ps, r.complete_ps);  // still in flight: merge
   } else {
     windows.push_back(r);
   }
-  m_expiry.push({r.complete_ps, key});
+  m_expiry.push({r.complete_ps, r.qp.pe, key});
   m_max_source_bytes = std::max<uint64_t>(m_max_source_bytes, r.bytes);
-  const auto pe = static_cast<size_t>(r.qp.pe);
   if (pe >= m_source_span.size()) m_source_span.resize(pe + 1, {UINT64_MAX, 0});
   auto& span = m_source_span[pe];
   span = {std::min(span.first, r.local_va), std::max(span.second, r.local_va + r.bytes)};
@@ -83,13 +84,14 @@ void SrcReuseChecker::prune() {
   // Windows complete in the past can no longer race; visit only the sources whose windows
   // may have ended since the last call.
   const Ps now = sim_now_ps();
-  while (!m_expiry.empty() && m_expiry.top().first < now) {
-    const auto it = m_sources.find(m_expiry.top().second);
+  while (!m_expiry.empty() && std::get<0>(m_expiry.top()) < now) {
+    Sources& sources = m_sources[static_cast<size_t>(std::get<1>(m_expiry.top()))];
+    const auto it = sources.find(std::get<2>(m_expiry.top()));
     m_expiry.pop();
-    if (it == m_sources.end()) continue;
+    if (it == sources.end()) continue;
     auto& w = it->second;
     w.erase(std::remove_if(w.begin(), w.end(), [&](const WqeRecord& r) { return r.complete_ps < now; }), w.end());
-    if (w.empty()) m_sources.erase(it);
+    if (w.empty()) sources.erase(it);
   }
 }
 
@@ -99,11 +101,14 @@ void SrcReuseChecker::on_copy(const CopyRecord& c) {
   const auto dst = reinterpret_cast<uint64_t>(c.dst);
   const uint64_t from = dst > m_max_source_bytes ? dst - m_max_source_bytes : 0;
   const auto pe = static_cast<size_t>(c.pe);
-  const bool near_sources =
-      pe < m_source_span.size() && dst < m_source_span[pe].second && m_source_span[pe].first < dst + c.bytes;
-  for (auto it = near_sources ? m_sources.lower_bound({c.pe, from, 0, INT32_MIN, INT32_MIN}) : m_sources.end();
-       it != m_sources.end() && std::get<0>(it->first) == c.pe && std::get<1>(it->first) < dst + c.bytes; ++it)
-    for (const WqeRecord& r : it->second) judge(r, c);
+  const bool near_sources = pe < m_source_span.size() && pe < m_sources.size() && dst < m_source_span[pe].second &&
+                            m_source_span[pe].first < dst + c.bytes;
+  if (near_sources) {
+    const Sources& sources = m_sources[pe];
+    for (auto it = sources.lower_bound({from, 0, INT32_MIN, INT32_MIN});
+         it != sources.end() && std::get<0>(it->first) < dst + c.bytes; ++it)
+      for (const WqeRecord& r : it->second) judge(r, c);
+  }
   const Ps now = sim_now_ps();
   if (m_writes.empty()) m_writes.resize(static_cast<size_t>(m_ctx.sys.n_pes()));
   std::deque<Write>& writes = m_writes[pe];
