@@ -9,29 +9,6 @@
 
 namespace hazard_host {
 
-aclrtStream setup(int pe, uint64_t heap_bytes, uint32_t qp_num) {
-  aclrtStream stream = nullptr;
-  int status = aclInit(nullptr);
-  status |= aclrtSetDevice(pe);
-  status |= aclrtCreateStream(&stream);
-  if (qp_num > 1) status |= aclshmemx_set_qp_num(ACLSHMEM_DATA_OP_UDMA, qp_num);
-  aclshmemx_init_attr_t attr;
-  attr.my_pe = pe;
-  attr.n_pes = aclshmem_n_pes();
-  attr.local_mem_size = heap_bytes;
-  attr.option_attr.data_op_engine_type = ACLSHMEM_DATA_OP_UDMA;
-  status |= aclshmemx_init_attr(ACLSHMEMX_INIT_WITH_DEFAULT, &attr);
-  if (status != 0) throw std::runtime_error(fmt::format("PE {}: SHMEM set-up failed ({})", pe, status));
-  return stream;
-}
-
-void teardown(aclrtStream stream) {
-  aclshmem_finalize();
-  aclrtDestroyStream(stream);
-  aclrtResetDevice(aclshmem_my_pe());
-  aclFinalize();
-}
-
 uint8_t* udma_tables() { return reinterpret_cast<uint8_t*>(symsim::shim::host().udma_info); }
 
 bool sync(int pe, aclrtStream stream, const std::string& kernel) {
@@ -88,6 +65,21 @@ void run_copy_kernel(int pe, const symsim::KernelArgs& a, CopyLaunch launch, con
   launch(a.u64("fixed") != 0, stream, in, out, bytes);
   sync(pe, stream, name);
   check_pattern(pe, out, bytes, pe, 0, fmt::format("{} copied {} bytes intact", name, bytes));
+  teardown(stream);
+}
+
+void run_neighbour_put(int pe, const symsim::KernelArgs& a, PutLaunch launch, const char* name) {
+  const auto bytes = static_cast<uint32_t>(a.u64("bytes"));
+  aclrtStream stream = setup(pe, 2 * uint64_t{bytes} + (1u << 20));
+  auto* dst = static_cast<uint8_t*>(aclshmem_calloc(1, bytes));
+  auto* src = static_cast<uint8_t*>(aclshmem_malloc(bytes));
+  fill(src, bytes, pe, 0);
+  aclshmem_barrier_all();
+  launch(a.u64("fixed") != 0, stream, udma_tables(), dst, src, bytes);
+  sync(pe, stream, fmt::format("{} kernel", name));
+  aclshmem_barrier_all();
+  const int from = (pe + aclshmem_n_pes() - 1) % aclshmem_n_pes();
+  check_pattern(pe, dst, bytes, from, 0, fmt::format("{} bytes from pe {} arrived", bytes, from));
   teardown(stream);
 }
 

@@ -7,12 +7,12 @@
 #include "acl/acl.h"
 #include "kernel_registry.h"
 #include "shmem.h"
+#include "shmem_setup.h"
 
 namespace hazard_host {
 
-// aclInit .. aclshmemx_init_attr with the UDMA engine and `qp_num` QPs per peer.
-aclrtStream setup(int pe, uint64_t heap_bytes, uint32_t qp_num = 1);
-void teardown(aclrtStream stream);
+using kernel_host::setup;
+using kernel_host::teardown;
 
 // The device address of this PE's UDMA tables (what CANN SHMEM publishes in its meta area
 // and upstream kernels read there); direct-drive kernels take it as an argument.
@@ -44,5 +44,10 @@ void run_copy_kernel(int pe, const symsim::KernelArgs& a, CopyLaunch launch, con
 // checks every block arrived.
 using RingLaunch = void (*)(bool fixed, void* stream, uint8_t* tables, uint8_t* dst, uint8_t* src, uint32_t wqes);
 void run_ring_kernel(int pe, const symsim::KernelArgs& a, RingLaunch launch, const char* name, uint32_t cores = 1);
+
+// A single-WQE kernel: each PE puts `bytes` (kernel argument) to its right neighbour, which
+// checks them. Its driver fills the source, launches once, and checks what arrived.
+using PutLaunch = void (*)(bool fixed, void* stream, uint8_t* tables, uint8_t* dst, uint8_t* src, uint32_t bytes);
+void run_neighbour_put(int pe, const symsim::KernelArgs& a, PutLaunch launch, const char* name);
 
 }  // namespace hazard_host

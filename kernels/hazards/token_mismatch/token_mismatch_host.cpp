@@ -1,6 +1,4 @@
 // Host driver of hazard_token_mismatch: each PE puts `bytes` to its right neighbour, which checks them.
-#include <fmt/format.h>
-
 #include "../common/hazard_host.h"
 
 void launch_token_mismatch(bool fixed, void* stream, uint8_t* tables, uint8_t* dst, uint8_t* src, uint32_t bytes);
@@ -8,18 +6,7 @@ void launch_token_mismatch(bool fixed, void* stream, uint8_t* tables, uint8_t* d
 namespace {
 
 void host(int pe, const symsim::KernelArgs& a) {
-  const auto bytes = static_cast<uint32_t>(a.u64("bytes"));
-  aclrtStream stream = hazard_host::setup(pe, 2 * uint64_t{bytes} + (1u << 20));
-  auto* dst = static_cast<uint8_t*>(aclshmem_calloc(1, bytes));
-  auto* src = static_cast<uint8_t*>(aclshmem_malloc(bytes));
-  hazard_host::fill(src, bytes, pe, 0);
-  aclshmem_barrier_all();
-  launch_token_mismatch(a.u64("fixed") != 0, stream, hazard_host::udma_tables(), dst, src, bytes);
-  hazard_host::sync(pe, stream, "token_mismatch kernel");
-  aclshmem_barrier_all();
-  const int from = (pe + aclshmem_n_pes() - 1) % aclshmem_n_pes();
-  hazard_host::check_pattern(pe, dst, bytes, from, 0, fmt::format("{} bytes from pe {} arrived", bytes, from));
-  hazard_host::teardown(stream);
+  hazard_host::run_neighbour_put(pe, a, launch_token_mismatch, "token_mismatch");
 }
 
 }  // namespace

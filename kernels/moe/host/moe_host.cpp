@@ -14,6 +14,7 @@
 #include "moe_timing.h"
 #include "moe_workload.h"
 #include "shmem.h"
+#include "shmem_setup.h"
 #include "world.h"
 
 void launch_moe_dispatch(void* stream, uint8_t* tiling, uint32_t writers, uint32_t receivers);
@@ -33,22 +34,6 @@ template <typename T>
 void upload(uint64_t device, const std::vector<T>& host) {
   aclrtMemcpy(reinterpret_cast<void*>(device), host.size() * sizeof(T), host.data(), host.size() * sizeof(T),
               ACL_MEMCPY_HOST_TO_DEVICE);
-}
-
-aclrtStream setup(int pe, uint64_t heap_bytes, uint32_t qp_num) {
-  aclrtStream stream = nullptr;
-  int status = aclInit(nullptr);
-  status |= aclrtSetDevice(pe);
-  status |= aclrtCreateStream(&stream);
-  if (qp_num > 1) status |= aclshmemx_set_qp_num(ACLSHMEM_DATA_OP_UDMA, qp_num);
-  aclshmemx_init_attr_t attr;
-  attr.my_pe = pe;
-  attr.n_pes = aclshmem_n_pes();
-  attr.local_mem_size = heap_bytes;
-  attr.option_attr.data_op_engine_type = ACLSHMEM_DATA_OP_UDMA;
-  status |= aclshmemx_init_attr(ACLSHMEMX_INIT_WITH_DEFAULT, &attr);
-  if (status != 0) throw std::runtime_error(fmt::format("PE {}: SHMEM set-up failed ({})", pe, status));
-  return stream;
 }
 
 MoeTiling make_tiling(const WorkloadSpec& w, uint32_t rank, uint32_t writers, uint32_t variant) {
@@ -179,7 +164,7 @@ void host(int pe, const symsim::KernelArgs& a) {
   MoeTiling t = make_tiling(w, static_cast<uint32_t>(pe), writers, variant);
   t.send_ring = send_ring;
   const uint64_t slots = uint64_t{w.experts_per_rank} * w.ep * w.tokens;  // most tokens one rank can receive
-  aclrtStream stream = setup(pe, 2 * (t.window_half_bytes + t.comb_half_bytes) + (4u << 20), writers);
+  aclrtStream stream = kernel_host::setup(pe, 2 * (t.window_half_bytes + t.comb_half_bytes) + (4u << 20), writers);
   // The windows are fresh (zero) heap pages: every flag starts clear. Pages are touched on use.
   t.window = reinterpret_cast<uint64_t>(aclshmem_malloc(2 * t.window_half_bytes));
   t.comb_window = reinterpret_cast<uint64_t>(aclshmem_malloc(2 * t.comb_half_bytes));
@@ -227,10 +212,7 @@ void host(int pe, const symsim::KernelArgs& a) {
     if (launch + 1 == launches) record_times(t, writers, receivers);
   }
   aclshmem_barrier_all();
-  aclshmem_finalize();
-  aclrtDestroyStream(stream);
-  aclrtResetDevice(pe);
-  aclFinalize();
+  kernel_host::teardown(stream);
 }
 
 }  // namespace

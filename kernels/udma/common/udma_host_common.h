@@ -7,12 +7,12 @@
 
 #include "acl/acl.h"
 #include "shmem.h"
+#include "shmem_setup.h"
 
 namespace udma_example {
 
-// aclInit .. aclshmemx_init_attr with the UDMA engine and `qp_num` QPs per peer.
-aclrtStream setup(int pe, uint64_t heap_bytes, uint32_t qp_num);
-void teardown(aclrtStream stream);
+using kernel_host::setup;
+using kernel_host::teardown;
 
 // The byte a PE's buffer holds at `i` in round `round`.
 inline uint8_t pattern_byte(int pe, uint64_t round, uint64_t i) {
