@@ -208,26 +208,17 @@ Ps VisibilityQueue::earliest_write_ps(const uint8_t* begin, const uint8_t* end) 
 }
 
 bool VisibilityQueue::apply_until(Entry& e, Ps now_ps) {
-  // Units land one at a time, but all those due by now_ps go in one copy: nobody can look
-  // between them.
-  const bool unit_zero_check = e.src && e.unit_bytes >= SparseRegion::kHostPageBytes;
   while (e.applied < e.len && e.next_ps <= now_ps) {
-    const uint64_t units_left = (e.len - e.applied + e.unit_bytes - 1) / std::max<uint32_t>(e.unit_bytes, 1);
-    uint64_t units = 1;
-    if (!unit_zero_check) {
-      units = e.unit_interval_ps == 0 ? units_left
-                                      : std::min<uint64_t>(units_left, 1 + (now_ps - e.next_ps) / e.unit_interval_ps);
-    }
-    const uint64_t n = std::min<uint64_t>(units * e.unit_bytes, e.len - e.applied);
+    const uint64_t n = std::min<uint64_t>(e.unit_bytes, e.len - e.applied);
     const uint8_t* from = (e.src ? e.src : e.data.data()) + e.applied;
     // A large store of zeros (a kernel clearing a buffer) may hand whole pages back.
-    if (e.zeros || (unit_zero_check && SparseRegion::is_zero(from, n))) {
+    if (e.zeros || (e.src && n >= SparseRegion::kHostPageBytes && SparseRegion::is_zero(from, n))) {
       SparseRegion::store_zeros(e.dst + e.applied, n);
     } else {
       std::memcpy(e.dst + e.applied, from, n);
     }
     e.applied += n;
-    if (e.applied < e.len) e.next_ps += units * e.unit_interval_ps;
+    if (e.applied < e.len) e.next_ps += e.unit_interval_ps;
   }
   return e.applied >= e.len;
 }

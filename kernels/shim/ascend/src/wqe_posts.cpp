@@ -12,12 +12,7 @@ void note_wqe_posted(AivCore& c, const QpRef& q, uint32_t index, uint32_t bb, ui
   world().posts[q].next = index + bb;
 }
 
-void note_vf_end(AivCore& c) {
-  World& w = world();
-  if (static_cast<size_t>(c.pe()) < w.blocks.size() && static_cast<size_t>(c.core()) < w.blocks[c.pe()].size() &&
-      w.blocks[c.pe()][c.core()])
-    w.blocks[c.pe()][c.core()]->last_vf_end_ps = c.local_ps();
-}
+void note_vf_end(AivCore& c) { world().blocks[c.pe()][c.core()]->last_vf_end_ps = c.local_ps(); }
 
 void note_sq_doorbell_store(AivCore& c, const UdmaQp& qp, uint32_t producer) {
   World& w = world();
@@ -26,7 +21,7 @@ void note_sq_doorbell_store(AivCore& c, const UdmaQp& qp, uint32_t producer) {
   const Ps now = c.local_ps();
   // Only a forward step within one ring pass is a set of new WQEs (a regression or a wild
   // value is the checkers' business).
-  if (unposted != 0 && unposted <= qp.sq_depth_bb && static_cast<int32_t>(unposted) > 0) {
+  if (unposted != 0 && unposted <= qp.sq_depth_bb) {
     const Ps vf_end = w.blocks[c.pe()][c.core()]->last_vf_end_ps;
     const Ps posted = vf_end > cur.last_doorbell_ps && vf_end <= now ? vf_end : now;
     for (uint32_t i = cur.next; i != producer;) {
