@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -104,6 +105,15 @@ SweepSpec load_sweep(const std::string& path) {
       spec.columns.push_back({k, v.get<std::string>()});
     }
   }
+
+  // The size first: a grid too big to run is refused before anything is allocated for it.
+  uint64_t total = scenarios.size();
+  for (const auto& a : axes) total = std::min<uint64_t>(total * a.second.size(), kMaxSweepPoints + 1);
+  if (total > kMaxSweepPoints)
+    throw InputError(path, axes.empty() ? "/scenarios" : "/grid",
+                     fmt::format("the sweep expands to more than {} points (scenarios x grid axes x seeds); "
+                                 "split it into several sweep files",
+                                 kMaxSweepPoints));
 
   uint64_t h = fnv1a(spec.name);
   for (size_t si = 0; si < scenarios.size(); ++si) {
