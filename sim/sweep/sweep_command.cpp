@@ -7,6 +7,7 @@
 #include <iostream>
 #include <thread>
 
+#include "io/output_file.h"
 #include "scenario/input_error.h"
 #include "scenario/scenario.h"
 #include "sweep/child_guard.h"
@@ -60,9 +61,7 @@ int stopped_exit_code(StopReason r) {
   return r == StopReason::kSigint ? 130 : r == StopReason::kSigterm ? 143 : kExitTimeLimit;
 }
 
-}  // namespace
-
-int sweep_main(const SweepOptions& o) {
+int sweep_or_merge(const SweepOptions& o) {
   if (!o.merge.empty()) {
     if (o.out_dir.empty()) throw InputError("--merge", "", "give --out for the merged tables");
     return summarize(merge_shards(o.merge, o.out_dir), o.out_dir);
@@ -123,6 +122,18 @@ int sweep_main(const SweepOptions& o) {
       reason_name(run.stopped), doc["partial"]["points_missing"].get<size_t>(), o.file, out.string(),
       o.shard.empty() ? "" : " --shard " + o.shard);
   return stopped_exit_code(run.stopped);
+}
+
+}  // namespace
+
+int sweep_main(const SweepOptions& o) {
+  try {
+    return sweep_or_merge(o);
+  } catch (const io::OutputError& e) {
+    // A table, row or copied result that could not be written: nothing partial is left.
+    std::cerr << "symsim sweep: " << e.what() << "\n";
+    return e.exit_code();
+  }
 }
 
 }  // namespace symsim::sweep

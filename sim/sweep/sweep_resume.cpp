@@ -2,10 +2,11 @@
 
 #include <fmt/format.h>
 
-#include <fstream>
 #include <iostream>
 #include <optional>
 
+#include "io/output_file.h"
+#include "io/strict_json.h"
 #include "scenario/input_error.h"
 #include "sweep/results_check.h"
 #include "sweep/sweep_table.h"
@@ -24,12 +25,12 @@ ordered_json marker(const SweepSpec& spec, Shard shard) {
           {"shard", {{"index", shard.index}, {"count", shard.count}}}};
 }
 
+// A small JSON file of ours (sweep.json, row.json), or nullopt when absent or unreadable.
 std::optional<ordered_json> read_json_file(const fs::path& p) {
-  if (!fs::is_regular_file(p)) return std::nullopt;
-  std::ifstream in(p);
+  if (!fs::exists(p)) return std::nullopt;
   try {
-    return ordered_json::parse(in);
-  } catch (const ordered_json::exception&) {
+    return ordered_json::parse(io::read_regular_file(p.string(), size_t{1} << 20));
+  } catch (const std::exception&) {
     return std::nullopt;
   }
 }
@@ -37,7 +38,7 @@ std::optional<ordered_json> read_json_file(const fs::path& p) {
 }  // namespace
 
 void write_sweep_marker(const fs::path& out, const SweepSpec& spec, Shard shard) {
-  fs::create_directories(out);
+  io::create_output_dir(out.string());
   write_text_file(out / "sweep.json", marker(spec, shard).dump(2) + "\n");
 }
 

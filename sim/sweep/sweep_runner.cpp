@@ -10,6 +10,7 @@
 #include <map>
 #include <thread>
 
+#include "io/output_file.h"
 #include "service/worker_process.h"
 #include "sweep/child_guard.h"
 #include "sweep/progress_bar.h"
@@ -98,7 +99,7 @@ RunResult run_points(const SweepSpec& spec, const std::vector<Point>& points, co
       const Point& p = points[next++];
       const fs::path dir = o.out_dir / "points" / std::to_string(p.index);
       fs::remove_all(dir);  // a rerun starts clean
-      fs::create_directories(dir);
+      io::create_output_dir(dir.string());
       std::vector<std::string> argv = {exe, "worker", p.scenario_path, "--out", dir.string()};
       for (const std::string& s : p.sets) argv.insert(argv.end(), {"--set", s});
       if (p.has_seed) argv.insert(argv.end(), {"--seed", std::to_string(p.seed)});

@@ -7,6 +7,8 @@
 #include <set>
 #include <sstream>
 
+#include "io/output_file.h"
+#include "io/strict_json.h"
 #include "scenario/input_error.h"
 #include "sweep/results_check.h"
 
@@ -44,12 +46,15 @@ std::string csv_cell(const ordered_json& v) {
   return quoted + "\"";
 }
 
-ordered_json read_json(const fs::path& p) {
-  if (!fs::is_regular_file(p)) throw InputError(p.string(), "", "missing (or not a regular file)");
-  std::ifstream in(p);
-  if (!in) throw InputError(p.string(), "", "cannot open the file");
+// Largest tables and point results read back: a million rows of a few hundred bytes, and a
+// result.json of thousands of PEs' statistics.
+constexpr size_t kMaxResultsBytes = size_t{1} << 30;
+constexpr size_t kMaxPointResultBytes = size_t{256} << 20;
+
+ordered_json read_json(const fs::path& p, size_t max_bytes) {
+  const std::string text = io::read_regular_file(p.string(), max_bytes);
   try {
-    return ordered_json::parse(in);
+    return ordered_json::parse(text);
   } catch (const ordered_json::exception& e) {
     throw InputError(p.string(), "", std::string("not JSON: ") + e.what());
   }
@@ -66,7 +71,7 @@ void check_point_result(const fs::path& src, const ordered_json& row, const std:
                        fmt::format("missing, but {} says point {} ran ({})", row_at, row["index"].dump(), status));
     return;
   }
-  const ordered_json result = read_json(src);
+  const ordered_json result = read_json(src, kMaxPointResultBytes);
   if (!result.is_object()) throw InputError(src.string(), "", "a result.json is a JSON object");
 }
 
@@ -117,23 +122,10 @@ ordered_json results_document(const SweepSpec& spec, Shard shard, std::vector<or
   return doc;
 }
 
-void write_text_file(const fs::path& path, const std::string& text) {
-  const fs::path tmp = path.string() + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out << text;
-    out.flush();
-    if (!out) {
-      std::error_code ec;
-      fs::remove(tmp, ec);
-      throw std::runtime_error("cannot write " + path.string());
-    }
-  }
-  fs::rename(tmp, path);
-}
+void write_text_file(const fs::path& path, const std::string& text) { io::write_file(path.string(), text); }
 
 void write_results(const fs::path& dir, const ordered_json& doc) {
-  fs::create_directories(dir);
+  io::create_output_dir(dir.string());
   std::ostringstream csv;
   std::vector<std::string> header = {"index", "scenario"};
   for (const auto& k : doc["grid_keys"]) header.push_back(k.get<std::string>());
@@ -168,7 +160,7 @@ ordered_json merge_shards(const std::vector<std::string>& dirs, const fs::path& 
   std::set<size_t> shards_seen;
   for (const std::string& d : dirs) {
     const std::string file = (fs::path(d) / "results.json").string();
-    const ordered_json doc = read_json(file);
+    const ordered_json doc = read_json(file, kMaxResultsBytes);
     check_results_document(doc, file);
     const size_t index = doc["shard"]["index"].get<size_t>(), count = doc["shard"]["count"].get<size_t>();
     if (merged.is_null()) {
@@ -222,9 +214,8 @@ ordered_json merge_shards(const std::vector<std::string>& dirs, const fs::path& 
     if (fs::exists(src)) {
       const fs::path dst = out / "points" / std::to_string(i) / "result.json";
       if (fs::exists(dst) && fs::equivalent(src, dst)) continue;  // merging into a shard's own folder
-      fs::create_directories(dst.parent_path());
-      std::ifstream in(src, std::ios::binary);
-      write_text_file(dst, std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()));
+      io::create_output_dir(dst.parent_path().string());
+      write_text_file(dst, io::read_regular_file(src.string(), kMaxPointResultBytes));
     }
   }
   write_results(out, merged);

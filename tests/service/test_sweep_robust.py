@@ -153,6 +153,35 @@ class LimitTest(Base):
         self.assertFalse(os.path.exists(os.path.join(self.dir, "huge")))
 
 
+class InputTest(Base):
+    def test_duplicate_key_in_sweep_file(self):
+        path = os.path.join(self.dir, "dup.json")
+        with open(path, "w") as f:
+            f.write('{"symsim_sweep": 1, "name": "dup", "scenarios": ["%s"], '
+                    '"grid": {"kernel.args.rounds": [1], "kernel.args.rounds": [2]}}' % PUT)
+        r = sweep(path, "--out", os.path.join(self.dir, "dup"))
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn(path, r.stderr)
+        self.assertIn("/grid/kernel.args.rounds", r.stderr)
+        self.assertIn("duplicate", r.stderr)
+
+    def test_out_under_a_file(self):
+        sw = self.sweep_file([1])
+        blocker = os.path.join(self.dir, "file")
+        open(blocker, "w").close()
+        r = sweep(sw, "--out", os.path.join(blocker, "out"))
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn(os.path.join(blocker, "out"), r.stderr)
+
+    def test_merge_of_a_fifo_does_not_hang(self):
+        d = os.path.join(self.dir, "fifo")
+        os.makedirs(d)
+        os.mkfifo(os.path.join(d, "results.json"))
+        r = sweep("--merge", d, "--out", os.path.join(self.dir, "m"), timeout=30)
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn(os.path.join(d, "results.json"), r.stderr)
+
+
 ROW = {"index": 0, "scenario": "a.json", "params": {}, "status": "pass", "exit_code": 0, "sim_time_ns": 1,
        "wqes": 1, "bytes": 1, "doorbells": 1, "cqes": 1, "hazards": [], "columns": {}}
 DOC = {"symsim_sweep": 1, "name": "t", "sweep_hash": "0123", "points_total": 1,

@@ -92,6 +92,10 @@ TEST_F(SweepSpecTest, RejectsBadFilesWithPointers) {
   EXPECT_EQ(pointer_of(R"({"symsim_sweep":1,"name":"t","scenarios":["a.json"],"grid":{"x":[]}})"), "/grid/x");
   EXPECT_EQ(pointer_of(R"({"symsim_sweep":1,"name":"t","scenarios":["a.json"],"seeds":[-1]})"), "/seeds/0");
   EXPECT_EQ(pointer_of(R"({"symsim_sweep":2,"name":"t","scenarios":["a.json"]})"), "/symsim_sweep");
+  // Issue 15: a duplicate key is an error at its pointer, not "the last one wins".
+  EXPECT_EQ(pointer_of(R"({"symsim_sweep":1,"name":"t","scenarios":["a.json"],"grid":{"x":[1],"x":[2]}})"),
+            "/grid/x");
+  EXPECT_EQ(pointer_of(R"({"symsim_sweep":1,"name":"t","name":"u","scenarios":["a.json"]})"), "/name");
 }
 
 // Issue 15: a grid over kMaxSweepPoints is refused before it is expanded (it would take the
