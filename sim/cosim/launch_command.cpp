@@ -11,7 +11,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <functional>
 #include <iostream>
 #include <optional>
@@ -20,6 +19,7 @@
 #include "cosim/host_programs.h"
 #include "cosim/private_server.h"
 #include "cosim/wire.h"
+#include "io/output_file.h"
 #include "runner/runner.h"
 #include "scenario/input_error.h"
 #include "service/client.h"
@@ -63,15 +63,19 @@ class SignalScope {
   struct sigaction m_int {}, m_term{};
 };
 
-}  // namespace
-
-int launch_main(const LaunchOptions& o) {
+int launch(const LaunchOptions& o) {
   if (o.command.empty())
     throw InputError("symsim launch", "",
                      "give the host program to run (symsim launch -n N PROGRAM ARGS...)");
   if (o.pes < 1) throw InputError("-n", "", "at least one PE");
   if (!std::isfinite(o.timeout_s) || o.timeout_s <= 0 || o.timeout_s > kMaxTimeoutS)
     throw InputError("--timeout", "", fmt::format("expected seconds in (0, {}], got {}", kMaxTimeoutS, o.timeout_s));
+  const std::string program = fs::path(o.command[0]).filename().string();
+  const fs::path out_dir =
+      o.out_dir.empty() ? fs::path("symsim-out") / ("cosim_" + program) : fs::path(o.out_dir);
+  // Where the results go is checked before anything runs (a bad path: exit 2, nothing lost).
+  io::create_output_dir(out_dir.string());
+  if (!o.trace_path.empty()) io::check_writable(o.trace_path);
   sweep::ChildGuard guard;  // before any thread or child: a kill -9 of launch still cleans up
   SignalScope signals;
   std::unique_ptr<PrivateServer> own;
@@ -87,7 +91,6 @@ int launch_main(const LaunchOptions& o) {
                                                                 : "");
   }
 
-  const std::string program = fs::path(o.command[0]).filename().string();
   const json scenario = {
       {"symsim", 1},
       {"name", "cosim_" + program},
@@ -185,22 +188,20 @@ int launch_main(const LaunchOptions& o) {
   const std::string outcome = done.value("outcome", std::string());
   const json r = client->request({{"op", "result"}, {"run", run}});
   if (r.value("ok", false)) {
-    const fs::path dir =
-        o.out_dir.empty() ? fs::path("symsim-out") / ("cosim_" + program) : fs::path(o.out_dir);
-    fs::create_directories(dir);
-    std::ofstream(dir / "result.json") << r["result"].dump(2) << "\n";
-    std::cout << summarize(r["result"]) << "  result: " << (dir / "result.json").string() << "\n";
-    if (!o.trace_path.empty()) {
-      std::ofstream t(o.trace_path, std::ios::binary);
-      for (uint64_t offset = 0;;) {
-        const json c =
-            client->request({{"op", "trace"}, {"run", run}, {"offset", offset}, {"max_bytes", 1u << 20}});
-        if (!c.value("ok", false)) break;
-        t << c["data"].get<std::string>();
-        offset += c["data"].get<std::string>().size();
-        if (c["eof"].get<bool>()) break;
-      }
-    }
+    io::write_file((out_dir / "result.json").string(), r["result"].dump(2) + "\n");
+    std::cout << summarize(r["result"]) << "  result: " << (out_dir / "result.json").string() << "\n";
+    if (!o.trace_path.empty())
+      io::write_file(o.trace_path, [&](std::ostream& t) {
+        for (uint64_t offset = 0;;) {
+          const json c =
+              client->request({{"op", "trace"}, {"run", run}, {"offset", offset}, {"max_bytes", 1u << 20}});
+          if (!c.value("ok", false))
+            throw std::runtime_error("the server did not send the trace: " + c.value("error", json()).dump());
+          t << c["data"].get<std::string>();
+          offset += c["data"].get<std::string>().size();
+          if (c["eof"].get<bool>()) break;
+        }
+      });
   } else if (g_signal) {
     std::cerr << fmt::format("symsim launch: stopped by {}: run {} cancelled, host programs stopped\n",
                              g_signal == SIGINT ? "SIGINT" : "SIGTERM", run);
@@ -227,6 +228,17 @@ int launch_main(const LaunchOptions& o) {
   if (never_connected) return 1;
   if (outcome == "timeout") return kExitTimeLimit;
   return code;
+}
+
+}  // namespace
+
+int launch_main(const LaunchOptions& o) {
+  try {
+    return launch(o);
+  } catch (const io::OutputError& e) {
+    std::cerr << "symsim launch: " << e.what() << "\n";
+    return e.exit_code();
+  }
 }
 
 }  // namespace symsim::cosim

@@ -55,6 +55,19 @@ class LaunchRobustTest(unittest.TestCase):
             self.assertEqual(p.returncode, 2, (value, p.stderr))
             self.assertIn("--timeout", p.stderr)
 
+    def test_bad_out_is_refused_before_anything_runs(self):
+        blocker = os.path.join(self.tmp, "file")
+        open(blocker, "w").close()
+        p = subprocess.run([SYMSIM, "launch", "--out", os.path.join(blocker, "out"), "/bin/true"],
+                           capture_output=True, text=True, timeout=30, env=self.env)
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn(os.path.join(blocker, "out"), p.stderr)
+        p = subprocess.run([SYMSIM, "launch", "--trace", "/nonexistent/t.json", "/bin/true"],
+                           capture_output=True, text=True, timeout=30, env=self.env)
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("/nonexistent/t.json", p.stderr)
+        self.assertEqual(self.leftovers(), [])
+
     def killed(self, sig):
         p = subprocess.Popen([SYMSIM, "launch", "-n", "2", "--timeout", "300", "--out",
                               os.path.join(self.tmp, "out"), "sleep", self.marker],
