@@ -108,18 +108,24 @@ class InterruptTest(Base):
 
 
 class KillTest(Base):
-    def test_kill_9_leaves_no_workers(self):
-        sw = self.sweep_file([LONG_ROUNDS, LONG_ROUNDS + 1])
+    def test_kill_9_leaves_no_workers_and_resume_picks_up(self):
+        sw = self.sweep_file([1, LONG_ROUNDS, LONG_ROUNDS + 1])
         out = os.path.join(self.dir, "out")
         p = self.start(sw, "--jobs", "2", "--out", out)
-        self.wait_for(os.path.join(out, "points", "1", "worker.log"))
+        self.wait_for(os.path.join(out, "points", "2", "worker.log"))  # point 0 is done
         self.assertTrue(wait_until(lambda: len(processes_with(os.path.join(out, "points"))) == 2, 30))
         p.kill()
         p.communicate(timeout=30)
         left = wait_until(lambda: processes_with(out) == [] or None, 30)
         self.assertTrue(left, f"workers left running: {processes_with(out)}")
-        # The finished points' rows are on disk, so --resume after a kill -9 works too.
-        self.assertTrue(os.path.exists(os.path.join(out, "sweep.json")))
+        # Each finished point's row is on disk as it ends: --resume after a kill -9 keeps it.
+        log0 = os.stat(os.path.join(out, "points", "0", "worker.log")).st_mtime_ns
+        r = sweep(sw, "--jobs", "2", "--out", out, "--resume", "--point-timeout", "1")
+        self.assertEqual(r.returncode, 1, r.stderr)
+        with open(os.path.join(out, "results.json")) as f:
+            doc = json.load(f)
+        self.assertEqual([p["status"] for p in doc["points"]], ["pass", "timeout", "timeout"])
+        self.assertEqual(os.stat(os.path.join(out, "points", "0", "worker.log")).st_mtime_ns, log0)
 
 
 class LimitTest(Base):
