@@ -25,9 +25,10 @@ enum Mode { kLoadHbm, kLoadL2, kStore };
 // per copy costs about 200 ns in one thread and would hide the engine.
 template <int kK>
 __global__ void tma_stream(uint8_t* gmem, size_t window_bytes, size_t first_offset, uint32_t bytes, int copies_per_warp, int bufs, int store,
-                           uint64_t* out_ns) {
+                           int active_block, uint64_t* out_ns) {
   extern __shared__ __align__(128) uint8_t smem[];
   __shared__ __align__(8) uint64_t mbar[4 * kK];
+  if (static_cast<int>(blockIdx.x) != active_block) return;  // the CTAs before it only push it onto another SM
   const int warp = threadIdx.x / 32, warps = blockDim.x / 32;
   if (threadIdx.x == 0)
     for (int s = 0; s < warps * kK; ++s) mbar_init(&mbar[s], 1);
@@ -70,30 +71,39 @@ __global__ void tma_stream(uint8_t* gmem, size_t window_bytes, size_t first_offs
     }
   }
   __syncthreads();
-  if (threadIdx.x == 0) out_ns[0] = globaltimer_ns() - t0;
+  if (threadIdx.x == 0) {
+    out_ns[0] = globaltimer_ns() - t0;
+    out_ns[1] = smid();
+  }
 }
 
+// The CTA runs as block `active_block` of a grid whose other CTAs exit at once (each takes
+// the whole shared memory, so every CTA sits on an SM of its own): block 0 by default, others
+// to see whether the SM matters. Returns ns; *sm gets the SM it ran on.
 template <int kK>
-double run_ns(uint8_t* gmem, Mode mode, int warps, uint32_t bytes, int copies, size_t* cursor, uint64_t* out) {
+double run_ns(uint8_t* gmem, Mode mode, int warps, uint32_t bytes, int copies, size_t* cursor, uint64_t* out, int active_block = 0,
+              int* sm = nullptr) {
   const int bufs = static_cast<int>(std::max<size_t>(1, std::min<size_t>(kK, kSmemBytes / warps / bytes)));
   const size_t window = mode == kLoadL2 ? kHotBytes : kRegionBytes;
   const size_t first = mode == kLoadL2 ? 0 : (*cursor + 65535) / 65536 * 65536;  // a multiple of every size: no copy wraps
   if (mode != kLoadL2) *cursor = (first + static_cast<size_t>(copies) * bytes) % kRegionBytes;
   CALIB_CHECK(cudaFuncSetAttribute(tma_stream<kK>, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(kSmemBytes)));
-  tma_stream<kK><<<1, 32 * warps, static_cast<size_t>(warps) * bufs * bytes>>>(gmem, window, first, bytes, copies / warps, bufs, mode == kStore, out);
+  const size_t smem = active_block == 0 ? static_cast<size_t>(warps) * bufs * bytes : kSmemBytes;
+  tma_stream<kK><<<active_block + 1, 32 * warps, smem>>>(gmem, window, first, bytes, copies / warps, bufs, mode == kStore, active_block, out);
   CALIB_CHECK(cudaGetLastError());
   CALIB_CHECK(cudaDeviceSynchronize());
-  uint64_t ns = 0;
-  CALIB_CHECK(cudaMemcpy(&ns, out, sizeof(ns), cudaMemcpyDeviceToHost));
-  return static_cast<double>(ns);
+  uint64_t h[2] = {0, 0};
+  CALIB_CHECK(cudaMemcpy(h, out, sizeof(h), cudaMemcpyDeviceToHost));
+  if (sm) *sm = static_cast<int>(h[1]);
+  return static_cast<double>(h[0]);
 }
 
-double run_ns(int k, uint8_t* gmem, Mode mode, int warps, uint32_t bytes, int copies, size_t* cursor, uint64_t* out) {
+double run_ns(int k, uint8_t* gmem, Mode mode, int warps, uint32_t bytes, int copies, size_t* cursor, uint64_t* out, int* sm) {
   switch (k) {
-    case 1: return run_ns<1>(gmem, mode, warps, bytes, copies, cursor, out);
-    case 2: return run_ns<2>(gmem, mode, warps, bytes, copies, cursor, out);
-    case 4: return run_ns<4>(gmem, mode, warps, bytes, copies, cursor, out);
-    default: return run_ns<8>(gmem, mode, warps, bytes, copies, cursor, out);
+    case 1: return run_ns<1>(gmem, mode, warps, bytes, copies, cursor, out, 0, sm);
+    case 2: return run_ns<2>(gmem, mode, warps, bytes, copies, cursor, out, 0, sm);
+    case 4: return run_ns<4>(gmem, mode, warps, bytes, copies, cursor, out, 0, sm);
+    default: return run_ns<8>(gmem, mode, warps, bytes, copies, cursor, out, 0, sm);
   }
 }
 
@@ -106,7 +116,7 @@ void bench_tma_sm() {
   uint64_t* out = nullptr;
   CALIB_CHECK(cudaMalloc(&gmem, kRegionBytes));
   CALIB_CHECK(cudaMemset(gmem, 1, kRegionBytes));
-  CALIB_CHECK(cudaMalloc(&out, sizeof(uint64_t)));
+  CALIB_CHECK(cudaMalloc(&out, 2 * sizeof(uint64_t)));
   size_t cursor = kHotBytes;
   const char* mode_id[] = {"load_hbm", "load_l2", "store"};
   const char* mode_what[] = {"bulk loads global->shared streaming from HBM", "bulk loads global->shared, 1 MiB source (L2 hits)",
@@ -120,9 +130,10 @@ void bench_tma_sm() {
         if (static_cast<size_t>(warps) * bytes > kSmemBytes) continue;
         std::vector<double> rate_by_k;
         for (int k : kInflight) {
-          run_ns(k, gmem, mode, warps, bytes, 64, &cursor, out);  // warm-up (and, for L2, the source into L2)
+          run_ns(k, gmem, mode, warps, bytes, 64, &cursor, out, nullptr);  // warm-up (and, for L2, the source into L2)
           std::vector<double> ns;
-          for (int rep = 0; rep < 3; ++rep) ns.push_back(run_ns(k, gmem, mode, warps, bytes, copies, &cursor, out));
+          int sm = -1;
+          for (int rep = 0; rep < 3; ++rep) ns.push_back(run_ns(k, gmem, mode, warps, bytes, copies, &cursor, out, &sm));
           const double t = median(ns), gbps = static_cast<double>(copies) * bytes / t;
           peak = std::max(peak, gbps);
           rate_by_k.push_back(gbps);
@@ -135,7 +146,7 @@ void bench_tma_sm() {
                    std::string(mode_what[mode]) + ", " + size_name(bytes) + " B copies, " + std::to_string(k) + " in flight per issuing thread, " +
                        std::to_string(warps) + " issuing warp(s), one SM",
                    gbps, "GB/s",
-                   "1 CTA, lane 0 of " + std::to_string(warps) + " warp(s) issuing, " + std::to_string(copies) +
+                   "1 CTA (SM " + std::to_string(sm) + "), lane 0 of " + std::to_string(warps) + " warp(s) issuing, " + std::to_string(copies) +
                        " copies (median of 3 after a warm-up); ns per copy " + num(t / copies)});
         }
         if (warps == 1) {
@@ -156,6 +167,30 @@ void bench_tma_sm() {
              1.0 / f.slope, "GB/s", how});
     add_row({std::string("tma_sm.") + mode_id[mode] + ".peak_gbps", std::string(mode_what[mode]) + ": best rate of one SM over these rows",
              peak, "GB/s", "maximum of the rows above"});
+  }
+  // The best rate (32 KiB copies, 4 issuing warps x 4 in flight) on SMs across the chip.
+  const int sms = sm_count();
+  for (Mode mode : {kLoadHbm, kLoadL2, kStore}) {
+    const int bytes = 32768, copies = static_cast<int>(kTargetBytes / bytes);
+    double lo = 1e30, hi = 0;
+    int lo_sm = -1, hi_sm = -1;
+    std::string all;
+    for (int block = 0; block < sms; block += 7) {
+      run_ns<4>(gmem, mode, 4, bytes, 64, &cursor, out, block);
+      std::vector<double> ns;
+      int sm = -1;
+      for (int rep = 0; rep < 3; ++rep) ns.push_back(run_ns<4>(gmem, mode, 4, bytes, copies, &cursor, out, block, &sm));
+      const double gbps = static_cast<double>(copies) * bytes / median(ns);
+      if (gbps < lo) lo = gbps, lo_sm = sm;
+      if (gbps > hi) hi = gbps, hi_sm = sm;
+      all += (all.empty() ? "" : " ") + num(gbps);
+    }
+    const std::string how = "32k B copies, 4 issuing warps x 4 in flight, one CTA on each of " + std::to_string((sms + 6) / 7) +
+                            " SMs in turn (median of 3 each): " + all;
+    add_row({std::string("tma_sm.") + mode_id[mode] + ".sm_min_gbps", std::string(mode_what[mode]) + ": best rate, slowest SM (" +
+             std::to_string(lo_sm) + ")", lo, "GB/s", how});
+    add_row({std::string("tma_sm.") + mode_id[mode] + ".sm_max_gbps", std::string(mode_what[mode]) + ": best rate, fastest SM (" +
+             std::to_string(hi_sm) + ")", hi, "GB/s", how});
   }
   CALIB_CHECK(cudaFree(gmem));
   CALIB_CHECK(cudaFree(out));
