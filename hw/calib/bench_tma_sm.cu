@@ -16,6 +16,7 @@ constexpr int kMinCopies = 2048;
 constexpr int kSizes[] = {1024, 2048, 4096, 8192, 16384, 32768, 65536};
 constexpr int kInflight[] = {1, 2, 4, 8};
 enum Mode { kLoadHbm, kLoadL2, kStore };
+constexpr int kMaxWarps = 16;
 
 // Lane 0 of each of `warps` warps keeps kK copies in flight: a load waits for the mbarrier of
 // the copy it issued kK before; a store waits (wait_group.read) until at most kK-1 of its
@@ -27,7 +28,7 @@ template <int kK>
 __global__ void tma_stream(uint8_t* gmem, size_t window_bytes, size_t first_offset, uint32_t bytes, int copies_per_warp, int bufs, int store,
                            int active_block, uint64_t* out_ns) {
   extern __shared__ __align__(128) uint8_t smem[];
-  __shared__ __align__(8) uint64_t mbar[4 * kK];
+  __shared__ __align__(8) uint64_t mbar[kMaxWarps * kK];
   if (static_cast<int>(blockIdx.x) != active_block) return;  // the CTAs before it only push it onto another SM
   const int warp = threadIdx.x / 32, warps = blockDim.x / 32;
   if (threadIdx.x == 0)
@@ -126,7 +127,7 @@ void bench_tma_sm() {
     double peak = 0;
     for (int bytes : kSizes) {
       const int copies = std::max<int>(kMinCopies, static_cast<int>(kTargetBytes / bytes));
-      for (int warps : {1, 4}) {
+      for (int warps : {1, 4, kMaxWarps}) {
         if (static_cast<size_t>(warps) * bytes > kSmemBytes) continue;
         std::vector<double> rate_by_k;
         for (int k : kInflight) {
