@@ -64,6 +64,7 @@ __global__ void tma_stream(uint8_t* gmem, size_t window_bytes, size_t first_offs
     if (store) {
       bulk_wait<0>();  // every write done, not only read out of shared memory
     } else {
+      if (copies_per_warp < kK) s = 0;  // fewer copies than stages: the oldest is in stage 0
       for (int c = 0; c < kK && c < copies_per_warp; ++c) {  // the last kK copies, oldest first
         mbar_wait(&my_mbar[s], (phases >> s) & 1);
         phases ^= 1u << s;
