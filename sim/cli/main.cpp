@@ -19,6 +19,7 @@
 #include "scenario/scenario.h"
 #include "symsim/kernel_library.h"
 #include "service/commands.h"
+#include "package/version.h"
 #ifdef SYMSIM_HAVE_LITMUS
 #include "litmus_command.h"
 #endif
@@ -90,6 +91,7 @@ int main(int argc, char* argv[]) {
 int sc_main(int argc, char* argv[]) {
   CLI::App app{"symsim: a cycle-approximate simulator of NPU/GPU-initiated communication over symmetric memory"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", symsim::version_line(), "print the version and git commit, and exit");
 
   std::string file, out_dir, trace_pes, trace_window;
   LoadOptions load;
