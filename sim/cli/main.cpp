@@ -89,7 +89,9 @@ int main(int argc, char* argv[]) {
 }
 
 int sc_main(int argc, char* argv[]) {
-  CLI::App app{"symsim: a cycle-approximate simulator of NPU/GPU-initiated communication over symmetric memory"};
+  // Named, so that usage lines (and the man page made from them) say "symsim", not argv[0].
+  CLI::App app{"symsim: a cycle-approximate simulator of NPU/GPU-initiated communication over symmetric memory",
+               "symsim"};
   app.require_subcommand(1);
   app.set_version_flag("--version", symsim::version_line(), "print the version and git commit, and exit");
 
