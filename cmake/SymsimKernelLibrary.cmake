@@ -12,23 +12,44 @@
 # launches become shim launches, `int main` becomes the library's entry point) and compiled
 # with the shim's headers in place of CANN's. NAME is the kernel scenarios name; ARGV is each
 # PE's argv ({pe}, {n_pes}, {ARG} substituted); ARGS declares the scenario's kernel.args
-# (NAME:MIN:MAX:DEFAULT:DOC). Outside the symsim build tree set SYMSIM_REWRITE to the
-# symsim-rewrite program.
-set(SYMSIM_SHIM_INCLUDE_DIR ${CMAKE_CURRENT_LIST_DIR}/../kernels/shim/ascend/include CACHE PATH
-    "symsim's CANN shim headers")
+# (NAME:MIN:MAX:DEFAULT:DOC).
+#
+# Three ways in: inside symsim's build tree it is already included; from an installed symsim,
+# find_package(symsim CONFIG) includes it; from a source checkout, include() it and name the
+# symsim-rewrite program in SYMSIM_REWRITE (a CMake variable or the environment).
+# The program used: the symsim-rewrite target of this build, else SYMSIM_REWRITE (CMake
+# variable, then environment), else the installed package's symsim::rewrite.
+if(NOT DEFINED SYMSIM_SHIM_INCLUDE_DIR)
+  # symsim's CANN shim headers; find_package(symsim) sets them to the installed copy.
+  set(SYMSIM_SHIM_INCLUDE_DIR ${CMAKE_CURRENT_LIST_DIR}/../kernels/shim/ascend/include)
+endif()
+
+# _symsim_rewrite_program(<command-var> <dependency-var> <caller>): the symsim-rewrite to run.
+function(_symsim_rewrite_program cmd_var dep_var caller)
+  if(TARGET symsim-rewrite)
+    set(${cmd_var} $<TARGET_FILE:symsim-rewrite> PARENT_SCOPE)
+    set(${dep_var} symsim-rewrite PARENT_SCOPE)
+  elseif(SYMSIM_REWRITE)
+    set(${cmd_var} ${SYMSIM_REWRITE} PARENT_SCOPE)
+    set(${dep_var} ${SYMSIM_REWRITE} PARENT_SCOPE)
+  elseif(DEFINED ENV{SYMSIM_REWRITE} AND NOT "$ENV{SYMSIM_REWRITE}" STREQUAL "")
+    set(${cmd_var} $ENV{SYMSIM_REWRITE} PARENT_SCOPE)
+    set(${dep_var} $ENV{SYMSIM_REWRITE} PARENT_SCOPE)
+  elseif(TARGET symsim::rewrite)
+    set(${cmd_var} $<TARGET_FILE:symsim::rewrite> PARENT_SCOPE)
+    set(${dep_var} $<TARGET_FILE:symsim::rewrite> PARENT_SCOPE)
+  else()
+    message(FATAL_ERROR "${caller}: symsim-rewrite not found: use find_package(symsim CONFIG) with an installed "
+                        "symsim, or set SYMSIM_REWRITE (CMake variable or environment) to the symsim-rewrite program")
+  endif()
+endfunction()
 
 # symsim_rewrite_sources(<out-var> <sources>...): the rewritten copies of CANN-style sources
 # (<<<>>> launches, main) for a target of your own; compile them with
 # symsim_use_rewritten_sources(<target> <sources>...), which lets their "..." includes resolve
 # next to the originals.
 function(symsim_rewrite_sources out_var)
-  if(TARGET symsim-rewrite)
-    set(rewrite $<TARGET_FILE:symsim-rewrite>)
-    set(rewrite_dep symsim-rewrite)
-  else()
-    set(rewrite ${SYMSIM_REWRITE})
-    set(rewrite_dep ${SYMSIM_REWRITE})
-  endif()
+  _symsim_rewrite_program(rewrite rewrite_dep symsim_rewrite_sources)
   set(outs)
   foreach(src ${ARGN})
     get_filename_component(abs ${src} ABSOLUTE)
@@ -62,15 +83,7 @@ function(symsim_add_kernel_library target)
   if(NOT K_NAME OR NOT K_SOURCES)
     message(FATAL_ERROR "symsim_add_kernel_library(${target}): NAME and SOURCES are required")
   endif()
-  if(TARGET symsim-rewrite)
-    set(rewrite $<TARGET_FILE:symsim-rewrite>)
-    set(rewrite_dep symsim-rewrite)
-  elseif(SYMSIM_REWRITE)
-    set(rewrite ${SYMSIM_REWRITE})
-    set(rewrite_dep ${SYMSIM_REWRITE})
-  else()
-    message(FATAL_ERROR "symsim_add_kernel_library(${target}): set SYMSIM_REWRITE to the symsim-rewrite program")
-  endif()
+  _symsim_rewrite_program(rewrite rewrite_dep "symsim_add_kernel_library(${target})")
   if(NOT K_ARGV)
     set(K_ARGV "{n_pes} {pe}")
   endif()

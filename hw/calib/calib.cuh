@@ -57,6 +57,11 @@ class EventTimer {
 };
 
 double median(std::vector<double> v);
+inline std::string num(double v) {  // 4 significant digits, for method texts
+  char b[32];
+  std::snprintf(b, sizeof b, "%.4g", v);
+  return b;
+}
 int sm_count();
 
 // Benchmarks (one file each).
@@ -68,6 +73,19 @@ void bench_atomics();
 void bench_host_stores();
 void bench_launch();
 void bench_peer();
+void bench_tma_sm();
+void bench_load_mlp();
+void bench_stores();
+void bench_atomics_pipe();
+void bench_launch_spacing();
+void bench_memcpy();
+
+// Least-squares line y = intercept + slope * x.
+struct LineFit {
+  double intercept, slope;
+};
+LineFit fit_line(const std::vector<double>& x, const std::vector<double>& y);
+
 
 // ---- device helpers ----------------------------------------------------------------------
 __device__ __forceinline__ uint64_t globaltimer_ns() {

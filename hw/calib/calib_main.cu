@@ -27,6 +27,19 @@ double median(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
+LineFit fit_line(const std::vector<double>& x, const std::vector<double>& y) {
+  const double n = static_cast<double>(x.size());
+  double sx = 0, sy = 0, sxx = 0, sxy = 0;
+  for (size_t i = 0; i < x.size(); ++i) {
+    sx += x[i];
+    sy += y[i];
+    sxx += x[i] * x[i];
+    sxy += x[i] * y[i];
+  }
+  const double slope = (n * sxy - sx * sy) / (n * sxx - sx * sx);
+  return {(sy - slope * sx) / n, slope};
+}
+
 int sm_count() {
   int dev = 0, n = 0;
   CALIB_CHECK(cudaGetDevice(&dev));
@@ -40,7 +53,9 @@ int main(int argc, char** argv) {
   using namespace calib;
   const std::vector<std::pair<std::string, std::function<void()>>> groups = {
       {"flags", bench_flags},   {"fences", bench_fences},         {"tma", bench_tma},       {"memory", bench_memory},
-      {"atomics", bench_atomics}, {"host_stores", bench_host_stores}, {"launch", bench_launch}, {"peer", bench_peer}};
+      {"atomics", bench_atomics}, {"host_stores", bench_host_stores}, {"launch", bench_launch}, {"peer", bench_peer},
+      {"tma_sm", bench_tma_sm}, {"load_mlp", bench_load_mlp}, {"stores", bench_stores}, {"atomics_pipe", bench_atomics_pipe},
+      {"launch_spacing", bench_launch_spacing}, {"memcpy", bench_memcpy}};
   std::vector<std::string> wanted(argv + 1, argv + argc);
   cudaDeviceProp prop{};
   CALIB_CHECK(cudaGetDeviceProperties(&prop, 0));

@@ -19,6 +19,7 @@
 #include "scenario/scenario.h"
 #include "symsim/kernel_library.h"
 #include "service/commands.h"
+#include "package/version.h"
 #ifdef SYMSIM_HAVE_LITMUS
 #include "litmus_command.h"
 #endif
@@ -88,8 +89,11 @@ int main(int argc, char* argv[]) {
 }
 
 int sc_main(int argc, char* argv[]) {
-  CLI::App app{"symsim: a cycle-approximate simulator of NPU/GPU-initiated communication over symmetric memory"};
+  // Named, so that usage lines (and the man page made from them) say "symsim", not argv[0].
+  CLI::App app{"symsim: a cycle-approximate simulator of NPU/GPU-initiated communication over symmetric memory",
+               "symsim"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", symsim::version_line(), "print the version and git commit, and exit");
 
   std::string file, out_dir, trace_pes, trace_window;
   LoadOptions load;

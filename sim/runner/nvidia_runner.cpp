@@ -17,6 +17,7 @@
 #include "stats/stats_collector.h"
 #include "symsim/cuda/runtime.h"
 #include "trace/trace_writer.h"
+#include "package/version.h"
 
 namespace symsim {
 
@@ -192,6 +193,7 @@ RunOutput run_nvidia_scenario(const Scenario& s, const TraceOptions& trace_opts,
                 {"scenario", s.name},
                 {"status", report.ok() ? "pass" : "fail"},
                 {"seed", s.seed},
+                {"tool", tool_json()},
                 {"sim_time_ns", static_cast<double>(end_ps) / 1000.0},
                 {"wall_s", wall_s},
                 {"hazards", hazard_list},

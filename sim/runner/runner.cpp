@@ -20,6 +20,7 @@
 #include "stats/stats_collector.h"
 #include "symsim/shim_runtime.h"
 #include "trace/trace_writer.h"
+#include "package/version.h"
 
 namespace symsim {
 
@@ -153,6 +154,7 @@ RunOutput run_ascend_scenario(const Scenario& s, const TraceOptions& trace_opts,
                 {"scenario", s.name},
                 {"status", report.ok() ? "pass" : "fail"},
                 {"seed", s.seed},
+                {"tool", tool_json()},
                 {"sim_time_ns", static_cast<double>(end_ps) / 1000.0},
                 {"wall_s", wall_s},
                 {"hazards", hazard_list},

@@ -14,6 +14,7 @@
 #include "kernel_registry.h"
 #include "models/fabric/fabric.h"
 #include "models/platform/ascend_params.h"
+#include "package/install_layout.h"
 #include "scenario/input_error.h"
 #include "scenario/platform_family.h"
 
@@ -185,6 +186,7 @@ void apply_set(json& doc, const std::string& file, const std::string& set) {
 
 std::string platform_dir() {
   if (const char* env = std::getenv("SYMSIM_PLATFORM_DIR")) return env;
+  if (const auto share = installed_data_dir()) return *share + "/platforms";  // a (moved) install
   return std::string(SYMSIM_SOURCE_DIR) + "/scenarios/platforms";
 }
 

@@ -17,6 +17,7 @@
 #include "scenario/scenario.h"
 #include "service/protocol.h"
 #include "service/trace_args.h"
+#include "package/version.h"
 
 namespace fs = std::filesystem;
 namespace asio = boost::asio;
@@ -223,6 +224,8 @@ json Server::op_hello(Session& s, const json& req) {
   }
   return ok_reply(req, {{"server", "symsim"},
                         {"protocol", kProtocolVersion},
+                        {"version", symsim::version()},
+                        {"commit", symsim::commit()},
                         {"session", s.id()},
                         {"workers", m_options.workers},
                         {"queue_limit", m_options.queue_limit},

@@ -10,6 +10,7 @@
 #include "io/output_file.h"
 #include "io/strict_json.h"
 #include "scenario/input_error.h"
+#include "package/version.h"
 #include "sweep/results_check.h"
 
 namespace fs = std::filesystem;
@@ -105,6 +106,7 @@ ordered_json results_document(const SweepSpec& spec, Shard shard, std::vector<or
             [](const ordered_json& a, const ordered_json& b) { return a["index"] < b["index"]; });
   ordered_json doc;
   doc["symsim_sweep"] = 1;
+  doc["tool"] = symsim::tool_json();
   doc["name"] = spec.name;
   doc["sweep_hash"] = spec.hash;
   doc["points_total"] = spec.points.size();
@@ -133,6 +135,8 @@ void write_results(const fs::path& dir, const ordered_json& doc) {
   for (const auto& c : kResultColumns) header.push_back(c.first);
   header.push_back("hazards");
   for (const auto& c : doc["columns"]) header.push_back(c.get<std::string>());
+  header.insert(header.end(), {"symsim_version", "symsim_commit"});
+  const ordered_json tool = doc.value("tool", ordered_json::object());
   csv << fmt::format("{}\n", fmt::join(header, ","));
   for (const ordered_json& row : doc["points"]) {
     std::vector<std::string> cells = {csv_cell(row["index"]), csv_cell(row["scenario"])};
@@ -146,6 +150,8 @@ void write_results(const fs::path& dir, const ordered_json& doc) {
     cells.push_back(csv_cell(fmt::format("{}", fmt::join(ids, ";"))));
     for (const auto& c : doc["columns"])
       cells.push_back(csv_cell(row["columns"].value(c.get<std::string>(), ordered_json())));
+    cells.push_back(csv_cell(tool.value("version", ordered_json())));
+    cells.push_back(csv_cell(tool.value("commit", ordered_json())));
     csv << fmt::format("{}\n", fmt::join(cells, ","));
   }
   write_text_file(dir / "results.json", doc.dump(2) + "\n");
@@ -176,6 +182,10 @@ ordered_json merge_shards(const std::vector<std::string>& dirs, const fs::path& 
         throw InputError(file, "/points_total",
                          fmt::format("{} points here, {} in the first folder", doc["points_total"].dump(),
                                      merged["points_total"].dump()));
+      if (doc.value("tool", ordered_json()) != merged.value("tool", ordered_json()))
+        throw InputError(file, "/tool",
+                         fmt::format("shard made by {}, the first folder's by {}: merge shards of one symsim build",
+                                     doc.value("tool", ordered_json()).dump(), merged.value("tool", ordered_json()).dump()));
       if (doc["shard"]["count"] != merged["shard"]["count"])
         throw InputError(
             file, "/shard/count",

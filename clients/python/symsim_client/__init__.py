@@ -8,11 +8,17 @@
 Requests are JSON lines answered in order; events (state, progress, hazard, done, shutdown)
 arrive in between and are queued until `events()` or `wait()` reads them.
 """
+from __future__ import annotations
+
 import collections
 import json
 import os
 import socket
 import time
+from typing import Any, Callable, Deque, Dict, Iterable, Iterator, List, Optional, Set, Tuple, Union, overload
+
+Message = Dict[str, Any]  # one JSON line from the server: a reply or an event
+Endpoint = Tuple[str, Union[str, Tuple[str, int]]]
 
 PROTOCOL = 1
 DEFAULT_SERVER = "unix:symsim-serve/symsim.sock"
@@ -21,7 +27,7 @@ DEFAULT_SERVER = "unix:symsim-serve/symsim.sock"
 class ServerError(Exception):
     """The server answered a request with ok: false."""
 
-    def __init__(self, reply):
+    def __init__(self, reply: Message) -> None:
         err = reply.get("error", {})
         self.code = err.get("code", "?")
         self.message = err.get("message", "")
@@ -33,7 +39,7 @@ class ConnectionClosed(Exception):
     """The server closed the connection."""
 
 
-def parse_endpoint(text):
+def parse_endpoint(text: str) -> Endpoint:
     """'unix:PATH' (or a path with '/') -> ('unix', PATH); 'tcp:HOST:PORT' or 'HOST:PORT' -> ('tcp', (HOST, PORT))."""
     if text.startswith("unix:"):
         return "unix", text[5:]
@@ -49,7 +55,7 @@ def parse_endpoint(text):
 class Client:
     """One connection to a symsim server. Not thread-safe: use one per thread."""
 
-    def __init__(self, server=None, token=None, timeout=60.0):
+    def __init__(self, server: Optional[str] = None, token: Optional[str] = None, timeout: float = 60.0) -> None:
         server = server or os.environ.get("SYMSIM_SERVER") or DEFAULT_SERVER
         token = token if token is not None else os.environ.get("SYMSIM_TOKEN")
         kind, where = parse_endpoint(server)
@@ -60,9 +66,9 @@ class Client:
         self._sock.settimeout(timeout)
         self._sock.connect(where)
         self._buf = bytearray()
-        self._events = collections.deque()
+        self._events: Deque[Message] = collections.deque()
         self._next_id = 1
-        hello = {"client": "symsim_client.py"}
+        hello: Dict[str, Any] = {"client": "symsim_client.py"}
         if token:
             hello["token"] = token
         self.hello = self.request("hello", **hello)
@@ -70,16 +76,16 @@ class Client:
             raise ServerError({"error": {"code": "protocol", "message": f"server speaks protocol {self.hello.get('protocol')}"}})
 
     # -- plumbing -----------------------------------------------------------------------------
-    def close(self):
+    def close(self) -> None:
         self._sock.close()
 
-    def __enter__(self):
+    def __enter__(self) -> Client:
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _read_message(self, timeout=None):
+    def _read_message(self, timeout: Optional[float] = None) -> Message:
         """The next message from the server; raises socket.timeout or ConnectionClosed."""
         deadline = None if timeout is None else time.monotonic() + timeout
         while True:
@@ -87,7 +93,8 @@ class Client:
             if nl >= 0:
                 line = bytes(self._buf[:nl])
                 del self._buf[: nl + 1]
-                return json.loads(line)
+                message: Message = json.loads(line)
+                return message
             if deadline is not None:
                 left = deadline - time.monotonic()
                 if left <= 0:
@@ -98,11 +105,11 @@ class Client:
                 raise ConnectionClosed("the server closed the connection")
             self._buf += chunk
 
-    def send_raw(self, data):
+    def send_raw(self, data: bytes) -> None:
         """Sends bytes as they are (protocol tests)."""
         self._sock.sendall(data)
 
-    def request(self, op, **fields):
+    def request(self, op: str, **fields: Any) -> Message:
         """Sends {"op": op, ...fields} and returns the reply; raises ServerError when ok is false."""
         rid = self._next_id
         self._next_id += 1
@@ -117,7 +124,7 @@ class Client:
                     raise ServerError(m)
                 return m
 
-    def events(self, timeout=None):
+    def events(self, timeout: Optional[float] = None) -> Iterator[Message]:
         """Yields events as they arrive (queued ones first); stops after `timeout` s of silence."""
         while True:
             if self._events:
@@ -131,9 +138,11 @@ class Client:
                 yield m
 
     # -- operations ---------------------------------------------------------------------------
-    def submit(self, scenario, sets=(), seed=None, trace=False, name=None, watch=True, block=True, timeout_s=None):
+    def submit(self, scenario: Union[Message, str, os.PathLike[str]], sets: Iterable[str] = (), seed: Optional[int] = None,
+               trace: bool = False, name: Optional[str] = None, watch: bool = True, block: bool = True,
+               timeout_s: Optional[float] = None) -> str:
         """Queues a scenario (a dict, or a path read here and sent inline); returns the run id."""
-        fields = {"set": list(sets), "trace": trace, "watch": watch, "block": block}
+        fields: Dict[str, Any] = {"set": list(sets), "trace": trace, "watch": watch, "block": block}
         if isinstance(scenario, dict):
             fields["scenario"] = scenario
             if name:
@@ -146,27 +155,33 @@ class Client:
             fields["seed"] = seed
         if timeout_s is not None:
             fields["timeout_s"] = timeout_s
-        return self.request("submit", **fields)["run"]
+        run: str = self.request("submit", **fields)["run"]
+        return run
 
-    def status(self, run):
-        return self.request("status", run=run)["run"]
+    def status(self, run: str) -> Message:
+        status: Message = self.request("status", run=run)["run"]
+        return status
 
-    def list(self, state=None):
-        return self.request("list", **({"state": state} if state else {}))["runs"]
+    def list(self, state: Optional[str] = None) -> List[Message]:
+        runs: List[Message] = self.request("list", **({"state": state} if state else {}))["runs"]
+        return runs
 
-    def cancel(self, run):
+    def cancel(self, run: str) -> Message:
         return self.request("cancel", run=run)
 
-    def watch(self, run):
-        return self.request("watch", run=run)["run"]
+    def watch(self, run: str) -> Message:
+        watched: Message = self.request("watch", run=run)["run"]
+        return watched
 
-    def result(self, run):
+    def result(self, run: str) -> Message:
         """The run's result.json as a dict (ServerError not_finished / no_result otherwise)."""
-        return self.request("result", run=run)["result"]
+        result: Message = self.request("result", run=run)["result"]
+        return result
 
-    def trace(self, run, chunk_bytes=1 << 20):
+    def trace(self, run: str, chunk_bytes: int = 1 << 20) -> str:
         """The run's trace (Perfetto JSON text), fetched in chunks."""
-        parts, offset = [], 0
+        parts: List[str] = []
+        offset = 0
         while True:
             r = self.request("trace", run=run, offset=offset, max_bytes=chunk_bytes)
             parts.append(r["data"])
@@ -174,12 +189,20 @@ class Client:
             if r["eof"]:
                 return "".join(parts)
 
-    def wait(self, runs, timeout=None, on_event=None):
+    @overload
+    def wait(self, runs: str, timeout: Optional[float] = ...,
+             on_event: Optional[Callable[[Message], object]] = ...) -> Message: ...
+
+    @overload
+    def wait(self, runs: Iterable[str], timeout: Optional[float] = ...,
+             on_event: Optional[Callable[[Message], object]] = ...) -> Dict[str, Message]: ...
+
+    def wait(self, runs: Union[str, Iterable[str]], timeout: Optional[float] = None,
+             on_event: Optional[Callable[[Message], object]] = None) -> Union[Message, Dict[str, Message]]:
         """Waits for the `done` event of each run (one id or a list); returns {run: done event}.
         Runs must be watched by this connection (submit watches by default)."""
-        single = isinstance(runs, str)
-        pending = {runs} if single else set(runs)
-        done = {}
+        pending: Set[str] = {runs} if isinstance(runs, str) else set(runs)
+        done: Dict[str, Message] = {}
         # Already finished runs are caught up by watching (the server re-sends their end).
         deadline = None if timeout is None else time.monotonic() + timeout
         while pending:
@@ -198,9 +221,11 @@ class Client:
                     break
             if pending and (not got or (deadline is not None and time.monotonic() >= deadline)):
                 raise TimeoutError(f"runs {sorted(pending)} did not finish in time")
-        return done[runs] if single else done
+        return done[runs] if isinstance(runs, str) else done
 
-    def run(self, scenario, timeout=None, on_event=None, **submit_fields):
+    def run(self, scenario: Union[Message, str, os.PathLike[str]], timeout: Optional[float] = None,
+            on_event: Optional[Callable[[Message], object]] = None,
+            **submit_fields: Any) -> Tuple[Message, Optional[Message]]:
         """Submits, waits and fetches: returns (done event, result dict or None)."""
         rid = self.submit(scenario, **submit_fields)
         done = self.wait(rid, timeout=timeout, on_event=on_event)
@@ -211,7 +236,7 @@ class Client:
                 return done, None
             raise
 
-    def shutdown(self, mode="finish", timeout=120.0):
+    def shutdown(self, mode: str = "finish", timeout: float = 120.0) -> Message:
         """Asks the server to stop (drain, finish or cancel); returns its `shutdown` event."""
         self.request("shutdown", mode=mode)
         for e in self.events(timeout=timeout):

@@ -1,0 +1,33 @@
+# `cmake --install build [--prefix DIR]`: the programs in bin/, the shim headers in
+# include/symsim/{ascend,cuda}/, platform presets, example scenarios and sweeps in share/symsim/,
+# documentation in share/doc/symsim/, the man page and bash completion where those go, and the
+# CMake package in lib/cmake/symsim/ (find_package(symsim CONFIG): imported targets and
+# symsim_add_kernel_library()). Nothing in the tree names its prefix: it can be moved.
+include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
+
+install(TARGETS symsim symsim-rewrite RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+if(TARGET symsim-litmus)
+  install(TARGETS symsim-litmus RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+endif()
+install(PROGRAMS tools/symsim-cxx DESTINATION ${CMAKE_INSTALL_BINDIR})
+
+install(DIRECTORY kernels/shim/ascend/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/symsim/ascend)
+install(DIRECTORY kernels/shim/cuda/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/symsim/cuda)
+
+# The executable finds share/symsim from its own location (sim/package/install_layout.cpp).
+install(DIRECTORY scenarios/platforms/ DESTINATION ${CMAKE_INSTALL_DATADIR}/symsim/platforms)
+install(DIRECTORY scenarios/ DESTINATION ${CMAKE_INSTALL_DATADIR}/symsim/scenarios PATTERN platforms EXCLUDE)
+install(DIRECTORY sweeps/ DESTINATION ${CMAKE_INSTALL_DATADIR}/symsim/sweeps)  # they name ../scenarios/
+install(DIRECTORY docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR})
+install(FILES README.md LICENSE DESTINATION ${CMAKE_INSTALL_DOCDIR})
+
+set(SYMSIM_INSTALL_CMAKEDIR lib/cmake/symsim)
+configure_package_config_file(cmake/symsimConfig.cmake.in ${CMAKE_BINARY_DIR}/package/symsimConfig.cmake
+                              INSTALL_DESTINATION ${SYMSIM_INSTALL_CMAKEDIR}
+                              PATH_VARS CMAKE_INSTALL_BINDIR CMAKE_INSTALL_INCLUDEDIR CMAKE_INSTALL_DATADIR)
+write_basic_package_version_file(${CMAKE_BINARY_DIR}/package/symsimConfigVersion.cmake
+                                 COMPATIBILITY SameMinorVersion)
+install(FILES ${CMAKE_BINARY_DIR}/package/symsimConfig.cmake ${CMAKE_BINARY_DIR}/package/symsimConfigVersion.cmake
+              cmake/SymsimKernelLibrary.cmake
+        DESTINATION ${SYMSIM_INSTALL_CMAKEDIR})
