@@ -20,6 +20,7 @@
 #include "cosim/private_server.h"
 #include "cosim/wire.h"
 #include "io/output_file.h"
+#include "io/path_component.h"
 #include "runner/runner.h"
 #include "scenario/input_error.h"
 #include "service/client.h"
@@ -72,7 +73,7 @@ int launch(const LaunchOptions& o) {
     throw InputError("--timeout", "", fmt::format("expected seconds in (0, {}], got {}", kMaxTimeoutS, o.timeout_s));
   const std::string program = fs::path(o.command[0]).filename().string();
   const fs::path out_dir =
-      o.out_dir.empty() ? fs::path("symsim-out") / ("cosim_" + program) : fs::path(o.out_dir);
+      o.out_dir.empty() ? fs::path("symsim-out") / io::safe_path_component("cosim_" + program) : fs::path(o.out_dir);
   // Where the results go is checked before anything runs (a bad path: exit 2, nothing lost).
   io::create_output_dir(out_dir.string());
   if (!o.trace_path.empty()) io::check_writable(o.trace_path);

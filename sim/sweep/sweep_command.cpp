@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "io/output_file.h"
+#include "io/path_component.h"
 #include "scenario/input_error.h"
 #include "scenario/scenario.h"
 #include "sweep/child_guard.h"
@@ -85,7 +86,10 @@ int sweep_or_merge(const SweepOptions& o) {
                        fmt::format("{} {}: {}", p.scenario, p.params.dump(), e.what()));
     }
   }
-  fs::path out = o.out_dir.empty() ? fs::path("symsim-sweep") / spec.name : fs::path(o.out_dir);
+  // The default folder is named after the sweep's name, made one harmless path component
+  // (a name of ".." must not put the tables in the working folder's parent).
+  fs::path out = o.out_dir.empty() ? fs::path("symsim-sweep") / io::safe_path_component(spec.name)
+                                   : fs::path(o.out_dir);
   if (o.out_dir.empty() && shard.count > 1) out /= fmt::format("shard-{}-of-{}", shard.index, shard.count);
 
   std::map<size_t, nlohmann::ordered_json> done;

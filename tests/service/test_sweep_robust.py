@@ -179,6 +179,18 @@ class InputTest(Base):
         self.assertEqual(r.returncode, 2, r.stderr)
         self.assertIn(os.path.join(blocker, "out"), r.stderr)
 
+    def test_name_cannot_leave_the_default_folder(self):
+        work = os.path.join(self.dir, "work")
+        os.makedirs(work)
+        path = os.path.join(self.dir, "dots.json")
+        write_json(path, {"symsim_sweep": 1, "name": "..", "scenarios": [PUT], "grid": {"kernel.args.rounds": [1]}})
+        r = subprocess.run([SYMSIM, "sweep", "--quiet", path], capture_output=True, text=True, timeout=60, cwd=work)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertFalse(os.path.exists(os.path.join(work, "results.json")))
+        inside = [d for d in os.listdir(os.path.join(work, "symsim-sweep"))]
+        self.assertEqual(len(inside), 1)
+        self.assertTrue(os.path.exists(os.path.join(work, "symsim-sweep", inside[0], "results.json")))
+
     def test_merge_of_a_fifo_does_not_hang(self):
         d = os.path.join(self.dir, "fifo")
         os.makedirs(d)
