@@ -2,7 +2,7 @@
 //  - the address space it maps (every SparseRegion the models create, in the order they create
 //    them), which probe_address_space() reserves and releases so that `validate` refuses what
 //    `run` could not map on this machine;
-//  - the symmetric heap per PE, when the kernel declares it (kernels/registry/kernel_heap.h), checked
+//  - the symmetric heap per PE, when the kernel declares it (kernels/registry/kernel_constraints.h), checked
 //    against what hbm.bytes leaves;
 //  - the resident memory, term by term, which `run --max-memory` (and sweep/serve) compare
 //    with what the machine has.
@@ -32,7 +32,8 @@ struct MemoryTerm {
 struct ResourceEstimate {
   std::vector<AddressRegion> regions;
   uint64_t address_space_bytes = 0;
-  std::optional<uint64_t> heap_bytes_per_pe;  // when the kernel declares it
+  std::optional<uint64_t> heap_bytes_per_pe;  // reserved, when the kernel declares it
+  std::optional<uint64_t> heap_touched_bytes_per_pe;  // written, likewise
   uint64_t heap_limit_bytes_per_pe = 0;       // what hbm.bytes leaves for the heap
   std::vector<MemoryTerm> memory;
   uint64_t memory_bytes = 0;

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "checkers/catalog.h"
+#include "kernel_constraints.h"
 #include "kernel_registry.h"
 #include "models/fabric/fabric.h"
 #include "models/platform/ascend_params.h"
@@ -118,11 +119,18 @@ void check_name(const Checker& c, const std::string& name) {
 
 // What the run will map and what the kernel's heap needs must fit: validate and run agree.
 void check_resources(const Checker& c, const Scenario& s) {
+  if (const KernelArgsCheck* check = find_kernel_args_check(s.kernel))
+    if (const auto problem = (*check)(KernelArgs(s.args, s.blocks), s.pes))
+      c.fail(problem->field == "pes" ? "/pes" : "/kernel/args/" + pointer_escape(problem->field),
+             fmt::format("kernel '{}': {}", s.kernel, problem->what));
   const ResourceEstimate e = estimate_resources(s);
   const auto pointer_of = [&](const std::string& key) {
     const auto it = s.param_pointers.find(key);
     return it != s.param_pointers.end() ? it->second : "/platform";
   };
+  if (e.heap_limit_bytes_per_pe == 0)
+    c.fail(pointer_of("hbm.bytes"), fmt::format("hbm.bytes ({}) leaves no room for the symmetric heap after the "
+                                                "runtime's own area", format_bytes(static_cast<uint64_t>(s.params.at("hbm.bytes")))));
   if (e.heap_bytes_per_pe && *e.heap_bytes_per_pe > e.heap_limit_bytes_per_pe)
     c.fail("/kernel/args", fmt::format("kernel '{}' needs a symmetric heap of {} per PE with these arguments; "
                                        "hbm.bytes ({}) leaves room for {}",

@@ -46,6 +46,8 @@ case $case_name in
   trace_file_size_limit)
     # ulimit -f: the write fails with EFBIG part-way (the process is not killed); no partial trace.
     cmd="(ulimit -f 8; $symsim run $S --out out --trace t.json)"; expect 3 t.json; no_file t.json; no_temp . ;;
+  result_file_size_limit)
+    cmd="(ulimit -f 8; $symsim run $S --out out)"; expect 3 out/result.json; no_file out/result.json; no_temp out ;;
   # --- item 2: the scenario name never leaves the output folder
   name_escapes)
     scenario '{"symsim":1,"name":"../../escaped","platform":"ascend910c","pes":2,"kernel":{"name":"udma_put_signal"}}' s.json
@@ -89,7 +91,7 @@ case $case_name in
   # --- item 6: too big for the machine, or too long
   max_memory)
     cmd="$symsim run $src/scenarios/udma/udma_allgather_32pe_2nodes.json --out out --set pes=64 --set kernel.args.bytes=67108864 --max-memory 8G"
-    expect 2 --max-memory "symmetric heap: 64 PEs x 4.0 GiB"; no_file out ;;
+    expect 2 --max-memory "symmetric heap written: 64 PEs x 4.0 GiB"; no_file out ;;
   max_memory_default)
     # 64 PEs x 64 MiB all-gather needs 256 GiB: refused against MemAvailable unless the machine has it.
     avail=$(awk '/MemAvailable/ {print $2}' /proc/meminfo)
