@@ -45,6 +45,10 @@ void check_memory(const Scenario& s, const RunRequest& r) {
 
 int run_command(RunRequest r) {
   if (!r.max_wall_s.empty()) parse_seconds(r.max_wall_s, "--max-wall-s");  // before the scenario: cheap first
+  // A filter without a trace would be silently ignored.
+  if (r.trace.path.empty() && !r.trace_pes.empty()) throw InputError("--trace-pes", "", "filters a trace: give --trace FILE too");
+  if (r.trace.path.empty() && !r.trace_window.empty())
+    throw InputError("--trace-window", "", "filters a trace: give --trace FILE too");
   if (!r.trace_pes.empty()) r.trace.pes = service::parse_pe_list(r.trace_pes, "--trace-pes");
   if (!r.trace_window.empty()) service::parse_trace_window_us(r.trace_window, r.trace, "--trace-window");
   const Scenario s = load_scenario(r.file, r.load);

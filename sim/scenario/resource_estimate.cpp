@@ -97,7 +97,8 @@ ResourceEstimate estimate_resources(const Scenario& s, bool tracing) {
                  {"Unified Buffers per PE", std::max<uint64_t>(cores * param_u64(s, "aiv.ub_bytes"), 1), pes, true}};
     e.heap_limit_bytes_per_pe = hbm > kAscendMetaBytes + kAscendHeapAlignBytes ? hbm - kAscendMetaBytes - kAscendHeapAlignBytes : 0;
   } else {
-    e.regions = {{"HBM per GPU", round_up(std::max<uint64_t>(hbm, 1), kNvidiaGranuleBytes) * pes, 1, true},
+    const uint64_t stride = round_up(std::max<uint64_t>(hbm, 1), kNvidiaGranuleBytes);
+    e.regions = {{fmt::format("HBM mapping of all GPUs ({} x {})", pes, format_bytes(stride)), stride * pes, 1, true},
                  {"NIC doorbell window", kNvidiaUarBytes, pes, false}};
     e.heap_limit_bytes_per_pe = hbm > 2 * kNvidiaRuntimeBytes ? (hbm - kNvidiaRuntimeBytes) / 2 : 0;
   }

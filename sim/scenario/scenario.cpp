@@ -137,8 +137,14 @@ void check_resources(const Checker& c, const Scenario& s) {
                                        s.kernel, format_bytes(*e.heap_bytes_per_pe), format_bytes(static_cast<uint64_t>(s.params.at("hbm.bytes"))),
                                        format_bytes(e.heap_limit_bytes_per_pe)));
   const AddressSpaceProbe probe = probe_address_space(e);
+  bool blame_pes = probe.first_pe_fits;
+  if (!probe.ok && !blame_pes && s.pes > 1) {  // one mapping for all PEs (NVIDIA): would one PE fit?
+    Scenario one = s;
+    one.pes = 1;
+    blame_pes = probe_address_space(estimate_resources(one)).ok;
+  }
   if (!probe.ok)
-    c.fail(probe.first_pe_fits ? "/pes" : pointer_of("hbm.bytes"),
+    c.fail(blame_pes ? "/pes" : pointer_of("hbm.bytes"),
            fmt::format("the run needs {} of address space ({}); this machine could reserve only {} of it ({})",
                        format_bytes(e.address_space_bytes), e.address_space_summary(), format_bytes(probe.reserved_bytes),
                        probe.failed_at));

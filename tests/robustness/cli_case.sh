@@ -80,6 +80,11 @@ case $case_name in
     cmd="$symsim run $S --out out --trace t.json --trace-pes 0,7"; expect 2 --trace-pes "PE 7" ;;
   trace_pes_reversed)
     cmd="$symsim run $S --out out --trace t.json --trace-pes 3-1"; expect 2 --trace-pes ;;
+  trace_filter_without_trace)
+    cmd="$symsim run $S --out out --trace-pes 0"; expect 2 --trace-pes "--trace FILE"; no_file out ;;
+  nvidia_pes_address_space)
+    cmd="$symsim validate $src/scenarios/nvidia/$(ls $src/scenarios/nvidia | grep -m1 json) --set pes=2000"
+    expect 2 /pes "address space" ;;
   trace_window_words)
     cmd="$symsim run $S --out out --trace t.json --trace-window a:b"; expect 2 --trace-window ;;
   pes_address_space)
