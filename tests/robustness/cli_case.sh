@@ -36,13 +36,15 @@ case $case_name in
   out_read_only)
     # A read-only file system (root ignores folder permissions): needs mount rights.
     mkdir ro && mount -t tmpfs -o ro,size=64k tmpfs ro 2>/dev/null || { echo "cannot mount tmpfs here"; exit 77; }
-    cmd="$symsim run $S --out ro/x"; expect 2 ro/x; umount ro ;;
+    trap 'umount "$work/ro" 2>/dev/null' EXIT
+    cmd="$symsim run $S --out ro/x"; expect 2 ro/x ;;
   trace_full_device)
     cmd="$symsim run $S --out out --trace /dev/full"; expect 3 /dev/full "No space left" ;;
   result_full_disk)
     mkdir small && mount -t tmpfs -o size=12k tmpfs small 2>/dev/null || { echo "cannot mount tmpfs here"; exit 77; }
+    trap 'umount "$work/small" 2>/dev/null' EXIT
     cmd="$symsim run $S --out small --trace small/t.json"; expect 3 small/t.json "No space left"
-    no_file small/t.json; no_temp small; umount small ;;
+    no_file small/t.json; no_temp small ;;
   trace_file_size_limit)
     # ulimit -f: the write fails with EFBIG part-way (the process is not killed); no partial trace.
     cmd="(ulimit -f 8; $symsim run $S --out out --trace t.json)"; expect 3 t.json; no_file t.json; no_temp . ;;
