@@ -23,7 +23,11 @@ bool register_kernel_heap(const std::string& kernel, KernelHeapBytes heap_bytes)
 bool register_kernel_args_check(const std::string& kernel, KernelArgsCheck check) {
   return table<KernelArgsCheck>().emplace(kernel, std::move(check)).second;
 }
-const KernelHeapBytes* find_kernel_heap(const std::string& kernel) { return find_in<KernelHeapBytes>(kernel); }
-const KernelArgsCheck* find_kernel_args_check(const std::string& kernel) { return find_in<KernelArgsCheck>(kernel); }
+const KernelHeapBytes* find_kernel_heap(const std::string& kernel) {
+  return find_in<KernelHeapBytes>(kernel);
+}
+const KernelArgsCheck* find_kernel_args_check(const std::string& kernel) {
+  return find_in<KernelArgsCheck>(kernel);
+}
 
 }  // namespace symsim

@@ -1,10 +1,10 @@
 #include "cli/cli_values.h"
 
+#include <fmt/format.h>
+
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
-
-#include <fmt/format.h>
 
 #include "scenario/input_error.h"
 
@@ -33,7 +33,8 @@ uint64_t parse_seed(const std::string& text, const std::string& option) {
     if (c < '0' || c > '9') ok = false;
     if (ok) value = value * 10 + static_cast<uint64_t>(c - '0');
   }
-  if (!ok || value > kMax) throw InputError(option, "", fmt::format("expected an integer 0..{}, got '{}'", kMax, shown(text)));
+  if (!ok || value > kMax)
+    throw InputError(option, "", fmt::format("expected an integer 0..{}, got '{}'", kMax, shown(text)));
   return value;
 }
 
@@ -43,14 +44,20 @@ uint64_t parse_bytes(const std::string& text, const std::string& option) {
   const bool number = parse_double(text, value, used);
   const std::string suffix = number ? text.substr(used) : "";
   double scale = 0;
-  if (suffix.empty()) scale = 1;
-  else if (suffix == "K" || suffix == "KiB") scale = 1024.0;
-  else if (suffix == "M" || suffix == "MiB") scale = 1024.0 * 1024;
-  else if (suffix == "G" || suffix == "GiB") scale = 1024.0 * 1024 * 1024;
-  else if (suffix == "T" || suffix == "TiB") scale = 1024.0 * 1024 * 1024 * 1024;
+  if (suffix.empty())
+    scale = 1;
+  else if (suffix == "K" || suffix == "KiB")
+    scale = 1024.0;
+  else if (suffix == "M" || suffix == "MiB")
+    scale = 1024.0 * 1024;
+  else if (suffix == "G" || suffix == "GiB")
+    scale = 1024.0 * 1024 * 1024;
+  else if (suffix == "T" || suffix == "TiB")
+    scale = 1024.0 * 1024 * 1024 * 1024;
   const double bytes = value * scale;
   if (!number || scale == 0 || bytes < 1 || bytes > 1.8e19)
-    throw InputError(option, "", fmt::format("expected a size such as 8G, 512M or 1073741824, got '{}'", shown(text)));
+    throw InputError(option, "",
+                     fmt::format("expected a size such as 8G, 512M or 1073741824, got '{}'", shown(text)));
   return static_cast<uint64_t>(bytes);
 }
 

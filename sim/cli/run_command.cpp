@@ -17,14 +17,18 @@ namespace symsim::cli {
 
 namespace fs = std::filesystem;
 
-std::string default_out_dir(const Scenario& s) { return (fs::path("symsim-out") / io::safe_path_component(s.name)).string(); }
+std::string default_out_dir(const Scenario& s) {
+  return (fs::path("symsim-out") / io::safe_path_component(s.name)).string();
+}
 
 namespace {
 
 void check_trace_pes(const std::vector<int>& pes, const Scenario& s) {
   for (int pe : pes)
     if (pe >= s.pes)
-      throw InputError("--trace-pes", "", fmt::format("PE {} does not exist: the scenario has {} PEs (0..{})", pe, s.pes, s.pes - 1));
+      throw InputError(
+          "--trace-pes", "",
+          fmt::format("PE {} does not exist: the scenario has {} PEs (0..{})", pe, s.pes, s.pes - 1));
 }
 
 void check_memory(const Scenario& s, const RunRequest& r) {
@@ -34,11 +38,12 @@ void check_memory(const Scenario& s, const RunRequest& r) {
   if (limit == 0) return;  // /proc/meminfo unreadable: nothing to compare with
   const ResourceEstimate e = estimate_resources(s, !r.trace.path.empty());
   if (e.memory_bytes > limit)
-    throw InputError("--max-memory", "",
-                     fmt::format("{}: the run is estimated to need {}, more than {} ({}); lower pes or the kernel's "
-                                 "sizes, or raise --max-memory (\"unlimited\" skips this check)",
-                                 s.file, e.memory_summary(), format_bytes(limit),
-                                 given ? "--max-memory" : "the memory this machine has available now"));
+    throw InputError(
+        "--max-memory", "",
+        fmt::format("{}: the run is estimated to need {}, more than {} ({}); lower pes or the kernel's "
+                    "sizes, or raise --max-memory (\"unlimited\" skips this check)",
+                    s.file, e.memory_summary(), format_bytes(limit),
+                    given ? "--max-memory" : "the memory this machine has available now"));
 }
 
 }  // namespace
@@ -46,7 +51,8 @@ void check_memory(const Scenario& s, const RunRequest& r) {
 int run_command(RunRequest r) {
   if (!r.max_wall_s.empty()) parse_seconds(r.max_wall_s, "--max-wall-s");  // before the scenario: cheap first
   // A filter without a trace would be silently ignored.
-  if (r.trace.path.empty() && !r.trace_pes.empty()) throw InputError("--trace-pes", "", "filters a trace: give --trace FILE too");
+  if (r.trace.path.empty() && !r.trace_pes.empty())
+    throw InputError("--trace-pes", "", "filters a trace: give --trace FILE too");
   if (r.trace.path.empty() && !r.trace_window.empty())
     throw InputError("--trace-window", "", "filters a trace: give --trace FILE too");
   if (!r.trace_pes.empty()) r.trace.pes = service::parse_pe_list(r.trace_pes, "--trace-pes");

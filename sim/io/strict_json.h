@@ -5,9 +5,8 @@
 // Every failure throws InputError naming the file (or the `name` given) and the pointer.
 #pragma once
 #include <cstddef>
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 namespace symsim::io {
 

@@ -1,12 +1,11 @@
 #include "scenario/resource_estimate.h"
 
+#include <fmt/format.h>
 #include <sys/mman.h>
 
 #include <algorithm>
 #include <fstream>
 #include <sstream>
-
-#include <fmt/format.h>
 
 #include "kernel_constraints.h"
 
@@ -18,25 +17,25 @@ constexpr uint64_t kKiB = 1024, kMiB = kKiB << 10, kGiB = kMiB << 10;
 
 // Mirrors of the models' fixed mappings (models/platform/ascend_system.cpp, models/ascend/
 // udma_engine.cpp, models/nvidia/device_memory.h, models/nvidia/nic.h).
-constexpr uint64_t kAscendMetaBytes = 256 * kMiB;      // carved from each PE's HBM before the heap
-constexpr uint64_t kAscendHeapAlignBytes = 2 * kMiB;   // the heap's alignment in HBM
-constexpr uint64_t kAscendDoorbellBytes = 64 * kMiB;   // UDMA doorbell window per PE
-constexpr uint64_t kNvidiaGranuleBytes = 2 * kMiB;     // per-GPU HBM stride granule
-constexpr uint64_t kNvidiaRuntimeBytes = 256 * kMiB;   // runtime area of each GPU's HBM
-constexpr uint64_t kNvidiaUarBytes = 1 * kMiB;         // NIC doorbell window per GPU
+constexpr uint64_t kAscendMetaBytes = 256 * kMiB;     // carved from each PE's HBM before the heap
+constexpr uint64_t kAscendHeapAlignBytes = 2 * kMiB;  // the heap's alignment in HBM
+constexpr uint64_t kAscendDoorbellBytes = 64 * kMiB;  // UDMA doorbell window per PE
+constexpr uint64_t kNvidiaGranuleBytes = 2 * kMiB;    // per-GPU HBM stride granule
+constexpr uint64_t kNvidiaRuntimeBytes = 256 * kMiB;  // runtime area of each GPU's HBM
+constexpr uint64_t kNvidiaUarBytes = 1 * kMiB;        // NIC doorbell window per GPU
 
 // Resident-memory costs, fitted upper-leaning to the maximum resident set size (/usr/bin/time
 // -f %M) of udma_put_signal with 64-byte puts at 2, 64, 256, 512 and 1000 PEs: 13, 16, 56, 165
 // and 591 MB (docs/robustness.md, "Estimates"). Rings, Unified Buffers and HBM are sparse:
 // only what the kernel touches is resident, which the kernel's declared heap bounds.
-constexpr uint64_t kProcessBytes = 16 * kMiB;       // the executable, SystemC, tables
-constexpr uint64_t kPerPeBytes = 64 * kKiB;          // one PE's models and checker state
-constexpr uint64_t kPerPePairBytes = 640;            // per-peer state (routes, QP and checker maps)
-constexpr uint64_t kPerCoreBytes = 160 * kKiB;       // one running core: coroutine stack, pipes
+constexpr uint64_t kProcessBytes = 16 * kMiB;   // the executable, SystemC, tables
+constexpr uint64_t kPerPeBytes = 64 * kKiB;     // one PE's models and checker state
+constexpr uint64_t kPerPePairBytes = 640;       // per-peer state (routes, QP and checker maps)
+constexpr uint64_t kPerCoreBytes = 160 * kKiB;  // one running core: coroutine stack, pipes
 // Written heap bytes cost 3-6% more (the checkers' and the visibility queue's records of the
 // writes: 16 PEs x 4 MiB all-gather 1103 MB, 32 x 1 MiB 1078 MB): counted as 9/8 of them.
-constexpr uint64_t kTraceEventBytes = 160;           // one buffered trace event
-constexpr uint64_t kTraceMaxEvents = 2'000'000;      // TraceFilter::max_events
+constexpr uint64_t kTraceEventBytes = 160;       // one buffered trace event
+constexpr uint64_t kTraceMaxEvents = 2'000'000;  // TraceFilter::max_events
 
 uint64_t round_up(uint64_t v, uint64_t to) { return (v + to - 1) / to * to; }
 
@@ -91,15 +90,18 @@ ResourceEstimate estimate_resources(const Scenario& s, bool tracing) {
   if (s.platform_family == "ascend") {
     const uint64_t cores = param_u64(s, "aiv.cores");
     const uint64_t per_qp = param_u64(s, "udma.sq_depth_bb") * 64 + param_u64(s, "udma.cq_depth") * 64;
-    e.regions = {{"hbm per PE", hbm, pes, true},
-                 {"UDMA doorbell window", kAscendDoorbellBytes, pes, false},
-                 {"SQ/CQ rings per PE (one QP per block)", std::max<uint64_t>(per_qp * cores_per_pe, 1), pes, true},
-                 {"Unified Buffers per PE", std::max<uint64_t>(cores * param_u64(s, "aiv.ub_bytes"), 1), pes, true}};
-    e.heap_limit_bytes_per_pe = hbm > kAscendMetaBytes + kAscendHeapAlignBytes ? hbm - kAscendMetaBytes - kAscendHeapAlignBytes : 0;
+    e.regions = {
+        {"hbm per PE", hbm, pes, true},
+        {"UDMA doorbell window", kAscendDoorbellBytes, pes, false},
+        {"SQ/CQ rings per PE (one QP per block)", std::max<uint64_t>(per_qp * cores_per_pe, 1), pes, true},
+        {"Unified Buffers per PE", std::max<uint64_t>(cores * param_u64(s, "aiv.ub_bytes"), 1), pes, true}};
+    e.heap_limit_bytes_per_pe =
+        hbm > kAscendMetaBytes + kAscendHeapAlignBytes ? hbm - kAscendMetaBytes - kAscendHeapAlignBytes : 0;
   } else {
     const uint64_t stride = round_up(std::max<uint64_t>(hbm, 1), kNvidiaGranuleBytes);
-    e.regions = {{fmt::format("HBM mapping of all GPUs ({} x {})", pes, format_bytes(stride)), stride * pes, 1, true},
-                 {"NIC doorbell window", kNvidiaUarBytes, pes, false}};
+    e.regions = {
+        {fmt::format("HBM mapping of all GPUs ({} x {})", pes, format_bytes(stride)), stride * pes, 1, true},
+        {"NIC doorbell window", kNvidiaUarBytes, pes, false}};
     e.heap_limit_bytes_per_pe = hbm > 2 * kNvidiaRuntimeBytes ? (hbm - kNvidiaRuntimeBytes) / 2 : 0;
   }
   for (const AddressRegion& r : e.regions) e.address_space_bytes += r.bytes * r.count;
@@ -107,13 +109,18 @@ ResourceEstimate estimate_resources(const Scenario& s, bool tracing) {
   add(e, "process", kProcessBytes);
   add(e, fmt::format("models: {} PEs x {}", pes, format_bytes(kPerPeBytes)), pes * kPerPeBytes);
   add(e, fmt::format("peers: {} PEs^2 x {} B", pes, kPerPePairBytes), pes * pes * kPerPePairBytes);
-  add(e, fmt::format("cores: {} PEs x {} x {}", pes, cores_per_pe, format_bytes(kPerCoreBytes)), pes * cores_per_pe * kPerCoreBytes);
+  add(e, fmt::format("cores: {} PEs x {} x {}", pes, cores_per_pe, format_bytes(kPerCoreBytes)),
+      pes * cores_per_pe * kPerCoreBytes);
   if (e.heap_touched_bytes_per_pe)
-    add(e, fmt::format("symmetric heap written: {} PEs x {} x 9/8", pes, format_bytes(*e.heap_touched_bytes_per_pe)),
+    add(e,
+        fmt::format("symmetric heap written: {} PEs x {} x 9/8", pes,
+                    format_bytes(*e.heap_touched_bytes_per_pe)),
         pes * *e.heap_touched_bytes_per_pe / 8 * 9);
   else
-    e.memory.push_back({fmt::format("symmetric heap: not declared by kernel '{}', not counted", s.kernel), 0});
-  if (tracing) add(e, fmt::format("trace buffer: up to {} events", kTraceMaxEvents), kTraceMaxEvents * kTraceEventBytes);
+    e.memory.push_back(
+        {fmt::format("symmetric heap: not declared by kernel '{}', not counted", s.kernel), 0});
+  if (tracing)
+    add(e, fmt::format("trace buffer: up to {} events", kTraceMaxEvents), kTraceMaxEvents * kTraceEventBytes);
   return e;
 }
 
@@ -136,10 +143,13 @@ AddressSpaceProbe probe_address_space(const ResourceEstimate& e, uint64_t headro
   for (size_t k = 0; k < e.regions.size() && probe.ok; ++k) {
     const AddressRegion& r = e.regions[k];
     for (uint64_t i = 0; i < r.count && probe.ok; ++i)
-      if (!reserve(r.bytes, r.accessible, fmt::format("{} #{} ({})", r.what, i, format_bytes(r.bytes))) && i == 0 && k == 0)
+      if (!reserve(r.bytes, r.accessible, fmt::format("{} #{} ({})", r.what, i, format_bytes(r.bytes))) &&
+          i == 0 && k == 0)
         probe.first_pe_fits = false;
   }
-  if (probe.ok) reserve(headroom_bytes, false, fmt::format("headroom for the rest of the run ({})", format_bytes(headroom_bytes)));
+  if (probe.ok)
+    reserve(headroom_bytes, false,
+            fmt::format("headroom for the rest of the run ({})", format_bytes(headroom_bytes)));
   for (const auto& [p, bytes] : mapped) munmap(p, bytes);
   return probe;
 }

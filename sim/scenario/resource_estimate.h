@@ -18,9 +18,9 @@
 namespace symsim {
 
 struct AddressRegion {
-  std::string what;     // "hbm per PE"
-  uint64_t bytes = 0;   // one region
-  uint64_t count = 0;   // how many the run maps
+  std::string what;        // "hbm per PE"
+  uint64_t bytes = 0;      // one region
+  uint64_t count = 0;      // how many the run maps
   bool accessible = true;  // false: an inaccessible MMIO window (PROT_NONE)
 };
 
@@ -32,9 +32,9 @@ struct MemoryTerm {
 struct ResourceEstimate {
   std::vector<AddressRegion> regions;
   uint64_t address_space_bytes = 0;
-  std::optional<uint64_t> heap_bytes_per_pe;  // reserved, when the kernel declares it
+  std::optional<uint64_t> heap_bytes_per_pe;          // reserved, when the kernel declares it
   std::optional<uint64_t> heap_touched_bytes_per_pe;  // written, likewise
-  uint64_t heap_limit_bytes_per_pe = 0;       // what hbm.bytes leaves for the heap
+  uint64_t heap_limit_bytes_per_pe = 0;               // what hbm.bytes leaves for the heap
   std::vector<MemoryTerm> memory;
   uint64_t memory_bytes = 0;
 
@@ -46,7 +46,7 @@ ResourceEstimate estimate_resources(const Scenario& s, bool tracing = false);
 
 struct AddressSpaceProbe {
   bool ok = true;
-  bool first_pe_fits = true;   // false: one PE's regions alone do not fit (blame hbm.bytes, not pes)
+  bool first_pe_fits = true;    // false: one PE's regions alone do not fit (blame hbm.bytes, not pes)
   uint64_t reserved_bytes = 0;  // reserved before the failure
   std::string failed_at;        // "pe 1009 doorbell window (64 MiB)"
 };

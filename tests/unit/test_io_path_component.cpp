@@ -6,7 +6,9 @@
 
 using symsim::io::safe_path_component;
 
-TEST(PathComponent, KeepsOrdinaryNames) { EXPECT_EQ(safe_path_component("udma_put-2pe.v1"), "udma_put-2pe.v1"); }
+TEST(PathComponent, KeepsOrdinaryNames) {
+  EXPECT_EQ(safe_path_component("udma_put-2pe.v1"), "udma_put-2pe.v1");
+}
 
 TEST(PathComponent, NeverLeavesTheFolder) {
   EXPECT_EQ(safe_path_component("../../etc"), "_.._etc");
