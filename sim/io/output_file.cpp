@@ -8,11 +8,12 @@
 #include <atomic>
 #include <cerrno>
 #include <cstring>
-#include <filesystem>
 #include <ostream>
 #include <streambuf>
 #include <system_error>
 #include <vector>
+
+#include <filesystem>
 
 namespace symsim::io {
 
@@ -23,20 +24,8 @@ OutputError::OutputError(OutputErrorKind kind, std::string path, const std::stri
 
 OutputErrorKind classify_errno(int err) {
   switch (err) {
-    case ENOENT:
-    case ENOTDIR:
-    case EISDIR:
-    case EACCES:
-    case EPERM:
-    case EROFS:
-    case ENAMETOOLONG:
-    case ELOOP:
-    case EEXIST:
-    case EXDEV:
-    case EINVAL:
-    case ETXTBSY:
-    case ENXIO:
-    case ENODEV:
+    case ENOENT: case ENOTDIR: case EISDIR: case EACCES: case EPERM: case EROFS: case ENAMETOOLONG:
+    case ELOOP: case EEXIST: case EXDEV: case EINVAL: case ETXTBSY: case ENXIO: case ENODEV:
       return OutputErrorKind::kBadPath;
     default:
       return OutputErrorKind::kIoError;  // ENOSPC, EDQUOT, EIO, EFBIG, ...
@@ -137,8 +126,7 @@ TargetKind resolve_target(std::string& path) {
     }
     if (S_ISREG(st.st_mode)) return TargetKind::kRegular;
     if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)) return TargetKind::kInPlace;
-    if (S_ISDIR(st.st_mode))
-      throw OutputError(OutputErrorKind::kBadPath, path, "cannot write " + path + ": it is a folder");
+    if (S_ISDIR(st.st_mode)) throw OutputError(OutputErrorKind::kBadPath, path, "cannot write " + path + ": it is a folder");
     throw OutputError(OutputErrorKind::kBadPath, path,
                       "cannot write " + path + ": not a regular file, character device or FIFO");
   }
@@ -149,8 +137,7 @@ std::string temp_name_for(const std::string& path) {
   const fs::path p(path);
   std::string base = p.filename().string();
   if (base.size() > 200) base.resize(200);  // stay under NAME_MAX with the suffix
-  const std::string name =
-      "." + base + ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
+  const std::string name = "." + base + ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
   return (p.parent_path() / name).string();
 }
 
@@ -182,8 +169,8 @@ void write_in_place(const std::string& target, const std::string& shown,
   close_checked(fd, shown, "");
 }
 
-void write_atomic(const std::string& target, const std::string& shown,
-                  const std::function<void(std::ostream&)>& fill, const WriteOptions& options) {
+void write_atomic(const std::string& target, const std::string& shown, const std::function<void(std::ostream&)>& fill,
+                  const WriteOptions& options) {
   if (fs::path(target).filename().empty())
     throw OutputError(OutputErrorKind::kBadPath, shown, "cannot write " + shown + ": it names a folder");
   const std::string temp = temp_name_for(target);
@@ -228,33 +215,25 @@ void write_atomic(const std::string& target, const std::string& shown,
 }  // namespace
 
 void write_file(const std::string& path, std::string_view contents, const WriteOptions& options) {
-  write_file(
-      path,
-      [&](std::ostream& os) { os.write(contents.data(), static_cast<std::streamsize>(contents.size())); },
-      options);
+  write_file(path, [&](std::ostream& os) { os.write(contents.data(), static_cast<std::streamsize>(contents.size())); },
+             options);
 }
 
-void write_file(const std::string& path, const std::function<void(std::ostream&)>& fill,
-                const WriteOptions& options) {
+void write_file(const std::string& path, const std::function<void(std::ostream&)>& fill, const WriteOptions& options) {
   std::string target = path;
-  if (resolve_target(target) == TargetKind::kInPlace)
-    write_in_place(target, path, fill);
-  else
-    write_atomic(target, path, fill, options);
+  if (resolve_target(target) == TargetKind::kInPlace) write_in_place(target, path, fill);
+  else write_atomic(target, path, fill, options);
 }
 
 void create_output_dir(const std::string& dir) {
-  if (dir.empty())
-    throw OutputError(OutputErrorKind::kBadPath, dir, "cannot create an output folder with an empty name");
+  if (dir.empty()) throw OutputError(OutputErrorKind::kBadPath, dir, "cannot create an output folder with an empty name");
   std::error_code ec;
   if (fs::exists(dir, ec) && !fs::is_directory(dir, ec))
-    throw OutputError(OutputErrorKind::kBadPath, dir,
-                      "cannot create the folder " + dir + ": it exists and is not a folder");
+    throw OutputError(OutputErrorKind::kBadPath, dir, "cannot create the folder " + dir + ": it exists and is not a folder");
   fs::create_directories(dir, ec);
   if (ec) fail(dir, ec.value(), "create the folder");
   if (!fs::is_directory(dir, ec))
-    throw OutputError(OutputErrorKind::kBadPath, dir,
-                      "cannot create the folder " + dir + ": it exists and is not a folder");
+    throw OutputError(OutputErrorKind::kBadPath, dir, "cannot create the folder " + dir + ": it exists and is not a folder");
 }
 
 void check_writable(const std::string& path) {

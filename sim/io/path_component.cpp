@@ -1,16 +1,16 @@
 #include "io/path_component.h"
 
-#include <fmt/format.h>
-
 #include <cstdint>
+
+#include <fmt/format.h>
 
 namespace symsim::io {
 
 std::string safe_path_component(const std::string& text) {
   std::string out;
   for (unsigned char c : text) {
-    const bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                      c == '.' || c == '_' || c == '-';
+    const bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
+                      c == '_' || c == '-';
     out += keep ? static_cast<char>(c) : '_';
   }
   const size_t first = out.find_first_not_of('.');

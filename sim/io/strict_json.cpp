@@ -1,7 +1,6 @@
 #include "io/strict_json.h"
 
 #include <fcntl.h>
-#include <fmt/format.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -9,6 +8,8 @@
 #include <cstring>
 #include <set>
 #include <vector>
+
+#include <fmt/format.h>
 
 #include "scenario/input_error.h"
 
@@ -19,12 +20,9 @@ using nlohmann::json;
 std::string json_pointer_escape(const std::string& key) {
   std::string out;
   for (char c : key) {
-    if (c == '~')
-      out += "~0";
-    else if (c == '/')
-      out += "~1";
-    else
-      out += c;
+    if (c == '~') out += "~0";
+    else if (c == '/') out += "~1";
+    else out += c;
   }
   return out;
 }
@@ -45,9 +43,8 @@ std::string read_regular_file(const std::string& path, size_t max_bytes) {
   }
   if (static_cast<uint64_t>(st.st_size) > max_bytes) {
     ::close(fd);
-    throw InputError(path, "",
-                     fmt::format("the file is {} bytes, more than the limit of {} bytes",
-                                 static_cast<uint64_t>(st.st_size), max_bytes));
+    throw InputError(path, "", fmt::format("the file is {} bytes, more than the limit of {} bytes",
+                                           static_cast<uint64_t>(st.st_size), max_bytes));
   }
   std::string text;
   text.resize(static_cast<size_t>(st.st_size) + 1);  // one more byte tells a file that grew
@@ -64,8 +61,7 @@ std::string read_regular_file(const std::string& path, size_t max_bytes) {
     got += static_cast<size_t>(n);
     if (got > max_bytes) {
       ::close(fd);
-      throw InputError(path, "",
-                       fmt::format("the file grew past the limit of {} bytes while read", max_bytes));
+      throw InputError(path, "", fmt::format("the file grew past the limit of {} bytes while read", max_bytes));
     }
     if (got == text.size()) text.resize(std::min(text.size() * 2, max_bytes + 1));
   }
@@ -79,8 +75,8 @@ namespace {
 // Where the parser is: one frame per open object or array.
 struct Frame {
   bool array = false;
-  size_t index = 0;  // arrays: the element being parsed
-  std::string key;   // objects: the key being parsed
+  size_t index = 0;        // arrays: the element being parsed
+  std::string key;         // objects: the key being parsed
   std::set<std::string> keys;
 };
 
@@ -98,9 +94,7 @@ std::string pointer_of(const std::vector<Frame>& stack) {
 
 json parse_strict_json(const std::string& text, const std::string& name, size_t max_bytes) {
   if (text.size() > max_bytes)
-    throw InputError(
-        name, "",
-        fmt::format("the input is {} bytes, more than the limit of {} bytes", text.size(), max_bytes));
+    throw InputError(name, "", fmt::format("the input is {} bytes, more than the limit of {} bytes", text.size(), max_bytes));
   std::vector<Frame> stack;
   // After a value ends inside an array, the next element starts.
   auto element_done = [&stack] {
@@ -108,12 +102,8 @@ json parse_strict_json(const std::string& text, const std::string& name, size_t 
   };
   json::parser_callback_t cb = [&](int, json::parse_event_t event, json& parsed) {
     switch (event) {
-      case json::parse_event_t::object_start:
-        stack.push_back(Frame{false, 0, {}, {}});
-        break;
-      case json::parse_event_t::array_start:
-        stack.push_back(Frame{true, 0, {}, {}});
-        break;
+      case json::parse_event_t::object_start: stack.push_back(Frame{false, 0, {}, {}}); break;
+      case json::parse_event_t::array_start: stack.push_back(Frame{true, 0, {}, {}}); break;
       case json::parse_event_t::object_end:
       case json::parse_event_t::array_end:
         stack.pop_back();
@@ -125,9 +115,7 @@ json parse_strict_json(const std::string& text, const std::string& name, size_t 
         if (!f.keys.insert(f.key).second) throw DuplicateKey{pointer_of(stack)};
         break;
       }
-      case json::parse_event_t::value:
-        element_done();
-        break;
+      case json::parse_event_t::value: element_done(); break;
     }
     return true;
   };
@@ -138,12 +126,7 @@ json parse_strict_json(const std::string& text, const std::string& name, size_t 
   } catch (const json::parse_error& e) {
     size_t line = 1, col = 1;
     for (size_t i = 0; i < e.byte && i < text.size(); ++i) {
-      if (text[i] == '\n') {
-        ++line;
-        col = 1;
-      } else {
-        ++col;
-      }
+      if (text[i] == '\n') { ++line; col = 1; } else { ++col; }
     }
     throw InputError(name, "", fmt::format("not valid JSON at line {}, column {}", line, col));
   } catch (const json::exception& e) {

@@ -5,8 +5,9 @@
 // Every failure throws InputError naming the file (or the `name` given) and the pointer.
 #pragma once
 #include <cstddef>
-#include <nlohmann/json.hpp>
 #include <string>
+
+#include <nlohmann/json.hpp>
 
 namespace symsim::io {
 
