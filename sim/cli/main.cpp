@@ -5,13 +5,14 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <csignal>
 #include <cstdlib>
-#include <filesystem>
-#include <fstream>
 #include <iostream>
-#include <sstream>
 
 #include "checkers/catalog.h"
+#include "cli/cli_values.h"
+#include "cli/run_command.h"
+#include "io/output_file.h"
 #include "kernel_registry.h"
 #include "models/platform/ascend_params.h"
 #include "runner/runner.h"
@@ -24,26 +25,11 @@
 #include "litmus_command.h"
 #endif
 
-namespace fs = std::filesystem;
 using namespace symsim;
 
 namespace {
 
 constexpr int kExitPass = 0, kExitFail = 1, kExitInput = 2, kExitInternal = 3;
-
-std::vector<int> parse_pe_list(const std::string& text) {
-  std::vector<int> pes;
-  std::stringstream ss(text);
-  for (std::string item; std::getline(ss, item, ',');) {
-    const auto dash = item.find('-');
-    if (dash == std::string::npos) {
-      pes.push_back(std::stoi(item));
-    } else {
-      for (int pe = std::stoi(item.substr(0, dash)); pe <= std::stoi(item.substr(dash + 1)); ++pe) pes.push_back(pe);
-    }
-  }
-  return pes;
-}
 
 int list(const std::string& what) {
   if (what == "kernels") {
@@ -69,22 +55,14 @@ int list(const std::string& what) {
   return kExitPass;
 }
 
-int run(const std::string& file, const LoadOptions& load, const std::string& out_dir, const TraceOptions& trace) {
-  const Scenario s = load_scenario(file, load);
-  const fs::path dir = out_dir.empty() ? fs::path("symsim-out") / s.name : fs::path(out_dir);
-  fs::create_directories(dir);
-  const RunOutput out = run_scenario(s, trace);
-  std::ofstream(dir / "result.json") << out.result.dump(2) << "\n";
-  std::cout << summarize(out.result) << "  result: " << (dir / "result.json").string() << "\n";
-  if (!trace.path.empty()) std::cout << "  trace: " << trace.path << "\n";
-  return out.passed ? kExitPass : kExitFail;
-}
-
 }  // namespace
 
 // Our own main: silence SystemC's banner (stdout is for results), then elaborate as usual.
 int main(int argc, char* argv[]) {
   setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
+  // Past a file-size limit (ulimit -f) a write fails with EFBIG and is reported with its path,
+  // instead of the process being killed part-way through a file.
+  std::signal(SIGXFSZ, SIG_IGN);
   return sc_core::sc_elab_and_sim(argc, argv);
 }
 
@@ -95,18 +73,20 @@ int sc_main(int argc, char* argv[]) {
   app.require_subcommand(1);
   app.set_version_flag("--version", symsim::version_line(), "print the version and git commit, and exit");
 
-  std::string file, out_dir, trace_pes, trace_window;
-  LoadOptions load;
-  uint64_t seed = 0;
-  TraceOptions trace;
+  std::string file, seed_text;
+  cli::RunRequest req;
+  LoadOptions& load = req.load;
   CLI::App* run_cmd = app.add_subcommand("run", "run one scenario");
   run_cmd->add_option("scenario", file, "scenario JSON file")->required();
-  run_cmd->add_option("--out", out_dir, "output folder (default: symsim-out/<scenario name>)");
-  run_cmd->add_option("--trace", trace.path, "write a Perfetto/Chrome trace JSON here");
-  run_cmd->add_option("--trace-pes", trace_pes, "trace only these PEs (e.g. 0,1,4-7)");
-  run_cmd->add_option("--trace-window", trace_window, "trace only this simulated window in us (BEGIN:END)");
-  auto* seed_opt = run_cmd->add_option("--seed", seed, "override the scenario's seed");
+  run_cmd->add_option("--out", req.out_dir, "output folder (default: symsim-out/<scenario name>)");
+  run_cmd->add_option("--trace", req.trace.path, "write a Perfetto/Chrome trace JSON here");
+  run_cmd->add_option("--trace-pes", req.trace_pes, "trace only these PEs (e.g. 0,1,4-7)");
+  run_cmd->add_option("--trace-window", req.trace_window, "trace only this simulated window in us (BEGIN:END)");
+  auto* seed_opt = run_cmd->add_option("--seed", seed_text, "override the scenario's seed (0..2^53-1)");
   run_cmd->add_option("--set", load.sets, "override a value by dotted path (PATH=VALUE), repeatable");
+  run_cmd->add_option("--max-memory", req.max_memory,
+                      "refuse a run estimated to need more memory (e.g. 8G; default: MemAvailable; \"unlimited\")");
+  run_cmd->add_option("--max-wall-s", req.max_wall_s, "stop the run after this many wall seconds (exit 124)");
   std::vector<std::string> kernel_libs;  // CANN-style programs built with cmake/SymsimKernelLibrary.cmake
   run_cmd->add_option("--kernel-lib", kernel_libs, "load a kernel library (its kernel becomes a kernel name), repeatable");
 
@@ -146,23 +126,20 @@ int sc_main(int argc, char* argv[]) {
 #ifdef SYMSIM_HAVE_LITMUS
     if (*litmus_cmd) return symsim::litmus::litmus_main(litmus_paths, litmus_expected, litmus_seeds, litmus_json);
 #endif
-    if (*seed_opt) load.seed = seed;
+    if (*seed_opt) load.seed = cli::parse_seed(seed_text, "--seed");
     if (*validate_cmd) {
       const Scenario s = load_scenario(file, load);
       std::cout << fmt::format("{}: valid ({} PEs, kernel {}, platform {})\n", file, s.pes, s.kernel, s.platform_name);
       return kExitPass;
     }
-    if (!trace_pes.empty()) trace.pes = parse_pe_list(trace_pes);
-    if (!trace_window.empty()) {
-      const auto colon = trace_window.find(':');
-      if (colon == std::string::npos) throw InputError("--trace-window", "", "expected BEGIN:END in microseconds");
-      trace.window_begin_ns = static_cast<uint64_t>(std::stod(trace_window.substr(0, colon)) * 1000);
-      trace.window_end_ns = static_cast<uint64_t>(std::stod(trace_window.substr(colon + 1)) * 1000);
-    }
-    return run(file, load, out_dir, trace);
+    req.file = file;
+    return cli::run_command(req);
   } catch (const InputError& e) {
     std::cerr << "symsim: invalid input: " << e.what() << "\n";
     return kExitInput;
+  } catch (const io::OutputError& e) {
+    std::cerr << "symsim: " << e.what() << "\n";
+    return e.exit_code();
   } catch (const std::invalid_argument& e) {
     std::cerr << "symsim: invalid input: " << e.what() << "\n";
     return kExitInput;

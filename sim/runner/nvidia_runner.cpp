@@ -9,9 +9,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <fstream>
 
 #include "checkers/hazard_log.h"
+#include "io/output_file.h"
 #include "kernel_registry.h"
 #include "models/nvidia/nvidia_system.h"
 #include "stats/stats_collector.h"
@@ -202,10 +202,8 @@ RunOutput run_nvidia_scenario(const Scenario& s, const TraceOptions& trace_opts,
                 {"traps", traps},
                 {"stats", stats_json},
                 {"config", s.effective}};
-  if (trace) {
-    std::ofstream f(trace_opts.path);
-    trace->write(f);
-  }
+  // Checked and atomic: a trace is whole or absent (io::OutputError names the path).
+  if (trace) io::write_file(trace_opts.path, [&](std::ostream& os) { trace->write(os); });
   cuda::stop();
   return out;
 }

@@ -10,11 +10,11 @@
 #include <algorithm>
 #include <chrono>
 #include <tuple>
-#include <fstream>
 
 #include "checkers/checker_set.h"
 #include "checkers/hazard_log.h"
 #include "faults/fault_injector.h"
+#include "io/output_file.h"
 #include "kernel_registry.h"
 #include "models/platform/ascend_system.h"
 #include "stats/stats_collector.h"
@@ -163,10 +163,8 @@ RunOutput run_ascend_scenario(const Scenario& s, const TraceOptions& trace_opts,
                 {"traps", traps},
                 {"stats", stats.to_json(end_ps, sys.fabric())},
                 {"config", s.effective}};
-  if (trace) {
-    std::ofstream f(trace_opts.path);
-    trace->write(f);
-  }
+  // Checked and atomic: a trace is whole or absent (io::OutputError names the path).
+  if (trace) io::write_file(trace_opts.path, [&](std::ostream& os) { trace->write(os); });
   shim::stop();
   return out;
 }

@@ -11,12 +11,15 @@
 #include <sstream>
 
 #include "checkers/catalog.h"
+#include "kernel_constraints.h"
 #include "kernel_registry.h"
 #include "models/fabric/fabric.h"
 #include "models/platform/ascend_params.h"
 #include "package/install_layout.h"
 #include "scenario/input_error.h"
 #include "scenario/platform_family.h"
+#include "scenario/resource_estimate.h"
+#include "io/strict_json.h"
 
 #ifndef SYMSIM_SOURCE_DIR
 #define SYMSIM_SOURCE_DIR "."
@@ -31,31 +34,8 @@ namespace {
 
 const char* type_name(const json& j) { return j.type_name(); }
 
-json parse_json(const std::string& text, const std::string& path) {
-  try {
-    return json::parse(text);
-  } catch (const json::parse_error& e) {
-    // Turn the byte offset into a line and column.
-    size_t line = 1, col = 1;
-    for (size_t i = 0; i < e.byte && i < text.size(); ++i) {
-      if (text[i] == '\n') { ++line; col = 1; } else { ++col; }
-    }
-    throw InputError(path, "", fmt::format("not valid JSON at line {}, column {}", line, col));
-  } catch (const json::exception& e) {
-    // A number too large for any JSON number type (out_of_range 406) and the like.
-    throw InputError(path, "", fmt::format("not valid JSON: {}", e.what()));
-  }
-}
-
-std::string read_text(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(path, "", "cannot open the file");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-json read_json(const std::string& path) { return parse_json(read_text(path), path); }
+// Scenario and preset files: regular files of bounded size, duplicate keys refused (sim/io).
+json read_json(const std::string& path) { return io::read_strict_json_file(path); }
 
 // Walks a JSON object checking types and keys, building pointers for messages.
 class Checker {
@@ -95,15 +75,7 @@ class Checker {
   std::string m_file;
 };
 
-std::string pointer_escape(const std::string& key) {
-  std::string out;
-  for (char c : key) {
-    if (c == '~') out += "~0";
-    else if (c == '/') out += "~1";
-    else out += c;
-  }
-  return out;
-}
+std::string pointer_escape(const std::string& key) { return io::json_pointer_escape(key); }
 
 // Loads a preset file: {"symsim_platform":1,"name","family","description","params":{key:{value,source}}}.
 void load_preset(const std::string& name, Scenario& s) {
@@ -137,11 +109,54 @@ void load_preset(const std::string& name, Scenario& s) {
     if (!s.params.count(it.key())) c.fail("/params/" + pointer_escape(it.key()), "unknown platform parameter");
 }
 
+// A name is shown in summaries and names the default output folder: bounded, printable.
+void check_name(const Checker& c, const std::string& name) {
+  if (name.empty()) c.fail("/name", "must not be empty");
+  if (name.size() > kMaxScenarioNameBytes)
+    c.fail("/name", fmt::format("is {} bytes long, more than {}", name.size(), kMaxScenarioNameBytes));
+  for (unsigned char ch : name)
+    if (ch < 0x20 || ch == 0x7f) c.fail("/name", "must not contain control characters");
+}
+
+// What the run will map and what the kernel's heap needs must fit: validate and run agree.
+void check_resources(const Checker& c, const Scenario& s) {
+  if (const KernelArgsCheck* check = find_kernel_args_check(s.kernel))
+    if (const auto problem = (*check)(KernelArgs(s.args, s.blocks), s.pes))
+      c.fail(problem->field == "pes" ? "/pes" : "/kernel/args/" + pointer_escape(problem->field),
+             fmt::format("kernel '{}': {}", s.kernel, problem->what));
+  const ResourceEstimate e = estimate_resources(s);
+  const auto pointer_of = [&](const std::string& key) {
+    const auto it = s.param_pointers.find(key);
+    return it != s.param_pointers.end() ? it->second : "/platform";
+  };
+  if (e.heap_limit_bytes_per_pe == 0)
+    c.fail(pointer_of("hbm.bytes"), fmt::format("hbm.bytes ({}) leaves no room for the symmetric heap after the "
+                                                "runtime's own area", format_bytes(static_cast<uint64_t>(s.params.at("hbm.bytes")))));
+  if (e.heap_bytes_per_pe && *e.heap_bytes_per_pe > e.heap_limit_bytes_per_pe)
+    c.fail("/kernel/args", fmt::format("kernel '{}' needs a symmetric heap of {} per PE with these arguments; "
+                                       "hbm.bytes ({}) leaves room for {}",
+                                       s.kernel, format_bytes(*e.heap_bytes_per_pe), format_bytes(static_cast<uint64_t>(s.params.at("hbm.bytes"))),
+                                       format_bytes(e.heap_limit_bytes_per_pe)));
+  const AddressSpaceProbe probe = probe_address_space(e);
+  bool blame_pes = probe.first_pe_fits;
+  if (!probe.ok && !blame_pes && s.pes > 1) {  // one mapping for all PEs (NVIDIA): would one PE fit?
+    Scenario one = s;
+    one.pes = 1;
+    blame_pes = probe_address_space(estimate_resources(one)).ok;
+  }
+  if (!probe.ok)
+    c.fail(blame_pes ? "/pes" : pointer_of("hbm.bytes"),
+           fmt::format("the run needs {} of address space ({}); this machine could reserve only {} of it ({})",
+                       format_bytes(e.address_space_bytes), e.address_space_summary(), format_bytes(probe.reserved_bytes),
+                       probe.failed_at));
+}
+
 void apply_override(const Checker& c, Scenario& s, const std::string& key, const json& value, const std::string& ptr) {
   for (const ParamInfo& p : find_family(s.platform_family)->table()) {
     if (p.key == key) {
       s.params[key] = c.number(value, ptr, p.min, p.max, p.integer);
       s.param_sources[key] = "scenario override";
+      s.param_pointers[key] = ptr;
       return;
     }
   }
@@ -159,8 +174,13 @@ void apply_set(json& doc, const std::string& file, const std::string& set) {
     value = json::parse(text);
   } catch (const json::parse_error&) {
     value = text;  // a bare word is a string
+  } catch (const json::exception& e) {  // 1e400: a number no JSON number type holds
+    throw InputError(file, "", fmt::format("--set '{}': the value is not a usable number ({})", set, e.what()));
   }
   if (path.rfind("platform.", 0) == 0) {
+    if (doc.contains("overrides") && !doc["overrides"].is_object())
+      throw InputError(file, "/overrides", fmt::format("--set {}: expected an object of dotted parameter names, got {}",
+                                                       path, type_name(doc["overrides"])));
     doc["overrides"][path.substr(9)] = value;
     return;
   }
@@ -200,13 +220,13 @@ std::vector<std::string> platform_names() {
 }
 
 Scenario load_scenario(const std::string& path, const LoadOptions& options) {
-  return load_scenario_text(read_text(path), path, options);
+  return load_scenario_text(io::read_regular_file(path), path, options);
 }
 
 Scenario load_scenario_text(const std::string& text, const std::string& path, const LoadOptions& options) {
   Scenario s;
   s.file = path;
-  json doc = parse_json(text, path);
+  json doc = io::parse_strict_json(text, path);
   const Checker c(path);
   c.only_keys(doc, "", {"symsim", "name", "description", "seed", "platform", "overrides", "pes", "kernel", "faults",
                         "checkers", "expect"});
@@ -217,6 +237,7 @@ Scenario load_scenario_text(const std::string& text, const std::string& path, co
 
   if (c.number(c.require(doc, "", "symsim"), "/symsim", 1, 1, true) != 1) c.fail("/symsim", "unsupported version");
   s.name = c.string(c.require(doc, "", "name"), "/name");
+  check_name(c, s.name);
   if (doc.contains("description")) s.description = c.string(doc["description"], "/description");
   if (doc.contains("seed")) s.seed = static_cast<uint64_t>(c.number(doc["seed"], "/seed", 0, 9007199254740991.0, true));
 
@@ -248,7 +269,7 @@ Scenario load_scenario_text(const std::string& text, const std::string& path, co
     if ((v & (v - 1)) != 0) c.fail(std::string("/overrides/") + pow2, fmt::format("{} must be a power of two", v));
   }
 
-  s.pes = static_cast<int>(c.number(c.require(doc, "", "pes"), "/pes", 1, 4096, true));
+  s.pes = static_cast<int>(c.number(c.require(doc, "", "pes"), "/pes", 1, kMaxPes, true));
 
   const json& k = c.require(doc, "", "kernel");
   c.only_keys(k, "/kernel", {"name", "blocks", "args"});
@@ -333,6 +354,9 @@ Scenario load_scenario_text(const std::string& text, const std::string& path, co
     }
     if (e.contains("max_sim_time_us")) s.expect.max_sim_time_us = c.number(e["max_sim_time_us"], "/expect/max_sim_time_us", 0, 1e12, false);
     if (e.contains("min_sim_time_us")) s.expect.min_sim_time_us = c.number(e["min_sim_time_us"], "/expect/min_sim_time_us", 0, 1e12, false);
+    if (s.expect.min_sim_time_us && s.expect.max_sim_time_us && *s.expect.min_sim_time_us > *s.expect.max_sim_time_us)
+      c.fail("/expect/min_sim_time_us", fmt::format("{} is more than max_sim_time_us ({}): no run can meet both",
+                                                    *s.expect.min_sim_time_us, *s.expect.max_sim_time_us));
   }
 
   json params = json::object();
@@ -343,6 +367,7 @@ Scenario load_scenario_text(const std::string& text, const std::string& path, co
                  {"pes", s.pes}, {"kernel", {{"name", s.kernel}, {"blocks", s.blocks}, {"args", args}}},
                  {"faults", s.faults}};
   if (!s.checkers.empty()) s.effective["checkers"] = s.checkers;
+  check_resources(c, s);
   return s;
 }
 

@@ -13,6 +13,9 @@
 
 namespace symsim {
 
+constexpr int kMaxPes = 4096;                // "pes" and trace PE lists
+constexpr size_t kMaxScenarioNameBytes = 200;  // "name" (it names the default output folder)
+
 struct Expectations {
   std::vector<std::string> hazards;  // hazard ids that must be reported (and no others)
   std::optional<double> max_sim_time_us;
@@ -30,6 +33,7 @@ struct Scenario {
   std::string platform_family;
   std::map<std::string, double> params;  // every platform parameter, overrides applied
   std::map<std::string, std::string> param_sources;
+  std::map<std::string, std::string> param_pointers;  // where the scenario set a parameter ("/overrides/hbm.bytes")
   int pes = 2;
   std::string kernel;
   int blocks = 1;

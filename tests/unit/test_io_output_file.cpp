@@ -1,7 +1,6 @@
 // sim/io/output_file: every failure is an OutputError naming the path with the right kind, and
 // no failure leaves a partial or temporary file behind.
 #include <gtest/gtest.h>
-
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -87,13 +86,17 @@ TEST(OutputFile, UnderAFileIsABadPath) {
 TEST(OutputFile, AFolderIsABadPath) {
   const fs::path d = fresh_dir("folder");
   EXPECT_EQ(expect_error([&] { symsim::io::write_file(d.string(), "x"); }).kind(), OutputErrorKind::kBadPath);
-  EXPECT_EQ(expect_error([&] { symsim::io::write_file(d.string() + "/", "x"); }).kind(), OutputErrorKind::kBadPath);
+  EXPECT_EQ(expect_error([&] { symsim::io::write_file(d.string() + "/", "x"); }).kind(),
+            OutputErrorKind::kBadPath);
 }
 
 TEST(OutputFile, ProcIsABadPath) {
-  EXPECT_EQ(expect_error([] { symsim::io::write_file("/proc/symsim-test.json", "x"); }).kind(), OutputErrorKind::kBadPath);
-  EXPECT_EQ(expect_error([] { symsim::io::create_output_dir("/proc/symsim-test"); }).kind(), OutputErrorKind::kBadPath);
-  EXPECT_EQ(expect_error([] { symsim::io::check_writable("/proc/symsim-test.json"); }).kind(), OutputErrorKind::kBadPath);
+  EXPECT_EQ(expect_error([] { symsim::io::write_file("/proc/symsim-test.json", "x"); }).kind(),
+            OutputErrorKind::kBadPath);
+  EXPECT_EQ(expect_error([] { symsim::io::create_output_dir("/proc/symsim-test"); }).kind(),
+            OutputErrorKind::kBadPath);
+  EXPECT_EQ(expect_error([] { symsim::io::check_writable("/proc/symsim-test.json"); }).kind(),
+            OutputErrorKind::kBadPath);
 }
 
 TEST(OutputFile, FullDeviceIsAnIoError) {
@@ -111,7 +114,7 @@ TEST(OutputFile, FailedWriteKeepsTheOldFileAndRemovesTheTemporary) {
   const std::string path = (d / "r.json").string();
   symsim::io::write_file(path, "old");
   std::signal(SIGXFSZ, SIG_IGN);
-  rlimit old {};
+  rlimit old{};
   getrlimit(RLIMIT_FSIZE, &old);
   rlimit small = old;
   small.rlim_cur = 100000;

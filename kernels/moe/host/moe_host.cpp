@@ -5,11 +5,13 @@
 #include <fmt/format.h>
 
 #include <cstring>
+#include <optional>
 #include <stdexcept>
 #include <vector>
 
 #include "../common/moe_tiling.h"
 #include "acl/acl.h"
+#include "kernel_constraints.h"
 #include "kernel_registry.h"
 #include "moe_timing.h"
 #include "moe_workload.h"
@@ -140,9 +142,9 @@ void record_times(const MoeTiling& t, uint32_t writers, uint32_t receivers) {
   }
 }
 
-void host(int pe, const symsim::KernelArgs& a) {
+WorkloadSpec workload_of(const symsim::KernelArgs& a, int pes) {
   WorkloadSpec w;
-  w.ep = static_cast<uint32_t>(aclshmem_n_pes());
+  w.ep = static_cast<uint32_t>(pes);
   w.tokens = static_cast<uint32_t>(a.u64("tokens"));
   w.hidden = static_cast<uint32_t>(a.u64("hidden"));
   w.top_k = static_cast<uint32_t>(a.u64("top_k"));
@@ -150,16 +152,34 @@ void host(int pe, const symsim::KernelArgs& a) {
   w.dtype = a.u64("bf16") != 0 ? kBf16 : kInt8;
   w.zipf_s = a.number("zipf_s");
   w.seed = a.u64("routing_seed");
+  return w;
+}
+
+// Argument combinations that are each in range but can never run (validation and the driver).
+std::optional<symsim::KernelArgProblem> check_args(const symsim::KernelArgs& a, int pes) {
+  const WorkloadSpec w = workload_of(a, pes);
+  if (w.top_k > w.experts())
+    return symsim::KernelArgProblem{"top_k", fmt::format("top_k ({}) is larger than the number of experts "
+                                                         "(experts_per_rank x pes = {})", w.top_k, w.experts())};
+  if (2 * a.u64("writers") + a.u64("receivers") > kMaxCores)
+    return symsim::KernelArgProblem{"writers", fmt::format("2 x writers + receivers ({}) exceeds the {} AIV cores",
+                                                           2 * a.u64("writers") + a.u64("receivers"), kMaxCores)};
+  if (w.experts_per_rank * 4 > kBlockPayloadBytes)
+    return symsim::KernelArgProblem{"experts_per_rank", "experts_per_rank above 120"};
+  if (a.u64("send_ring") % 2 != 0)
+    return symsim::KernelArgProblem{"send_ring", "send_ring must be even (the writer releases half rings)"};
+  return std::nullopt;
+}
+
+void host(int pe, const symsim::KernelArgs& a) {
+  if (const auto problem = check_args(a, aclshmem_n_pes())) throw std::runtime_error(problem->what);
+  const WorkloadSpec w = workload_of(a, aclshmem_n_pes());
   const auto writers = static_cast<uint32_t>(a.u64("writers"));
   const auto receivers = static_cast<uint32_t>(a.u64("receivers"));
   const auto variant = static_cast<uint32_t>(a.u64("variant"));
   const auto send_ring = static_cast<uint32_t>(a.u64("send_ring"));
   const auto launches = static_cast<uint32_t>(a.u64("launches"));
   const bool verify = a.u64("verify") != 0;
-  if (w.top_k > w.experts()) throw std::runtime_error("top_k is larger than the number of experts");
-  if (2 * writers + receivers > kMaxCores) throw std::runtime_error("2 * writers + receivers exceeds 48 AIV cores");
-  if (w.experts_per_rank * 4 > kBlockPayloadBytes) throw std::runtime_error("experts_per_rank above 120");
-  if (send_ring % 2 != 0) throw std::runtime_error("send_ring must be even (the writer releases half rings)");
 
   MoeTiling t = make_tiling(w, static_cast<uint32_t>(pe), writers, variant);
   t.send_ring = send_ring;
@@ -238,3 +258,4 @@ SYMSIM_REGISTER_KERNEL(moe_dispatch_combine,
                          {"launches", "dispatch + combine rounds (double buffer alternates)", 1, 64, 1},
                          {"verify", "1: check every token and the combine output on the host", 0, 1, 1}},
                         48, moe::host});
+SYMSIM_REGISTER_KERNEL_ARGS_CHECK(moe_dispatch_combine, moe::check_args);

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "../common/udma_host_common.h"
+#include "kernel_constraints.h"
 #include "kernel_registry.h"
 
 void launch_udma_batch(uint32_t block_dim, void* stream, uint8_t* dst, uint8_t* src, uint64_t bytes, uint32_t ops,
@@ -10,12 +11,19 @@ void launch_udma_batch(uint32_t block_dim, void* stream, uint8_t* dst, uint8_t* 
 
 namespace {
 
+// Each of the `ops` operations moves at least one byte.
+std::optional<symsim::KernelArgProblem> check_args(const symsim::KernelArgs& a, int) {
+  if (a.u64("bytes") < a.u64("ops"))
+    return symsim::KernelArgProblem{"bytes", fmt::format("bytes ({}) must be at least ops ({})", a.u64("bytes"), a.u64("ops"))};
+  return std::nullopt;
+}
+
 void udma_batch_host(int pe, const symsim::KernelArgs& a) {
   const uint64_t bytes = a.u64("bytes");
   const auto ops = static_cast<uint32_t>(a.u64("ops"));
   const auto get = static_cast<uint32_t>(a.u64("get"));
   const auto qp = static_cast<uint32_t>(a.u64("qp"));
-  if (bytes < ops) throw std::invalid_argument(fmt::format("kernel.args.bytes ({}) must be at least ops ({})", bytes, ops));
+  if (const auto problem = check_args(a, 0)) throw std::invalid_argument("kernel.args." + problem->what);
   aclrtStream stream = udma_example::setup(pe, 2 * bytes + (4u << 20), qp + 1);
   auto* dst = static_cast<uint8_t*>(aclshmem_malloc(bytes));
   auto* src = static_cast<uint8_t*>(aclshmem_malloc(bytes));
@@ -53,3 +61,4 @@ SYMSIM_REGISTER_KERNEL(udma_batch,
                                      "4 operation (0: keep it)", 0, 4, 0},
                          {"quiet_each", "1: quiet after every batch, 0: only after the last", 0, 1, 1}},
                         1, udma_batch_host});
+SYMSIM_REGISTER_KERNEL_ARGS_CHECK(udma_batch, check_args);

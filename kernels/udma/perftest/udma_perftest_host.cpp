@@ -10,12 +10,19 @@
 #include <vector>
 
 #include "../common/udma_host_common.h"
+#include "kernel_constraints.h"
 #include "kernel_registry.h"
 
 void launch_udma_perftest(uint32_t block_dim, void* stream, uint8_t* dst, uint8_t* src, uint8_t* cycles,
                           uint32_t min_exp, uint32_t max_exp, uint32_t loop, uint32_t batch, uint32_t get);
 
 namespace {
+
+std::optional<symsim::KernelArgProblem> check_args(const symsim::KernelArgs& a, int) {
+  if (a.u64("min_exp") > a.u64("max_exp"))
+    return symsim::KernelArgProblem{"min_exp", fmt::format("min_exp ({}) must not exceed max_exp ({})", a.u64("min_exp"), a.u64("max_exp"))};
+  return std::nullopt;
+}
 
 constexpr double kCyclesPerUs = 50.0;  // AscendC::GetSystemCycle: 50 MHz
 
@@ -25,7 +32,7 @@ void udma_perftest_host(int pe, const symsim::KernelArgs& a) {
   const auto loop = static_cast<uint32_t>(a.u64("loop"));
   const auto batch = static_cast<uint32_t>(a.u64("batch") == 0 ? loop : a.u64("batch"));
   const auto get = static_cast<uint32_t>(a.u64("get"));
-  if (min_exp > max_exp) throw std::invalid_argument("kernel.args.min_exp must not exceed max_exp");
+  if (const auto problem = check_args(a, 0)) throw std::invalid_argument("kernel.args." + problem->what);
   const uint64_t largest = uint64_t{1} << max_exp;
   aclrtStream stream = udma_example::setup(pe, 2 * largest + (4u << 20), 1);
   auto* dst = static_cast<uint8_t*>(aclshmem_malloc(largest));
@@ -81,3 +88,4 @@ SYMSIM_REGISTER_KERNEL(udma_perftest,
                          {"batch", "quiet every `batch` operations (0: only after the last)", 0, 100000, 0},
                          {"get", "1: time get_nbi instead of put_nbi", 0, 1, 0}},
                         1, udma_perftest_host});
+SYMSIM_REGISTER_KERNEL_ARGS_CHECK(udma_perftest, check_args);

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "../common/udma_host_common.h"
+#include "kernel_constraints.h"
 #include "kernel_registry.h"
 
 void launch_udma_put(uint32_t block_dim, void* stream, uint8_t* dst, uint8_t* src, uint64_t bytes, uint64_t rounds,
@@ -10,10 +11,15 @@ void launch_udma_put(uint32_t block_dim, void* stream, uint8_t* dst, uint8_t* sr
 
 namespace {
 
+// The symmetric heap one PE asks for and writes (declared below for validation and the memory estimate).
+symsim::KernelHeap heap_bytes(const symsim::KernelArgs& a, int) {
+  return {2 * a.u64("bytes") + (4u << 20), 2 * a.u64("bytes")};
+}
+
 void udma_put_host(int pe, const symsim::KernelArgs& a) {
   const uint64_t bytes = a.u64("bytes");
   const auto blocks = static_cast<uint32_t>(a.blocks());
-  aclrtStream stream = udma_example::setup(pe, 2 * bytes + (4u << 20), blocks);
+  aclrtStream stream = udma_example::setup(pe, heap_bytes(a, 0).reserved_bytes, blocks);
   auto* dst = static_cast<uint8_t*>(aclshmem_malloc(bytes));
   auto* src = static_cast<uint8_t*>(aclshmem_malloc(bytes));
   udma_example::fill_pattern(src, bytes, pe, 0);
@@ -42,3 +48,4 @@ SYMSIM_REGISTER_KERNEL(udma_put, {"udma_put", "ascend",
                                    {"quiet_every", "drain completions every N rounds (0: only at the end)", 0, 1e8, 1},
                                    {"pipe_s", "1: build WQEs with scalar stores (PIPE_S), 0: UB + MTE3", 0, 1, 0}},
                                   32, udma_put_host});
+SYMSIM_REGISTER_KERNEL_HEAP(udma_put, heap_bytes);

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "../common/udma_host_common.h"
+#include "kernel_constraints.h"
 #include "kernel_registry.h"
 
 void launch_udma_put_signal(uint32_t block_dim, void* stream, uint8_t* dst, uint8_t* src, uint8_t* seen, uint8_t* sig,
@@ -10,10 +11,16 @@ void launch_udma_put_signal(uint32_t block_dim, void* stream, uint8_t* dst, uint
 
 namespace {
 
+// The symmetric heap one PE asks for and writes (declared below for validation and the memory estimate).
+symsim::KernelHeap heap_bytes(const symsim::KernelArgs& a, int) {
+  const uint64_t data = 3 * a.u64("bytes") * a.u64("rounds");
+  return {data + (4u << 20), data};
+}
+
 void udma_put_signal_host(int pe, const symsim::KernelArgs& a) {
   const uint64_t bytes = a.u64("bytes");
   const uint64_t rounds = a.u64("rounds");
-  aclrtStream stream = udma_example::setup(pe, 3 * bytes * rounds + (4u << 20), 1);
+  aclrtStream stream = udma_example::setup(pe, heap_bytes(a, 0).reserved_bytes, 1);
   auto* dst = static_cast<uint8_t*>(aclshmem_malloc(bytes * rounds));
   auto* src = static_cast<uint8_t*>(aclshmem_malloc(bytes * rounds));
   auto* seen = static_cast<uint8_t*>(aclshmem_malloc(bytes * rounds));
@@ -49,3 +56,4 @@ SYMSIM_REGISTER_KERNEL(udma_put_signal, {"udma_put_signal", "ascend",
                                          {{"bytes", "bytes per round", 1, 64.0 * (1 << 20), 4096},
                                           {"rounds", "rounds (a distinct pattern each)", 1, 1e6, 1}},
                                          1, udma_put_signal_host});
+SYMSIM_REGISTER_KERNEL_HEAP(udma_put_signal, heap_bytes);

@@ -4,12 +4,19 @@
 #include <fmt/format.h>
 
 #include "../common/udma_host_common.h"
+#include "kernel_constraints.h"
 #include "kernel_registry.h"
 
 void launch_udma_relay(uint32_t block_dim, void* stream, uint8_t* dst, uint8_t* src, uint8_t* got, uint64_t bytes,
                        uint32_t rounds, uint32_t relay_offset, uint32_t get);
 
 namespace {
+
+// A relay distinct from the caller and the target needs a third PE.
+std::optional<symsim::KernelArgProblem> check_args(const symsim::KernelArgs&, int pes) {
+  if (pes < 3) return symsim::KernelArgProblem{"pes", fmt::format("udma_relay needs at least 3 PEs (got {})", pes)};
+  return std::nullopt;
+}
 
 void udma_relay_host(int pe, const symsim::KernelArgs& a) {
   const uint64_t bytes = a.u64("bytes");
@@ -18,7 +25,7 @@ void udma_relay_host(int pe, const symsim::KernelArgs& a) {
   const int n = aclshmem_n_pes();
   // relay_offset 0 or 1 (or pes) names the caller or the target as relay: the device call
   // rejects it, which is what those values are for.
-  if (n < 3) throw std::invalid_argument(fmt::format("udma_relay needs at least 3 PEs (got {})", n));
+  if (const auto problem = check_args(a, n)) throw std::invalid_argument(problem->what);
   aclrtStream stream = nullptr;
   int status = aclInit(nullptr);
   status |= aclrtSetDevice(pe);
@@ -68,3 +75,4 @@ SYMSIM_REGISTER_KERNEL(udma_relay,
                          {"relay_offset", "relay = (pe + relay_offset) % pes; 0 or 1 break the relay preconditions", 0, 4095, 2},
                          {"get", "1: also relay_get_nbi the right neighbour's buffer", 0, 1, 1}},
                         1, udma_relay_host});
+SYMSIM_REGISTER_KERNEL_ARGS_CHECK(udma_relay, check_args);
