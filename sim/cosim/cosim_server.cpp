@@ -41,6 +41,13 @@ Hub& hub() {
   throw std::runtime_error(what + ": " + std::strerror(errno));
 }
 
+void stop_listening(Hub& h) {
+  close(h.listen_fd);
+  h.listen_fd = -1;
+  std::error_code ec;
+  std::filesystem::remove(h.path, ec);
+}
+
 // Accepts every host program (each says which PE it is) before any PE runs a call.
 void accept_all(Hub& h) {
   if (h.accepted) {
@@ -77,18 +84,16 @@ void accept_all(Hub& h) {
         close(fd);
         continue;
       }
-      write_frame(fd, {{"ret", 0}, {"pe", pe}, {"n_pes", h.n_pes}});
       h.fds[pe] = fd;
-      ++connected;
+      // The socket goes before the last host program hears back: `symsim launch` reads a
+      // socket still there once every host exited as "some never connected".
+      if (++connected == h.n_pes) stop_listening(h);
+      write_frame(fd, {{"ret", 0}, {"pe", pe}, {"n_pes", h.n_pes}});
     }
   } catch (const std::exception& e) {
     h.failure = e.what();
     throw;
   }
-  close(h.listen_fd);
-  h.listen_fd = -1;
-  std::error_code ec;
-  std::filesystem::remove(h.path, ec);
 }
 
 void cosim_host_main(int pe, const KernelArgs&) {

@@ -6,17 +6,21 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cmath>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <functional>
 #include <iostream>
 #include <optional>
 #include <thread>
 
+#include "cosim/host_programs.h"
+#include "cosim/private_server.h"
 #include "cosim/wire.h"
+#include "io/output_file.h"
+#include "io/path_component.h"
 #include "runner/runner.h"
 #include "scenario/input_error.h"
 #include "service/client.h"
@@ -30,124 +34,55 @@ namespace symsim::cosim {
 
 namespace {
 
-// How long the others may go on after a host program failed before the run is cancelled.
+// How long the others may go on after a host program failed before the run is cancelled, and
+// how long host programs may go on after the run ended before they are stopped.
 constexpr auto kFailureGrace = std::chrono::seconds(5);
+constexpr auto kPoll = std::chrono::milliseconds(10);
+constexpr double kMaxTimeoutS = 365.0 * 24 * 3600;  // beyond a year a limit is a typo
+constexpr int kExitTimeLimit = 124;                 // --timeout reached (as timeout(1))
 
-// A `symsim serve` of our own, in a temporary folder, stopped when done.
-class PrivateServer {
+volatile sig_atomic_t g_signal = 0;
+void on_signal(int sig) { g_signal = sig; }
+
+// SIGINT/SIGTERM end the launch cleanly (run cancelled, hosts and server stopped, exit
+// 128+signal); a kill -9 is left to the ChildGuard.
+class SignalScope {
  public:
-  PrivateServer() {
-    char tmpl[] = "/tmp/symsim-launch-XXXXXX";
-    if (!mkdtemp(tmpl)) throw std::runtime_error("mkdtemp failed");
-    m_dir = tmpl;
-    m_socket = (m_dir / "serve.sock").string();
-    const service::SpawnedWorker w =
-        service::spawn_worker({service::self_executable(), "serve", "--socket", m_socket, "--dir",
-                               (m_dir / "state").string(), "--workers", "1"},
-                              (m_dir / "serve.log").string());
-    close(w.events_fd);
-    m_pid = w.pid;
+  SignalScope() {
+    g_signal = 0;
+    struct sigaction sa {};
+    sa.sa_handler = on_signal;
+    sigaction(SIGINT, &sa, &m_int);
+    sigaction(SIGTERM, &sa, &m_term);
   }
-  ~PrivateServer() {
-    if (m_pid > 0) {
-      kill(m_pid, SIGTERM);
-      waitpid(m_pid, nullptr, 0);
-    }
-    std::error_code ec;
-    fs::remove_all(m_dir, ec);
-  }
-  std::string endpoint() const { return "unix:" + m_socket; }
-  // Connects, retrying while the server starts.
-  std::unique_ptr<service::Client> connect() {
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-    for (;;) {
-      try {
-        return std::make_unique<service::Client>(service::parse_endpoint(endpoint(), "--server"), "");
-      } catch (const std::exception& e) {
-        int status = 0;
-        if (waitpid(m_pid, &status, WNOHANG) == m_pid) {
-          m_pid = -1;
-          throw std::runtime_error("the private symsim serve exited: " +
-                                   service::file_tail((m_dir / "serve.log").string(), 400));
-        }
-        if (std::chrono::steady_clock::now() > deadline) throw;
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
-      }
-    }
+  ~SignalScope() {
+    sigaction(SIGINT, &m_int, nullptr);
+    sigaction(SIGTERM, &m_term, nullptr);
   }
 
  private:
-  fs::path m_dir;
-  std::string m_socket;
-  pid_t m_pid = -1;
+  struct sigaction m_int {}, m_term{};
 };
 
-// Starts one host process for `pe` with the launcher's environment.
-pid_t start_host(const std::vector<std::string>& command, const std::string& socket, int pe, int n) {
-  std::vector<std::string> env_kv = {std::string(kEnvSocket) + "=" + socket,
-                                     std::string(kEnvPe) + "=" + std::to_string(pe),
-                                     std::string(kEnvPes) + "=" + std::to_string(n),
-                                     "RANK=" + std::to_string(pe),
-                                     "WORLD_SIZE=" + std::to_string(n),
-                                     "OMPI_COMM_WORLD_RANK=" + std::to_string(pe),
-                                     "OMPI_COMM_WORLD_SIZE=" + std::to_string(n),
-                                     "PMI_RANK=" + std::to_string(pe),
-                                     "PMI_SIZE=" + std::to_string(n)};
-  std::vector<char*> argv;
-  for (const std::string& a : command) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
-  const pid_t pid = fork();
-  if (pid < 0) throw std::runtime_error("fork failed");
-  if (pid == 0) {
-    for (std::string& kv : env_kv) putenv(kv.data());
-    execvp(argv[0], argv.data());
-    std::fprintf(stderr, "symsim launch: cannot run %s: %s\n", argv[0], std::strerror(errno));
-    _exit(127);
-  }
-  return pid;
-}
-
-// Waits for every host process. When one fails, the others may wait for it forever (at a
-// barrier, or before it ever connected): after a grace period the run is cancelled, which
-// closes their connections and ends them.
-// Returns whether any host program failed.
-bool wait_hosts(std::vector<std::pair<pid_t, service::ExitStatus>>& hosts,
-                const std::function<void()>& cancel_run) {
-  std::vector<bool> done(hosts.size(), false);
-  size_t left = hosts.size();
-  std::optional<std::chrono::steady_clock::time_point> failed_at;
-  bool cancelled = false;
-  while (left > 0) {
-    for (size_t i = 0; i < hosts.size(); ++i) {
-      int st = 0;
-      if (done[i] || waitpid(hosts[i].first, &st, WNOHANG) != hosts[i].first) continue;
-      done[i] = true;
-      --left;
-      hosts[i].second = service::decode_wait_status(st);
-      if (!(hosts[i].second.exited && hosts[i].second.code == 0) && !failed_at)
-        failed_at = std::chrono::steady_clock::now();
-    }
-    if (left > 0 && failed_at && !cancelled &&
-        std::chrono::steady_clock::now() - *failed_at > kFailureGrace) {
-      cancel_run();
-      cancelled = true;
-    }
-    if (left > 0) std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  return failed_at.has_value();
-}
-
-}  // namespace
-
-int launch_main(const LaunchOptions& o) {
+int launch(const LaunchOptions& o) {
   if (o.command.empty())
     throw InputError("symsim launch", "",
                      "give the host program to run (symsim launch -n N PROGRAM ARGS...)");
   if (o.pes < 1) throw InputError("-n", "", "at least one PE");
+  if (!std::isfinite(o.timeout_s) || o.timeout_s <= 0 || o.timeout_s > kMaxTimeoutS)
+    throw InputError("--timeout", "", fmt::format("expected seconds in (0, {}], got {}", kMaxTimeoutS, o.timeout_s));
+  const std::string program = fs::path(o.command[0]).filename().string();
+  const fs::path out_dir =
+      o.out_dir.empty() ? fs::path("symsim-out") / io::safe_path_component("cosim_" + program) : fs::path(o.out_dir);
+  // Where the results go is checked before anything runs (a bad path: exit 2, nothing lost).
+  io::create_output_dir(out_dir.string());
+  if (!o.trace_path.empty()) io::check_writable(o.trace_path);
+  sweep::ChildGuard guard;  // before any thread or child: a kill -9 of launch still cleans up
+  SignalScope signals;
   std::unique_ptr<PrivateServer> own;
   std::unique_ptr<service::Client> client;
   if (o.server.empty()) {
-    own = std::make_unique<PrivateServer>();
+    own = std::make_unique<PrivateServer>(guard);
     client = own->connect();
   } else {
     const char* env_token = std::getenv("SYMSIM_TOKEN");
@@ -157,7 +92,6 @@ int launch_main(const LaunchOptions& o) {
                                                                 : "");
   }
 
-  const std::string program = fs::path(o.command[0]).filename().string();
   const json scenario = {
       {"symsim", 1},
       {"name", "cosim_" + program},
@@ -166,7 +100,6 @@ int launch_main(const LaunchOptions& o) {
       {"pes", o.pes},
       {"kernel", {{"name", "cosim_host"}, {"blocks", 1}}},
       {"expect", {{"hazards", json::array()}}}};
-  json events = json::array();
   const json submitted = client->request({{"op", "submit"},
                                           {"scenario", scenario},
                                           {"name", "symsim launch " + program},
@@ -191,56 +124,122 @@ int launch_main(const LaunchOptions& o) {
     if (e.value("event", std::string()) == "done") done = e;
   };
   client->on_event(on_event);  // events that arrive while a request waits for its reply
-  while (socket.empty() && done.is_null()) on_event(client->next());
-  std::vector<std::pair<pid_t, service::ExitStatus>> hosts;
-  if (!socket.empty()) {
+  bool cancelled = false;
+  auto cancel = [&] {
+    if (cancelled || !done.is_null()) return;
+    cancelled = true;
+    client->request({{"op", "cancel"}, {"run", run}});
+  };
+  auto next_event = [&] {
+    if (auto e = client->next_for(kPoll)) on_event(*e);
+  };
+  while (socket.empty() && done.is_null() && !g_signal) next_event();
+
+  HostPrograms hosts(guard);
+  bool never_connected = false;
+  if (!socket.empty() && !g_signal) {
     if (!o.quiet)
       std::cerr << fmt::format("symsim launch: run {}: {} host processes of {}\n", run, o.pes,
                                fmt::join(o.command, " "));
-    for (int pe = 0; pe < o.pes; ++pe) hosts.push_back({start_host(o.command, socket, pe, o.pes), {}});
-    const bool failed = wait_hosts(hosts, [&] { client->request({{"op", "cancel"}, {"run", run}}); });
+    hosts.start(o.command, socket, o.pes);
+    std::optional<std::chrono::steady_clock::time_point> run_ended_at;
+    while (!g_signal) {
+      const auto now = std::chrono::steady_clock::now();
+      if (hosts.poll()) {
+        // The simulator removes its socket once every host program has connected: still
+        // there with every host gone, it waits for connections that can never come.
+        if (done.is_null() && fs::exists(socket)) {
+          never_connected = true;
+          cancel();
+        }
+        break;
+      }
+      if (!done.is_null()) {
+        // The run is over (finished, timed out, cancelled): host programs still running get a
+        // moment to exit by themselves after a normal end, none after any other.
+        const std::string outcome = done.value("outcome", std::string());
+        if (!run_ended_at) run_ended_at = now;
+        if ((outcome != "pass" && outcome != "fail") || now - *run_ended_at > kFailureGrace) {
+          hosts.stop();
+          break;
+        }
+      }
+      // A host program that failed may leave the others waiting for it forever (at a
+      // barrier, or before it ever connected): after a grace period the run is cancelled,
+      // which closes their connections and ends them.
+      if (hosts.first_failure() && now - *hosts.first_failure() > kFailureGrace) cancel();
+      next_event();
+    }
     // A host program that failed may leave the simulation waiting for it (for a connection
     // that never comes): give the run a moment to end by itself, then cancel it.
-    if (failed && done.is_null()) {
+    if (hosts.first_failure() && done.is_null() && !g_signal) {
       const auto deadline = std::chrono::steady_clock::now() + kFailureGrace;
-      while (done.is_null() && std::chrono::steady_clock::now() < deadline)
-        if (auto e = client->next_for(std::chrono::milliseconds(100))) on_event(*e);
-      if (done.is_null()) client->request({{"op", "cancel"}, {"run", run}});
+      while (done.is_null() && std::chrono::steady_clock::now() < deadline && !g_signal) next_event();
+      cancel();
     }
   }
-  while (done.is_null()) on_event(client->next());
+  if (g_signal) {
+    cancel();
+    hosts.stop();
+  }
+  while (done.is_null()) next_event();
+  hosts.stop();
 
   int code = done.value("exit_code", 3);
+  const std::string outcome = done.value("outcome", std::string());
   const json r = client->request({{"op", "result"}, {"run", run}});
   if (r.value("ok", false)) {
-    const fs::path dir =
-        o.out_dir.empty() ? fs::path("symsim-out") / ("cosim_" + program) : fs::path(o.out_dir);
-    fs::create_directories(dir);
-    std::ofstream(dir / "result.json") << r["result"].dump(2) << "\n";
-    std::cout << summarize(r["result"]) << "  result: " << (dir / "result.json").string() << "\n";
-    if (!o.trace_path.empty()) {
-      std::ofstream t(o.trace_path, std::ios::binary);
-      for (uint64_t offset = 0;;) {
-        const json c =
-            client->request({{"op", "trace"}, {"run", run}, {"offset", offset}, {"max_bytes", 1u << 20}});
-        if (!c.value("ok", false)) break;
-        t << c["data"].get<std::string>();
-        offset += c["data"].get<std::string>().size();
-        if (c["eof"].get<bool>()) break;
-      }
-    }
+    io::write_file((out_dir / "result.json").string(), r["result"].dump(2) + "\n");
+    std::cout << summarize(r["result"]) << "  result: " << (out_dir / "result.json").string() << "\n";
+    if (!o.trace_path.empty())
+      io::write_file(o.trace_path, [&](std::ostream& t) {
+        for (uint64_t offset = 0;;) {
+          const json c =
+              client->request({{"op", "trace"}, {"run", run}, {"offset", offset}, {"max_bytes", 1u << 20}});
+          if (!c.value("ok", false))
+            throw std::runtime_error("the server did not send the trace: " + c.value("error", json()).dump());
+          t << c["data"].get<std::string>();
+          offset += c["data"].get<std::string>().size();
+          if (c["eof"].get<bool>()) break;
+        }
+      });
+  } else if (g_signal) {
+    std::cerr << fmt::format("symsim launch: stopped by {}: run {} cancelled, host programs stopped\n",
+                             g_signal == SIGINT ? "SIGINT" : "SIGTERM", run);
+  } else if (never_connected) {
+    std::cerr << fmt::format(
+        "symsim launch: every host program exited, but not all of them connected to the simulator "
+        "(through ${}); run {} cancelled. Is {} linked with the symsim co-simulation host library?\n",
+        kEnvSocket, run, o.command[0]);
+  } else if (outcome == "timeout") {
+    std::cerr << fmt::format(
+        "symsim launch: the co-simulation ran past --timeout {} s: run {} stopped, host programs stopped\n",
+        o.timeout_s, run);
   } else {
-    std::cerr << fmt::format("symsim launch: run {} ended {}: {}\n", run,
-                             done.value("outcome", std::string()), done.value("detail", std::string()));
+    std::cerr << fmt::format("symsim launch: run {} ended {}: {}\n", run, outcome,
+                             done.value("detail", std::string()));
   }
   for (size_t pe = 0; pe < hosts.size(); ++pe) {
-    const service::ExitStatus& s = hosts[pe].second;
-    const bool ok = s.exited && s.code == 0;
+    const service::ExitStatus& s = hosts.status(pe);
     std::cout << fmt::format("  host program pe {}: {}\n", pe, s.describe());
-    if (!ok) code = std::max(code, 1);
+    if (!(s.exited && s.code == 0)) code = std::max(code, 1);
   }
   if (own) client->request({{"op", "shutdown"}, {"mode", "finish"}});
+  if (g_signal) return 128 + g_signal;
+  if (never_connected) return 1;
+  if (outcome == "timeout") return kExitTimeLimit;
   return code;
+}
+
+}  // namespace
+
+int launch_main(const LaunchOptions& o) {
+  try {
+    return launch(o);
+  } catch (const io::OutputError& e) {
+    std::cerr << "symsim launch: " << e.what() << "\n";
+    return e.exit_code();
+  }
 }
 
 }  // namespace symsim::cosim

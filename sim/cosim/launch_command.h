@@ -22,7 +22,9 @@ struct LaunchOptions {
   std::vector<std::string> command;  // PROGRAM ARGS...
 };
 
-// Exit code: that of the run (0 pass, 1 fail, ...), and 1 when a host program exited non-zero.
+// Exit code: that of the run (0 pass, 1 fail, ...); 1 when a host program exited non-zero or
+// every host program exited without all of them connecting; 124 when --timeout stopped the
+// co-simulation; 130/143 on SIGINT/SIGTERM (run cancelled, hosts and private server stopped).
 int launch_main(const LaunchOptions& options);
 
 }  // namespace symsim::cosim

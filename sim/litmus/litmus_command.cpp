@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 
+#include "io/output_file.h"
 #include "litmus_expected.h"
 #include "litmus_report.h"
 #include "litmus_text.h"
@@ -99,13 +99,22 @@ int litmus_main(const std::vector<std::string>& paths, const std::string& expect
   print_report(records, seeds, std::cout);
 
   if (!json_out.empty()) {
-    std::ofstream out(json_out);
-    if (!out) {
-      std::cerr << "symsim litmus: cannot write " << json_out << "\n";
-      return 2;
+    try {
+      io::write_file(json_out, report_json(records, seeds).dump(2) + "\n");
+    } catch (const io::OutputError& e) {
+      std::cerr << "symsim litmus: --json: " << e.what() << "\n";
+      return e.exit_code();
     }
-    out << report_json(records, seeds).dump(2) << "\n";
   }
+  // A file that does not parse is bad input, not a pass: exit 2 naming it (after the report,
+  // so the other files' results are still there).
+  size_t unparsed = 0;
+  for (const TestRecord& r : records)
+    if (!r.parsed) {
+      std::cerr << "symsim litmus: cannot parse " << r.path << ": " << r.parse_error << "\n";
+      ++unparsed;
+    }
+  if (unparsed > 0) return 2;
   const bool failed = std::any_of(records.begin(), records.end(), [](const TestRecord& r) {
     return r.judgement.verdict == Verdict::ForbiddenObserved;
   });

@@ -3,7 +3,8 @@
 // Runs every `.litmus` file under PATH (files or folders, recursive) on the PTX model
 // under `seeds` seeds, compares the outcomes with the expected verdicts of the formal
 // model and prints a summary per folder. Returns 0 if no forbidden outcome was observed,
-// 1 if one was, 2 on bad input (missing file or folder, unreadable CSV, bad JSON path).
+// 1 if one was, 2 on bad input (missing file or folder, a file that does not parse, unreadable
+// CSV, a --json path that cannot be written; an I/O error writing it is 3).
 #pragma once
 
 #include <string>

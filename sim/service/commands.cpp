@@ -121,6 +121,11 @@ Commands::Commands(CLI::App& app) : m(std::make_unique<Impl>()) {
   i.sweep->add_option("--out", sw.out_dir, "results folder (default: symsim-sweep/<name>[/shard-I-of-M])");
   i.sweep->add_option("--merge", sw.merge, "join these shard result folders into --out")->expected(1, -1);
   i.sweep->add_flag("--quiet", sw.quiet, "no progress bar");
+  i.sweep->add_flag("--resume", sw.resume, "keep the points already finished in --out, run only the rest");
+  i.sweep->add_option("--point-timeout", sw.point_timeout_s,
+                      "stop a point after this many wall seconds (status timeout; default: none)");
+  i.sweep->add_option("--timeout", sw.timeout_s,
+                      "stop the sweep after this many wall seconds: partial table, exit 124 (default: none)");
   i.sweep->add_option("--kernel-lib", sw.kernel_libs,
                       "load a kernel library, here and in every worker, repeatable");
 

@@ -1,5 +1,6 @@
 #include "sweep/sweep_runner.h"
 
+#include <fmt/format.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -7,21 +8,25 @@
 #include <cerrno>
 #include <fstream>
 #include <map>
+#include <thread>
 
+#include "io/output_file.h"
 #include "service/worker_process.h"
+#include "sweep/child_guard.h"
 #include "sweep/progress_bar.h"
 #include "sweep/sweep_table.h"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
 using nlohmann::ordered_json;
+using Clock = std::chrono::steady_clock;
 
 namespace symsim::sweep {
 
 namespace {
 
-volatile sig_atomic_t g_interrupted = 0;
-void on_interrupt(int) { g_interrupted = 1; }
+volatile sig_atomic_t g_signal = 0;
+void on_signal(int sig) { g_signal = sig; }
 
 PointOutcome outcome_of(const fs::path& dir, const service::ExitStatus& x) {
   PointOutcome o;
@@ -47,61 +52,104 @@ PointOutcome outcome_of(const fs::path& dir, const service::ExitStatus& x) {
   return o;
 }
 
+struct Running {
+  const Point* point;
+  Clock::time_point started;
+  bool timed_out = false;
+};
+
+// Installs SIGINT/SIGTERM handlers for the sweep's lifetime (no SA_RESTART: sleeps end early).
+class SignalScope {
+ public:
+  SignalScope() {
+    g_signal = 0;
+    struct sigaction sa {};
+    sa.sa_handler = on_signal;
+    sigaction(SIGINT, &sa, &m_int);
+    sigaction(SIGTERM, &sa, &m_term);
+  }
+  ~SignalScope() {
+    sigaction(SIGINT, &m_int, nullptr);
+    sigaction(SIGTERM, &m_term, nullptr);
+  }
+
+ private:
+  struct sigaction m_int {}, m_term{};
+};
+
 }  // namespace
 
-std::vector<ordered_json> run_points(const SweepSpec& spec, const std::vector<Point>& points,
-                                     const RunnerOptions& o) {
+RunResult run_points(const SweepSpec& spec, const std::vector<Point>& points, const RunnerOptions& o) {
   const std::string exe = service::self_executable();
-  struct sigaction sa {
-  }, old_int{}, old_term{};
-  sa.sa_handler = on_interrupt;  // no SA_RESTART: waitpid returns EINTR
-  sigaction(SIGINT, &sa, &old_int);
-  sigaction(SIGTERM, &sa, &old_term);
-
-  std::vector<ordered_json> rows;
-  std::map<pid_t, const Point*> running;
+  SignalScope signals;
+  RunResult result;
+  std::map<pid_t, Running> running;
   size_t next = 0, failed = 0;
   ProgressBar bar(points.size(), o.progress);
   bar.update(0, 0);
-  while ((next < points.size() || !running.empty()) && !g_interrupted) {
+  auto stop_reason = [&]() {
+    if (g_signal == SIGINT) return StopReason::kSigint;
+    if (g_signal == SIGTERM) return StopReason::kSigterm;
+    if (o.deadline && Clock::now() >= *o.deadline) return StopReason::kTimeLimit;
+    return StopReason::kNone;
+  };
+  while (next < points.size() || !running.empty()) {
+    if ((result.stopped = stop_reason()) != StopReason::kNone) break;
     while (next < points.size() && static_cast<int>(running.size()) < std::max(1, o.jobs)) {
       const Point& p = points[next++];
       const fs::path dir = o.out_dir / "points" / std::to_string(p.index);
       fs::remove_all(dir);  // a rerun starts clean
-      fs::create_directories(dir);
+      io::create_output_dir(dir.string());
       std::vector<std::string> argv = {exe, "worker", p.scenario_path, "--out", dir.string()};
       for (const std::string& s : p.sets) argv.insert(argv.end(), {"--set", s});
       if (p.has_seed) argv.insert(argv.end(), {"--seed", std::to_string(p.seed)});
       for (const std::string& lib : o.kernel_libs) argv.insert(argv.end(), {"--kernel-lib", lib});
       const service::SpawnedWorker w = service::spawn_worker(argv, (dir / "worker.log").string());
+      if (o.guard) o.guard->kill_group(w.pid);
       close(w.events_fd);  // no --events-fd: the worker writes no events
-      running[w.pid] = &p;
+      running[w.pid] = {&p, Clock::now()};
     }
     int status = 0;
-    const pid_t pid = waitpid(-1, &status, 0);
-    if (pid < 0) {
-      if (errno == EINTR) continue;
-      break;
+    const pid_t pid = waitpid(-1, &status, WNOHANG);
+    if (pid < 0 && errno != EINTR && errno != ECHILD) break;
+    auto it = pid > 0 ? running.find(pid) : running.end();
+    if (it == running.end()) {
+      if (pid > 0) continue;  // not a worker (the guard's watcher)
+      // Nothing ended: stop points past their limit, then wait a little (a signal ends it).
+      const auto now = Clock::now();
+      for (auto& [wpid, r] : running)
+        if (o.point_timeout_s > 0 && !r.timed_out &&
+            now - r.started > std::chrono::duration<double>(o.point_timeout_s)) {
+          r.timed_out = true;
+          kill(-wpid, SIGKILL);
+        }
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      continue;
     }
-    auto it = running.find(pid);
-    if (it == running.end()) continue;
-    const Point& p = *it->second;
+    if (o.guard) o.guard->forget(pid);
+    const Running r = it->second;
     running.erase(it);
-    const PointOutcome out =
-        outcome_of(o.out_dir / "points" / std::to_string(p.index), service::decode_wait_status(status));
+    const fs::path dir = o.out_dir / "points" / std::to_string(r.point->index);
+    PointOutcome out = outcome_of(dir, service::decode_wait_status(status));
+    if (r.timed_out) {
+      out.status = kTimeoutStatus;
+      out.exit_code = kExitTimeLimit;
+      out.detail = fmt::format("ran past its {} s limit (--point-timeout) and was stopped", o.point_timeout_s);
+      out.result = nullptr;
+    }
     failed += out.status != "pass";
-    rows.push_back(point_row(spec, p, out));
-    bar.update(rows.size(), failed);
+    result.rows.push_back(point_row(spec, *r.point, out));
+    write_text_file(dir / "row.json", result.rows.back().dump(2) + "\n");
+    bar.update(result.rows.size(), failed);
   }
-  if (g_interrupted) {
-    for (const auto& [pid, p] : running) kill(-pid, SIGKILL);
-    for (const auto& [pid, p] : running) waitpid(pid, nullptr, 0);
+  for (const auto& [pid, r] : running) kill(-pid, SIGKILL);
+  for (const auto& [pid, r] : running) {
+    while (waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
+    }
+    if (o.guard) o.guard->forget(pid);
   }
   bar.finish();
-  sigaction(SIGINT, &old_int, nullptr);
-  sigaction(SIGTERM, &old_term, nullptr);
-  if (g_interrupted) throw std::runtime_error("interrupted: the sweep's workers were stopped");
-  return rows;
+  return result;
 }
 
 }  // namespace symsim::sweep

@@ -2,10 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
+#include "io/strict_json.h"
 #include "scenario/input_error.h"
 
 namespace fs = std::filesystem;
@@ -24,12 +24,13 @@ uint64_t fnv1a(const std::string& text, uint64_t h = 1469598103934665603ull) {
   return h;
 }
 
+// A file the sweep names (a scenario): regular and bounded, or an error at `pointer` of the sweep.
 std::string read_text(const std::string& path, const std::string& from, const std::string& pointer) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(from, pointer, "cannot open '" + path + "'");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  try {
+    return io::read_regular_file(path);
+  } catch (const InputError& e) {
+    throw InputError(from, pointer, e.what());
+  }
 }
 
 // `--set` takes JSON values; strings go as they are (the scenario loader reads bare words).
@@ -41,10 +42,16 @@ SweepSpec load_sweep(const std::string& path) {
   SweepSpec spec;
   spec.file = path;
   ordered_json doc;
-  try {
-    doc = ordered_json::parse(read_text(path, path, ""));
-  } catch (const ordered_json::exception& e) {
-    throw InputError(path, "", std::string("not JSON: ") + e.what());
+  {
+    // Strict first (a duplicate key is an error naming its pointer, the size is bounded), then
+    // again keeping the file's key order, which orders the grid axes.
+    const std::string text = io::read_regular_file(path);
+    io::parse_strict_json(text, path);
+    try {
+      doc = ordered_json::parse(text);
+    } catch (const ordered_json::exception& e) {
+      throw InputError(path, "", std::string("not JSON: ") + e.what());
+    }
   }
   if (!doc.is_object()) throw InputError(path, "", "a sweep file is a JSON object");
   static const std::vector<std::string> known = {"symsim_sweep", "name",  "description", "scenarios",
@@ -104,6 +111,15 @@ SweepSpec load_sweep(const std::string& path) {
       spec.columns.push_back({k, v.get<std::string>()});
     }
   }
+
+  // The size first: a grid too big to run is refused before anything is allocated for it.
+  uint64_t total = scenarios.size();
+  for (const auto& a : axes) total = std::min<uint64_t>(total * a.second.size(), kMaxSweepPoints + 1);
+  if (total > kMaxSweepPoints)
+    throw InputError(path, axes.empty() ? "/scenarios" : "/grid",
+                     fmt::format("the sweep expands to more than {} points (scenarios x grid axes x seeds); "
+                                 "split it into several sweep files",
+                                 kMaxSweepPoints));
 
   uint64_t h = fnv1a(spec.name);
   for (size_t si = 0; si < scenarios.size(); ++si) {

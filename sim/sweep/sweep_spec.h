@@ -8,6 +8,10 @@
 
 namespace symsim::sweep {
 
+// The most points a sweep may expand to: a bigger grid is refused (exit 2) before anything is
+// allocated for it, and a results table claiming more is refused by --merge.
+constexpr size_t kMaxSweepPoints = 1000000;
+
 struct Point {
   size_t index = 0;
   std::string scenario;       // as written in the sweep file

@@ -7,8 +7,11 @@
 #include <set>
 #include <sstream>
 
+#include "io/output_file.h"
+#include "io/strict_json.h"
 #include "scenario/input_error.h"
 #include "package/version.h"
+#include "sweep/results_check.h"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -44,14 +47,33 @@ std::string csv_cell(const ordered_json& v) {
   return quoted + "\"";
 }
 
-ordered_json read_json(const fs::path& p) {
-  std::ifstream in(p);
-  if (!in) throw InputError(p.string(), "", "cannot open the file");
+// Largest tables and point results read back: a million rows of a few hundred bytes, and a
+// result.json of thousands of PEs' statistics.
+constexpr size_t kMaxResultsBytes = size_t{1} << 30;
+constexpr size_t kMaxPointResultBytes = size_t{256} << 20;
+
+ordered_json read_json(const fs::path& p, size_t max_bytes) {
+  const std::string text = io::read_regular_file(p.string(), max_bytes);
   try {
-    return ordered_json::parse(in);
-  } catch (const ordered_json::parse_error& e) {
+    return ordered_json::parse(text);
+  } catch (const ordered_json::exception& e) {
     throw InputError(p.string(), "", std::string("not JSON: ") + e.what());
   }
+}
+
+// A point's result.json as --merge copies it: present when the row says the worker wrote one
+// (pass, fail), and JSON whenever present. `row_at` names the row that vouches for it.
+void check_point_result(const fs::path& src, const ordered_json& row, const std::string& row_at) {
+  const std::string status = row["status"].get<std::string>();
+  const bool needed = status == "pass" || status == "fail";
+  if (!fs::exists(src)) {
+    if (needed)
+      throw InputError(src.string(), "",
+                       fmt::format("missing, but {} says point {} ran ({})", row_at, row["index"].dump(), status));
+    return;
+  }
+  const ordered_json result = read_json(src, kMaxPointResultBytes);
+  if (!result.is_object()) throw InputError(src.string(), "", "a result.json is a JSON object");
 }
 
 }  // namespace
@@ -78,7 +100,8 @@ ordered_json point_row(const SweepSpec& spec, const Point& point, const PointOut
   return row;
 }
 
-ordered_json results_document(const SweepSpec& spec, Shard shard, std::vector<ordered_json> rows) {
+ordered_json results_document(const SweepSpec& spec, Shard shard, std::vector<ordered_json> rows,
+                              const std::string& partial_reason) {
   std::sort(rows.begin(), rows.end(),
             [](const ordered_json& a, const ordered_json& b) { return a["index"] < b["index"]; });
   ordered_json doc;
@@ -92,14 +115,20 @@ ordered_json results_document(const SweepSpec& spec, Shard shard, std::vector<or
   ordered_json cols = ordered_json::array();
   for (const Column& c : spec.columns) cols.push_back(c.name);
   doc["columns"] = cols;
+  if (!partial_reason.empty()) {
+    size_t in_shard = 0;
+    for (const Point& p : spec.points) in_shard += p.index % shard.count == shard.index;
+    doc["partial"] = {{"reason", partial_reason}, {"points_missing", in_shard - rows.size()}};
+  }
   doc["points"] = std::move(rows);
   return doc;
 }
 
+void write_text_file(const fs::path& path, const std::string& text) { io::write_file(path.string(), text); }
+
 void write_results(const fs::path& dir, const ordered_json& doc) {
-  fs::create_directories(dir);
-  std::ofstream(dir / "results.json") << doc.dump(2) << "\n";
-  std::ofstream csv(dir / "results.csv");
+  io::create_output_dir(dir.string());
+  std::ostringstream csv;
   std::vector<std::string> header = {"index", "scenario"};
   for (const auto& k : doc["grid_keys"]) header.push_back(k.get<std::string>());
   header.insert(header.end(), {"status", "exit_code"});
@@ -125,6 +154,8 @@ void write_results(const fs::path& dir, const ordered_json& doc) {
     cells.push_back(csv_cell(tool.value("commit", ordered_json())));
     csv << fmt::format("{}\n", fmt::join(cells, ","));
   }
+  write_text_file(dir / "results.json", doc.dump(2) + "\n");
+  write_text_file(dir / "results.csv", csv.str());
 }
 
 ordered_json merge_shards(const std::vector<std::string>& dirs, const fs::path& out) {
@@ -134,8 +165,9 @@ ordered_json merge_shards(const std::vector<std::string>& dirs, const fs::path& 
   std::map<size_t, fs::path> from;
   std::set<size_t> shards_seen;
   for (const std::string& d : dirs) {
-    const ordered_json doc = read_json(fs::path(d) / "results.json");
-    if (doc.value("symsim_sweep", 0) != 1) throw InputError(d, "/symsim_sweep", "not a sweep results file");
+    const std::string file = (fs::path(d) / "results.json").string();
+    const ordered_json doc = read_json(file, kMaxResultsBytes);
+    check_results_document(doc, file);
     const size_t index = doc["shard"]["index"].get<size_t>(), count = doc["shard"]["count"].get<size_t>();
     if (merged.is_null()) {
       merged = doc;
@@ -143,24 +175,33 @@ ordered_json merge_shards(const std::vector<std::string>& dirs, const fs::path& 
     } else {
       if (doc["sweep_hash"] != merged["sweep_hash"] || doc["name"] != merged["name"])
         throw InputError(
-            d, "/sweep_hash",
+            file, "/sweep_hash",
             fmt::format("shard of a different sweep ({} {}, expected {} {})", doc["name"].dump(),
                         doc["sweep_hash"].dump(), merged["name"].dump(), merged["sweep_hash"].dump()));
+      if (doc["points_total"] != merged["points_total"])
+        throw InputError(file, "/points_total",
+                         fmt::format("{} points here, {} in the first folder", doc["points_total"].dump(),
+                                     merged["points_total"].dump()));
       if (doc.value("tool", ordered_json()) != merged.value("tool", ordered_json()))
-        throw InputError(d, "/tool",
+        throw InputError(file, "/tool",
                          fmt::format("shard made by {}, the first folder's by {}: merge shards of one symsim build",
                                      doc.value("tool", ordered_json()).dump(), merged.value("tool", ordered_json()).dump()));
       if (doc["shard"]["count"] != merged["shard"]["count"])
         throw InputError(
-            d, "/shard/count",
+            file, "/shard/count",
             fmt::format("{} shards here, {} in the first folder", count, merged["shard"]["count"].dump()));
     }
     if (!shards_seen.insert(index).second)
-      throw InputError(d, "/shard/index", fmt::format("shard {}/{} given twice", index, count));
-    for (const ordered_json& row : doc["points"]) {
+      throw InputError(file, "/shard/index", fmt::format("shard {}/{} given twice", index, count));
+    if (doc["grid_keys"] != merged["grid_keys"] || doc["columns"] != merged["columns"])
+      throw InputError(file, "/grid_keys", "grid keys or columns differ from the first folder's");
+    for (size_t k = 0; k < doc["points"].size(); ++k) {
+      const ordered_json& row = doc["points"][k];
       const size_t i = row["index"].get<size_t>();
+      const std::string row_at = fmt::format("{} /points/{}", file, k);
       if (!rows.emplace(i, row).second)
-        throw InputError(d, "/points", fmt::format("point {} appears in two shards", i));
+        throw InputError(file, fmt::format("/points/{}", k), fmt::format("point {} appears twice", i));
+      check_point_result(fs::path(d) / "points" / std::to_string(i) / "result.json", row, row_at);
       from[i] = fs::path(d);
     }
   }
@@ -181,9 +222,10 @@ ordered_json merge_shards(const std::vector<std::string>& dirs, const fs::path& 
     merged["points"].push_back(row);
     const fs::path src = from[i] / "points" / std::to_string(i) / "result.json";
     if (fs::exists(src)) {
-      fs::create_directories(out / "points" / std::to_string(i));
-      fs::copy_file(src, out / "points" / std::to_string(i) / "result.json",
-                    fs::copy_options::overwrite_existing);
+      const fs::path dst = out / "points" / std::to_string(i) / "result.json";
+      if (fs::exists(dst) && fs::equivalent(src, dst)) continue;  // merging into a shard's own folder
+      io::create_output_dir(dst.parent_path().string());
+      write_text_file(dst, io::read_regular_file(src.string(), kMaxPointResultBytes));
     }
   }
   write_results(out, merged);

@@ -92,4 +92,24 @@ TEST_F(SweepSpecTest, RejectsBadFilesWithPointers) {
   EXPECT_EQ(pointer_of(R"({"symsim_sweep":1,"name":"t","scenarios":["a.json"],"grid":{"x":[]}})"), "/grid/x");
   EXPECT_EQ(pointer_of(R"({"symsim_sweep":1,"name":"t","scenarios":["a.json"],"seeds":[-1]})"), "/seeds/0");
   EXPECT_EQ(pointer_of(R"({"symsim_sweep":2,"name":"t","scenarios":["a.json"]})"), "/symsim_sweep");
+  // Issue 15: a duplicate key is an error at its pointer, not "the last one wins".
+  EXPECT_EQ(pointer_of(R"({"symsim_sweep":1,"name":"t","scenarios":["a.json"],"grid":{"x":[1],"x":[2]}})"),
+            "/grid/x");
+  EXPECT_EQ(pointer_of(R"({"symsim_sweep":1,"name":"t","name":"u","scenarios":["a.json"]})"), "/name");
+}
+
+// Issue 15: a grid over kMaxSweepPoints is refused before it is expanded (it would take the
+// machine's memory, then hours of validation).
+TEST_F(SweepSpecTest, RefusesGridsOverTheLimitBeforeExpanding) {
+  std::string axis = "[";
+  for (int i = 0; i < 1001; ++i) axis += (i ? "," : "") + std::to_string(i);
+  axis += "]";
+  try {
+    load_sweep(write(R"({"symsim_sweep":1,"name":"t","scenarios":["a.json","b.json"],"grid":{"x":)" + axis +
+                     R"(,"y":)" + axis + "}}"));
+    FAIL() << "a grid of 2 x 1001 x 1001 points was accepted";
+  } catch (const symsim::InputError& e) {
+    EXPECT_EQ(e.pointer(), "/grid");
+    EXPECT_NE(std::string(e.what()).find("1000000 points"), std::string::npos) << e.what();
+  }
 }
