@@ -79,6 +79,15 @@ const InFlightWrite* WriteSet::stale_at(uintptr_t begin, uintptr_t end, Ps t_ps)
   return nullptr;
 }
 
+void WriteSet::cap(size_t n) {
+  while (m_writes.size() > n) {
+    auto oldest = std::min_element(m_writes.begin(), m_writes.end(), [](const InFlightWrite& a, const InFlightWrite& b) {
+      return a.visible_ps < b.visible_ps;
+    });
+    m_writes.erase(oldest);
+  }
+}
+
 void WriteSet::remove(uintptr_t begin, uintptr_t end) {
   erase_if([&](const InFlightWrite& w) { return w.begin < end && begin < w.end; });
 }
