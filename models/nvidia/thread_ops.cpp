@@ -236,7 +236,10 @@ void store(void* addr, const void* value, uint32_t bytes, Sem sem, Scope scope, 
   sys.visibility().schedule(first, l.interval_ps, l.unit_bytes, static_cast<uint8_t*>(addr),
                             static_cast<const uint8_t*>(value), bytes, std::move(done));
   t.order.own.add({a, a + bytes, last, who});
-  OrderModel::wrote(t.order, {a, a + bytes, last, who});
+  // Happens-before is tracked for stores to NVLink peers: what only a system-scope release
+  // orders. (Local stores are covered by every CTA or GPU release, and a chain of those, which
+  // grid syncs are, is not followed here: tracking them would report ordered data.)
+  if (owner != gpu) OrderModel::wrote(t.order, {a, a + bytes, last, who});
   prune(t);
   s.advance(t, op_ps());
 }

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "checkers/catalog.h"
+#include "explore/explore_command.h"
 #include "kernel_registry.h"
 #include "models/platform/ascend_params.h"
 #include "runner/runner.h"
@@ -103,6 +104,11 @@ int sc_main(int argc, char* argv[]) {
   run_cmd->add_option("--trace-window", trace_window, "trace only this simulated window in us (BEGIN:END)");
   auto* seed_opt = run_cmd->add_option("--seed", seed, "override the scenario's seed");
   run_cmd->add_option("--set", load.sets, "override a value by dotted path (PATH=VALUE), repeatable");
+  symsim::explore::ExploreOptions explore;
+  auto* explore_opt = run_cmd->add_option("--explore", explore.schedules,
+                                          "run N schedules (seeds with legal timing perturbations) in parallel "
+                                          "workers and report the union of their hazards");
+  run_cmd->add_option("--jobs", explore.jobs, "with --explore: worker processes at once (default: one per CPU)");
   std::vector<std::string> kernel_libs;  // CANN-style programs built with cmake/SymsimKernelLibrary.cmake
   run_cmd->add_option("--kernel-lib", kernel_libs, "load a kernel library (its kernel becomes a kernel name), repeatable");
 
@@ -154,6 +160,11 @@ int sc_main(int argc, char* argv[]) {
       if (colon == std::string::npos) throw InputError("--trace-window", "", "expected BEGIN:END in microseconds");
       trace.window_begin_ns = static_cast<uint64_t>(std::stod(trace_window.substr(0, colon)) * 1000);
       trace.window_end_ns = static_cast<uint64_t>(std::stod(trace_window.substr(colon + 1)) * 1000);
+    }
+    if (*explore_opt) {
+      explore.out_dir = out_dir;
+      explore.kernel_libs = kernel_libs;
+      return symsim::explore::explore_main(file, load, explore);
     }
     return run(file, load, out_dir, trace);
   } catch (const InputError& e) {
