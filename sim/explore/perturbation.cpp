@@ -58,6 +58,9 @@ std::vector<std::string> perturbation(const Scenario& s, uint64_t seed) {
   for (const Knob& k : knobs_of(s.platform_family)) {
     const double v = pick(state, k);
     if (s.params.count(k.key) == 0) continue;
+    // A value the scenario (or --set) chose on purpose is part of what it tests: kept.
+    const auto source = s.param_sources.find(k.key);
+    if (source != s.param_sources.end() && source->second == "scenario override") continue;
     sets.push_back(fmt::format("platform.{}={}", k.key, std::round(v)));
   }
   return sets;

@@ -21,8 +21,8 @@ struct Knob {
 // The knobs of `family` ("ascend", "nvidia"); empty for an unknown family.
 const std::vector<Knob>& knobs_of(const std::string& family);
 
-// The `--set` overrides of schedule `seed` for scenario `s` (only knobs its platform has).
-// Schedule 0 is the scenario as written (no overrides).
+// The `--set` overrides of schedule `seed` for scenario `s` (only knobs its platform has and
+// the scenario does not override itself). Schedule 0 is the scenario as written.
 std::vector<std::string> perturbation(const Scenario& s, uint64_t seed);
 
 }  // namespace symsim::explore
