@@ -37,8 +37,9 @@ ReleaseInfo OrderModel::make_release(const ThreadOrder& t, Scope scope, Ps t_ps)
   r.scope = scope;
   r.carried.add_all(t.own, t_ps);
   r.carried.add_all(t.inherited, t_ps);
-  for (const InFlightWrite& w : t.unfenced.writes())
-    if (!in_scope(w, scope, t.place.gpu)) r.carried_unfenced.add(w);
+  if (scope != Scope::Sys)
+    for (const InFlightWrite& w : t.unfenced.writes())
+      if (!in_scope(w, scope, t.place.gpu)) r.carried_unfenced.add(w);
   merge_watches(r.watches, t.watches, t_ps);
   return r;
 }
@@ -50,6 +51,7 @@ void OrderModel::wrote(ThreadOrder& t, const InFlightWrite& w) {
 
 void OrderModel::released(ThreadOrder& t, Scope scope) const {
   if (t.unfenced.empty()) return;
+  if (scope == Scope::Sys) return t.unfenced.clear();
   t.unfenced.erase_if([&](const InFlightWrite& w) { return in_scope(w, scope, t.place.gpu); });
 }
 

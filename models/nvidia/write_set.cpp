@@ -80,12 +80,13 @@ const InFlightWrite* WriteSet::stale_at(uintptr_t begin, uintptr_t end, Ps t_ps)
 }
 
 void WriteSet::cap(size_t n) {
-  while (m_writes.size() > n) {
-    auto oldest = std::min_element(m_writes.begin(), m_writes.end(), [](const InFlightWrite& a, const InFlightWrite& b) {
-      return a.visible_ps < b.visible_ps;
-    });
-    m_writes.erase(oldest);
-  }
+  if (m_writes.size() <= n) return;
+  // Keep the n that land last, then restore the address order.
+  const auto drop = static_cast<std::ptrdiff_t>(m_writes.size() - n);
+  std::nth_element(m_writes.begin(), m_writes.begin() + drop, m_writes.end(),
+                   [](const InFlightWrite& a, const InFlightWrite& b) { return a.visible_ps < b.visible_ps; });
+  m_writes.erase(m_writes.begin(), m_writes.begin() + drop);
+  std::sort(m_writes.begin(), m_writes.end(), [](const InFlightWrite& a, const InFlightWrite& b) { return a.begin < b.begin; });
 }
 
 void WriteSet::remove(uintptr_t begin, uintptr_t end) {
