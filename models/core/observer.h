@@ -51,6 +51,7 @@ struct ModelHazard {
   uint64_t addr = 0;
   Ps time_ps = 0;
   std::string detail;
+  bool observed = true;  // false: allowed by the ordering rules, hidden by this run's timing
 };
 
 // Where in the kernel source a shim call was made (file null: unknown).

@@ -12,13 +12,15 @@ void merge_watches(Watches& into, const Watches& from, Ps now_ps) {
   for (const FlagWatch& w : from) {
     auto same = std::find_if(into.begin(), into.end(), [&](const FlagWatch& x) { return x.flag == w.flag; });
     if (same == into.end()) {
-      FlagWatch copy{w.flag, w.flag_writer, {}};
+      FlagWatch copy{w.flag, w.flag_writer, {}, w.by_rules};
       copy.unordered.add_all(w.unordered, now_ps);
-      if (copy.unordered.empty()) continue;
+      if (copy.unordered.empty() && copy.by_rules.empty()) continue;
       if (into.size() >= 16) into.erase(into.begin());
       into.push_back(std::move(copy));
     } else {
       same->unordered.add_all(w.unordered, now_ps);
+      same->by_rules.add_all(w.by_rules, 0);
+      same->by_rules.cap(kUnfencedCap);
     }
   }
 }
@@ -31,11 +33,26 @@ Ps OrderModel::release_wait_ps(const ThreadOrder& t, Scope scope) const {
 ReleaseInfo OrderModel::make_release(const ThreadOrder& t, Scope scope, Ps t_ps) const {
   ReleaseInfo r;
   r.origin = t.place;
+  r.releaser = t.reader;
   r.scope = scope;
   r.carried.add_all(t.own, t_ps);
   r.carried.add_all(t.inherited, t_ps);
+  if (scope != Scope::Sys)
+    for (const InFlightWrite& w : t.unfenced.writes())
+      if (!in_scope(w, scope, t.place.gpu)) r.carried_unfenced.add(w);
   merge_watches(r.watches, t.watches, t_ps);
   return r;
+}
+
+void OrderModel::wrote(ThreadOrder& t, const InFlightWrite& w) {
+  t.unfenced.add(w);
+  t.unfenced.cap(kUnfencedCap);
+}
+
+void OrderModel::released(ThreadOrder& t, Scope scope) const {
+  if (t.unfenced.empty()) return;
+  if (scope == Scope::Sys) return t.unfenced.clear();
+  t.unfenced.erase_if([&](const InFlightWrite& w) { return in_scope(w, scope, t.place.gpu); });
 }
 
 WriteSet OrderModel::unordered(const ThreadOrder& t, Ps t_ps) const {
@@ -49,7 +66,7 @@ WriteSet OrderModel::unordered(const ThreadOrder& t, Ps t_ps) const {
 void OrderModel::word_written(uintptr_t addr, WordState s, bool rmw) {
   auto it = m_words.find(addr);
   if (it == m_words.end()) {
-    if (s.releases.empty() && s.unordered.empty()) return;  // nothing to remember
+    if (s.releases.empty() && s.unordered.empty() && s.unordered_by_rules.empty()) return;  // nothing to remember
     m_words.emplace(addr, std::move(s));
     return;
   }
@@ -62,6 +79,8 @@ void OrderModel::word_written(uintptr_t addr, WordState s, bool rmw) {
   w.writer = s.writer;
   for (ReleaseInfo& r : s.releases) w.releases.push_back(std::move(r));
   for (const InFlightWrite& x : s.unordered.writes()) w.unordered.add(x);
+  for (const InFlightWrite& x : s.unordered_by_rules.writes()) w.unordered_by_rules.add(x);
+  w.unordered_by_rules.cap(kUnfencedCap);
   if (w.releases.size() > 64) w.releases.erase(w.releases.begin(), w.releases.end() - 64);
 }
 
@@ -73,6 +92,20 @@ void OrderModel::acquire(ThreadOrder& t, const std::vector<ReleaseInfo>& release
     if (same || (r.scope >= needed && scope >= needed)) {
       t.inherited.add_all(r.carried, t_ps);
       merge_watches(t.watches, r.watches, t_ps);
+      // Synchronised: the releasing thread's in-scope writes are ordered before this thread.
+      for (FlagWatch& fw : t.watches)
+        fw.by_rules.erase_if([&](const InFlightWrite& w) {
+          return w.writer.kind == WriterKind::Thread && w.writer.gpu == r.releaser.gpu &&
+                 w.writer.cta == r.releaser.cta && w.writer.thread == r.releaser.thread &&
+                 in_scope(w, r.scope, r.releaser.gpu);
+        });
+      if (r.carried_unfenced.empty()) continue;
+      // Synchronised: what the release carried is ordered before this thread.
+      for (const InFlightWrite& w : r.carried_unfenced.writes()) {
+        t.unfenced.add(w);
+        for (FlagWatch& fw : t.watches) fw.by_rules.remove(w.begin, w.end);
+      }
+      t.unfenced.cap(kUnfencedCap);
     }
   }
 }
@@ -82,7 +115,11 @@ void OrderModel::word_read(ThreadOrder& t, uintptr_t addr, Sem sem, Scope scope,
   if (it == m_words.end()) return;
   WordState& w = it->second;
   w.unordered.prune(t_ps);
-  if (!w.unordered.empty()) merge_watches(t.watches, {FlagWatch{addr, w.writer, w.unordered}}, t_ps);
+  // Only a strong read of a word makes it a flag for happens-before (weak reads are data).
+  const bool by_rules = sem != Sem::Weak && !w.unordered_by_rules.empty();
+  if (!w.unordered.empty() || by_rules)
+    merge_watches(t.watches, {FlagWatch{addr, w.writer, w.unordered, by_rules ? w.unordered_by_rules : WriteSet{}}},
+                  t_ps);
   if (w.releases.empty() || sem == Sem::Weak) return;
   if (ptx::has_acquire(sem)) {
     acquire(t, w.releases, scope, t_ps);
@@ -100,11 +137,20 @@ void OrderModel::barrier_arrive(ThreadOrder& t, Ps& t_ps, SyncCarry& carry) cons
   t_ps = std::max(t_ps, release_wait_ps(t, Scope::Cta));
   carry.writes.add_all(t.own, t_ps);
   carry.writes.add_all(t.inherited, t_ps);
+  released(t, Scope::Cta);
+  if (!t.unfenced.empty()) {
+    carry.unfenced.add_all(t.unfenced, 0);
+    carry.unfenced.cap(kUnfencedCap);
+  }
   merge_watches(carry.watches, t.watches, t_ps);
 }
 
 void OrderModel::barrier_leave(ThreadOrder& t, const SyncCarry& carry, Ps t_ps) {
   t.inherited.add_all(carry.writes, t_ps);
+  if (!carry.unfenced.empty()) {
+    t.unfenced.add_all(carry.unfenced, 0);
+    t.unfenced.cap(kUnfencedCap);
+  }
   merge_watches(t.watches, carry.watches, t_ps);
 }
 
@@ -112,33 +158,60 @@ Ps OrderModel::read_wait_ps(const ThreadOrder& t, uintptr_t begin, uintptr_t end
   return std::max(t.own.overlap_visible_ps(begin, end), t.inherited.overlap_visible_ps(begin, end));
 }
 
+void OrderModel::report(const ThreadOrder& t, const FlagWatch& w, const InFlightWrite& x, uintptr_t begin,
+                        uintptr_t end, Ps t_ps, bool observed, const char* file, int line) {
+  ++m_reports;
+  if (!m_hooks.active()) return;
+  ModelHazard h;
+  h.id = "flag_before_data";
+  h.pe = t.place.gpu;
+  h.addr = begin;
+  h.time_ps = t_ps;
+  h.observed = observed;
+  const std::string reader = fmt::format("GPU {} CTA {} thread {}{}", t.reader.gpu, t.reader.cta, t.reader.thread,
+                                         file ? " at " + site_text(file, line) : "");
+  if (observed) {
+    h.detail = fmt::format(
+        "{} read {} B at {} after the flag at {} was observed (by it or a thread it synchronised with), but bytes "
+        "[{}, +{}) the flag's writer had ordered before it land only at {:.3f} us; flag written by {}, data written "
+        "by {}",
+        reader, end - begin, addr_text(begin), addr_text(w.flag), addr_text(x.begin), x.end - x.begin,
+        ps_to_us(x.visible_ps), w.flag_writer.describe(), x.writer.describe());
+  } else {
+    const bool remote = gpu_of(x.begin) != x.writer.gpu || w.flag_writer.kind == WriterKind::Nic;
+    const char* store = gpu_of(x.begin) != x.writer.gpu ? "NVLink store" : "store";
+    const char* flag = w.flag_writer.kind == WriterKind::Nic ? "RDMA signal" : "flag write";
+    const std::string store_at = x.writer.file ? " at " + site_text(x.writer.file, x.writer.line) : "";
+    const std::string flag_at = w.flag_writer.file ? " at " + site_text(w.flag_writer.file, w.flag_writer.line) : "";
+    h.detail = fmt::format(
+        "{} read {} B at {} after the flag at {} was observed (by it or a thread it synchronised with); bytes "
+        "[{}, +{}) had landed (at {:.3f} us) only by timing: no fence.acq_rel.{} between the {}{} and the {}{} "
+        "orders them before the flag; flag written by {}, data written by {}",
+        reader, end - begin, addr_text(begin), addr_text(w.flag), addr_text(x.begin), x.end - x.begin,
+        ps_to_us(x.visible_ps), remote ? "sys" : "gpu", store, store_at, flag, flag_at, w.flag_writer.describe(),
+        x.writer.describe());
+  }
+  m_hooks.emit(&Observer::on_model_hazard, h);
+}
+
 void OrderModel::data_read(ThreadOrder& t, uintptr_t begin, uintptr_t end, Ps t_ps, const char* file, int line) {
   for (size_t i = 0; i < t.watches.size();) {
     FlagWatch& w = t.watches[i];
     w.unordered.prune(t_ps);
     if (const InFlightWrite* stale = w.unordered.stale_at(begin, end, t_ps)) {
-      ++m_reports;
-      if (m_hooks.active()) {
-        ModelHazard h;
-        h.id = "flag_before_data";
-        h.pe = t.place.gpu;
-        h.addr = begin;
-        h.time_ps = t_ps;
-        h.detail = fmt::format(
-            "GPU {} CTA {} thread {}{} read {} B at {} after the flag at {} was observed (by it or a thread it "
-            "synchronised with), but bytes "
-            "[{}, +{}) the flag's writer had ordered before it land only at {:.3f} us; flag written by {}, "
-            "data written by {}",
-            t.reader.gpu, t.reader.cta, t.reader.thread, file ? " at " + site_text(file, line) : "", end - begin,
-            addr_text(begin), addr_text(w.flag), addr_text(stale->begin), stale->end - stale->begin, ps_to_us(stale->visible_ps), w.flag_writer.describe(),
-            stale->writer.describe());
-        m_hooks.emit(&Observer::on_model_hazard, h);
-      }
-      // One report per stale range.
-      const InFlightWrite copy = *stale;
+      const InFlightWrite copy = *stale;  // one report per stale range
+      report(t, w, copy, begin, end, t_ps, true, file, line);
       w.unordered.remove(copy.begin, copy.end);
+      w.by_rules.remove(copy.begin, copy.end);
+    } else if (const InFlightWrite* early = w.by_rules.stale_at(begin, end, 0)) {
+      const InFlightWrite copy = *early;
+      const bool own = copy.writer.kind == WriterKind::Thread && copy.writer.gpu == t.reader.gpu &&
+                       copy.writer.cta == t.reader.cta && copy.writer.thread == t.reader.thread;
+      // Not a hazard: the reader's own write, or one ordered before the reader some other way.
+      if (!own && !t.unfenced.stale_at(copy.begin, copy.end, 0)) report(t, w, copy, begin, end, t_ps, false, file, line);
+      w.by_rules.remove(copy.begin, copy.end);
     }
-    if (w.unordered.empty()) {
+    if (w.unordered.empty() && w.by_rules.empty()) {
       t.watches.erase(t.watches.begin() + static_cast<std::ptrdiff_t>(i));
     } else {
       ++i;

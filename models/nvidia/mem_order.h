@@ -14,6 +14,12 @@
 // A flag (a word written by a store or RMW) remembers the writes its writer had issued or
 // inherited and not waited for ("unordered"). A reader that observes the flag and then reads
 // such bytes before they land gets `flag_before_data`, naming flag, data and both writers.
+// Happens-before, independent of timing: a thread also keeps the writes ordered before it
+// that no release of its own has covered yet ("unfenced": sys scope covers all, narrower
+// scopes the writes to its own GPU), landed or not. A flag remembers those too ("unordered by
+// the rules"); a reader that observes it and reads such bytes, even after they landed, gets
+// `flag_before_data` with observed = false, naming the fence that is missing. Sets that are
+// not pruned by time are capped (the oldest writes are forgotten: fewer reports, never more).
 #pragma once
 #include <cstdint>
 #include <unordered_map>
@@ -35,7 +41,9 @@ struct FlagWatch {
   uintptr_t flag = 0;
   WriterRef flag_writer;
   WriteSet unordered;
+  WriteSet by_rules;  // not ordered before the flag by the rules, landed or not
 };
+constexpr size_t kUnfencedCap = 32;  // ranges kept per set not pruned by time
 using Watches = std::vector<FlagWatch>;
 // Adds `from` into `into` (one entry per flag, at most 16), dropping writes landed by `now_ps`.
 void merge_watches(Watches& into, const Watches& from, Ps now_ps);
@@ -43,17 +51,21 @@ void merge_watches(Watches& into, const Watches& from, Ps now_ps);
 // A release made visible to acquirers through a word.
 struct ReleaseInfo {
   ptx::Placement origin;
+  WriterRef releaser;  // the releasing thread, as its writes name it
   Scope scope = Scope::Sys;
   WriteSet carried;
+  WriteSet carried_unfenced;  // out-of-scope writes, landed or not: ordered for a synchronising acquirer
   Watches watches;
 };
 
 // What a CTA barrier or __syncwarp passes among its participants.
 struct SyncCarry {
   WriteSet writes;
+  WriteSet unfenced;
   Watches watches;
   void clear() {
     writes.clear();
+    unfenced.clear();
     watches.clear();
   }
 };
@@ -63,6 +75,7 @@ struct WordState {
   WriterRef writer;
   std::vector<ReleaseInfo> releases;  // release store, or release sequence through RMWs
   WriteSet unordered;                 // writes ordered before it in program order, still in flight
+  WriteSet unordered_by_rules;        // writes no release orders before it, landed or not
 };
 
 // Per CUDA thread.
@@ -71,6 +84,7 @@ struct ThreadOrder {
   WriteSet own;          // generic-proxy writes in flight
   WriteSet inherited;    // in-flight writes ordered before this thread by an acquire
   WriteSet bulk;         // TMA stores not yet waited for
+  WriteSet unfenced;     // own and inherited writes no release of this thread covered yet
   std::vector<ReleaseInfo> observed;  // releases seen by relaxed reads, for a later fence
   Watches watches;             // flags observed whose data had not all landed
   WriterRef reader;            // this thread, for reports
@@ -87,6 +101,10 @@ class OrderModel {
   ReleaseInfo make_release(const ThreadOrder& t, Scope scope, Ps t_ps) const;
   // Writes the thread issued or inherited that are still in flight at `t_ps` (TMA included).
   WriteSet unordered(const ThreadOrder& t, Ps t_ps) const;
+  // A write by the thread: unfenced until a release covers it.
+  static void wrote(ThreadOrder& t, const InFlightWrite& w);
+  // A release at `scope` by the thread: its in-scope unfenced writes are now ordered.
+  void released(ThreadOrder& t, Scope scope) const;
 
   // A write to a word becomes visible: a plain store replaces its state, an RMW continues it.
   void word_written(uintptr_t addr, WordState s, bool rmw);
@@ -112,6 +130,11 @@ class OrderModel {
 
  private:
   void acquire(ThreadOrder& t, const std::vector<ReleaseInfo>& releases, Scope scope, Ps t_ps);
+  bool in_scope(const InFlightWrite& w, Scope scope, int gpu) const {
+    return scope == Scope::Sys || gpu_of(w.begin) == gpu;
+  }
+  void report(const ThreadOrder& t, const FlagWatch& w, const InFlightWrite& x, uintptr_t begin, uintptr_t end,
+              Ps t_ps, bool observed, const char* file, int line);
 
   Hooks& m_hooks;
   std::unordered_map<uintptr_t, WordState> m_words;  // looked up only, never iterated

@@ -70,10 +70,10 @@ void Nic::hazard(const char* id, const NicQp& q, int64_t wqe, uint64_t addr, Ps 
 }
 
 void Nic::mmio_store(uint64_t offset_bytes, uint64_t value, Ps t_ps) {
-  doorbell(offset_bytes, value, t_ps, {WriterKind::Host, m_gpu, -1, -1, nullptr, 0}, {});
+  doorbell(offset_bytes, value, t_ps, {WriterKind::Host, m_gpu, -1, -1, nullptr, 0}, {}, {});
 }
 
-void Nic::doorbell(uint64_t, uint64_t value, Ps t_ps, const WriterRef& who, WriteSet unordered) {
+void Nic::doorbell(uint64_t, uint64_t value, Ps t_ps, const WriterRef& who, WriteSet unordered, WriteSet unfenced) {
   const uint32_t w0 = mlx5::bswap32(static_cast<uint32_t>(value));
   const uint32_t w1 = mlx5::bswap32(static_cast<uint32_t>(value >> 32));
   const uint32_t qpn = w1 >> 8;
@@ -82,12 +82,13 @@ void Nic::doorbell(uint64_t, uint64_t value, Ps t_ps, const WriterRef& who, Writ
     throw DeviceTrap(fmt::format("doorbell on GPU {}'s NIC for QP number {:#x}, which it does not have", m_gpu, qpn));
   const int qi = static_cast<int>(qpn - 0x100);
   const Ps arrive = t_ps + ns_to_ps(m_sys.params().pcie_latency_ns);
-  auto u = std::make_shared<WriteSet>(std::move(unordered));
-  m_sys.visibility().schedule_action(
-      arrive, [this, qi, prod16, who, u, t_ps](Ps t) { ring(m_qps[qi], prod16, t, who, std::move(*u), t_ps); });
+  auto u = std::make_shared<std::pair<WriteSet, WriteSet>>(std::move(unordered), std::move(unfenced));
+  m_sys.visibility().schedule_action(arrive, [this, qi, prod16, who, u, t_ps](Ps t) {
+    ring(m_qps[qi], prod16, t, who, std::move(u->first), std::move(u->second), t_ps);
+  });
 }
 
-void Nic::ring(NicQp& q, uint32_t prod16, Ps t, WriterRef who, WriteSet unordered, Ps issued_ps) {
+void Nic::ring(NicQp& q, uint32_t prod16, Ps t, WriterRef who, WriteSet unordered, WriteSet unfenced, Ps issued_ps) {
   // The 16-bit producer index only grows: a step of half its range or more went backwards.
   // A forward step of more than a ring is not refused here: the NIC fetches the slots as they
   // are now, and finds the WQEs that were overwritten before it read them (sq_overrun).
@@ -104,7 +105,7 @@ void Nic::ring(NicQp& q, uint32_t prod16, Ps t, WriterRef who, WriteSet unordere
   if (delta == 0) return;
   q.rung += delta;
   unordered.prune(t);
-  q.rings.push_back({q.rung, who, std::move(unordered), issued_ps});
+  q.rings.push_back({q.rung, who, std::move(unordered), std::move(unfenced), issued_ps});
   m_sys.hooks().emit(&Observer::on_sq_doorbell, ref_of(m_gpu, q), q.rung, t);
   if (!q.fetching) fetch(q.index, t);
 }
@@ -209,6 +210,7 @@ uint32_t Nic::execute(NicQp& q, uint32_t index, const uint8_t* w, Ps start, cons
     auto s = std::make_shared<WordState>();
     s->writer = nic_writer;
     s->unordered.add_all(ring.unordered, t);
+    s->unordered_by_rules = ring.unfenced;
     for (NicQp& o : m_qps) {
       if (&o == &q) continue;
       o.inflight.prune(t);

@@ -51,6 +51,7 @@ struct NicQp {
     uint32_t upto = 0;     // producer index of this doorbell
     WriterRef who;         // the thread that rang
     WriteSet unordered;    // what it had issued and not ordered before ringing
+    WriteSet unfenced;     // what no system-scope release of it ordered before ringing, landed or not
     Ps issued_ps = 0;      // when the thread's doorbell store issued
   };
   std::deque<Ring> rings;
@@ -71,7 +72,9 @@ class Nic : public MmioTarget {
   uint8_t* doorbell_window() const { return m_uar.base(); }
 
   // A doorbell store by a GPU thread at `t_ps`: 8 bytes {BE32(prod << 8), BE32(qpn << 8)}.
-  void doorbell(uint64_t offset, uint64_t value, Ps t_ps, const WriterRef& who, WriteSet unordered);
+  // `unfenced`: the ringer's writes no release covered (landed or not), for happens-before.
+  void doorbell(uint64_t offset, uint64_t value, Ps t_ps, const WriterRef& who, WriteSet unordered,
+                WriteSet unfenced = {});
   void mmio_store(uint64_t offset_bytes, uint64_t value, Ps t_ps) override;
 
   int gpu() const { return m_gpu; }
@@ -83,7 +86,7 @@ class Nic : public MmioTarget {
     uint64_t len;
     uint32_t key;
   };
-  void ring(NicQp& q, uint32_t upto, Ps t, WriterRef who, WriteSet unordered, Ps issued_ps);
+  void ring(NicQp& q, uint32_t upto, Ps t, WriterRef who, WriteSet unordered, WriteSet unfenced, Ps issued_ps);
   void fetch(int qp, Ps t);
   // Executes the WQE at `wqe` (bytes as fetched); returns the WQEBBs it takes.
   uint32_t execute(NicQp& q, uint32_t index, const uint8_t* wqe, Ps t, const NicQp::Ring& ring);

@@ -58,6 +58,7 @@ void release_stall(CudaThread& t, Scope scope) {
   NvidiaSystem& sys = this_system();
   prune_landed(t);
   t.local_ps = std::max(t.local_ps, sys.order().release_wait_ps(t.order, scope));
+  sys.order().released(t.order, scope);
   if (scope == Scope::Sys) t.local_ps += ns_to_ps(sys.params().fence_sys_ns);
   if (scope == Scope::Gpu) t.local_ps += ns_to_ps(sys.params().fence_gpu_ns);
 }
@@ -206,7 +207,7 @@ void store(void* addr, const void* value, uint32_t bytes, Sem sem, Scope scope, 
     uint64_t v = 0;
     std::memcpy(&v, value, std::min<uint32_t>(bytes, 8));
     if (nic) nic->doorbell(reinterpret_cast<uintptr_t>(addr) - r->begin, v, t.local_ps, writer_of(t, site),
-                           sys.order().unordered(t.order, t.local_ps));
+                           sys.order().unordered(t.order, t.local_ps), t.order.unfenced);
     s.advance(t, op_ps());
     return;
   }
@@ -228,12 +229,17 @@ void store(void* addr, const void* value, uint32_t bytes, Sem sem, Scope scope, 
     state->writer = who;
     if (ptx::has_release(sem)) state->releases.push_back(sys.order().make_release(t.order, scope, issue));
     state->unordered = sys.order().unordered(t.order, issue);
+    if (sem != Sem::Weak) state->unordered_by_rules = t.order.unfenced;  // a flag only when strong
     OrderModel* order = &sys.order();
     done = [order, a, state](Ps) { order->word_written(a, std::move(*state), false); };
   }
   sys.visibility().schedule(first, l.interval_ps, l.unit_bytes, static_cast<uint8_t*>(addr),
                             static_cast<const uint8_t*>(value), bytes, std::move(done));
   t.order.own.add({a, a + bytes, last, who});
+  // Happens-before is tracked for stores to NVLink peers: what only a system-scope release
+  // orders. (Local stores are covered by every CTA or GPU release, and a chain of those, which
+  // grid syncs are, is not followed here: tracking them would report ordered data.)
+  if (owner != gpu) OrderModel::wrote(t.order, {a, a + bytes, last, who});
   prune(t);
   s.advance(t, op_ps());
 }
@@ -279,6 +285,7 @@ uint64_t atomic(void* addr, AtomicOp op, AtomicType type, uint64_t operand, uint
   state->writer = who;
   if (ptx::has_release(sem)) state->releases.push_back(sys.order().make_release(t.order, scope, issue));
   state->unordered = sys.order().unordered(t.order, issue);
+  state->unordered_by_rules = t.order.unfenced;
   OrderModel* order = &sys.order();
   const bool acquire = ptx::has_acquire(sem);
   sys.visibility().schedule_action(perform, [=](Ps) {
@@ -288,7 +295,7 @@ uint64_t atomic(void* addr, AtomicOp op, AtomicType type, uint64_t operand, uint
     std::memcpy(p, &v, bytes);
     order->word_written(a, std::move(*state), true);
   });
-  t.order.own.add({a, a + bytes, perform, who});
+  t.order.own.add({a, a + bytes, perform, who});  // (an RMW's word is a flag or counter, not data: not `wrote`)
   prune(t);
   if (!want_result) {
     s.busy(t);

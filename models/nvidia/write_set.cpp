@@ -79,6 +79,16 @@ const InFlightWrite* WriteSet::stale_at(uintptr_t begin, uintptr_t end, Ps t_ps)
   return nullptr;
 }
 
+void WriteSet::cap(size_t n) {
+  if (m_writes.size() <= n) return;
+  // Keep the n that land last, then restore the address order.
+  const auto drop = static_cast<std::ptrdiff_t>(m_writes.size() - n);
+  std::nth_element(m_writes.begin(), m_writes.begin() + drop, m_writes.end(),
+                   [](const InFlightWrite& a, const InFlightWrite& b) { return a.visible_ps < b.visible_ps; });
+  m_writes.erase(m_writes.begin(), m_writes.begin() + drop);
+  std::sort(m_writes.begin(), m_writes.end(), [](const InFlightWrite& a, const InFlightWrite& b) { return a.begin < b.begin; });
+}
+
 void WriteSet::remove(uintptr_t begin, uintptr_t end) {
   erase_if([&](const InFlightWrite& w) { return w.begin < end && begin < w.end; });
 }

@@ -63,6 +63,8 @@ class WriteSet {
     m_writes.resize(out);
   }
   void remove(uintptr_t begin, uintptr_t end);
+  // Keeps at most `n` ranges, forgetting those that land first.
+  void cap(size_t n);
   void clear() { m_writes.clear(); }
 
  private:

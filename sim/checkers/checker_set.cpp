@@ -5,6 +5,7 @@
 #include <functional>
 #include <vector>
 
+#include "checkers/flag_before_data.h"
 #include "checkers/hang_report.h"
 #include "symsim/shim_runtime.h"
 

@@ -239,25 +239,6 @@ class TornBlockConsumedChecker : public Checker {
   std::vector<Torn> m_torn;
 };
 
-// flag_before_data: a core saw a flag its sender wrote after some data that had not landed.
-class FlagBeforeDataChecker : public Checker {
- public:
-  using Checker::Checker;
-  void on_wqe_executed(const WqeRecord& r) override;
-  void on_copy(const CopyRecord& c) override;
-  void on_gm_observe(int pe, int core, const uint8_t* addr, uint64_t bytes, Ps t, SiteRef site) override;
-
- private:
-  struct Observed {
-    size_t landing;
-    Ps t;
-    SiteRef site;
-  };
-  void read(int pe, int core, const uint8_t* addr, uint64_t bytes, Ps t, SiteRef site);
-  IntervalList<WqeRecord> m_landings{2048};
-  PerCore<std::vector<Observed>> m_observed;
-};
-
 // pipe_sync_missing: a pipe used bytes another pipe of the core wrote (or still read) with
 // no SetFlag/WaitFlag or PipeBarrier between them.
 constexpr int kPipes = 4;  // AIV pipes S, V, MTE2, MTE3 (models/ascend/aiv_core.h)

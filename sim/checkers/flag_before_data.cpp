@@ -1,23 +1,108 @@
-// flag_before_data: a reader saw a flag that its sender posted after some data, then read
-// that data while it was still in flight: the flag overtook the data it publishes (nothing
-// ordered them: a different QP, relaxed ordering, a reordering fault). The report anchors on
-// the data WQE, whose sender must order the flag after it (quiet, fence/SO, put_signal).
+// flag_before_data: a reader saw a flag that its sender posted after some data, then read that
+// data, and nothing in the ordering rules put the data before the flag (see
+// flag_before_data.h). Reported whether or not the data happened to land first; `observed`
+// says whether the stale read actually happened. The report anchors on the data WQE, whose
+// sender must order the flag after it (quiet, fence/SO, put_signal).
+#include "checkers/flag_before_data.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
 
-#include "checkers/checkers.h"
+#include "models/ascend/udma_ordering.h"
 #include "models/ascend/wqe_layout.h"
 
 namespace symsim {
 
-void FlagBeforeDataChecker::on_wqe_executed(const WqeRecord& r) {
-  if (r.status != 0) return;
-  if (r.opcode == udma::kWrite || r.opcode == udma::kWriteImm || r.opcode == udma::kWriteWithNotify)
-    m_landings.add(r.remote_va, r.remote_va + r.bytes, r);
-  else if (r.opcode == udma::kRead)
-    m_landings.add(r.local_va, r.local_va + r.bytes, r);
+namespace {
+
+bool lands_remote(uint8_t opcode) {
+  return opcode == udma::kWrite || opcode == udma::kWriteImm || opcode == udma::kWriteWithNotify ||
+         opcode == udma::kFaa || opcode == udma::kCas;
 }
+
+}  // namespace
+
+uint64_t FlagBeforeDataChecker::key(const QpRef& q) {
+  return uint64_t{static_cast<uint32_t>(q.pe)} << 40 | uint64_t{static_cast<uint32_t>(q.slot + 1) & 0xFFFFFu} << 20 |
+         (static_cast<uint32_t>(q.qp) & 0xFFFFFu);
+}
+
+void FlagBeforeDataChecker::on_wqe_post(const PostRecord& p) {
+  QpState& s = m_qps[p.qp];
+  s.posts.emplace_back(p.wqe_index, p.t);
+  if (s.posts.size() > 4096) s.posts.pop_front();  // posted, never executed (a hang): forget
+}
+
+void FlagBeforeDataChecker::on_wqe_executed(const WqeRecord& r) {
+  QpState& s = m_qps[r.qp];
+  Landing l;
+  l.r = r;
+  l.post_ps = r.doorbell_ps;
+  while (!s.posts.empty() && s.posts.front().first <= r.wqe_index) {
+    if (s.posts.front().first == r.wqe_index) l.post_ps = s.posts.front().second;
+    s.posts.pop_front();
+  }
+  if (r.cqe_ps != 0) {
+    s.cqes.emplace_back(r.cqe_index, r.wqe_index);
+    if (s.cqes.size() > 4096) s.cqes.pop_front();
+  }
+  if (r.status != 0) return;
+  // What orders earlier WQEs of the QP before this one (udma_ordering.h): a fence here or
+  // before (a fenced WQE starts after every earlier one completed, and later ones start after
+  // it), SO here, or RO here after an SO WQE.
+  if (r.flags & udma::flag::kFence) s.fence_seen = true, s.fence_bound = r.wqe_index;
+  l.has_order = s.fence_seen;
+  l.ordered_below = s.fence_seen ? s.fence_bound : 0;
+  const uint8_t odr = r.flags & udma::kPlaceOrderMask;
+  if (odr == udma::kOdrStrong) {
+    l.has_order = true;
+    l.ordered_below = r.wqe_index;
+    s.so_seen = true;
+    s.last_so = r.wqe_index;
+  } else if (odr == udma::kOdrRelaxed && s.so_seen) {
+    l.has_order = true;
+    l.ordered_below = std::max(l.ordered_below, s.last_so + 1);
+  }
+  l.seq = ++m_seq;
+  if (lands_remote(r.opcode)) {
+    l.dst = r.remote_va;
+    m_landings.add(r.remote_va, r.remote_va + r.bytes, l);
+  } else if (r.opcode == udma::kRead) {
+    l.dst = r.local_va;
+    m_landings.add(r.local_va, r.local_va + r.bytes, l);
+  }
+}
+
+void FlagBeforeDataChecker::on_cqe_reaped(const QpRef& q, uint32_t cqe_index, const uint8_t*, int, Ps t) {
+  QpState* s = m_qps.find(q);
+  if (!s) return;
+  bool any = false;
+  uint32_t upto = 0;
+  while (!s->cqes.empty() && s->cqes.front().first <= cqe_index) {
+    upto = s->cqes.front().second;
+    any = true;
+    s->cqes.pop_front();
+  }
+  if (!any) return;
+  s->reaps.push_back({t, upto});
+  if (s->reaps.size() > 4096) {
+    s->reaps.pop_front();
+    s->reaps_trimmed = true;
+  }
+}
+
+Ps FlagBeforeDataChecker::known_complete_ps(const Landing& data) const {
+  const QpState* s = m_qps.find(data.r.qp);
+  if (!s || s->reaps.empty()) return kNever;
+  const auto it = std::lower_bound(s->reaps.begin(), s->reaps.end(), data.r.wqe_index,
+                                   [](const Reap& x, uint32_t w) { return x.upto < w; });
+  if (it == s->reaps.end()) return kNever;
+  if (it == s->reaps.begin() && s->reaps_trimmed) return 0;
+  return it->t;
+}
+
+void FlagBeforeDataChecker::on_device_barrier(Ps) { m_readers = {}; }
 
 void FlagBeforeDataChecker::on_copy(const CopyRecord& c) {
   if (!m_ctx.in_unified_buffer(c.src)) read(c.pe, c.core, c.src, c.bytes, c.issue_ps, c.site);
@@ -29,31 +114,90 @@ void FlagBeforeDataChecker::on_gm_observe(int pe, int core, const uint8_t* addr,
 
 void FlagBeforeDataChecker::read(int pe, int core, const uint8_t* addr, uint64_t bytes, Ps t, SiteRef site) {
   const auto begin = reinterpret_cast<uint64_t>(addr);
-  std::vector<Observed>& seen = m_observed[{pe, core}];
-  m_landings.overlapping(begin, begin + bytes, [&](size_t id, const WqeRecord& data) {
-    if (data.remote_write_ps <= t) {  // landed: the core has seen this write
-      const auto it = std::find_if(seen.begin(), seen.end(), [&](const Observed& o) { return o.landing == id; });
-      if (it == seen.end()) {
-        seen.push_back({id, t, site});
-        if (seen.size() > 32) seen.erase(seen.begin());
-      }
-      return;
+  const uint64_t end = begin + bytes;
+  Reader& rd = m_readers[{pe, core}];
+  m_hits.clear();
+  m_landings.overlapping(begin, end, [&](size_t, const Landing& x) { m_hits.push_back(&x); });
+  for (const Landing* x : m_hits) {
+    // A later write of the same bytes supersedes this one: a flag posted after it publishes
+    // that write, not this one.
+    const uint64_t lo = std::max(begin, x->begin()), hi = std::min(end, x->end());
+    const bool superseded = std::any_of(m_hits.begin(), m_hits.end(), [&](const Landing* y) {
+      return y->seq > x->seq && y->begin() <= lo && y->end() >= hi;
+    });
+    const bool seen_before = x->seen_pe == pe && x->seen_core == core;
+    if (!seen_before && !superseded) judge(pe, core, rd, *x, addr, t, site);
+    if (x->r.remote_write_ps <= t) {  // landed: the core has now seen this write
+      x->seen_pe = pe;
+      x->seen_core = core;
+      if (x->r.bytes <= kMaxFlagBytes) saw(rd, *x, t, site);
     }
-    for (const Observed& o : seen) {
-      const WqeRecord* flag = m_landings.get(o.landing);
-      if (!flag || flag->qp.pe != data.qp.pe || flag->doorbell_ps <= data.doorbell_ps || o.t > t) continue;
-      Hazard h = m_ctx.at_wqe("flag_before_data", data.qp, data.wqe_index, t);
-      h.addr = m_ctx.addr(addr);
-      h.detail = fmt::format(
-          "AIV core {} of PE {} saw the flag written by WQE {} (posted{} after this data) at {}{}, then read this "
-          "data{} at {} while it was still in flight (it lands at {}): the flag overtook the data it publishes. "
-          "Order the flag after the data: quiet before posting it, a fence or SO ordering, or put_signal",
-          core, pe, flag->wqe_index, at_site(m_ctx.sites.site_of(flag->qp, flag->wqe_index)), us_text(o.t),
-          at_site(o.site), at_site(site), us_text(t), us_text(data.remote_write_ps));
-      m_ctx.log.report(std::move(h));
-      return;
-    }
-  });
+  }
+}
+
+void FlagBeforeDataChecker::saw(Reader& rd, const Landing& flag, Ps t, SiteRef site) {
+  SeenOnQp& q = rd.by_qp[key(flag.r.qp)];
+  if (!q.any || flag.r.wqe_index > q.max_index) q.max_index = flag.r.wqe_index;
+  if (flag.has_order && (!q.ordered || flag.ordered_below > q.ordered_below)) {
+    q.ordered = true;
+    q.ordered_below = flag.ordered_below;
+  }
+  q.any = true;
+  SeenFromPe& p = rd.by_pe[flag.r.qp.pe];
+  if (!p.any || flag.post_ps > p.max_post_ps) {
+    p.any = true;
+    p.max_post_ps = flag.post_ps;
+    p.flag = flag;
+    p.seen_ps = t;
+    p.seen_site = site;
+  }
+}
+
+void FlagBeforeDataChecker::judge(int pe, int core, Reader& rd, const Landing& data, const uint8_t* addr, Ps t,
+                                  SiteRef site) {
+  const auto from = rd.by_pe.find(data.r.qp.pe);
+  if (from == rd.by_pe.end()) return;
+  const SeenFromPe& f = from->second;
+  const auto on_qp = rd.by_qp.find(key(data.r.qp));
+  const SeenOnQp* q = on_qp == rd.by_qp.end() ? nullptr : &on_qp->second;
+  // Published: the reader saw something its sender posted after this data.
+  const bool later_on_qp = q && q->max_index > data.r.wqe_index;
+  if (f.max_post_ps <= data.post_ps && !later_on_qp) return;
+  // Ordered before some flag the reader saw?
+  if (q && q->ordered && data.r.wqe_index < q->ordered_below) return;
+  if (known_complete_ps(data) <= f.max_post_ps) return;
+
+  const WqeRecord& flag = f.flag.r;
+  const bool same_qp = key(flag.qp) == key(data.r.qp);
+  const std::string edge =
+      same_qp ? fmt::format("no quiet or fence between WQE {} and WQE {} on QP {} (slot {}), and WQE {} is not SO",
+                            data.r.wqe_index, flag.wqe_index, flag.qp.qp, flag.qp.slot, flag.wqe_index)
+              : fmt::format("no quiet between WQE {} on QP {} (slot {}) and WQE {} on QP {} (slot {}): different QPs "
+                            "are not ordered, and PE {} reaped no completion of WQE {} before posting WQE {}",
+                            data.r.wqe_index, data.r.qp.qp, data.r.qp.slot, flag.wqe_index, flag.qp.qp, flag.qp.slot,
+                            data.r.qp.pe, data.r.wqe_index, flag.wqe_index);
+  const bool observed = data.r.remote_write_ps > t;
+  Hazard h = m_ctx.at_wqe("flag_before_data", data.r.qp, data.r.wqe_index, t);
+  h.addr = m_ctx.addr(addr);
+  h.core = core;
+  h.observed = observed;
+  const std::string saw_text =
+      fmt::format("AIV core {} of PE {} saw the flag written by WQE {} (posted{} after this data) at {}{}, then read "
+                  "this data{} at {}",
+                  core, pe, flag.wqe_index, at_site(m_ctx.sites.site_of(flag.qp, flag.wqe_index)), us_text(f.seen_ps),
+                  at_site(f.seen_site), at_site(site), us_text(t));
+  if (observed) {
+    h.detail = fmt::format("{} while it was still in flight (it lands at {}): the flag overtook the data it publishes; "
+                           "{}. Order the flag after the data: quiet before posting it, a fence or SO ordering, or "
+                           "put_signal",
+                           saw_text, us_text(data.r.remote_write_ps), edge);
+  } else {
+    h.detail = fmt::format("{}; the data had landed (at {}) only by timing: nothing orders it before the flag: {}. "
+                           "Order the flag after the data: quiet before posting it, a fence or SO ordering, or "
+                           "put_signal",
+                           saw_text, us_text(data.r.remote_write_ps), edge);
+  }
+  m_ctx.log.report(std::move(h));
 }
 
 }  // namespace symsim

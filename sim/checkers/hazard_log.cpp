@@ -11,6 +11,7 @@ void HazardLog::report(Hazard h) {
       Hazard& root = m_hazards[it->second];
       if (root.id == h.id) {
         ++root.repeats;
+        if (h.observed && !root.observed) root.observed = true, root.detail = std::move(h.detail);
       } else if (root.detail.find("; then " + h.id) == std::string::npos) {
         root.detail += "; then " + h.id + ": " + h.detail;  // a consequence of the first
       }
@@ -20,7 +21,9 @@ void HazardLog::report(Hazard h) {
   const PlaceKey pk{h.id, h.pe, h.core, h.slot, h.qp, h.site};
   const auto it = m_by_place.find(pk);
   if (it != m_by_place.end()) {
-    ++m_hazards[it->second].repeats;
+    Hazard& root = m_hazards[it->second];
+    ++root.repeats;
+    if (h.observed && !root.observed) root.observed = true, root.detail = std::move(h.detail);
     return;
   }
   m_by_place[pk] = m_hazards.size();

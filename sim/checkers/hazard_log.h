@@ -26,6 +26,8 @@ struct Hazard {
   std::string site;  // the kernel's call: "kernels/hazards/x.cpp:42"
   std::string detail;
   uint64_t repeats = 0;  // further occurrences at the same place
+  // false: the ordering rules allow the bad outcome, but this run's timing did not show it.
+  bool observed = true;
 };
 
 class HazardLog {

@@ -15,6 +15,7 @@ void ModelHazardForwarder::on_model_hazard(const ModelHazard& m) {
   h.addr = m.addr ? fmt::format("{:#x}", m.addr) : "";
   h.time_ps = m.time_ps;
   h.detail = m.detail;
+  h.observed = m.observed;
   m_ctx.log.report(std::move(h));
 }
 

@@ -12,6 +12,7 @@
 #include "checkers/catalog.h"
 #include "cli/cli_values.h"
 #include "cli/run_command.h"
+#include "explore/explore_command.h"
 #include "io/output_file.h"
 #include "kernel_registry.h"
 #include "models/platform/ascend_params.h"
@@ -87,6 +88,12 @@ int sc_main(int argc, char* argv[]) {
   run_cmd->add_option("--max-memory", req.max_memory,
                       "refuse a run estimated to need more memory (e.g. 8G; default: MemAvailable; \"unlimited\")");
   run_cmd->add_option("--max-wall-s", req.max_wall_s, "stop the run after this many wall seconds (exit 124)");
+  symsim::explore::ExploreOptions explore;
+  auto* explore_opt = run_cmd->add_option("--explore", explore.schedules,
+                                          "run N schedules (seeds with legal timing perturbations) in parallel "
+                                          "workers and report the union of their hazards");
+  auto* jobs_opt = run_cmd->add_option("--jobs", explore.jobs,
+                                       "with --explore: worker processes at once (default: one per CPU)");
   std::vector<std::string> kernel_libs;  // CANN-style programs built with cmake/SymsimKernelLibrary.cmake
   run_cmd->add_option("--kernel-lib", kernel_libs, "load a kernel library (its kernel becomes a kernel name), repeatable");
 
@@ -131,6 +138,12 @@ int sc_main(int argc, char* argv[]) {
       const Scenario s = load_scenario(file, load);
       std::cout << fmt::format("{}: valid ({} PEs, kernel {}, platform {})\n", file, s.pes, s.kernel, s.platform_name);
       return kExitPass;
+    }
+    if (*jobs_opt && !*explore_opt) throw InputError("--jobs", "", "only with --explore N");
+    if (*explore_opt) {
+      explore.out_dir = req.out_dir;
+      explore.kernel_libs = kernel_libs;
+      return symsim::explore::explore_main(file, load, explore);
     }
     req.file = file;
     return cli::run_command(req);

@@ -39,6 +39,7 @@ class NvidiaHazards : public Observer {
     h.addr = m.addr ? nv::addr_text(m.addr) : "";
     h.time_ps = m.time_ps;
     h.detail = m.detail;
+    h.observed = m.observed;
     m_log.report(std::move(h));
   }
 
@@ -49,6 +50,7 @@ class NvidiaHazards : public Observer {
 json hazard_json(const Hazard& h) {
   json j = {{"id", h.id},   {"pe", h.pe},   {"qp", h.qp}, {"wqe", h.wqe}, {"addr", h.addr},
             {"time_ns", static_cast<double>(h.time_ps) / 1000.0}, {"detail", h.detail}};
+  j["observed"] = h.observed;
   if (h.slot >= 0) j["slot"] = h.slot;
   if (h.repeats > 0) j["repeats"] = h.repeats;
   return j;

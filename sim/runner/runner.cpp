@@ -37,6 +37,7 @@ AscendParams to_params(const Scenario& s) {
 json hazard_json(const Hazard& h) {
   json j = {{"id", h.id}, {"pe", h.pe}, {"qp", h.qp}, {"wqe", h.wqe}, {"addr", h.addr},
             {"time_ns", static_cast<double>(h.time_ps) / 1000.0}, {"detail", h.detail}};
+  j["observed"] = h.observed;
   if (h.slot >= 0) j["slot"] = h.slot;
   if (h.core >= 0) j["core"] = h.core;
   if (!h.site.empty()) j["site"] = h.site;
@@ -194,13 +195,13 @@ std::string summarize(const json& r) {
       out += fmt::format("  ... {} more hazards in result.json\n", r["hazards"].size() - 10);
       break;
     }
-    out += fmt::format("  hazard {} pe {}{} qp {} wqe {} addr {} at {:.3f} us{}{}: {}\n", h["id"].get<std::string>(),
+    out += fmt::format("  hazard {} pe {}{} qp {} wqe {} addr {} at {:.3f} us{}{}{}: {}\n", h["id"].get<std::string>(),
                        h["pe"].get<int>(), h.contains("core") ? fmt::format(" core {}", h["core"].get<int>()) : "",
                        h["qp"].get<int>(), h["wqe"].get<int64_t>(), h["addr"].get<std::string>(),
                        h["time_ns"].get<double>() / 1000.0,
                        h.contains("site") ? " (" + h["site"].get<std::string>() + ")" : "",
                        h.contains("repeats") ? fmt::format(" [x{}]", h["repeats"].get<uint64_t>() + 1) : "",
-                       h["detail"].get<std::string>());
+                       h.value("observed", true) ? "" : " (not observed: timing hid it)", h["detail"].get<std::string>());
   }
   return out;
 }

@@ -1,0 +1,99 @@
+// flag_before_data on the Ascend side, judged by happens-before rather than by timing luck:
+// a core that observed a flag (a landed write of at most 64 B) and then reads data that the same
+// sender posted before that flag is safe only if the ordering rules put the data before the
+// flag. Ordered means one of:
+//  * same QP, and the flag WQE (or an SO WQE it is RO after, or a fenced WQE between) orders
+//    every earlier WQE of the QP before it (models/ascend/udma_ordering.h);
+//  * the sender knew the data complete (it reaped a CQE covering it: quiet, a poll) before
+//    posting the flag.
+// Otherwise the hazard is reported, `observed` when the data had not landed at the read.
+// State is per QP (ordering epochs, reaps) and per reader (the best flag seen per QP and per
+// sender): each event costs O(1) amortised, plus the overlap query of a read.
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <unordered_map>
+#include <vector>
+
+#include "checkers/checkers.h"
+
+namespace symsim {
+
+class FlagBeforeDataChecker : public Checker {
+ public:
+  using Checker::Checker;
+  void on_wqe_post(const PostRecord& p) override;
+  void on_wqe_executed(const WqeRecord& r) override;
+  void on_cqe_reaped(const QpRef& q, uint32_t cqe_index, const uint8_t* cqe, int core, Ps t) override;
+  void on_copy(const CopyRecord& c) override;
+  void on_gm_observe(int pe, int core, const uint8_t* addr, uint64_t bytes, Ps t, SiteRef site) override;
+  void on_device_barrier(Ps t) override;
+
+  // A write WQE that lands in memory, with what orders it.
+  struct Landing {
+    WqeRecord r;
+    Ps post_ps = 0;             // when the sender posted it (its doorbell time if unknown)
+    uint32_t ordered_below = 0;  // every WQE of the QP with a lower index lands before it
+    bool has_order = false;      // ordered_below is meaningful
+    uint64_t seq = 0;            // checker-wide execution order
+    uint64_t dst = 0;            // where it lands: [dst, dst + r.bytes)
+    uint64_t begin() const { return dst; }
+    uint64_t end() const { return dst + r.bytes; }
+    mutable int seen_pe = -1;    // the last reader that saw it landed (reading it again is safe)
+    mutable int seen_core = -1;
+  };
+
+ private:
+  struct Reap {
+    Ps t;
+    uint32_t upto;  // every WQE of the QP up to this index has completed
+  };
+  struct QpState {
+    std::deque<std::pair<uint32_t, Ps>> posts;           // (WQE index, post time) not yet executed
+    std::deque<std::pair<uint32_t, uint32_t>> cqes;      // (CQE index, WQE index) not yet reaped
+    std::deque<Reap> reaps;                              // oldest first, both fields increasing
+    bool reaps_trimmed = false;
+    bool fence_seen = false;
+    uint32_t fence_bound = 0;  // index of the latest fenced WQE: everything before it is ordered
+    bool so_seen = false;
+    uint32_t last_so = 0;      // index of the latest SO WQE
+  };
+  // The flag a reader saw that orders the most, per QP and per sender PE.
+  struct SeenOnQp {
+    bool any = false;
+    uint32_t max_index = 0;      // newest flag WQE index seen on the QP
+    bool ordered = false;
+    uint32_t ordered_below = 0;  // best ordering bound among them
+  };
+  struct SeenFromPe {
+    bool any = false;
+    Ps max_post_ps = 0;  // latest post time of a flag seen from this sender
+    Landing flag;        // that flag (for the message)
+    Ps seen_ps = 0;
+    SiteRef seen_site;
+  };
+  struct Reader {
+    std::unordered_map<uint64_t, SeenOnQp> by_qp;
+    std::unordered_map<int, SeenFromPe> by_pe;
+  };
+
+  void read(int pe, int core, const uint8_t* addr, uint64_t bytes, Ps t, SiteRef site);
+  void judge(int pe, int core, Reader& rd, const Landing& data, const uint8_t* addr, Ps t, SiteRef site);
+  void saw(Reader& rd, const Landing& flag, Ps t, SiteRef site);
+  // When the sender knew `data` complete (a reap covering it); kNever when not (yet), 0 when
+  // the record of it was trimmed (treated as ordered: no report without proof).
+  Ps known_complete_ps(const Landing& data) const;
+  static uint64_t key(const QpRef& q);
+
+  static constexpr Ps kNever = ~Ps{0};
+  // A flag is a small write (a signal word, an atomic): a reader that sees a landed data block
+  // (a Data-as-Flag block checks its own flags) has not been told anything about other data.
+  static constexpr uint32_t kMaxFlagBytes = 64;
+  std::vector<const Landing*> m_hits;  // scratch: the landings one read overlaps
+  IntervalList<Landing> m_landings{2048};
+  QpTable<QpState> m_qps;
+  PerCore<Reader> m_readers;
+  uint64_t m_seq = 0;
+};
+
+}  // namespace symsim
