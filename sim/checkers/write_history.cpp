@@ -13,8 +13,12 @@ constexpr size_t kKept = 65536;
 }
 
 void WriteHistory::add(const Write& w) {
-  m_writes.push_back(w);
-  if (m_writes.size() > kKept) m_writes.pop_front();
+  if (m_writes.size() < kKept) {
+    m_writes.push_back(w);
+  } else {
+    m_writes[m_next] = w;
+    m_next = (m_next + 1) % kKept;
+  }
 }
 
 std::string WriteHistory::who(const Write& w) const {
@@ -83,8 +87,11 @@ void WriteHistory::on_doorbell_store(const QpRef& q, bool cq, uint32_t value, in
 
 std::string WriteHistory::last_writer(const void* addr, uint64_t bytes, Ps t) const {
   const auto a = reinterpret_cast<uint64_t>(addr);
-  for (auto it = m_writes.rbegin(); it != m_writes.rend(); ++it)
-    if (it->begin < a + bytes && a < it->end && it->t <= t) return fmt::format("{} at {}", who(*it), us_text(it->t));
+  // Newest first: the ring's slots before m_next, then the ones after it.
+  for (size_t n = 0; n < m_writes.size(); ++n) {
+    const Write& w = m_writes[(m_next + m_writes.size() - 1 - n) % m_writes.size()];
+    if (w.begin < a + bytes && a < w.end && w.t <= t) return fmt::format("{} at {}", who(w), us_text(w.t));
+  }
   return "";
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 #include <cstdint>
 #include <deque>
+#include <vector>
 #include <map>
 #include <tuple>
 #include <string>
@@ -46,7 +47,10 @@ class WriteHistory : public Observer {
   void add(const Write& w);
   std::string who(const Write& w) const;
   CheckerContext& m_ctx;
-  std::deque<Write> m_writes;
+  // The newest kKept writes in a ring (m_next: where the next one goes): two per WQE, so no
+  // allocation once it is full.
+  std::vector<Write> m_writes;
+  size_t m_next = 0;
   std::deque<FaultEvent> m_faults;
   struct Bells {
     bool stored = false, seen = false;
