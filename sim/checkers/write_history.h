@@ -7,6 +7,7 @@
 #include <vector>
 #include <map>
 #include <tuple>
+#include <utility>
 #include <string>
 
 #include "checkers/checker_context.h"
@@ -45,6 +46,7 @@ class WriteHistory : public Observer {
     SiteRef site{};
   };
   void add(const Write& w);
+  std::pair<uint64_t, uint64_t> range(const Write& w) const;  // the bytes it wrote
   std::string who(const Write& w) const;
   CheckerContext& m_ctx;
   // The newest kKept writes in a ring (m_next: where the next one goes): two per WQE, so no
