@@ -16,7 +16,7 @@
 
 namespace symsim {
 
-int bench_moe(const std::string& file, const std::vector<std::string>& sets) {
+int bench_moe(const std::string& file, const std::vector<std::string>& sets, bench::Figures* figures) {
   LoadOptions o;
   o.sets = sets;
   const Scenario s = load_scenario(file, o);
@@ -35,6 +35,12 @@ int bench_moe(const std::string& file, const std::vector<std::string>& sets) {
       t.kernel[moe::kDispatch].us(), t.kernel[moe::kCombine].us(), wall_s, bench::cpu_seconds(), deltas / wall_s,
       wqes / wall_s, bench::peak_rss_mib());
   std::cout << "  " << moe::describe(t, moe::kDispatch) << "\n  " << moe::describe(t, moe::kCombine) << "\n";
+  if (figures) {
+    figures->status = out.result["status"].get<std::string>();
+    figures->unit = "WQEs";
+    figures->work = wqes;
+    figures->sim_us = out.result["sim_time_ns"].get<double>() / 1000;
+  }
   return out.passed ? 0 : 1;
 }
 

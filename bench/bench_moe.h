@@ -3,8 +3,11 @@
 #include <string>
 #include <vector>
 
+#include "bench_figures.h"
+
 namespace symsim {
 
-int bench_moe(const std::string& file, const std::vector<std::string>& sets);
+// Prints its figures; also hands them back through `figures` when given.
+int bench_moe(const std::string& file, const std::vector<std::string>& sets, bench::Figures* figures = nullptr);
 
 }  // namespace symsim

@@ -16,7 +16,7 @@
 
 namespace symsim {
 
-int bench_nvidia(const std::string& file, const std::vector<std::string>& sets) {
+int bench_nvidia(const std::string& file, const std::vector<std::string>& sets, bench::Figures* figures) {
   LoadOptions o;
   o.sets = sets;
   const Scenario s = load_scenario(file, o);
@@ -40,6 +40,12 @@ int bench_nvidia(const std::string& file, const std::vector<std::string>& sets) 
     std::cout << fmt::format("  kernel {}: {} launches, longest {:.1f} us simulated\n", k["kernel"].get<std::string>(),
                              k["launches"].get<int>(), k["max_us"].get<double>());
   std::cout << fmt::format("  peak RSS {:.0f} MiB\n", bench::peak_rss_mib());
+  if (figures) {
+    figures->status = out.result["status"].get<std::string>();
+    figures->unit = "events";
+    figures->work = resumes;
+    figures->sim_us = out.result["sim_time_ns"].get<double>() / 1000;
+  }
   return out.passed ? 0 : 1;
 }
 

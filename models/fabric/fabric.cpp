@@ -35,24 +35,35 @@ Link* Fabric::add_link(std::string name, double gbytes_per_s, Ps latency_ps) {
   return m_links.back().get();
 }
 
-std::vector<Link*> Fabric::direct_route(int src_pe, int dst_pe) const {
-  if (src_pe == dst_pe) return {};
-  if (node_of(src_pe) == node_of(dst_pe)) return {m_pe_up[src_pe], m_pe_down[dst_pe]};
-  return {m_pe_up[src_pe], m_node_up[node_of(src_pe)], m_node_down[node_of(dst_pe)],
-          m_pe_down[dst_pe]};
+void Fabric::add_direct(Path& p, int src_pe, int dst_pe) const {
+  if (src_pe == dst_pe) return;
+  p.add(m_pe_up[src_pe]);
+  if (node_of(src_pe) != node_of(dst_pe)) {
+    p.add(m_node_up[node_of(src_pe)]);
+    p.add(m_node_down[node_of(dst_pe)]);
+  }
+  p.add(m_pe_down[dst_pe]);
+}
+
+Fabric::Path Fabric::path(int src_pe, int dst_pe, int via_pe) const {
+  Path p;
+  if (via_pe < 0 || via_pe == src_pe || via_pe == dst_pe) {
+    add_direct(p, src_pe, dst_pe);
+  } else {
+    add_direct(p, src_pe, via_pe);
+    add_direct(p, via_pe, dst_pe);
+  }
+  return p;
 }
 
 std::vector<Link*> Fabric::route(int src_pe, int dst_pe, int via_pe) const {
-  if (via_pe < 0 || via_pe == src_pe || via_pe == dst_pe) return direct_route(src_pe, dst_pe);
-  std::vector<Link*> path = direct_route(src_pe, via_pe);
-  const std::vector<Link*> rest = direct_route(via_pe, dst_pe);
-  path.insert(path.end(), rest.begin(), rest.end());
-  return path;
+  const Path p = path(src_pe, dst_pe, via_pe);
+  return {p.begin(), p.end()};
 }
 
 Ps Fabric::control_latency_ps(int src_pe, int dst_pe, int via_pe) const {
   Ps t = 0;
-  for (const Link* l : route(src_pe, dst_pe, via_pe)) t += l->latency_ps();
+  for (const Link* l : path(src_pe, dst_pe, via_pe)) t += l->latency_ps();
   return t;
 }
 
@@ -66,12 +77,13 @@ Delivery Fabric::send(int src_pe, int dst_pe, uint64_t payload_bytes, Ps ready_p
       static_cast<uint64_t>(static_cast<double>(payload_bytes) / m_params.payload_efficiency + 0.5);
   const uint64_t unit = m_params.visibility_bytes;
   const uint64_t units = std::max<uint64_t>(1, (payload_bytes + unit - 1) / unit);
-  const std::vector<Link*> path = route(src_pe, dst_pe, via_pe);
-  if (path.empty()) return {ready_ps, 0, ready_ps, ready_ps};  // loopback: no wire
+  const Path route = path(src_pe, dst_pe, via_pe);
+  if (route.n == 0) return {ready_ps, 0, ready_ps, ready_ps};  // loopback: no wire
+  Link* const* path = route.begin();
 
   Ps head = ready_ps, tail = ready_ps, wire_start = ready_ps;
-  double slowest = path.front()->gbytes_per_s();
-  for (size_t i = 0; i < path.size(); ++i) {
+  double slowest = path[0]->gbytes_per_s();
+  for (size_t i = 0; i < route.n; ++i) {
     LinkFault lf;  // injected: a degraded link, or one down for a while (the message waits)
     if (m_hooks && m_hooks->faults_active()) {
       lf = m_hooks->faults().link(path[i]->id(), head);

@@ -6,6 +6,7 @@
 // other order than they were sent unless their sender orders them.
 // `send` returns when the message's 512 B visibility units land at the destination port.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <random>
@@ -58,8 +59,18 @@ class Fabric {
   const std::vector<std::unique_ptr<Link>>& links() const { return m_links; }
 
  private:
+  // A route held in place (at most two legs of four links): sends look one up per message,
+  // and a vector would allocate each time.
+  struct Path {
+    std::array<Link*, 8> links;
+    size_t n = 0;
+    void add(Link* l) { links[n++] = l; }
+    Link* const* begin() const { return links.data(); }
+    Link* const* end() const { return links.data() + n; }
+  };
   Link* add_link(std::string name, double gbytes_per_s, Ps latency_ps);
-  std::vector<Link*> direct_route(int src_pe, int dst_pe) const;
+  void add_direct(Path& p, int src_pe, int dst_pe) const;
+  Path path(int src_pe, int dst_pe, int via_pe) const;
   Ps draw_skew_ps();
 
   int m_n_pes;

@@ -42,10 +42,10 @@ int CheckerContext::pe_of(const void* p) const {
   return r ? r->pe : -1;
 }
 
-bool CheckerContext::in_queue_ring(const void* p) const {
+int CheckerContext::queue_ring_pe(const void* p) const {
   // Called for every copy: one address-map lookup instead of a scan over every PE's rings.
   const Region* r = sys.addresses().find(p, 1);
-  return r && r->pe >= 0 && r->pe < sys.n_pes() && sys.memory(r->pe).queue_region.contains(p, 1);
+  return r && r->pe >= 0 && r->pe < sys.n_pes() && sys.memory(r->pe).queue_region.contains(p, 1) ? r->pe : -1;
 }
 
 bool CheckerContext::in_unified_buffer(const void* p) const {

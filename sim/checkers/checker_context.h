@@ -29,7 +29,8 @@ struct CheckerContext {
   int64_t heap_offset(uint64_t va) const;
   // Which PE's memory holds `p` (-1: none).
   int pe_of(const void* p) const;
-  bool in_queue_ring(const void* p) const;  // an SQ/CQ ring of any PE
+  bool in_queue_ring(const void* p) const { return queue_ring_pe(p) >= 0; }  // an SQ/CQ ring of any PE
+  int queue_ring_pe(const void* p) const;  // the PE whose SQ/CQ rings hold `p` (-1: none)
   bool in_unified_buffer(const void* p) const;
   // The engine's view of a QP (null when the engine has no such QP).
   const UdmaQp* engine_qp(const QpRef& q) const;

@@ -61,8 +61,11 @@ CheckerSet::CheckerSet(HazardLog& log, AscendSystem& sys) : m_ctx{log, sys, m_si
 }
 
 void CheckerSet::attach(Hooks& hooks) {
-  hooks.attach(&m_sites);  // first: the others look sites up
-  hooks.attach(&m_history);
+  // The call-site index and the write history serve the rules and the hang report only: with
+  // every rule switched off they are not attached, and checking costs nothing.
+  const bool hang_report = m_ctx.log.enabled("deadlock") || m_ctx.log.enabled("timeout");
+  if (m_checkers.size() > 1 || hang_report) hooks.attach(&m_sites);  // first: the others look sites up
+  if (hang_report) hooks.attach(&m_history);
   for (auto& c : m_checkers) hooks.attach(c.get());
 }
 

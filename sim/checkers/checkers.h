@@ -56,7 +56,7 @@ class TornWqeChecker : public Checker {
   void on_wqe_fetched(const QpRef& q, uint32_t wqe, const uint8_t* slot, uint32_t bytes, Ps t) override;
 
  private:
-  std::vector<CopyRecord> m_pending;  // copies into SQ rings not yet landed
+  std::vector<std::vector<CopyRecord>> m_pending;  // by ring PE: copies into its rings not yet landed
 };
 
 // cq_overflow: a CQE had no room in its CQ (the QP then enters the error state).
@@ -83,12 +83,16 @@ class CompletionErrorChecker : public Checker {
   void on_wqe_executed(const WqeRecord& r) override;
 
  private:
-  struct Seen {
-    uint32_t token = 0;
-    bool token_en = false;
+  // The WQE the engine fetched last: it executes it at once (same call), so its slot still
+  // holds the bytes and only an error needs them decoded.
+  struct Fetched {
+    QpRef qp{-1, -1, -1};
+    uint32_t wqe = 0;
+    const uint8_t* slot = nullptr;
+    uint32_t bytes = 0;
   };
-  std::map<std::tuple<int, int, int, uint32_t>, Seen> m_fetched;    // decoded at fetch
-  std::set<std::tuple<int, int, int, uint32_t>> m_injected;          // error CQEs a fault made
+  Fetched m_fetched;
+  std::set<std::tuple<int, int, int, uint32_t>> m_injected;  // error CQEs a fault made
 };
 
 // cqe_error_unchecked: an error CQE never polled, or consumed without the kernel stopping.
@@ -111,9 +115,16 @@ class CqeErrorUncheckedChecker : public Checker {
     Ps consumed_ps = 0;  // CQ doorbell passed it (0: never)
     bool reaped = false;  // polled by the SHMEM API (which traps)
   };
-  std::vector<ErrorCqe> m_errors;
-  std::map<int, Ps> m_last_trap;         // per PE
-  std::map<QpKey, Ps> m_first_error_ps;  // per QP
+  std::vector<ErrorCqe> m_errors;  // in the order written (the order of the reports)
+  // Per QP, its error CQEs (indices into m_errors, CQE order) and how many of them the CQ
+  // doorbell has passed: a poll or a doorbell visits only its own QP's unconsumed errors.
+  struct QpErrors {
+    std::vector<size_t> errors;
+    size_t consumed = 0;
+    Ps first_error_ps = 0;
+  };
+  QpTable<QpErrors> m_qps;
+  std::map<int, Ps> m_last_trap;  // per PE
 };
 
 // unreaped_completions: CQEs a kernel asked for and never polled by the end of the run.
@@ -131,7 +142,11 @@ class UnreapedCompletionsChecker : public Checker {
     uint64_t requested = 0;
     uint32_t consumed = 0;
     bool errors = false;
-    std::vector<std::pair<uint32_t, uint32_t>> wqe_of_cqe;  // recent (CQE index, WQE index), oldest first
+    // Recent (CQE index, WQE index), oldest first from `head`: the newest 4096 not yet returned.
+    // The front is dropped by moving `head` and compacted when half the vector is dead, so a
+    // CQE costs O(1) amortised and nothing is allocated once the vector is warm.
+    std::vector<std::pair<uint32_t, uint32_t>> wqe_of_cqe;
+    size_t head = 0;
   };
   QpTable<QpCompletions> m_qps;
   std::set<int> m_trapped;
@@ -210,15 +225,18 @@ class DstWriteRaceChecker : public Checker {
     QpRef qp;
     uint32_t wqe;
     Ps doorbell_ps, complete_ps;
+    int dst_pe;
+    bool live;
   };
-  // Per destination PE, the newest landing per (range, QP): an earlier write of the same QP to
-  // the same bytes is ordered before it anyway. Ordered by address for overlap queries.
-  using Key = std::tuple<uint64_t, uint64_t, int, int, int>;  // (begin, end, pe, slot, qp)
-  std::vector<std::map<Key, Landing>> m_recent;  // by destination PE
-  uint64_t m_max_len = 0;
-  // When each kept landing may be forgotten, earliest first (entries replaced since are skipped).
-  using Expiry = std::pair<Ps, std::pair<int, Key>>;
-  std::priority_queue<Expiry, std::vector<Expiry>, std::greater<Expiry>> m_expiry;
+  void forget(uint32_t id);
+  // The newest landing per (range, QP) on each destination PE, kept in one pool and filed
+  // under every 4 KiB page it touches (an earlier write of the same QP to the same bytes is
+  // ordered before it anyway). A WQE visits only the landings on its own pages.
+  std::vector<Landing> m_pool;
+  std::vector<uint32_t> m_free;
+  std::vector<PageMultimap<uint32_t>> m_pages;  // by destination PE
+  // Landings long complete are forgotten by a sweep that looks at two pool entries per WQE.
+  size_t m_sweep = 0;
 };
 
 // torn_block_consumed: a reader consumed a unit whose parts had not all landed.

@@ -13,9 +13,7 @@ std::tuple<int, int, int, uint32_t> wqe_key(const QpRef& q, uint32_t wqe) { retu
 }  // namespace
 
 void CompletionErrorChecker::on_wqe_fetched(const QpRef& q, uint32_t wqe, const uint8_t* slot, uint32_t bytes, Ps) {
-  const udma::Wqe w = udma::decode(slot, bytes > udma::kWqebbBytes ? slot + udma::kWqebbBytes : nullptr);
-  if (m_fetched.size() > 4096) m_fetched.clear();  // only the WQE being executed matters
-  m_fetched[wqe_key(q, wqe)] = {w.rmt_token_value, w.token_en};
+  m_fetched = {q, wqe, slot, bytes};
 }
 
 void CompletionErrorChecker::on_fault(const FaultEvent& f) {
@@ -37,8 +35,11 @@ void CompletionErrorChecker::on_wqe_executed(const WqeRecord& r) {
   const std::string outcome = fmt::format("completed with an error CQE ({}) and the QP entered the error state",
                                           substatus_text(r.status, r.substatus));
   if (r.substatus == udma::cqe_substatus::kTokenMismatch) {
-    const auto it = m_fetched.find(wqe_key(r.qp, r.wqe_index));
-    const uint32_t token = it == m_fetched.end() ? 0 : it->second.token;
+    const Fetched& f = m_fetched;
+    const bool fetched = f.slot && wqe_key(f.qp, f.wqe) == wqe_key(r.qp, r.wqe_index);
+    const uint32_t token =
+        fetched ? udma::decode(f.slot, f.bytes > udma::kWqebbBytes ? f.slot + udma::kWqebbBytes : nullptr).rmt_token_value
+                : 0;
     const uint32_t need = r.target_pe >= 0 ? m_ctx.sys.memory(r.target_pe).heap_token : 0;
     h.detail = fmt::format("{} carries token {:#x} but PE {}'s memory was registered with token {:#x}: {} (fill "
                            "rmt_token_value from the QP's memory info)",

@@ -10,16 +10,20 @@
 namespace symsim {
 
 void TornWqeChecker::on_copy(const CopyRecord& c) {
-  if (!m_ctx.in_queue_ring(c.dst)) return;
+  const int pe = m_ctx.queue_ring_pe(c.dst);
+  if (pe < 0) return;
+  if (static_cast<size_t>(pe) >= m_pending.size()) m_pending.resize(static_cast<size_t>(pe) + 1);
+  // The engine of `pe` fetches only from its own rings: a fetch looks at that PE's copies.
+  std::vector<CopyRecord>& pending = m_pending[static_cast<size_t>(pe)];
   const Ps now = sim_now_ps();
-  m_pending.erase(std::remove_if(m_pending.begin(), m_pending.end(),
-                                 [&](const CopyRecord& p) { return p.visible_ps < now; }),
-                  m_pending.end());
-  m_pending.push_back(c);
+  pending.erase(std::remove_if(pending.begin(), pending.end(), [&](const CopyRecord& p) { return p.visible_ps < now; }),
+                pending.end());
+  pending.push_back(c);
 }
 
 void TornWqeChecker::on_wqe_fetched(const QpRef& q, uint32_t wqe, const uint8_t* slot, uint32_t bytes, Ps t) {
-  for (const CopyRecord& c : m_pending) {
+  if (q.pe < 0 || static_cast<size_t>(q.pe) >= m_pending.size()) return;  // the engine's rings are its PE's
+  for (const CopyRecord& c : m_pending[static_cast<size_t>(q.pe)]) {
     if (c.visible_ps <= t || c.dst >= slot + bytes || c.dst + c.bytes <= slot) continue;
     Hazard h = m_ctx.at_wqe("torn_wqe", q, wqe, t);
     h.core = c.core;

@@ -7,6 +7,10 @@
 
 namespace symsim {
 
+namespace {
+constexpr size_t kKept = 4096;
+}
+
 void UnreapedCompletionsChecker::on_wqe_executed(const WqeRecord& r) {
   if (!(r.flags & 0x20) && r.status == 0) return;  // no CQE asked for
   QpCompletions& c = m_qps[r.qp];
@@ -16,10 +20,14 @@ void UnreapedCompletionsChecker::on_wqe_executed(const WqeRecord& r) {
   if (r.cqe_ps != 0) {
     auto& w = c.wqe_of_cqe;
     w.emplace_back(r.cqe_index, r.wqe_index);
-    // Forget CQEs returned already, and all but the newest 4096.
-    size_t drop = 0;
-    while (drop < w.size() && (w.size() - drop > 4096 || static_cast<int32_t>(w[drop].first - c.consumed) < 0)) ++drop;
-    if (drop > 0) w.erase(w.begin(), w.begin() + static_cast<std::ptrdiff_t>(drop));
+    // Forget CQEs returned already, and all but the newest kKept.
+    while (c.head < w.size() &&
+           (w.size() - c.head > kKept || static_cast<int32_t>(w[c.head].first - c.consumed) < 0))
+      ++c.head;
+    if (c.head >= 64 && 2 * c.head >= w.size()) {
+      w.erase(w.begin(), w.begin() + static_cast<std::ptrdiff_t>(c.head));
+      c.head = 0;
+    }
   }
 }
 
@@ -41,9 +49,9 @@ void UnreapedCompletionsChecker::finish(Ps end_ps, bool completed) {
     const uint64_t outstanding = c.requested - c.consumed;
     if (c.requested <= c.consumed) continue;
     uint32_t wqe = 0;
-    for (const auto& [cqe, w] : c.wqe_of_cqe)
-      if (static_cast<int32_t>(cqe - c.consumed) >= 0) {
-        wqe = w;
+    for (size_t i = c.head; i < c.wqe_of_cqe.size(); ++i)
+      if (static_cast<int32_t>(c.wqe_of_cqe[i].first - c.consumed) >= 0) {
+        wqe = c.wqe_of_cqe[i].second;
         break;
       }
     Hazard h = m_ctx.at_wqe("unreaped_completions", c.qp, wqe, end_ps);

@@ -13,8 +13,12 @@ constexpr size_t kKept = 65536;
 }
 
 void WriteHistory::add(const Write& w) {
-  m_writes.push_back(w);
-  if (m_writes.size() > kKept) m_writes.pop_front();
+  if (m_writes.size() < kKept) {
+    m_writes.push_back(w);
+  } else {
+    m_writes[m_next] = w;
+    m_next = (m_next + 1) % kKept;
+  }
 }
 
 std::string WriteHistory::who(const Write& w) const {
@@ -43,12 +47,16 @@ void WriteHistory::on_wqe_executed(const WqeRecord& r) {
       add(w);
     }
   }
-  if (r.cqe_ps != 0) {
-    if (const UdmaQp* u = m_ctx.engine_qp(r.qp)) {
-      const auto cqe = reinterpret_cast<uint64_t>(u->cq_base) + uint64_t{r.cqe_index % u->cq_depth} * udma::kCqeBytes;
-      add({cqe, cqe + udma::kCqeBytes, r.cqe_ps, Write::kCqe, r.opcode, r.qp, r.wqe_index, r.cqe_index});
-    }
-  }
+  // A CQE's address is worked out only when a hang report asks (it costs a QP lookup).
+  if (r.cqe_ps != 0) add({0, 0, r.cqe_ps, Write::kCqe, r.opcode, r.qp, r.wqe_index, r.cqe_index});
+}
+
+std::pair<uint64_t, uint64_t> WriteHistory::range(const Write& w) const {
+  if (w.kind != Write::kCqe) return {w.begin, w.end};
+  const UdmaQp* u = m_ctx.engine_qp(w.qp);
+  if (!u) return {0, 0};
+  const auto cqe = reinterpret_cast<uint64_t>(u->cq_base) + uint64_t{w.cqe % u->cq_depth} * udma::kCqeBytes;
+  return {cqe, cqe + udma::kCqeBytes};
 }
 
 void WriteHistory::on_copy(const CopyRecord& c) {
@@ -83,8 +91,12 @@ void WriteHistory::on_doorbell_store(const QpRef& q, bool cq, uint32_t value, in
 
 std::string WriteHistory::last_writer(const void* addr, uint64_t bytes, Ps t) const {
   const auto a = reinterpret_cast<uint64_t>(addr);
-  for (auto it = m_writes.rbegin(); it != m_writes.rend(); ++it)
-    if (it->begin < a + bytes && a < it->end && it->t <= t) return fmt::format("{} at {}", who(*it), us_text(it->t));
+  // Newest first: the ring's slots before m_next, then the ones after it.
+  for (size_t n = 0; n < m_writes.size(); ++n) {
+    const Write& w = m_writes[(m_next + m_writes.size() - 1 - n) % m_writes.size()];
+    const auto [begin, end] = range(w);
+    if (begin < a + bytes && a < end && w.t <= t) return fmt::format("{} at {}", who(w), us_text(w.t));
+  }
   return "";
 }
 

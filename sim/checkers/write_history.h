@@ -4,8 +4,10 @@
 #pragma once
 #include <cstdint>
 #include <deque>
+#include <vector>
 #include <map>
 #include <tuple>
+#include <utility>
 #include <string>
 
 #include "checkers/checker_context.h"
@@ -44,9 +46,13 @@ class WriteHistory : public Observer {
     SiteRef site{};
   };
   void add(const Write& w);
+  std::pair<uint64_t, uint64_t> range(const Write& w) const;  // the bytes it wrote
   std::string who(const Write& w) const;
   CheckerContext& m_ctx;
-  std::deque<Write> m_writes;
+  // The newest kKept writes in a ring (m_next: where the next one goes): two per WQE, so no
+  // allocation once it is full.
+  std::vector<Write> m_writes;
+  size_t m_next = 0;
   std::deque<FaultEvent> m_faults;
   struct Bells {
     bool stored = false, seen = false;

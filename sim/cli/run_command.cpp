@@ -12,6 +12,7 @@
 #include "scenario/input_error.h"
 #include "scenario/resource_estimate.h"
 #include "service/trace_args.h"
+#include "stats/tty_progress.h"
 
 namespace symsim::cli {
 
@@ -69,7 +70,9 @@ int run_command(RunRequest r) {
   if (!r.trace.path.empty()) io::check_writable(r.trace.path);
 
   if (!r.max_wall_s.empty()) arm_wall_limit(parse_seconds(r.max_wall_s, "--max-wall-s"), "the run");
-  const RunOutput out = run_scenario(s, r.trace);
+  TtyProgress progress;  // a status line on stderr while a long run goes (terminals only)
+  const RunOutput out = run_scenario(s, r.trace, progress.observers());
+  progress.finish();
   disarm_wall_limit();
   io::write_file(result_path, out.result.dump(2) + "\n");
   std::cout << summarize(out.result) << "  result: " << result_path << "\n";

@@ -88,7 +88,7 @@ void poll_cq(const QpView& v, uint32_t target, CallSite site) {
     uint32_t polls = 0;
     b.waiting.set("CQE", cur, v.pe, v.qp, cqe, site);
     b.waiting.slot = v.slot;
-    b.waiting.expected = fmt::format("its owner bit to become {}", 1 - udma::ring_phase(cur, v.cq->depth));
+    b.waiting.owner_bit = static_cast<int>(1 - udma::ring_phase(cur, v.cq->depth));
     for (;;) {
       // Bytes already in memory were visible no later than now, so a ready CQE needs no sync;
       // otherwise the poll observes memory at the core's time (dcci) and tries again. Both

@@ -181,7 +181,7 @@ WaitRecord wait_record(int pe, int core, const BlockState& b, Ps at_ps) {
     r.polling = true;
     r.addr = b.waiting.addr;
     r.bytes = 64;
-    r.expected = b.waiting.expected;
+    if (b.waiting.owner_bit >= 0) r.expected = fmt::format("its owner bit to become {}", b.waiting.owner_bit);
     r.qp_slot = b.waiting.slot;
     r.qp = static_cast<int>(b.waiting.qp);
     r.cqe_index = b.waiting.index;

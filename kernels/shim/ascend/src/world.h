@@ -51,7 +51,7 @@ struct PollWait {
   void clear() { what = nullptr; }
   std::string describe() const;
   int slot = -1;          // the QP's table row (hang reports)
-  std::string expected;   // the value the poll waits for, in words
+  int owner_bit = -1;     // the CQE owner bit the poll waits for (-1: none), put in words on a hang
 };
 
 // Consecutive GM observations (dcci, ld_dev, GM reads) with no write or doorbell in between:
