@@ -119,7 +119,10 @@ std::string load_kernel_library(const std::string& path) {
   lib->copies[0] = first;
   KernelInfo k;
   k.name = info->name;
-  k.platform_family = "ascend";
+  // A CUDA program (tools/symsim-nvcc) says it runs on NVIDIA platforms; CANN programs do not say.
+  using PlatformFn = const char* (*)();
+  auto platform_fn = reinterpret_cast<PlatformFn>(dlsym(first, "symsim_kernel_library_platform"));
+  k.platform_family = platform_fn ? platform_fn() : "ascend";
   k.doc = info->doc ? info->doc : "";
   k.max_blocks = info->max_blocks > 0 ? info->max_blocks : 48;
   for (int i = 0; i < info->n_args; ++i) {

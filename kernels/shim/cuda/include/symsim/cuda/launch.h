@@ -24,4 +24,46 @@ int launch(const char* name, void (*kernel)(KArgs...), dim3 grid, dim3 block, si
                        cooperative);
 }
 
+// `kernel<<<grid, block, smem, stream>>>(args...)` in a program built by tools/symsim-nvcc:
+// symsim-rewrite turns it into chevron_launch("kernel", &kernel, grid, block, smem, stream)(args...).
+template <typename... KArgs>
+struct ChevronLaunch {
+  const char* name;
+  void (*kernel)(KArgs...);
+  dim3 grid, block;
+  size_t smem;
+  cudaStream_t stream;
+  template <typename... Args>
+  void operator()(Args&&... args) const {
+    launch(name ? name : "kernel", kernel, grid, block, smem, stream, false, std::forward<Args>(args)...);
+  }
+};
+template <typename... KArgs>
+ChevronLaunch<KArgs...> chevron_launch(const char* name, void (*kernel)(KArgs...), dim3 grid, dim3 block,
+                                       size_t smem_bytes = 0, cudaStream_t stream = nullptr) {
+  return {name, kernel, grid, block, smem_bytes, stream};
+}
+
+// cudaLaunchCooperativeKernel / cudaLaunchKernel with `void** args`: each argument is copied
+// from where args[i] points, as the driver does.
+template <typename... KArgs, size_t... I>
+int launch_with_arg_array(const char* name, void (*kernel)(KArgs...), dim3 grid, dim3 block, void** args,
+                          size_t smem_bytes, cudaStream_t stream, bool cooperative, std::index_sequence<I...>) {
+  return launch(name, kernel, grid, block, smem_bytes, stream, cooperative,
+                *static_cast<std::decay_t<KArgs>*>(args[I])...);
+}
+
 }  // namespace symsim::cuda
+
+template <typename... KArgs>
+int cudaLaunchCooperativeKernel(void (*kernel)(KArgs...), dim3 grid, dim3 block, void** args, size_t smem_bytes = 0,
+                                cudaStream_t stream = nullptr) {
+  return ::symsim::cuda::launch_with_arg_array("cooperative kernel", kernel, grid, block, args, smem_bytes, stream, true,
+                                               std::index_sequence_for<KArgs...>{});
+}
+template <typename... KArgs>
+int cudaLaunchKernel(void (*kernel)(KArgs...), dim3 grid, dim3 block, void** args, size_t smem_bytes = 0,
+                     cudaStream_t stream = nullptr) {
+  return ::symsim::cuda::launch_with_arg_array("kernel", kernel, grid, block, args, smem_bytes, stream, false,
+                                               std::index_sequence_for<KArgs...>{});
+}
