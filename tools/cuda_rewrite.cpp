@@ -228,4 +228,38 @@ bool rewrite_extern_shared(std::string& s, const std::string& file, std::string&
   }
 }
 
+bool strip_launch_casts(std::string& s) {
+  // cudaLaunchCooperativeKernel((void*)kernel, ...): the shim's launch needs the kernel's type
+  // to copy its arguments out of `void** args`, so the cast to void* goes.
+  for (const char* call : {"cudaLaunchCooperativeKernel", "cudaLaunchKernel"}) {
+    const std::string name = call;
+    for (size_t at = s.find(name); at != std::string::npos; at = s.find(name, at + name.size())) {
+      const std::vector<bool> code = code_mask(s);
+      if (!code[at] || !word_at(s, at, name)) continue;
+      const size_t open = skip_space(s, at + name.size());
+      if (open >= s.size() || s[open] != '(') continue;
+      const size_t arg = skip_space(s, open + 1);
+      for (const char* cast : {"(void*)", "(void *)", "(const void*)", "(const void *)"}) {
+        if (s.compare(arg, std::string(cast).size(), cast) == 0) {
+          s.erase(arg, std::string(cast).size());
+          break;
+        }
+      }
+    }
+  }
+  // cfg.gridDim / cfg->blockDim (cudaLaunchConfig_t): the builtins are macros in the shim.
+  for (const char* field : {"gridDim", "blockDim"}) {
+    const std::string f = field, renamed = f == "gridDim" ? "symsim_grid_dim" : "symsim_block_dim";
+    for (size_t at = s.find(f); at != std::string::npos; at = s.find(f, at + 1)) {
+      const std::vector<bool> code = code_mask(s);
+      if (!code[at] || !word_at(s, at, f)) continue;
+      size_t before = at;
+      while (before > 0 && std::isspace(static_cast<unsigned char>(s[before - 1]))) --before;
+      const bool member = before > 0 && (s[before - 1] == '.' || (before > 1 && s[before - 1] == '>' && s[before - 2] == '-'));
+      if (member) s.replace(at, f.size(), renamed);
+    }
+  }
+  return true;
+}
+
 }  // namespace symsim::rewrite

@@ -18,4 +18,8 @@ bool rewrite_asm_statements(std::string& s, const std::string& file, std::string
 // memory>;` (inside a function; at namespace scope it is an error naming the line).
 bool rewrite_extern_shared(std::string& s, const std::string& file, std::string& error);
 
+// `cudaLaunchCooperativeKernel((void*)k, ...)` -> `cudaLaunchCooperativeKernel(k, ...)` (also
+// cudaLaunchKernel): the shim's typed overload copies the arguments out of `void** args`.
+bool strip_launch_casts(std::string& s);
+
 }  // namespace symsim::rewrite

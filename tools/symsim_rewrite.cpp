@@ -260,7 +260,8 @@ int main(int argc, char** argv) {
     return 1;
   }
   if (cuda && (!symsim::rewrite::rewrite_asm_statements(text, argv[1], error) ||
-               !symsim::rewrite::rewrite_extern_shared(text, argv[1], error))) {
+               !symsim::rewrite::rewrite_extern_shared(text, argv[1], error) ||
+               !symsim::rewrite::strip_launch_casts(text))) {
     std::cerr << error << ": symsim-rewrite\n";
     return 1;
   }

@@ -25,14 +25,14 @@ void* dynamic_smem();
 }  // namespace symsim::cuda
 
 // Generic -> shared window, and back (nvcc builtins).
-uint32_t __cvta_generic_to_shared(const void* p) {
+size_t __cvta_generic_to_shared(const void* p) {
   const auto a = reinterpret_cast<uintptr_t>(p);
   const auto dyn = reinterpret_cast<uintptr_t>(symsim::cuda::dynamic_smem());
   if (a >= dyn && a - dyn < symsim::nv::this_thread().cta->smem.size() + 1)
-    return static_cast<uint32_t>(symsim::cuda::kDynamicBase + (a - dyn));
-  return static_cast<uint32_t>(a - reinterpret_cast<uintptr_t>(__start_symsim_shared));
+    return static_cast<size_t>(symsim::cuda::kDynamicBase + (a - dyn));
+  return static_cast<size_t>(a - reinterpret_cast<uintptr_t>(__start_symsim_shared));
 }
-void* __cvta_shared_to_generic(uint32_t a) { return symsim::cuda::ptx_asm::ptr(a, 0); }
+void* __cvta_shared_to_generic(size_t a) { return symsim::cuda::ptx_asm::ptr(a, 0); }
 
 namespace symsim::cuda::ptx_asm {
 

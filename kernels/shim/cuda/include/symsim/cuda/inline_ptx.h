@@ -4,11 +4,16 @@
 // Operands travel as raw bits (uint64_t); an address operand is either a generic pointer or a
 // 32-bit shared-window address (__cvta_generic_to_shared), told apart by its value.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
 
 #include "models/nvidia/thread_ops.h"
+
+// nvcc's address-space conversions: generic <-> 32-bit shared window.
+size_t __cvta_generic_to_shared(const void* p);
+void* __cvta_shared_to_generic(size_t shared_address);
 
 namespace symsim::cuda::ptx_asm {
 

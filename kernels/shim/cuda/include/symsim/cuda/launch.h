@@ -61,6 +61,38 @@ int cudaLaunchCooperativeKernel(void (*kernel)(KArgs...), dim3 grid, dim3 block,
   return ::symsim::cuda::launch_with_arg_array("cooperative kernel", kernel, grid, block, args, smem_bytes, stream, true,
                                                std::index_sequence_for<KArgs...>{});
 }
+// cudaLaunchKernelEx (the C++ form: the kernel's own arguments). The cooperative attribute
+// makes it a cooperative launch; other attributes (clusters, priorities) are accepted.
+enum cudaLaunchAttributeID { cudaLaunchAttributeIgnore = 0, cudaLaunchAttributeCooperative = 2,
+                             cudaLaunchAttributeClusterDimension = 4, cudaLaunchAttributePriority = 8 };
+struct cudaLaunchAttributeValue {
+  int cooperative;
+  struct { unsigned x, y, z; } clusterDim;
+  int priority;
+};
+struct cudaLaunchAttribute {
+  cudaLaunchAttributeID id;
+  cudaLaunchAttributeValue val;
+};
+// gridDim and blockDim are builtins here (macros): symsim-rewrite --cuda renames the fields
+// `.gridDim` / `->gridDim` of a program's launch configuration to these.
+struct cudaLaunchConfig_t {
+  dim3 symsim_grid_dim;
+  dim3 symsim_block_dim;
+  size_t dynamicSmemBytes;
+  cudaStream_t stream;
+  cudaLaunchAttribute* attrs;
+  unsigned numAttrs;
+};
+template <typename... KArgs, typename... Args>
+int cudaLaunchKernelEx(const cudaLaunchConfig_t* config, void (*kernel)(KArgs...), Args&&... args) {
+  bool cooperative = false;
+  for (unsigned i = 0; config && i < config->numAttrs; ++i)
+    cooperative |= config->attrs[i].id == cudaLaunchAttributeCooperative && config->attrs[i].val.cooperative != 0;
+  if (!config) return 1;  // cudaErrorInvalidValue
+  return ::symsim::cuda::launch("kernel", kernel, config->symsim_grid_dim, config->symsim_block_dim, config->dynamicSmemBytes,
+                                config->stream, cooperative, std::forward<Args>(args)...);
+}
 template <typename... KArgs>
 int cudaLaunchKernel(void (*kernel)(KArgs...), dim3 grid, dim3 block, void** args, size_t smem_bytes = 0,
                      cudaStream_t stream = nullptr) {
