@@ -1,7 +1,9 @@
 // symsim-rewrite IN OUT: prepares an unmodified CANN-style source for the host compiler.
+// symsim-rewrite --cuda IN OUT: the same for a CUDA source (tools/symsim-nvcc): launches become
+// CUDA shim launches, inline PTX and `extern __shared__` are translated (cuda_rewrite.h).
 // symsim-rewrite --info OUT --name NAME [--doc TEXT] [--argv TEMPLATE] [--max-blocks N]
-//                [--arg NAME:MIN:MAX:DEFAULT:DOC]...: writes the kernel library's description
-// (symsim/kernel_library.h) for `symsim run --kernel-lib`.
+//                [--platform nvidia] [--arg NAME:MIN:MAX:DEFAULT:DOC]...: writes the kernel
+// library's description (symsim/kernel_library.h) for `symsim run --kernel-lib`.
 //   kernel<<<block_dim, l2ctrl, stream>>>(args...)
 //     -> ::symsim::shim::chevron_launch("kernel", &kernel, block_dim, l2ctrl, stream)(args...)
 //     (a callee pasted with ## in a macro gets nullptr for its name: the shim looks it up)
@@ -15,7 +17,9 @@
 #include <string>
 #include <vector>
 
-namespace {
+#include "cuda_rewrite.h"
+
+namespace symsim::rewrite {
 
 // Marks which bytes are code (not comment or literal).
 std::vector<bool> code_mask(const std::string& s) {
@@ -51,6 +55,12 @@ std::vector<bool> code_mask(const std::string& s) {
   }
   return code;
 }
+
+}  // namespace symsim::rewrite
+
+namespace {
+
+using symsim::rewrite::code_mask;
 
 bool ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
@@ -108,7 +118,9 @@ std::string trim(const std::string& s) {
 }
 
 // Rewrites every launch; returns how many or -1 (with a message) on a malformed one.
-int rewrite_launches(std::string& s, std::string& error) {
+// CANN launches (<<<blocks[, l2ctrl[, stream]]>>>) go to the Ascend shim, CUDA ones
+// (<<<grid, block[, smem[, stream]]>>>) to the CUDA shim.
+int rewrite_launches(std::string& s, bool cuda, std::string& error) {
   int count = 0;
   for (size_t at = 0;;) {
     const std::vector<bool> code = code_mask(s);
@@ -123,13 +135,13 @@ int rewrite_launches(std::string& s, std::string& error) {
     const size_t start = callee_start(s, open);
     const std::string callee = trim(s.substr(start, open - start));
     std::vector<std::string> config = split_config(s.substr(open + 3, close - open - 3));
-    if (callee.empty() || config.size() < 1 || config.size() > 3) {
+    if (callee.empty() || config.size() < (cuda ? 2u : 1u) || config.size() > (cuda ? 4u : 3u)) {
       error = "cannot parse the launch before <<<" + (callee.empty() ? std::string() : " of " + callee);
       return -1;
     }
     // A callee pasted together in a macro has no spelling yet: the shim names it by its symbol.
     const bool pasted = callee.find("##") != std::string::npos;
-    std::string replacement = "::symsim::shim::chevron_launch(" + (pasted ? std::string("nullptr") : "\"" + callee + "\"") +
+    std::string replacement = std::string(cuda ? "::symsim::cuda::chevron_launch(" : "::symsim::shim::chevron_launch(") + (pasted ? std::string("nullptr") : "\"" + callee + "\"") +
                               ", &" + callee;
     for (const std::string& c : config) replacement += ", " + trim(c);
     replacement += ")";
@@ -170,7 +182,7 @@ std::string quote(const std::string& v) {
 
 // --info mode: the C description a kernel library exports.
 int write_info(int argc, char** argv) {
-  std::string out_path, name, doc, argv_template = "{n_pes} {pe}", max_blocks = "48";
+  std::string out_path, name, doc, argv_template = "{n_pes} {pe}", max_blocks = "48", platform;
   std::vector<std::vector<std::string>> args;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string key = argv[i], value = argv[i + 1];
@@ -179,6 +191,7 @@ int write_info(int argc, char** argv) {
     else if (key == "--doc") doc = value;
     else if (key == "--argv") argv_template = value;
     else if (key == "--max-blocks") max_blocks = value;
+    else if (key == "--platform") platform = value;
     else if (key == "--arg") {
       std::vector<std::string> f;
       std::stringstream ss(value);
@@ -213,6 +226,10 @@ int write_info(int argc, char** argv) {
       << "  static const symsim_kernel_library_info_t info{1, " << quote(name) << ", " << quote(doc) << ", "
       << quote(argv_template) << ", " << max_blocks << ", " << args.size() << ", symsim_library_args};\n"
       << "  return &info;\n}\n";
+  // The platform family its kernel runs on (the loader's default is ascend).
+  if (!platform.empty())
+    out << "\nextern \"C\" __attribute__((visibility(\"default\"))) const char* symsim_kernel_library_platform() {\n"
+        << "  return " << quote(platform) << ";\n}\n";
   return out ? 0 : 2;
 }
 
@@ -220,8 +237,13 @@ int write_info(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   if (argc > 1 && std::string(argv[1]) == "--info") return write_info(argc, argv);
+  const bool cuda = argc > 1 && std::string(argv[1]) == "--cuda";
+  if (cuda) {
+    --argc;
+    ++argv;
+  }
   if (argc != 3) {
-    std::cerr << "usage: symsim-rewrite IN.cpp OUT.cpp\n";
+    std::cerr << "usage: symsim-rewrite [--cuda] IN.cpp OUT.cpp\n";
     return 2;
   }
   std::ifstream in(argv[1], std::ios::binary);
@@ -233,12 +255,19 @@ int main(int argc, char** argv) {
   ss << in.rdbuf();
   std::string text = ss.str();
   std::string error;
-  if (rewrite_launches(text, error) < 0) {
+  if (rewrite_launches(text, cuda, error) < 0) {
     std::cerr << argv[1] << ": symsim-rewrite: " << error << "\n";
+    return 1;
+  }
+  if (cuda && (!symsim::rewrite::rewrite_asm_statements(text, argv[1], error) ||
+               !symsim::rewrite::rewrite_extern_shared(text, argv[1], error) ||
+               !symsim::rewrite::strip_launch_casts(text))) {
+    std::cerr << error << ": symsim-rewrite\n";
     return 1;
   }
   const bool has_main = rename_main(text);
   std::ofstream out(argv[2], std::ios::binary);
+  if (cuda) out << "#include \"symsim/cuda/inline_ptx.h\"\n";
   out << "#line 1 \"" << argv[1] << "\"\n" << text;
   if (has_main) {
     out << "\n#include \"symsim/kernel_library.h\"\n"

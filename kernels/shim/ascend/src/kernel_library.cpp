@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "kernel_registry.h"
+#include "symsim/cuda/runtime.h"
 #include "symsim/shim_core.h"
 
 namespace symsim::shim {
@@ -34,6 +35,7 @@ struct Library {
   std::string path;
   std::string name;
   std::vector<std::string> argv_template;
+  bool nvidia = false;  // a CUDA program (tools/symsim-nvcc): its PEs are the CUDA shim's GPUs
   std::map<int, void*> copies;  // by PE
 };
 
@@ -73,7 +75,7 @@ std::vector<std::string> build_argv(const Library& lib, int pe, const KernelArgs
       }
       const std::string key = word.substr(i + 1, close - i - 1);
       if (key == "pe") out += std::to_string(pe);
-      else if (key == "n_pes") out += std::to_string(n_pes());
+      else if (key == "n_pes") out += std::to_string(lib.nvidia ? cuda::n_ranks() : n_pes());
       else out += format_number(args.number(key));
       i = close + 1;
     }
@@ -119,7 +121,11 @@ std::string load_kernel_library(const std::string& path) {
   lib->copies[0] = first;
   KernelInfo k;
   k.name = info->name;
-  k.platform_family = "ascend";
+  // A CUDA program (tools/symsim-nvcc) says it runs on NVIDIA platforms; CANN programs do not say.
+  using PlatformFn = const char* (*)();
+  auto platform_fn = reinterpret_cast<PlatformFn>(dlsym(first, "symsim_kernel_library_platform"));
+  k.platform_family = platform_fn ? platform_fn() : "ascend";
+  lib->nvidia = k.platform_family == "nvidia";
   k.doc = info->doc ? info->doc : "";
   k.max_blocks = info->max_blocks > 0 ? info->max_blocks : 48;
   for (int i = 0; i < info->n_args; ++i) {

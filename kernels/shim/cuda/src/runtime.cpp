@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstring>
 #include <memory>
 
@@ -238,9 +239,13 @@ cudaError_t cudaMalloc(void** p, size_t bytes) {
 
 cudaError_t cudaFree(void*) { return cudaSuccess; }  // bump allocation: freed with the run
 
-cudaError_t cudaMemcpy(void* dst, const void* src, size_t bytes, cudaMemcpyKind) {
+cudaError_t cudaMemcpy(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind) {
   cuda::host();
-  cuda::host_wait_time(cuda::copy_ps(bytes));
+  const auto& p = cuda::system().params();
+  // Device to device: the GPU's copy engine reads and writes HBM; otherwise a host transfer.
+  cuda::host_wait_time(kind == cudaMemcpyDeviceToDevice
+                           ? ns_to_ps(p.launch_start_us * 1000.0) + transfer_ps(2 * bytes, p.hbm_gbytes_per_s)
+                           : cuda::copy_ps(bytes));
   cuda::system().visibility().settle(cuda::now_ps());  // device data that has landed by now
   std::memmove(dst, src, bytes);
   return cuda::set_error(cudaSuccess);
@@ -293,6 +298,57 @@ cudaError_t cudaGetDevice(int* d) {
 cudaError_t cudaGetDeviceCount(int* n) {
   if (n) *n = 1;  // each host program sees its own GPU
   return cudaSuccess;
+}
+
+// Events: where the GPU's queue stood when the host recorded it (the last launch queued before).
+struct CUevent_st {
+  bool recorded = false;
+  Ps host_ps = 0;
+  std::shared_ptr<nv::Launch> after;
+};
+
+namespace {
+bool event_done(const CUevent_st& e) { return !e.after || e.after->done; }
+Ps event_ps(const CUevent_st& e) { return e.after ? std::max(e.host_ps, e.after->end_ps) : e.host_ps; }
+}  // namespace
+
+cudaError_t cudaEventCreate(cudaEvent_t* e) { return cudaEventCreateWithFlags(e, cudaEventDefault); }
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t* e, unsigned) {
+  if (!e) return cuda::set_error(cudaErrorInvalidValue);
+  *e = new CUevent_st;
+  return cudaSuccess;
+}
+cudaError_t cudaEventDestroy(cudaEvent_t e) {
+  delete e;
+  return cudaSuccess;
+}
+cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t) {
+  cuda::Host& h = cuda::host();
+  if (!e) return cuda::set_error(cudaErrorInvalidResourceHandle);
+  e->recorded = true;
+  e->host_ps = cuda::now_ps();
+  e->after = h.launches.empty() ? nullptr : h.launches.back();
+  return cudaSuccess;
+}
+cudaError_t cudaEventSynchronize(cudaEvent_t e) {
+  cuda::host();
+  if (!e) return cuda::set_error(cudaErrorInvalidResourceHandle);
+  while (!event_done(*e)) cuda::host_wait_event(e->after->finished, fmt::format("an event after kernel {}", e->after->name));
+  return cudaSuccess;
+}
+cudaError_t cudaEventQuery(cudaEvent_t e) {
+  if (!e) return cudaErrorInvalidResourceHandle;
+  return event_done(*e) ? cudaSuccess : cudaErrorNotReady;
+}
+cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) {
+  if (!ms || !start || !end) return cuda::set_error(cudaErrorInvalidValue);
+  if (!start->recorded || !end->recorded) return cuda::set_error(cudaErrorInvalidResourceHandle);
+  if (!event_done(*start) || !event_done(*end)) return cuda::set_error(cudaErrorNotReady);
+  *ms = static_cast<float>((static_cast<double>(event_ps(*end)) - static_cast<double>(event_ps(*start))) / 1e9);
+  return cudaSuccess;
+}
+cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t e, unsigned) {
+  return e ? cudaSuccess : cudaErrorInvalidResourceHandle;  // one in-order queue per GPU
 }
 
 namespace cooperative_groups {

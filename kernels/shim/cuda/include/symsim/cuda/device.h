@@ -101,6 +101,22 @@ inline int __all_sync(unsigned mask, int pred, ::symsim::nv::Site s = SYMSIM_HER
 inline unsigned __reduce_add_sync(unsigned mask, unsigned v, ::symsim::nv::Site s = SYMSIM_HERE) {
   return static_cast<unsigned>(::symsim::nv::warp_op(::symsim::nv::WarpOp::ReduceAdd, mask, v, 0, 32, s));
 }
+// __match_any_sync / __match_all_sync: lanes of `mask` holding the same value, found with one
+// shuffle per lane (each costs a warp collective, as the hardware's match is one).
+template <typename T>
+inline unsigned __match_any_sync(unsigned mask, T v, ::symsim::nv::Site s = SYMSIM_HERE) {
+  unsigned same = 0;
+  for (int lane = 0; lane < 32; ++lane)
+    if ((mask >> lane) & 1u) same |= (symsim_shfl(::symsim::nv::WarpOp::ShflIdx, mask, v, static_cast<unsigned>(lane), 32, s) == v ? 1u : 0u) << lane;
+  return same;
+}
+template <typename T>
+inline unsigned __match_all_sync(unsigned mask, T v, int* pred, ::symsim::nv::Site s = SYMSIM_HERE) {
+  const unsigned same = __match_any_sync(mask, v, s);
+  *pred = same == mask;
+  return same == mask ? mask : 0u;
+}
+#define __grid_constant__
 inline int __syncthreads_count(int pred, ::symsim::nv::Site s) {
   // A CTA-wide count through shared memory, as the hardware barrier reduction does.
   __shared__ int symsim_sync_count;

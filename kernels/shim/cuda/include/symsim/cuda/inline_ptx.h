@@ -1,0 +1,71 @@
+// What inline PTX becomes in a program built by tools/symsim-nvcc: symsim-rewrite translates
+// each `asm volatile("...": outputs : inputs)` statement at build time into calls of these,
+// which run the instruction on the timed PTX ordering model (models/nvidia/thread_ops.h).
+// Operands travel as raw bits (uint64_t); an address operand is either a generic pointer or a
+// 32-bit shared-window address (__cvta_generic_to_shared), told apart by its value.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include "models/nvidia/thread_ops.h"
+
+// nvcc's address-space conversions: generic <-> 32-bit shared window.
+size_t __cvta_generic_to_shared(const void* p);
+void* __cvta_shared_to_generic(size_t shared_address);
+
+namespace symsim::cuda::ptx_asm {
+
+using nv::AtomicOp;
+using nv::AtomicType;
+using nv::Scope;
+using nv::Sem;
+using nv::Site;
+
+// An operand's bits (pointers as their address, narrower values zero-extended).
+template <typename T>
+inline uint64_t bits(const T& v) {
+  if constexpr (std::is_pointer_v<T>) {
+    return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(v));
+  } else {
+    static_assert(sizeof(T) <= 8 && std::is_trivially_copyable_v<T>, "an inline-PTX operand holds up to 8 bytes");
+    uint64_t b = 0;
+    std::memcpy(&b, &v, sizeof(T));
+    return b;
+  }
+}
+// Writes bits into an output operand (its low sizeof(T) bytes).
+template <typename T>
+inline void set(T& out, uint64_t b) {
+  if constexpr (std::is_pointer_v<T>) {
+    out = reinterpret_cast<T>(static_cast<uintptr_t>(b));
+  } else {
+    static_assert(sizeof(T) <= 8 && std::is_trivially_copyable_v<T>, "an inline-PTX operand holds up to 8 bytes");
+    std::memcpy(&out, &b, sizeof(T));
+  }
+}
+
+// The generic address of an address operand plus an offset.
+void* ptr(uint64_t address, int64_t offset_bytes);
+
+// ld / st of `n` elements of `elem_bytes` each (vector forms), one access of the model.
+void ld(uint64_t* out, void* address, uint32_t elem_bytes, uint32_t n, Sem sem, Scope scope, Site site);
+void st(void* address, const uint64_t* values, uint32_t elem_bytes, uint32_t n, Sem sem, Scope scope, Site site);
+inline uint64_t atom(void* address, AtomicOp op, AtomicType type, uint64_t operand, uint64_t compare, Sem sem,
+                     Scope scope, bool want_result, Site site) {
+  return nv::atomic(address, op, type, operand, compare, sem, scope, want_result, site);
+}
+// mov from a special register: %smid, %laneid, %warpid, %nsmid, %clock, %clock64, %globaltimer,
+// %tid.x/y/z, %ntid.x/y/z, %ctaid.x/y/z, %nctaid.x/y/z, %lanemask_lt/le/eq/gt/ge.
+uint64_t special(const char* name);
+// elect.sync: the elected lane (lowest live lane of mask); sets `is_elected` for it.
+uint32_t elect(uint32_t mask, bool& is_elected);
+// Sign-extends the low `bytes_of_type` bytes for a signed PTX type.
+inline uint64_t sext(uint64_t v, uint32_t bytes_of_type) {
+  if (bytes_of_type >= 8) return v;
+  const uint32_t shift = 64 - 8 * bytes_of_type;
+  return static_cast<uint64_t>(static_cast<int64_t>(v << shift) >> shift);
+}
+
+}  // namespace symsim::cuda::ptx_asm
