@@ -259,7 +259,10 @@ void UdmaEngine::run_read(UdmaQp& q, const Wqe& w, const EidRoute& route, WqeRec
   const uint64_t len = w.len;
   const VisibilityQueue::Lane lane = q.data_lane;
   vis.schedule_action(
-      read_at, [&vis, l, unit, dst, src, len, lane](Ps) { vis.schedule(l.first_ps, l.interval_ps, unit, dst, src, len, nullptr, lane); },
+      read_at,
+      [&vis, read_at, l, unit, dst, src, len, lane](Ps) {
+        vis.schedule_read(read_at, l.first_ps, l.interval_ps, unit, dst, src, len, lane);
+      },
       dst, len);
   r.remote_write_ps = l.last_ps;
   r.complete_ps = l.last_ps;

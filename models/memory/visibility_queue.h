@@ -46,6 +46,11 @@ class VisibilityQueue {
   // `write_ps` takes its bytes now, as they were, and so does a stream scheduled later (an
   // engine that fetches its WQE after this) until `write_ps` has passed.
   void before_write(const uint8_t* begin, uint64_t len, Ps write_ps);
+  // As schedule, for bytes an engine read at `read_ps` (a READ's source, copied now that the
+  // read is due): bytes a write made visible before its time (before_write) replaced, where
+  // that time is after `read_ps`, are read as they were.
+  Handle schedule_read(Ps read_ps, Ps first_visible_ps, Ps unit_interval_ps, uint32_t unit_bytes, uint8_t* dst,
+                       const uint8_t* src, uint64_t len, Lane lane = kNoLane);
   // A single store of up to 8 bytes (flags, signals, doorbell records).
   Handle schedule_value(Ps visible_ps, uint8_t* dst, uint64_t value, uint32_t len, Lane lane = kNoLane);
   // Runs `action` once memory is settled to `t_ps` (a read-modify-write at the target, such as

@@ -3,6 +3,7 @@
 // earlier read first, and remembers the bytes it replaced for streams scheduled until its time.
 #include <algorithm>
 #include <cstring>
+#include <vector>
 
 #include "models/memory/visibility_queue.h"
 
@@ -78,6 +79,35 @@ void VisibilityQueue::read_before_early_writes(Handle h) {
       std::memcpy(e.data.data() + (lo_off - e.held_from), w.old.data() + (lo - w.begin), hi_off - lo_off);
     });
   }
+}
+
+VisibilityQueue::Handle VisibilityQueue::schedule_read(Ps read_ps, Ps first_visible_ps, Ps unit_interval_ps,
+                                                       uint32_t unit_bytes, uint8_t* dst, const uint8_t* src,
+                                                       uint64_t len, Lane lane) {
+  const Handle h = schedule(first_visible_ps, unit_interval_ps, unit_bytes, dst, src, len, nullptr, lane);
+  if (m_early_expiry.empty() || len == 0) return h;
+  std::vector<uint32_t> early;  // the early writes of these bytes due after the read
+  for (uint64_t c = chunk_of(src, kStreamChunkBytes); c <= chunk_of(src + len - 1, kStreamChunkBytes); ++c)
+    m_early_chunks.for_each(c, [&](uint32_t i) {
+      const EarlyWrite& w = m_early[i];
+      if (w.write_ps > read_ps && w.begin < src + len && src < w.begin + w.len &&
+          std::find(early.begin(), early.end(), i) == early.end())
+        early.push_back(i);
+    });
+  // Latest first, so that where two overlap the bytes before the earlier one win.
+  std::sort(early.begin(), early.end(), [&](uint32_t a, uint32_t b) { return m_early[a].write_ps > m_early[b].write_ps; });
+  Entry& e = m_entries[h];
+  for (const uint32_t i : early) {
+    const EarlyWrite& w = m_early[i];
+    if (e.zeros) {
+      e.zeros = false;
+      e.data.assign(len, 0);
+    }
+    const uint8_t* lo = std::max(src, w.begin);
+    const uint8_t* hi = std::min(src + len, w.begin + w.len);
+    std::memcpy(e.data.data() + (lo - src), w.old.data() + (lo - w.begin), static_cast<size_t>(hi - lo));
+  }
+  return h;
 }
 
 void VisibilityQueue::unindex_stream(Handle h) {

@@ -151,3 +151,19 @@ TEST(VisibilityQueue, AForcedWriteAfterEveryUnitLandedChangesNothingSent) {
   EXPECT_EQ(dst[0], 0x11);
   EXPECT_EQ(dst[1000], 0x11);
 }
+
+// A READ's source rewritten by a write made visible before its time: the read, due earlier,
+// takes the bytes as they were.
+TEST(VisibilityQueue, AReadDueBeforeAnEarlyWriteTakesTheOldBytes) {
+  VisibilityQueue q;
+  std::vector<uint8_t> src(1024, 0x11), dst(1024, 0), late_dst(1024, 0), fresh(512, 0x22);
+  const auto copy = q.schedule_dma(300, 0, 0, src.data() + 256, fresh.data(), 512);
+  q.force(copy);  // visible now (time 0) instead of at 300
+  q.schedule_read(200, 400, 0, 0, dst.data(), src.data(), 1024);       // read at 200: before the write
+  q.schedule_read(300, 500, 0, 0, late_dst.data(), src.data(), 1024);  // read at 300: after
+  q.settle(1000);
+  EXPECT_EQ(dst[100], 0x11);
+  EXPECT_EQ(dst[300], 0x11);
+  EXPECT_EQ(late_dst[300], 0x22);
+  EXPECT_EQ(late_dst[900], 0x11);
+}

@@ -32,6 +32,13 @@ void udma_p2p_sync_host(int pe, const symsim::KernelArgs&) {
   symsim::check(status == ACL_SUCCESS, fmt::format("pe {}: udma_p2p_sync_kernel completed", pe),
                 status == ACL_SUCCESS ? "" : fmt::format("aclrtSynchronizeStream returned {}", status));
   aclshmem_barrier_all();
+  {
+    uint64_t word = 0;
+    aclrtMemcpy(&word, 8, results + 12 * 8, 8, ACL_MEMCPY_DEVICE_TO_HOST);
+    const uint64_t want = pe == 0 ? 6 : pe == 1 ? 7 : pe == 2 ? 10 : 3;
+    symsim::check(word == want, fmt::format("pe {}: aclshmemx_signal_op left its word at {}", pe, want),
+                  fmt::format("got {}", word));
+  }
   if (pe == 0) {
     std::vector<uint64_t> r(12);
     aclrtMemcpy(r.data(), r.size() * 8, results, r.size() * 8, ACL_MEMCPY_DEVICE_TO_HOST);

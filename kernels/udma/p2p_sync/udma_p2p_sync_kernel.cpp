@@ -13,7 +13,9 @@
 //   9  every slice complete after wait_until_all (1)
 //   10 aclshmem_signal_wait_until on the int32 view of flags[1], GE 2: the value (2)
 //   11 aclshmem_uint64_wait_until_any_vector with every element excluded: SIZE_MAX
-// All PEs then meet in the device aclshmem_barrier_all().
+//   12 (every PE) its int32 word after PE 0's aclshmemx_signal_op calls: SET 7 on PE 1, ADD 5
+//      twice on PE 2, SET 1 + ADD 2 on PE 3, ADD 3 twice on itself (6, 7, 10, 3)
+// All PEs then meet in aclshmem_sync(ACLSHMEM_TEAM_WORLD) and the device aclshmem_barrier_all().
 #include "kernel_operator.h"
 #include "shmem.h"
 
@@ -31,6 +33,12 @@ __aicore__ inline bool slice_complete(GM_ADDR data, int p)
     return true;
 }
 
+// What PE `pe`'s signal word ends at (results[12] on each PE).
+__aicore__ inline int32_t signal_want(int pe)
+{
+    return pe == 0 ? 6 : pe == 1 ? 7 : pe == 2 ? 10 : 3;
+}
+
 }  // namespace
 
 extern "C" __global__ __aicore__ void udma_p2p_sync_kernel(GM_ADDR flags_addr, GM_ADDR data, GM_ADDR src,
@@ -40,12 +48,17 @@ extern "C" __global__ __aicore__ void udma_p2p_sync_kernel(GM_ADDR flags_addr, G
     const int me = aclshmem_my_pe();
     const int n = aclshmem_n_pes();
     __gm__ uint64_t* flags = (__gm__ uint64_t*)flags_addr;
+    __gm__ int32_t* sigw = (__gm__ int32_t*)(work + 1024);  // aclshmemx_signal_op's word on every PE
     if (me != 0) {
         const uint64_t until = AscendC::GetSystemCycle() + me * 100;  // me * 2 us at 50 MHz
         while (AscendC::GetSystemCycle() < until) {
         }
         aclshmemx_udma_put_signal_nbi(data + me * kSlice, src, kSlice, flags + me, (uint64_t)me + 1, 0);
         aclshmemx_udma_quiet(0);
+        __gm__ uint64_t* results = (__gm__ uint64_t*)results_addr;
+        aclshmem_int32_wait_until(sigw, ACLSHMEM_CMP_EQ, signal_want(me));
+        results[12] = (uint64_t)*sigw;
+        dcci_cachelines((__gm__ uint8_t*)(results + 12), sizeof(uint64_t));
     } else {
         __gm__ uint64_t* results = (__gm__ uint64_t*)results_addr;
         __gm__ int* status = (__gm__ int*)work;                              // n ints
@@ -72,8 +85,18 @@ extern "C" __global__ __aicore__ void udma_p2p_sync_kernel(GM_ADDR flags_addr, G
         results[10] = (uint64_t)aclshmem_signal_wait_until((__gm__ int32_t*)(flags + 1), ACLSHMEM_CMP_GE, 2);
         for (int p = 0; p < n; ++p) status[p] = 1;
         results[11] = aclshmem_uint64_wait_until_any_vector(flags, n, status, ACLSHMEM_CMP_EQ, expected);
-        dcci_cachelines((__gm__ uint8_t*)results, 12 * sizeof(uint64_t));
+        // Signals: SET 7 on PE 1, ADD 5 twice on PE 2, SET 1 then ADD 2 on PE 3, ADD 3 twice here.
+        aclshmemx_signal_op(sigw, 7, ACLSHMEM_SIGNAL_SET, 1);
+        for (int p = 2; p < n; ++p) {
+            aclshmemx_signal_op(sigw, p == 2 ? 5 : 1, p == 2 ? ACLSHMEM_SIGNAL_ADD : ACLSHMEM_SIGNAL_SET, p);
+            aclshmemx_signal_op(sigw, p == 2 ? 5 : 2, ACLSHMEM_SIGNAL_ADD, p);
+        }
+        aclshmemx_signal_op(sigw, 3, ACLSHMEM_SIGNAL_ADD, 0);
+        aclshmemx_signal_op(sigw, 3, ACLSHMEM_SIGNAL_ADD, 0);
+        results[12] = (uint64_t)aclshmem_signal_wait_until(sigw, ACLSHMEM_CMP_EQ, signal_want(0));
+        dcci_cachelines((__gm__ uint8_t*)results, 13 * sizeof(uint64_t));
     }
+    aclshmem_sync(ACLSHMEM_TEAM_WORLD);
     aclshmem_barrier_all();
 }
 

@@ -20,6 +20,12 @@ namespace symsim::shim::p2p {
 void check_cmp(const char* api, int cmp, CallSite site);
 // The device barrier over every block of every PE (aclshmem_barrier_all in a kernel).
 void device_barrier_all(const char* api, CallSite site);
+// The same for a team call: the world team only (another team stops the kernel naming `api`).
+void device_barrier_team(const char* api, int team, CallSite site);
+// aclshmemx_signal_op: SET or ADD `signal` into the word on `pe` (another PE: a UDMA atomic,
+// CAS-emulated set or FAA, completed before it returns so no CQE is left; the calling PE: a
+// scalar store written back by dcci).
+void signal_op(int32_t* sig_addr, int32_t signal, int sig_op, int pe, CallSite site);
 // FFTS configuration (cross-core sync base): recorded, the model needs no address.
 void set_ffts_config(uint64_t config);
 
@@ -246,4 +252,19 @@ ACLSHMEM_DEVICE void util_set_ffts_config(uint64_t config) { ::symsim::shim::p2p
 ACLSHMEM_DEVICE void aclshmem_sync_all(SYMSIM_P2P_HERE) {
   ::symsim::shim::p2p::device_barrier_all("aclshmem_sync_all", site);
 }
+ACLSHMEM_DEVICE void aclshmem_barrier(aclshmem_team_t team, SYMSIM_P2P_HERE) {
+  ::symsim::shim::p2p::device_barrier_team("aclshmem_barrier", team, site);
+}
+ACLSHMEM_DEVICE void aclshmemx_barrier_vec(aclshmem_team_t team, SYMSIM_P2P_HERE) {
+  ::symsim::shim::p2p::device_barrier_team("aclshmemx_barrier_vec", team, site);
+}
+ACLSHMEM_DEVICE void aclshmem_sync(aclshmem_team_t team, SYMSIM_P2P_HERE) {
+  ::symsim::shim::p2p::device_barrier_team("aclshmem_sync", team, site);
+}
+// Updates the signal word on `pe` (ACLSHMEM_SIGNAL_SET / ACLSHMEM_SIGNAL_ADD).
+ACLSHMEM_DEVICE void aclshmemx_signal_op(__gm__ int32_t* sig_addr, int32_t signal, int sig_op, int pe,
+                                         SYMSIM_P2P_HERE) {
+  ::symsim::shim::p2p::signal_op(sig_addr, signal, sig_op, pe, site);
+}
+#define shmemx_signal_op aclshmemx_signal_op
 #undef SYMSIM_P2P_HERE

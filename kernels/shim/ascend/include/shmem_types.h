@@ -105,6 +105,10 @@ struct non_contiguous_copy_param {
   uint32_t dst_ld;
 };
 
+// Teams: symsim knows the world team only.
+typedef int aclshmem_team_t;
+enum aclshmem_team_index_t { ACLSHMEM_TEAM_INVALID = -1, ACLSHMEM_TEAM_WORLD = 0 };
+
 // Point-to-point synchronisation (shmem_device_p2p_sync.h).
 enum aclshmem_signal_op_type_t { ACLSHMEM_SIGNAL_SET, ACLSHMEM_SIGNAL_ADD };
 enum aclshmem_cmp_op_type_t { ACLSHMEM_CMP_EQ = 0, ACLSHMEM_CMP_NE, ACLSHMEM_CMP_GT, ACLSHMEM_CMP_GE, ACLSHMEM_CMP_LT, ACLSHMEM_CMP_LE };
