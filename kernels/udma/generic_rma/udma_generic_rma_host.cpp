@@ -41,7 +41,8 @@ void udma_generic_rma_host(int pe, const symsim::KernelArgs&) {
                                     {1024, 2048, "aclshmem_int32_put_nbi"},
                                     {2048, 3072, "aclshmem_put64_nbi"},
                                     {3072, 3328, "aclshmem_float_put (GlobalTensor)"},
-                                    {4096, 4608, "aclshmem_putmem_nbi after aclshmemx_set_udma_config"}}
+                                    {4096, 4608, "aclshmem_putmem_nbi after aclshmemx_set_udma_config"},
+                                    {5120, 5632, "aclshmem_putmem_signal"}}
               : std::vector<Region>{{0, 512, "aclshmem_getmem"},
                                     {512, 1024, "aclshmem_uint16_get_nbi"},
                                     {1024, 1536, "aclshmem_get128_nbi"},

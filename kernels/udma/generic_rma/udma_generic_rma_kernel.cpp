@@ -9,6 +9,8 @@
 //   got[512, 1024)    aclshmem_uint16_get_nbi, 256 elements
 //   got[1024, 1536)   aclshmem_get128_nbi, 32 elements
 //   got[1536, 2048)   aclshmem_char_get with GlobalTensors (blocking)
+//   dst[5120, 5632)   aclshmem_putmem_signal, SET 1 into PE 1's int32 at got + 4096, which PE 1
+//                     waits for; then aclshmem_fence / aclshmem_quiet and the world-team queries
 // The host program set the staging buffer (aclshmemx_set_udma_config) to the kernel's first
 // 128 B of UB; the kernel moves it to the next 128 B half way.
 #include "kernel_operator.h"
@@ -36,7 +38,15 @@ extern "C" __global__ __aicore__ void udma_generic_rma_kernel(GM_ADDR dst, GM_AD
         cgot.SetGlobalBuffer((__gm__ char*)(got + 1536), 512);
         csrc.SetGlobalBuffer((__gm__ char*)(src + 1536), 512);
         aclshmem_char_get(cgot, csrc, 512, 1);
-        aclshmemx_udma_quiet(1);
+        aclshmem_fence();
+        aclshmem_putmem_signal(dst + 5120, src + 5120, 512, (__gm__ int32_t*)(got + 4096), 1, ACLSHMEM_SIGNAL_SET, 1);
+        aclshmem_quiet();
+        if (aclshmem_team_my_pe(ACLSHMEM_TEAM_WORLD) != 0 || aclshmem_team_n_pes(ACLSHMEM_TEAM_WORLD) != 2 ||
+            aclshmem_team_translate_pe(ACLSHMEM_TEAM_WORLD, 1, ACLSHMEM_TEAM_WORLD) != 1) {
+            trap();
+        }
+    } else {
+        aclshmem_int32_wait_until((__gm__ int32_t*)(got + 4096), ACLSHMEM_CMP_EQ, 1);  // the signal of the put below
     }
     aclshmem_barrier_all();
 }

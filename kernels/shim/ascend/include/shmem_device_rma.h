@@ -10,6 +10,7 @@
 #include <type_traits>
 
 #include "kernel_operator.h"
+#include "shmem_device_sync.h"
 #include "shmem_device_udma.h"
 #include "shmem_types.h"
 #include "symsim/shim_core.h"
@@ -51,6 +52,9 @@ struct Bits {
 
 template <typename P>
 struct unsupported : std::false_type {};
+
+// Drains every peer's requested completions (QP 0; relay builds: every relay path).
+void quiet_all(const char* api, CallSite site);
 
 }  // namespace symsim::shim::rma
 
@@ -154,6 +158,70 @@ SYMSIM_RMA_SIZED(32)
 SYMSIM_RMA_SIZED(64)
 SYMSIM_RMA_SIZED(128)
 #undef SYMSIM_RMA_SIZED
+
+// ---- put with signal: the data, then the signal word updated (SET / ADD) ----------------------
+// On UDMA the data are put and quieted, then the word is updated by aclshmemx_signal_op, so the
+// signal never passes the data; the _nbi forms do the same (upstream's WRITE_WITH_NOTIFY carries
+// a 64-bit SET only).
+#define SYMSIM_RMA_SIGNAL(NAME, TYPE)                                                                                  \
+  ACLSHMEM_DEVICE void aclshmem_##NAME##_put_signal(__gm__ TYPE* dst, __gm__ TYPE* src, size_t elem_size,              \
+                                                    __gm__ int32_t* sig_addr, int32_t signal, int sig_op, int pe,      \
+                                                    SYMSIM_RMA_HERE) {                                                 \
+    ::symsim::shim::rma::put("aclshmem_" #NAME "_put_signal", dst, src, elem_size, pe, true, site);                   \
+    aclshmemx_signal_op(sig_addr, signal, sig_op, pe, site);                                                           \
+  }                                                                                                                    \
+  ACLSHMEM_DEVICE void aclshmem_##NAME##_put_signal_nbi(__gm__ TYPE* dst, __gm__ TYPE* src, size_t elem_size,          \
+                                                        __gm__ int32_t* sig_addr, int32_t signal, int sig_op, int pe,  \
+                                                        SYMSIM_RMA_HERE) {                                             \
+    ::symsim::shim::rma::put("aclshmem_" #NAME "_put_signal_nbi", dst, src, elem_size, pe, true, site);               \
+    aclshmemx_signal_op(sig_addr, signal, sig_op, pe, site);                                                           \
+  }
+SYMSIM_RMA_SIGNAL(float, float)
+SYMSIM_RMA_SIGNAL(double, double)
+SYMSIM_RMA_SIGNAL(int8, int8_t)
+SYMSIM_RMA_SIGNAL(int16, int16_t)
+SYMSIM_RMA_SIGNAL(int32, int32_t)
+SYMSIM_RMA_SIGNAL(int64, int64_t)
+SYMSIM_RMA_SIGNAL(uint8, uint8_t)
+SYMSIM_RMA_SIGNAL(uint16, uint16_t)
+SYMSIM_RMA_SIGNAL(uint32, uint32_t)
+SYMSIM_RMA_SIGNAL(uint64, uint64_t)
+SYMSIM_RMA_SIGNAL(char, char)
+#undef SYMSIM_RMA_SIGNAL
+ACLSHMEM_DEVICE void aclshmem_putmem_signal(__gm__ void* dst, __gm__ void* src, size_t elem_size,
+                                            __gm__ int32_t* sig_addr, int32_t signal, int sig_op, int pe,
+                                            SYMSIM_RMA_HERE) {
+  aclshmem_char_put_signal(static_cast<char*>(dst), static_cast<char*>(src), elem_size, sig_addr, signal, sig_op, pe,
+                           site);
+}
+ACLSHMEM_DEVICE void aclshmem_putmem_signal_nbi(__gm__ void* dst, __gm__ void* src, size_t elem_size,
+                                                __gm__ int32_t* sig_addr, int32_t signal, int sig_op, int pe,
+                                                SYMSIM_RMA_HERE) {
+  aclshmem_char_put_signal_nbi(static_cast<char*>(dst), static_cast<char*>(src), elem_size, sig_addr, signal, sig_op,
+                               pe, site);
+}
+
+// ---- memory ordering: every UDMA peer's requested completions drained --------------------------
+// aclshmem_fence only has to order; here it completes, as aclshmem_quiet does.
+ACLSHMEM_DEVICE void aclshmem_quiet(SYMSIM_RMA_HERE) { ::symsim::shim::rma::quiet_all("aclshmem_quiet", site); }
+ACLSHMEM_DEVICE void aclshmem_fence(SYMSIM_RMA_HERE) { ::symsim::shim::rma::quiet_all("aclshmem_fence", site); }
+
+// ---- the world team ------------------------------------------------------------------------
+ACLSHMEM_DEVICE int aclshmem_team_my_pe(aclshmem_team_t team) {
+  return team == ACLSHMEM_TEAM_WORLD ? aclshmem_my_pe() : -1;
+}
+ACLSHMEM_DEVICE int aclshmem_team_n_pes(aclshmem_team_t team) {
+  return team == ACLSHMEM_TEAM_WORLD ? aclshmem_n_pes() : -1;
+}
+ACLSHMEM_DEVICE int aclshmem_team_translate_pe(aclshmem_team_t src_team, int src_pe, aclshmem_team_t dest_team) {
+  return src_team == ACLSHMEM_TEAM_WORLD && dest_team == ACLSHMEM_TEAM_WORLD && src_pe >= 0 &&
+                 src_pe < aclshmem_n_pes()
+             ? src_pe
+             : -1;
+}
+ACLSHMEM_DEVICE int aclshmem_team_pe_mapping(aclshmem_team_t team, int pe) {
+  return aclshmem_team_translate_pe(team, pe, ACLSHMEM_TEAM_WORLD);
+}
 
 // aclshmemx_set_udma_config is one function for host programs and kernels (shmem_host.h).
 #undef SYMSIM_RMA_HERE

@@ -28,6 +28,14 @@ UdmaRoute udma_route(const char* api, int pe, CallSite site) {
   return {b.ub + cfg.aclshmem_ub, cfg.sync_id};
 }
 
+void quiet_all(const char* api, CallSite site) {
+  (void)api;
+  const int me = my_pe();
+  const bool relay_build = world().hosts[me].relay_build;
+  for (int pe = 0; pe < n_pes(); ++pe)
+    if (pe != me) udma_quiet(pe, 0, relay_build, site);
+}
+
 }  // namespace symsim::shim::rma
 
 namespace symsim::shim::amo {
