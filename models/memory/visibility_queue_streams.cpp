@@ -33,7 +33,11 @@ void VisibilityQueue::expire_early(Ps now_ps) {
     EarlyWrite& w = m_early[i];
     for (uint64_t c = chunk_of(w.begin, kStreamChunkBytes); c <= chunk_of(w.begin + w.len - 1, kStreamChunkBytes); ++c)
       m_early_chunks.erase(c, i);
-    std::vector<uint8_t>().swap(w.old);
+    if (w.old.capacity() > 4096) {  // a large rewrite's bytes go back; small ones are reused
+      std::vector<uint8_t>().swap(w.old);
+    } else {
+      w.old.clear();
+    }
     m_early_free.push_back(i);
   }
 }
