@@ -39,6 +39,9 @@ void AivCore::sync() {
   } else {
     m_local_ps = now;
   }
+  // Kernel code runs on from here and may store to GM directly: whatever read those bytes up
+  // to now (an engine streaming a put's source) has read them first.
+  m_visibility.settle(m_local_ps);
 }
 
 void AivCore::wait(sc_core::sc_event& ev) {
@@ -53,9 +56,11 @@ void AivCore::wait_until(Ps t) {
   sync();
 }
 
-void AivCore::observe() {
-  sync();
-  m_visibility.settle(m_local_ps);
+void AivCore::observe() { sync(); }
+
+void AivCore::before_store(const uint8_t* dst, uint64_t bytes) {
+  m_visibility.settle(now_ps());  // due before now: happened, in order
+  m_visibility.before_write(dst, bytes, m_local_ps);
 }
 
 Ps AivCore::copy(AivPipe pipe, uint8_t* dst, const uint8_t* src, uint64_t bytes) {

@@ -35,7 +35,8 @@ class AivCore {
   void scalar_ops(double ops) { advance(static_cast<Ps>(ops * m_scalar_op_ps)); }
   // Moves local time forward; syncs once past the quantum.
   void advance(Ps d);
-  // Lets SystemC time catch up with local time (others run meanwhile).
+  // Lets SystemC time catch up with local time (others run meanwhile); memory is then settled
+  // to it.
   void sync();
   // Blocks on `ev`; local time becomes the wake-up time (or stays if later).
   void wait(sc_core::sc_event& ev);
@@ -43,6 +44,9 @@ class AivCore {
   void wait_until(Ps t);
   // Memory written by others up to local time becomes observable (dcci, ld_dev, GM reads).
   void observe();
+  // The core is about to store `bytes` at `dst` in GM directly, at its local time: a put
+  // still to read them before then reads them first.
+  void before_store(const uint8_t* dst, uint64_t bytes);
 
   // An asynchronous copy on `pipe`; returns its completion time.
   Ps copy(AivPipe pipe, uint8_t* dst, const uint8_t* src, uint64_t bytes);

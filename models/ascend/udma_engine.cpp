@@ -214,6 +214,8 @@ void UdmaEngine::run_write(UdmaQp& q, const Wqe& w, const EidRoute& route, WqeRe
   l.first_ps += m_wqe_fault.delay_ps;  // a reorder fault holds this WQE's data back
   l.last_ps += m_wqe_fault.delay_ps;
   r.wire_ps = d.wire_start_ps;
+  r.first_write_ps = l.first_ps;
+  r.unit_interval_ps = l.interval_ps;
   auto* dst = reinterpret_cast<uint8_t*>(w.remote_va);
   const auto* src = reinterpret_cast<const uint8_t*>(w.local_va);
   if (w.flags & flag::kUdf) {
@@ -224,8 +226,8 @@ void UdmaEngine::run_write(UdmaQp& q, const Wqe& w, const EidRoute& route, WqeRe
         l.last_ps, [dst, payload = std::move(payload)](Ps) { reduce_add_fp32(dst, payload.data(), payload.size()); },
         dst, len);
   } else if (!m_env.hooks.faults_active()) {
-    m_env.visibility.schedule_dma(l.first_ps, l.interval_ps, static_cast<uint32_t>(p.fabric_visibility_bytes), dst,
-                                  src, w.len, q.data_lane);
+    m_env.visibility.schedule_stream(l.first_ps, l.interval_ps, static_cast<uint32_t>(p.fabric_visibility_bytes),
+                                     dst, src, w.len, q.data_lane);
   } else {
     l.last_ps = land_with_faults(q, r.wqe_index, target, dst, src, w.len, l.first_ps, l.interval_ps);
   }
@@ -257,7 +259,10 @@ void UdmaEngine::run_read(UdmaQp& q, const Wqe& w, const EidRoute& route, WqeRec
   const uint64_t len = w.len;
   const VisibilityQueue::Lane lane = q.data_lane;
   vis.schedule_action(
-      read_at, [&vis, l, unit, dst, src, len, lane](Ps) { vis.schedule(l.first_ps, l.interval_ps, unit, dst, src, len, nullptr, lane); },
+      read_at,
+      [&vis, read_at, l, unit, dst, src, len, lane](Ps) {
+        vis.schedule_read(read_at, l.first_ps, l.interval_ps, unit, dst, src, len, lane);
+      },
       dst, len);
   r.remote_write_ps = l.last_ps;
   r.complete_ps = l.last_ps;
@@ -311,7 +316,7 @@ Ps UdmaEngine::land_with_faults(UdmaQp& q, uint32_t wqe_index, int target, uint8
   // The engine streams its source as units land; a corrupted copy is captured now instead.
   const auto put = [&](Ps at, Ps interval, uint32_t unit_bytes, uint64_t off, uint64_t n, VisibilityQueue::Lane lane) {
     if (staged.empty()) {
-      vis.schedule_dma(at, interval, unit_bytes, dst + off, src + off, n, lane);
+      vis.schedule_stream(at, interval, unit_bytes, dst + off, src + off, n, lane);
     } else {
       vis.schedule(at, interval, unit_bytes, dst + off, src + off, n, nullptr, lane);
     }

@@ -33,6 +33,8 @@ struct WqeRecord {
   Ps doorbell_ps = 0;
   Ps fetch_ps = 0;          // WQE bytes read from the ring
   Ps wire_ps = 0;           // head enters the fabric
+  Ps first_write_ps = 0;    // WRITE: first unit visible at the target (and read from the source)
+  Ps unit_interval_ps = 0;  // WRITE: between units
   Ps remote_write_ps = 0;   // last byte visible at the target
   Ps complete_ps = 0;       // completion known to the engine (ACK / read data landed)
   Ps cqe_ps = 0;            // CQE visible in the CQ ring (0 when none was asked for)
@@ -88,6 +90,18 @@ struct CopyRecord {
   bool byte_granular = false;  // DataCopyPad / shim-internal: no 32 B length rule
   Ps issue_ps = 0;
   Ps visible_ps = 0;
+  SiteRef site;
+};
+
+// A direct write to device memory, outside the copy pipes and the visibility queue: scalar
+// stores written back by dcci, st_dev, SIMT atomics, host copies and memsets.
+struct StoreRecord {
+  int pe = -1;     // whose memory
+  int core = -1;   // -1: the PE's host program
+  const uint8_t* dst = nullptr;
+  uint64_t bytes = 0;
+  Ps t = 0;        // when the bytes changed (the writer's time)
+  const char* what = "";  // "scalar store (dcci)", "st_dev", "host copy", ...
   SiteRef site;
 };
 
@@ -149,6 +163,7 @@ class Observer {
   virtual void on_wqe_post(const PostRecord&) { unhandled(); }
   virtual void on_doorbell_store(const QpRef&, bool cq, uint32_t value, int core, Ps t, SiteRef site) { unhandled(); }
   virtual void on_copy(const CopyRecord&) { unhandled(); }
+  virtual void on_gm_store(const StoreRecord&) { unhandled(); }
   // dcci / ld_dev / a GM read: the core sees [addr, addr+bytes) as it is at `t`.
   virtual void on_gm_observe(int pe, int core, const uint8_t* addr, uint64_t bytes, Ps t, SiteRef site) { unhandled(); }
   virtual void on_pipe_sync(const PipeSyncRecord&) { unhandled(); }

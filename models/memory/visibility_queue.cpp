@@ -26,6 +26,7 @@ VisibilityQueue::Handle VisibilityQueue::allocate() {
 void VisibilityQueue::release(Handle h) {
   Entry& e = m_entries[h];
   if (e.watched) unwatch_entry(h);
+  if (e.stream) unindex_stream(h);
   e.live = false;
   ++e.generation;
   e.done = nullptr;
@@ -80,6 +81,8 @@ VisibilityQueue::Handle VisibilityQueue::enqueue(Ps first_visible_ps, Ps unit_in
   e.zeros = false;
   e.watched = false;
   e.src = nullptr;
+  e.held_from = e.held_to = 0;
+  e.stream = false;
   e.done = std::move(done);
   ++m_live;
   const uint64_t units = (len + e.unit_bytes - 1) / e.unit_bytes;
@@ -210,7 +213,9 @@ Ps VisibilityQueue::earliest_write_ps(const uint8_t* begin, const uint8_t* end) 
 bool VisibilityQueue::apply_until(Entry& e, Ps now_ps) {
   while (e.applied < e.len && e.next_ps <= now_ps) {
     const uint64_t n = std::min<uint64_t>(e.unit_bytes, e.len - e.applied);
-    const uint8_t* from = (e.src ? e.src : e.data.data()) + e.applied;
+    const uint8_t* from = !e.src                 ? e.data.data() + e.applied
+                          : e.applied < e.held_to ? e.data.data() + (e.applied - e.held_from)  // read early
+                                                  : e.src + e.applied;
     // A large store of zeros (a kernel clearing a buffer) may hand whole pages back.
     if (e.zeros || (e.src && n >= SparseRegion::kHostPageBytes && SparseRegion::is_zero(from, n))) {
       SparseRegion::store_zeros(e.dst + e.applied, n);
@@ -250,11 +255,20 @@ void VisibilityQueue::settle(Ps now_ps) {
 }
 
 void VisibilityQueue::force(Handle h) {
+  if (!m_entries[h].live) return;
+  const uint32_t generation = m_entries[h].generation;
+  const auto now = static_cast<Ps>(sc_core::sc_time_stamp().value());
+  settle(now);  // what is due has happened, in order (a put's reads of bytes this write changes)
+  if (!pending(h, generation)) return;
   Entry& e = m_entries[h];
-  if (!e.live) return;
   if (m_watch && e.watched && e.dst)  // visible now instead of at its time
-    m_watch->written(e.dst + e.applied, e.len - e.applied, static_cast<Ps>(sc_core::sc_time_stamp().value()));
-  apply_until(e, std::numeric_limits<Ps>::max());
+    m_watch->written(e.dst + e.applied, e.len - e.applied, now);
+  // Unit by unit, a stream that reads the bytes before the unit's own time reads them first.
+  while (e.applied < e.len) {
+    const uint64_t unit_end = e.unit_interval_ps > 0 ? std::min<uint64_t>(e.len, e.applied + e.unit_bytes) : e.len;
+    if (e.dst) before_write(e.dst + e.applied, unit_end - e.applied, e.next_ps);
+    apply_until(e, e.next_ps);
+  }
   finish(h);
 }
 

@@ -36,6 +36,21 @@ class VisibilityQueue {
   // engine streams its source; a source rewritten before the write completes may be seen).
   Handle schedule_dma(Ps first_visible_ps, Ps unit_interval_ps, uint32_t unit_bytes, uint8_t* dst,
                       const uint8_t* src, uint64_t len, Lane lane = kNoLane);
+  // As schedule_dma, for an engine streaming a source that its owner may rewrite while the
+  // write is in flight (a put's source in HBM): a write made visible before its time
+  // (before_write) cannot change a unit this write reads earlier.
+  Handle schedule_stream(Ps first_visible_ps, Ps unit_interval_ps, uint32_t unit_bytes, uint8_t* dst,
+                         const uint8_t* src, uint64_t len, Lane lane = kNoLane);
+  // [begin, begin + len) is about to be overwritten now by a write whose time is `write_ps`
+  // (a forced copy, a device store): every unit of a stream that reads those bytes before
+  // `write_ps` takes its bytes now, as they were, and so does a stream scheduled later (an
+  // engine that fetches its WQE after this) until `write_ps` has passed.
+  void before_write(const uint8_t* begin, uint64_t len, Ps write_ps);
+  // As schedule, for bytes an engine read at `read_ps` (a READ's source, copied now that the
+  // read is due): bytes a write made visible before its time (before_write) replaced, where
+  // that time is after `read_ps`, are read as they were.
+  Handle schedule_read(Ps read_ps, Ps first_visible_ps, Ps unit_interval_ps, uint32_t unit_bytes, uint8_t* dst,
+                       const uint8_t* src, uint64_t len, Lane lane = kNoLane);
   // A single store of up to 8 bytes (flags, signals, doorbell records).
   Handle schedule_value(Ps visible_ps, uint8_t* dst, uint64_t value, uint32_t len, Lane lane = kNoLane);
   // Runs `action` once memory is settled to `t_ps` (a read-modify-write at the target, such as
@@ -77,7 +92,10 @@ class VisibilityQueue {
     bool zeros = false;              // the bytes are all zero (nothing stored)
     bool watched = false;            // in m_by_page
     const uint8_t* src = nullptr;    // DMA: read when applied; else the bytes are in `data`
-    std::vector<uint8_t> data;
+    std::vector<uint8_t> data;       // a DMA's units read early (held_from..held_to), else the bytes
+    uint64_t held_from = 0;          // DMA: source bytes [held_from, held_to) are in `data`
+    uint64_t held_to = 0;
+    bool stream = false;             // in m_streams
     DoneFn done;
   };
   // A FIFO that costs nothing while empty (a platform has three lanes per QP, most of them
@@ -121,6 +139,9 @@ class VisibilityQueue {
   void watch_entry(Handle h, const uint8_t* begin, uint64_t len);
   void unwatch_entry(Handle h);
   void release(Handle h);
+  void unindex_stream(Handle h);
+  // Reads units of stream `e` from its source now, up to byte offset `end` (a unit boundary).
+  void hold(Entry& e, uint64_t end);
   // Applies units of `e` up to `now_ps`; true when the whole write is visible.
   bool apply_until(Entry& e, Ps now_ps);
   // Applies the due writes at the front of a lane and re-keys it.
@@ -142,6 +163,27 @@ class VisibilityQueue {
   PageMultimap<Handle> m_by_page;
   // Where an action writes (its entry has no destination of its own).
   std::unordered_map<Handle, std::pair<const uint8_t*, uint64_t>> m_action_touch;
+  // Pending streams by the 64 KiB chunks of their source (few inserts for a large put; a
+  // write looks at the streams of its own chunks only).
+  static constexpr uint64_t kStreamChunkBytes = 64 * 1024;
+  PageMultimap<Handle> m_streams;
+  // Writes made visible before their time, with the bytes they replaced, until that time: a
+  // stream scheduled meanwhile reads those for its units due earlier. Few: each lives from a
+  // WaitFlag / st_dev to the write's own time.
+  struct EarlyWrite {
+    const uint8_t* begin = nullptr;
+    uint64_t len = 0;
+    Ps write_ps = 0;
+    std::vector<uint8_t> old;
+  };
+  std::vector<EarlyWrite> m_early;
+  std::vector<uint32_t> m_early_free;
+  PageMultimap<uint32_t> m_early_chunks;
+  std::priority_queue<std::pair<Ps, uint32_t>, std::vector<std::pair<Ps, uint32_t>>, std::greater<>> m_early_expiry;
+  void expire_early(Ps now_ps);
+  void remember_early(const uint8_t* begin, uint64_t len, Ps write_ps);
+  // A stream just scheduled: its units due before an early write read the bytes it replaced.
+  void read_before_early_writes(Handle h);
 };
 
 }  // namespace symsim

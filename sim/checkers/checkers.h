@@ -181,9 +181,20 @@ class SrcReuseChecker : public Checker {
   using Checker::Checker;
   void on_wqe_executed(const WqeRecord& r) override;
   void on_copy(const CopyRecord& c) override;
+  void on_gm_store(const StoreRecord& s) override;
 
  private:
-  void judge(const WqeRecord& r, const CopyRecord& c);
+  // A write by PE `pe` (core -1: its host) to [dst, dst + bytes) at `t`.
+  struct Rewrite {
+    int pe, core;
+    const uint8_t* dst;
+    uint64_t bytes;
+    Ps t;
+    SiteRef site;
+    const char* what;
+  };
+  void on_rewrite(const Rewrite& w);
+  void judge(const WqeRecord& r, const Rewrite& w);
   void prune();
   // Puts in flight per PE and (source address, length, slot, QP): back-to-back puts of one
   // buffer merge into one window [first doorbell, last completion), so a stream of puts costs
@@ -208,6 +219,7 @@ class SrcReuseChecker : public Checker {
     Ps issue_ps, made_ps;
     int core;
     SiteRef site;
+    const char* what;
   };
   std::vector<std::deque<Write>> m_writes;  // by PE
   Ps m_max_lead_ps = 0;

@@ -1,7 +1,9 @@
 // src_reuse_before_completion: a put's engine may read its source any time until the put
-// completes (the CQE says so); a core copy that rewrites the source after the doorbell and
-// before the completion races with that read. Both orders are seen: the rewrite may be
-// issued before the engine fetched the WQE (temporal decoupling lets cores run ahead).
+// completes (the CQE says so); a write on the same PE that rewrites the source after the
+// doorbell and before the completion races with that read, whatever wrote it: a core copy, a
+// scalar store written back by dcci, st_dev, a SIMT atomic, a host copy. Both orders are seen:
+// the rewrite may be issued before the engine fetched the WQE (temporal decoupling lets cores
+// run ahead).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -20,28 +22,28 @@ bool reads_source(uint8_t opcode) {
 }
 }  // namespace
 
-void SrcReuseChecker::judge(const WqeRecord& r, const CopyRecord& c) {
-  if (c.pe != r.qp.pe) return;
+void SrcReuseChecker::judge(const WqeRecord& r, const Rewrite& w) {
+  if (w.pe != r.qp.pe) return;
   const auto* src = reinterpret_cast<const uint8_t*>(r.local_va);
-  if (c.dst >= src + r.bytes || c.dst + c.bytes <= src) return;
+  if (w.dst >= src + r.bytes || w.dst + w.bytes <= src) return;
   const Ps posted = r.doorbell_ps - m_ctx.sys.params().ns(m_ctx.sys.params().udma_doorbell_ns);
-  if (c.issue_ps < posted || c.issue_ps >= r.complete_ps) return;
+  if (w.t < posted || w.t >= r.complete_ps) return;
   Hazard h;
   h.id = "src_reuse_before_completion";
-  h.pe = c.pe;
-  h.core = c.core;
+  h.pe = w.pe;
+  h.core = w.core;
   h.slot = r.qp.slot;
   h.qp = r.qp.qp;
   h.wqe = r.wqe_index;
-  h.addr = m_ctx.addr(std::max<const uint8_t*>(c.dst, src));
-  h.time_ps = c.issue_ps;
-  h.site = site_text(c.site);
+  h.addr = m_ctx.addr(std::max<const uint8_t*>(w.dst, src));
+  h.time_ps = w.t;
+  h.site = site_text(w.site);
   h.detail = fmt::format(
-      "a copy rewrote {} bytes of the source of WQE {} ({} of {} bytes to PE {}{}) at {}, before the put completed "
+      "a {} rewrote {} bytes of the source of WQE {} ({} of {} bytes to PE {}{}) at {}, before the put completed "
       "at {}: the engine may send the new bytes (wait with aclshmemx_udma_quiet before reusing a source)",
-      c.bytes, r.wqe_index, opcode_text(r.opcode), r.bytes, r.target_pe,
+      w.what, w.bytes, r.wqe_index, opcode_text(r.opcode), r.bytes, r.target_pe,
       m_ctx.sites.site_of(r.qp, r.wqe_index).file ? ", posted" + at_site(m_ctx.sites.site_of(r.qp, r.wqe_index)) : "",
-      us_text(c.issue_ps), us_text(r.complete_ps));
+      us_text(w.t), us_text(r.complete_ps));
   m_ctx.log.report(std::move(h));
 }
 
@@ -53,14 +55,7 @@ void SrcReuseChecker::on_wqe_executed(const WqeRecord& r) {
     const Ps posted = r.doorbell_ps - m_ctx.sys.params().ns(m_ctx.sys.params().udma_doorbell_ns);
     for (auto w = writes.rbegin(); w != writes.rend() && w->made_ps + m_max_lead_ps >= posted; ++w) {
       if (w->dst >= src + r.bytes || w->dst + w->bytes <= src) continue;
-      CopyRecord c;
-      c.pe = r.qp.pe;
-      c.core = w->core;
-      c.dst = const_cast<uint8_t*>(w->dst);
-      c.bytes = w->bytes;
-      c.issue_ps = w->issue_ps;
-      c.site = w->site;
-      judge(r, c);
+      judge(r, {r.qp.pe, w->core, w->dst, w->bytes, w->issue_ps, w->site, w->what});
     }
   }
   const auto pe = static_cast<size_t>(r.qp.pe);
@@ -97,7 +92,16 @@ void SrcReuseChecker::prune() {
 
 void SrcReuseChecker::on_copy(const CopyRecord& c) {
   if (m_ctx.in_unified_buffer(c.dst) || m_ctx.in_queue_ring(c.dst)) return;
-  // Only sources that start within the longest put before the copy's end can overlap it.
+  on_rewrite({c.pe, c.core, c.dst, c.bytes, c.issue_ps, c.site, "copy"});
+}
+
+void SrcReuseChecker::on_gm_store(const StoreRecord& s) {
+  if (m_ctx.in_unified_buffer(s.dst) || m_ctx.in_queue_ring(s.dst)) return;
+  on_rewrite({s.pe, s.core, s.dst, s.bytes, s.t, s.site, s.what});
+}
+
+void SrcReuseChecker::on_rewrite(const Rewrite& c) {
+  // Only sources that start within the longest put before the write's end can overlap it.
   const auto dst = reinterpret_cast<uint64_t>(c.dst);
   const uint64_t from = dst > m_max_source_bytes ? dst - m_max_source_bytes : 0;
   const auto pe = static_cast<size_t>(c.pe);
@@ -113,8 +117,8 @@ void SrcReuseChecker::on_copy(const CopyRecord& c) {
   if (m_writes.empty()) m_writes.resize(static_cast<size_t>(m_ctx.sys.n_pes()));
   std::deque<Write>& writes = m_writes[pe];
   while (!writes.empty() && writes.front().made_ps + kKeepWritesPs < now) writes.pop_front();
-  writes.push_back({c.dst, c.bytes, c.issue_ps, now, c.core, c.site});
-  m_max_lead_ps = std::max(m_max_lead_ps, c.issue_ps > now ? c.issue_ps - now : Ps{0});
+  writes.push_back({c.dst, c.bytes, c.t, now, c.core, c.site, c.what});
+  m_max_lead_ps = std::max(m_max_lead_ps, c.t > now ? c.t - now : Ps{0});
 }
 
 }  // namespace symsim

@@ -110,3 +110,60 @@ TEST(VisibilityQueue, KnowsTheFirstPendingUnitThatTouchesARange) {
   q.settle(200);
   EXPECT_EQ(q.earliest_write_ps(dst.data() + 1600, dst.data() + 1608), MemoryWatch::kNever);
 }
+
+// A put's source rewritten by a write made visible before its time (a core's WaitFlag on a
+// slow MTE3 copy): units the put reads before the write's time keep the old bytes.
+TEST(VisibilityQueue, AForcedWriteNeverReachesStreamUnitsReadBeforeItsTime) {
+  VisibilityQueue q;
+  std::vector<uint8_t> src(2048, 0x11), dst(2048, 0), fresh(2048, 0x22);
+  q.schedule_stream(100, 100, 512, dst.data(), src.data(), 2048);  // units land (and read) at 100..400
+  const auto copy = q.schedule_dma(250, 0, 0, src.data(), fresh.data(), 2048);
+  q.force(copy);  // visible now (time 0) instead of at 250
+  EXPECT_EQ(src[0], 0x22);
+  q.settle(1000);
+  EXPECT_EQ(dst[0], 0x11);
+  EXPECT_EQ(dst[700], 0x11);
+  EXPECT_EQ(dst[1100], 0x22);
+  EXPECT_EQ(dst[2000], 0x22);
+}
+
+TEST(VisibilityQueue, BeforeWriteHoldsOnlyUnitsReadBeforeTheWrite) {
+  VisibilityQueue q;
+  std::vector<uint8_t> src(2048, 0x11), dst(2048, 0), other(512, 0x33), other_dst(512, 0);
+  q.schedule_stream(100, 100, 512, dst.data(), src.data(), 2048);
+  q.schedule_stream(150, 0, 512, other_dst.data(), other.data(), 512);  // reads other bytes
+  q.before_write(src.data() + 1024, 512, 350);  // unit 2 (lands at 300) overlaps and comes first
+  std::memset(src.data(), 0x22, src.size());
+  std::memset(other.data(), 0x44, other.size());
+  q.settle(1000);
+  EXPECT_EQ(dst[1100], 0x11);  // unit 2: held
+  EXPECT_EQ(dst[1600], 0x22);  // unit 3 lands after the write
+  EXPECT_EQ(other_dst[0], 0x44);  // nothing held for a stream the write does not touch
+}
+
+TEST(VisibilityQueue, AForcedWriteAfterEveryUnitLandedChangesNothingSent) {
+  VisibilityQueue q;
+  std::vector<uint8_t> src(1024, 0x11), dst(1024, 0), fresh(1024, 0x22);
+  q.schedule_stream(100, 10, 512, dst.data(), src.data(), 1024);  // done at 110
+  const auto copy = q.schedule_dma(5000, 0, 0, src.data(), fresh.data(), 1024);
+  q.force(copy);
+  q.settle(10000);
+  EXPECT_EQ(dst[0], 0x11);
+  EXPECT_EQ(dst[1000], 0x11);
+}
+
+// A READ's source rewritten by a write made visible before its time: the read, due earlier,
+// takes the bytes as they were.
+TEST(VisibilityQueue, AReadDueBeforeAnEarlyWriteTakesTheOldBytes) {
+  VisibilityQueue q;
+  std::vector<uint8_t> src(1024, 0x11), dst(1024, 0), late_dst(1024, 0), fresh(512, 0x22);
+  const auto copy = q.schedule_dma(300, 0, 0, src.data() + 256, fresh.data(), 512);
+  q.force(copy);  // visible now (time 0) instead of at 300
+  q.schedule_read(200, 400, 0, 0, dst.data(), src.data(), 1024);       // read at 200: before the write
+  q.schedule_read(300, 500, 0, 0, late_dst.data(), src.data(), 1024);  // read at 300: after
+  q.settle(1000);
+  EXPECT_EQ(dst[100], 0x11);
+  EXPECT_EQ(dst[300], 0x11);
+  EXPECT_EQ(late_dst[300], 0x22);
+  EXPECT_EQ(late_dst[900], 0x11);
+}

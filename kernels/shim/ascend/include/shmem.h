@@ -2,6 +2,9 @@
 #pragma once
 #include "acl/acl.h"
 #include "kernel_operator.h"
+#include "shmem_device_amo.h"
+#include "shmem_device_rma.h"
+#include "shmem_device_sync.h"
 #include "shmem_device_udma.h"
 #include "shmem_host.h"
 #include "shmem_types.h"

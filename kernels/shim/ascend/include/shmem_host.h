@@ -28,8 +28,14 @@ void aclshmemx_show_prof();
 // Ends every PE's program with `status` (upstream: all processes exit); in symsim the calling
 // host program stops with an error naming it.
 [[noreturn]] void aclshmem_global_exit(int status);
-// Host-side barrier across all PEs' host programs.
+// Across all PEs' host programs; in a kernel, the device barrier over every block of every PE
+// (upstream declares a host and a device function of this name).
 void aclshmem_barrier_all();
+// The UB staging buffer (offset, size) and event of the generic RMA calls on the UDMA
+// transport. On the host: for the PE's next kernels, ACLSHMEM_INVALID_VALUE when ub_size is
+// under ACLSHMEM_UDMA_MTE_STAGING_UB_SIZE. In a kernel (upstream: a device function returning
+// nothing): from now on, and such a size stops the kernel.
+int aclshmemx_set_udma_config(uint64_t offset, uint32_t ub_size, uint32_t sync_id);
 void aclshmemi_control_barrier_all();
 
 namespace symsim::shim {

@@ -83,6 +83,36 @@ enum aclshmemx_bootstrap_t : unsigned int {
 };
 using aclshmemx_init_flags_t = aclshmemx_bootstrap_t;
 
+// Transports the generic RMA calls may take to a PE (symsim models UDMA only).
+enum aclshmem_transport_t : uint8_t {
+  ACLSHMEM_TRANSPORT_MTE = 1 << 0,
+  ACLSHMEM_TRANSPORT_ROCE = 1 << 1,
+  ACLSHMEM_TRANSPORT_SDMA = 1 << 2,
+  ACLSHMEM_TRANSPORT_UDMA = 1 << 3,
+};
+// A UB staging buffer of the generic calls: its UB offset, size and the event that orders it.
+struct aclshmem_ub_config_t {
+  int64_t aclshmem_ub;
+  uint32_t ub_size;
+  uint32_t sync_id;
+};
+using aclshmem_udma_config_t = aclshmem_ub_config_t;
+// Non-contiguous copies (the "detailed" RMA overloads).
+struct non_contiguous_copy_param {
+  uint32_t repeat;
+  uint32_t length;
+  uint32_t src_ld;
+  uint32_t dst_ld;
+};
+
+// Teams: symsim knows the world team only.
+typedef int aclshmem_team_t;
+enum aclshmem_team_index_t { ACLSHMEM_TEAM_INVALID = -1, ACLSHMEM_TEAM_WORLD = 0 };
+
+// Point-to-point synchronisation (shmem_device_p2p_sync.h).
+enum aclshmem_signal_op_type_t { ACLSHMEM_SIGNAL_SET, ACLSHMEM_SIGNAL_ADD };
+enum aclshmem_cmp_op_type_t { ACLSHMEM_CMP_EQ = 0, ACLSHMEM_CMP_NE, ACLSHMEM_CMP_GT, ACLSHMEM_CMP_GE, ACLSHMEM_CMP_LT, ACLSHMEM_CMP_LE };
+
 enum aclshmemx_udma_odr_t : uint32_t {
   ACLSHMEMX_UDMA_ODR_NO = 0,
   ACLSHMEMX_UDMA_ODR_RO = 1,  // value assumed: not in the public sources

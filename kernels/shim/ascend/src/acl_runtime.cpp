@@ -86,14 +86,15 @@ aclError aclrtMemcpy(void* dst, size_t dest_max, const void* src, size_t count, 
     system().visibility().settle(now_ps());
   }
   std::memmove(dst, src, count);
-  note_store(dst, count);
+  note_store(dst, count, "host copy (aclrtMemcpy)");
   return ACL_SUCCESS;
 }
 
 aclError aclrtMemset(void* dst, size_t dest_max, int32_t value, size_t count) {
   if (!dst || count > dest_max) return ACL_ERROR_INVALID_PARAM;
   host_wait(copy_cost(count));
+  system().visibility().settle(now_ps());  // what read these bytes before now has read them
   std::memset(dst, value, count);
-  note_store(dst, count);
+  note_store(dst, count, "host memset (aclrtMemset)");
   return ACL_SUCCESS;
 }

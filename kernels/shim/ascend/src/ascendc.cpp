@@ -213,8 +213,9 @@ void device_store(void* addr, uint64_t value, uint32_t bytes, CallSite site) {
   }
   if (!r) trap(fmt::format("{}:{}: st_dev to {:#x}, outside device memory", site.file ? site.file : "?", site.line,
                            reinterpret_cast<uintptr_t>(addr)));
+  c.before_store(static_cast<const uint8_t*>(addr), bytes);
   std::memcpy(addr, &value, bytes);
-  note_store(addr, bytes);
+  note_store(addr, bytes, "st_dev", site);
 }
 
 uint64_t device_load(const void* addr, uint32_t bytes, CallSite site) {
@@ -239,7 +240,7 @@ void cache_clean_invalidate(const void* addr, uint64_t bytes, CallSite site, uin
   // A dcci that does not merely re-read an unchanged line may write back a scalar store, which
   // reached memory when the core made it (before this call's sync): cores asleep on the line
   // look again from then.
-  if (!rereads_unchanged(addr, bytes)) note_store(addr, bytes);
+  if (!rereads_unchanged(addr, bytes)) note_store(addr, bytes, "scalar store written back by dcci", site);
   c.observe();
   note_poll(addr, observed ? observed : bytes, site, bytes);
   system().hooks().emit(&Observer::on_gm_observe, c.pe(), c.core(), static_cast<const uint8_t*>(addr),

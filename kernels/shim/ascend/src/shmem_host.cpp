@@ -6,6 +6,7 @@
 
 #include "models/fabric/eid_route.h"
 #include "shmem_host.h"
+#include "symsim/udma_shim.h"
 #include "world.h"
 
 using namespace symsim;
@@ -172,7 +173,14 @@ void* aclshmem_calloc(size_t count, size_t size) {
 }
 void aclshmem_free(void*) {}
 
-void aclshmem_barrier_all() { host_barrier("aclshmem_barrier_all"); }
+void aclshmem_barrier_all() {
+  // Upstream has a host and a device function of this name; here one function serves both.
+  if (AivCore::current()) {
+    vector_barrier_all({}, "aclshmem_barrier_all");
+  } else {
+    host_barrier("aclshmem_barrier_all");
+  }
+}
 void aclshmemi_control_barrier_all() { host_barrier("aclshmemi_control_barrier_all"); }
 
 void aclshmem_global_exit(int status) {

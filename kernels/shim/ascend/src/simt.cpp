@@ -14,6 +14,7 @@
 
 #include "models/ascend/aiv_core.h"
 #include "models/core/sanitizers.h"
+#include "models/memory/address_map.h"
 #include "world.h"
 #include "wqe_posts.h"
 
@@ -108,6 +109,14 @@ void count_op() {
   if (g_vf) ++g_vf->threads[g_vf->current].ops;
   else core().scalar_ops(1);
 }
+
+void atomic_begin(const void* addr, uint64_t bytes) {
+  count_op();
+  const Region* r = system().addresses().find(addr, bytes);
+  if (r && r->kind != RegionKind::kUnifiedBuffer) before_core_store(addr, bytes);  // no put reads a UB
+}
+
+void atomic_end(const void* addr, uint64_t bytes) { note_store(addr, bytes, "SIMT atomic"); }
 
 void barrier() {
   if (!g_vf) trap("ThreadBarrier / __syncthreads called outside a SIMT VF (VF_CALL)");

@@ -89,7 +89,7 @@ void host_barrier(const char* what) {
   current_exec() = &h.ctx;
 }
 
-void vector_barrier_all(CallSite site) {
+void vector_barrier_all(CallSite site, const char* api) {
   World& w = world();
   AivCore& c = core();
   BlockState& b = *w.blocks[c.pe()][c.core()];
@@ -110,7 +110,7 @@ void vector_barrier_all(CallSite site) {
     w.sys->hooks().emit(&Observer::on_device_barrier, w.vec_release_ps);
     c.wait_until(w.vec_release_ps);
   } else {
-    b.waiting_on = fmt::format("aclshmemx_barrier_all_vec at {}:{} ({} of {} arrived)", site.file, site.line,
+    b.waiting_on = fmt::format("{} at {}:{} ({} of {} arrived)", api, site.file ? site.file : "?", site.line,
                                w.vec_arrived, expected);
     while (w.vec_generation == gen) c.wait(w.vec_event);
     b.waiting_on.clear();
@@ -367,10 +367,26 @@ bool rereads_unchanged(const void* addr, uint64_t bytes) {
   return sp.seen_addr == addr && sp.seen_bytes == bytes && std::memcmp(sp.seen, addr, bytes) == 0;
 }
 
-void note_store(const void* addr, uint64_t bytes) {
+void note_store(const void* addr, uint64_t bytes, const char* what, CallSite site) {
   if (!g_world) return;
   MemoryWatch* watch = system().watch();
   if (watch && !watch->empty()) watch->written(static_cast<const uint8_t*>(addr), bytes, now_ps());
+  const ExecContext* x = current_exec();
+  if (!x || bytes == 0) return;
+  StoreRecord r;
+  r.pe = x->pe;
+  r.core = x->core ? x->core->core() : -1;
+  r.dst = static_cast<const uint8_t*>(addr);
+  r.bytes = bytes;
+  r.t = x->core ? x->core->local_ps() : now_ps();
+  r.what = what;
+  r.site = {site.file, site.line};
+  system().hooks().emit(&Observer::on_gm_store, r);
+}
+
+void before_core_store(const void* addr, uint64_t bytes) {
+  AivCore* c = AivCore::current();
+  if (c) c->before_store(static_cast<const uint8_t*>(addr), bytes);
 }
 
 bool deadlock_detected() { return g_world && g_world->deadlock; }

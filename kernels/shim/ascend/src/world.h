@@ -35,6 +35,8 @@ struct HostState {
   uint32_t qp_num = 1;  // aclshmemx_set_qp_num before init
   bool relay_build = false;  // initialised by a host program built with ACLSHMEM_RELAY_SUPPORT
   std::vector<std::unique_ptr<Stream>> streams;
+  // The generic RMA calls' UDMA staging (aclshmemx_set_udma_config; upstream's default).
+  aclshmem_udma_config_t udma_config{189 * 1024, ACLSHMEM_UDMA_MTE_STAGING_UB_SIZE, 0};
 };
 
 // What a coroutine polls, kept as fields and formatted only when a hang is reported.
@@ -167,8 +169,12 @@ class UncountedCall {
 };
 void note_effect();
 // The running block (or host) made [addr, addr+bytes) visible now outside the visibility queue
-// (a write-back, a device store, a host copy): cores asleep on those bytes look again.
-void note_store(const void* addr, uint64_t bytes);
+// (a write-back, a device store, a host copy): cores asleep on those bytes look again, and the
+// checkers hear of the write (`what` names it).
+void note_store(const void* addr, uint64_t bytes, const char* what, CallSite site = {});
+// The running block is about to store to [addr, addr+bytes) at its local time: a put that
+// reads those bytes before then reads them first (AivCore::before_store).
+void before_core_store(const void* addr, uint64_t bytes);
 // True if the running block read these same bytes, unchanged, at its last observation.
 bool rereads_unchanged(const void* addr, uint64_t bytes);
 // The wait record of `b` (PE `pe`, core `core`) as a hang report shows it.

@@ -27,6 +27,21 @@ const Index3& block_dim();
 void barrier();
 // One SIMT operation (atomic, fence) of the running thread, for the VF's time.
 void count_op();
+// An atomic read-modify-write of the word at `addr`, for its whole scope: counted as one
+// operation, ordered after a put that still reads the word, and reported as a store.
+void atomic_begin(const void* addr, uint64_t bytes);
+void atomic_end(const void* addr, uint64_t bytes);
+class AtomicRmw {
+ public:
+  AtomicRmw(const void* addr, uint64_t bytes) : m_addr(addr), m_bytes(bytes) { atomic_begin(addr, bytes); }
+  ~AtomicRmw() { atomic_end(m_addr, m_bytes); }
+  AtomicRmw(const AtomicRmw&) = delete;
+  AtomicRmw& operator=(const AtomicRmw&) = delete;
+
+ private:
+  const void* m_addr;
+  uint64_t m_bytes;
+};
 // st_dev / ld_dev are not callable from a VF.
 void reject_in_vf(const char* what, CallSite site);
 
@@ -69,7 +84,7 @@ inline void asc_threadfence() { ::symsim::shim::simt::count_op(); }
 template <typename T>
 inline T atomicAdd(T* addr, T value) {
   static_assert(std::is_arithmetic<T>::value, "atomicAdd takes an integer or floating-point word");
-  ::symsim::shim::simt::count_op();
+  const ::symsim::shim::simt::AtomicRmw rmw(addr, sizeof(T));
   const T old = *addr;
   *addr = static_cast<T>(old + value);
   return old;
@@ -77,7 +92,7 @@ inline T atomicAdd(T* addr, T value) {
 template <typename T>
 inline T atomicOr(T* addr, T value) {
   static_assert(std::is_integral<T>::value, "atomicOr takes an integer word");
-  ::symsim::shim::simt::count_op();
+  const ::symsim::shim::simt::AtomicRmw rmw(addr, sizeof(T));
   const T old = *addr;
   *addr = static_cast<T>(old | value);
   return old;
@@ -85,21 +100,21 @@ inline T atomicOr(T* addr, T value) {
 template <typename T>
 inline T atomicAnd(T* addr, T value) {
   static_assert(std::is_integral<T>::value, "atomicAnd takes an integer word");
-  ::symsim::shim::simt::count_op();
+  const ::symsim::shim::simt::AtomicRmw rmw(addr, sizeof(T));
   const T old = *addr;
   *addr = static_cast<T>(old & value);
   return old;
 }
 template <typename T>
 inline T atomicMax(T* addr, T value) {
-  ::symsim::shim::simt::count_op();
+  const ::symsim::shim::simt::AtomicRmw rmw(addr, sizeof(T));
   const T old = *addr;
   if (value > old) *addr = value;
   return old;
 }
 template <typename T>
 inline T atomicCAS(T* addr, T compare, T value) {
-  ::symsim::shim::simt::count_op();
+  const ::symsim::shim::simt::AtomicRmw rmw(addr, sizeof(T));
   const T old = *addr;
   if (old == compare) *addr = value;
   return old;

@@ -60,6 +60,7 @@ uint64_t udma_atomic_emulated(AmoEmulated op, void* dst, uint64_t value, uint32_
                               const char* api, CallSite site);
 
 void* symmetric_ptr(const void* ptr, int pe);
-void vector_barrier_all(CallSite site);
+// Every block of every PE arrives (`api`: the call, for hang reports).
+void vector_barrier_all(CallSite site, const char* api = "aclshmemx_barrier_all_vec");
 
 }  // namespace symsim::shim

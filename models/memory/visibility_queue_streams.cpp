@@ -1,0 +1,164 @@
+// The visibility queue's engine streams (a put reading its source as units land): indexed by
+// source chunk so that a write made visible before its time (before_write) lets the units due
+// earlier read first, and remembers the bytes it replaced for streams scheduled until its time.
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "models/memory/visibility_queue.h"
+
+namespace symsim {
+
+namespace {
+constexpr uint64_t chunk_of(const uint8_t* p, uint64_t chunk_bytes) {
+  return reinterpret_cast<uintptr_t>(p) / chunk_bytes;
+}
+}  // namespace
+
+VisibilityQueue::Handle VisibilityQueue::schedule_stream(Ps first_visible_ps, Ps unit_interval_ps, uint32_t unit_bytes,
+                                                         uint8_t* dst, const uint8_t* src, uint64_t len, Lane lane) {
+  const Handle h = schedule_dma(first_visible_ps, unit_interval_ps, unit_bytes, dst, src, len, lane);
+  if (len == 0) return h;
+  m_entries[h].stream = true;
+  for (uint64_t c = chunk_of(src, kStreamChunkBytes); c <= chunk_of(src + len - 1, kStreamChunkBytes); ++c)
+    m_streams.insert(c, h);
+  if (!m_early_expiry.empty()) read_before_early_writes(h);
+  return h;
+}
+
+void VisibilityQueue::expire_early(Ps now_ps) {
+  while (!m_early_expiry.empty() && m_early_expiry.top().first <= now_ps) {
+    const uint32_t i = m_early_expiry.top().second;
+    m_early_expiry.pop();
+    EarlyWrite& w = m_early[i];
+    for (uint64_t c = chunk_of(w.begin, kStreamChunkBytes); c <= chunk_of(w.begin + w.len - 1, kStreamChunkBytes); ++c)
+      m_early_chunks.erase(c, i);
+    if (w.old.capacity() > 4096) {  // a large rewrite's bytes go back; small ones are reused
+      std::vector<uint8_t>().swap(w.old);
+    } else {
+      w.old.clear();
+    }
+    m_early_free.push_back(i);
+  }
+}
+
+void VisibilityQueue::remember_early(const uint8_t* begin, uint64_t len, Ps write_ps) {
+  uint32_t i;
+  if (!m_early_free.empty()) {
+    i = m_early_free.back();
+    m_early_free.pop_back();
+  } else {
+    i = static_cast<uint32_t>(m_early.size());
+    m_early.emplace_back();
+  }
+  EarlyWrite& w = m_early[i];
+  w.begin = begin;
+  w.len = len;
+  w.write_ps = write_ps;
+  w.old.assign(begin, begin + len);
+  for (uint64_t c = chunk_of(begin, kStreamChunkBytes); c <= chunk_of(begin + len - 1, kStreamChunkBytes); ++c)
+    m_early_chunks.insert(c, i);
+  m_early_expiry.push({write_ps, i});
+}
+
+void VisibilityQueue::read_before_early_writes(Handle h) {
+  expire_early(static_cast<Ps>(sc_core::sc_time_stamp().value()));
+  Entry& e = m_entries[h];
+  const uint8_t* end = e.src + e.len;
+  for (uint64_t c = chunk_of(e.src, kStreamChunkBytes); c <= chunk_of(end - 1, kStreamChunkBytes); ++c) {
+    m_early_chunks.for_each(c, [&](uint32_t i) {
+      const EarlyWrite& w = m_early[i];
+      const uint8_t* lo = std::max(e.src, w.begin);
+      const uint8_t* hi = std::min(end, w.begin + w.len);
+      if (lo >= hi || e.next_ps >= w.write_ps) return;
+      const uint64_t unit = e.unit_bytes;
+      uint64_t before_end = e.len;  // bytes of the units that land (read) before the write
+      if (e.unit_interval_ps > 0)
+        before_end = std::min(e.len, ((w.write_ps - e.next_ps - 1) / e.unit_interval_ps + 1) * unit);
+      const auto lo_off = static_cast<uint64_t>(lo - e.src);
+      const uint64_t hi_off = std::min(static_cast<uint64_t>(hi - e.src), before_end);
+      if (lo_off >= hi_off) return;
+      hold(e, (hi_off + unit - 1) / unit * unit);
+      // The held bytes are memory as it is now, after the early write: put back what it replaced.
+      std::memcpy(e.data.data() + (lo_off - e.held_from), w.old.data() + (lo - w.begin), hi_off - lo_off);
+    });
+  }
+}
+
+VisibilityQueue::Handle VisibilityQueue::schedule_read(Ps read_ps, Ps first_visible_ps, Ps unit_interval_ps,
+                                                       uint32_t unit_bytes, uint8_t* dst, const uint8_t* src,
+                                                       uint64_t len, Lane lane) {
+  const Handle h = schedule(first_visible_ps, unit_interval_ps, unit_bytes, dst, src, len, nullptr, lane);
+  if (m_early_expiry.empty() || len == 0) return h;
+  std::vector<uint32_t> early;  // the early writes of these bytes due after the read
+  for (uint64_t c = chunk_of(src, kStreamChunkBytes); c <= chunk_of(src + len - 1, kStreamChunkBytes); ++c)
+    m_early_chunks.for_each(c, [&](uint32_t i) {
+      const EarlyWrite& w = m_early[i];
+      if (w.write_ps > read_ps && w.begin < src + len && src < w.begin + w.len &&
+          std::find(early.begin(), early.end(), i) == early.end())
+        early.push_back(i);
+    });
+  // Latest first, so that where two overlap the bytes before the earlier one win.
+  std::sort(early.begin(), early.end(), [&](uint32_t a, uint32_t b) { return m_early[a].write_ps > m_early[b].write_ps; });
+  Entry& e = m_entries[h];
+  for (const uint32_t i : early) {
+    const EarlyWrite& w = m_early[i];
+    if (e.zeros) {
+      e.zeros = false;
+      e.data.assign(len, 0);
+    }
+    const uint8_t* lo = std::max(src, w.begin);
+    const uint8_t* hi = std::min(src + len, w.begin + w.len);
+    std::memcpy(e.data.data() + (lo - src), w.old.data() + (lo - w.begin), static_cast<size_t>(hi - lo));
+  }
+  return h;
+}
+
+void VisibilityQueue::unindex_stream(Handle h) {
+  Entry& e = m_entries[h];
+  e.stream = false;
+  for (uint64_t c = chunk_of(e.src, kStreamChunkBytes); c <= chunk_of(e.src + e.len - 1, kStreamChunkBytes); ++c)
+    m_streams.erase(c, h);
+}
+
+void VisibilityQueue::hold(Entry& e, uint64_t end) {
+  end = std::min(end, e.len);
+  if (end <= e.applied) return;
+  if (e.held_to <= e.applied) {  // nothing held ahead: start at the next unit to land
+    e.held_from = e.held_to = e.applied;
+    e.data.clear();
+  }
+  if (end <= e.held_to) return;
+  e.data.insert(e.data.end(), e.src + e.held_to, e.src + end);
+  e.held_to = end;
+}
+
+void VisibilityQueue::before_write(const uint8_t* begin, uint64_t len, Ps write_ps) {
+  if (len == 0) return;
+  const auto now = static_cast<Ps>(sc_core::sc_time_stamp().value());
+  expire_early(now);
+  if (write_ps > now) remember_early(begin, len, write_ps);
+  if (m_streams.empty()) return;
+  const uint8_t* end = begin + len;
+  for (uint64_t c = chunk_of(begin, kStreamChunkBytes); c <= chunk_of(end - 1, kStreamChunkBytes); ++c) {
+    m_streams.for_each(c, [&](Handle h) {
+      Entry& e = m_entries[h];
+      if (!e.live || e.next_ps >= write_ps) return;  // its next unit lands (reads) after the write
+      const uint8_t* lo = std::max(begin, e.src + e.applied);
+      const uint8_t* hi = std::min(end, e.src + e.len);
+      if (lo >= hi) return;
+      // Units from the next one to land up to the last one that overlaps the write and lands
+      // before it read the source now (units land, and so read, in order).
+      const uint64_t unit = e.unit_bytes;
+      const auto last_overlap_end = (static_cast<uint64_t>(hi - e.src) + unit - 1) / unit * unit;
+      uint64_t before_end = e.len;
+      if (e.unit_interval_ps > 0) {
+        const uint64_t units_before = (write_ps - e.next_ps - 1) / e.unit_interval_ps + 1;
+        before_end = e.applied / unit * unit + units_before * unit;
+      }
+      hold(e, std::min(last_overlap_end, before_end));
+    });
+  }
+}
+
+}  // namespace symsim
