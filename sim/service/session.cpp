@@ -4,6 +4,7 @@
 #include <boost/asio/write.hpp>
 
 #include "service/protocol.h"
+#include "service/request_line.h"
 #include "service/server.h"
 
 namespace symsim::service {
@@ -14,13 +15,13 @@ constexpr size_t kLossyLimitBytes = 8u << 20;
 constexpr size_t kHardLimitBytes = 64u << 20;
 }  // namespace
 
-Session::Session(Server& server, Socket socket, uint64_t id, size_t max_frame_bytes)
-    : m_server(server), m_socket(std::move(socket)), m_id(id), m_framer(max_frame_bytes) {}
+Session::Session(Server& server, Socket socket, uint64_t id, size_t max_frame_bytes, bool needs_token)
+    : m_server(server), m_socket(std::move(socket)), m_id(id), m_framer(max_frame_bytes), m_needs_token(needs_token) {}
 
 void Session::start() { read(); }
 
 void Session::read() {
-  if (m_reading || m_held || m_closing || m_closed) return;
+  if (m_reading || m_held || m_pending || m_closing || m_closed) return;
   m_reading = true;
   auto self = shared_from_this();
   m_socket.async_read_some(
@@ -40,7 +41,7 @@ void Session::read() {
 }
 
 void Session::process() {
-  while (!m_lines.empty() && !m_held && !m_closed) {
+  while (!m_lines.empty() && !m_held && !m_pending && !m_closing && !m_closed) {
     handle_line(m_lines.front());
     if (!m_held) m_lines.pop_front();
   }
@@ -55,8 +56,8 @@ void Session::handle_line(const LineFramer::Item& item) {
   }
   nlohmann::json request;
   try {
-    request = nlohmann::json::parse(item.text);
-  } catch (const nlohmann::json::exception& e) {
+    request = decode_request_line(item.text);
+  } catch (const BadLine& e) {
     send(error_reply(nullptr, err::kBadJson, e.what()));
     return;
   }
@@ -66,6 +67,14 @@ void Session::handle_line(const LineFramer::Item& item) {
     return;
   }
   if (!reply->is_null()) send(*reply);
+}
+
+void Session::complete(const nlohmann::json& reply) {
+  if (!m_pending || m_closed) return;
+  m_pending = false;
+  send(reply);
+  process();
+  read();
 }
 
 void Session::resume() {

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -33,7 +34,9 @@ void close_fds_from(int first) {
 
 }  // namespace
 
-SpawnedWorker spawn_worker(const std::vector<std::string>& argv, const std::string& log_path) {
+SpawnedWorker spawn_worker(const std::vector<std::string>& argv, const std::string& log_path,
+                           const WorkerLimits& limits) {
+  const pid_t parent = getpid();
   int pipe_fds[2];
   if (pipe2(pipe_fds, O_CLOEXEC) != 0) throw_errno("pipe2");
   const int log_fd = open(log_path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
@@ -57,6 +60,11 @@ SpawnedWorker spawn_worker(const std::vector<std::string>& argv, const std::stri
   }
   if (pid == 0) {
     setpgid(0, 0);  // cancel kills the whole group; a terminal's Ctrl-C goes to the parent only
+    if (limits.die_with_parent && (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)) _exit(127);
+    if (limits.address_space_bytes > 0) {
+      const rlimit as{limits.address_space_bytes, limits.address_space_bytes};
+      if (setrlimit(RLIMIT_AS, &as) != 0) _exit(127);
+    }
     signal(SIGPIPE, SIG_DFL);
     const int devnull = open("/dev/null", O_RDONLY);
     if (devnull < 0 || dup2(devnull, 0) < 0 || dup2(log_fd, 1) < 0 || dup2(log_fd, 2) < 0 ||

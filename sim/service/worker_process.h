@@ -4,6 +4,7 @@
 #pragma once
 #include <sys/types.h>
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -16,9 +17,15 @@ struct SpawnedWorker {
   int events_fd = -1;  // read end of the events pipe (non-blocking, close-on-exec), owned by the caller
 };
 
+struct WorkerLimits {
+  uint64_t address_space_bytes = 0;  // RLIMIT_AS of the worker; 0: inherited
+  bool die_with_parent = false;      // SIGKILL when the spawning process dies (PR_SET_PDEATHSIG)
+};
+
 // Starts `argv` (argv[0] is the executable path) in its own process group, stdin from
 // /dev/null, stdout and stderr appended to `log_path`. Throws std::system_error.
-SpawnedWorker spawn_worker(const std::vector<std::string>& argv, const std::string& log_path);
+SpawnedWorker spawn_worker(const std::vector<std::string>& argv, const std::string& log_path,
+                           const WorkerLimits& limits = {});
 
 // The running executable (/proc/self/exe), to start workers of the same build.
 std::string self_executable();

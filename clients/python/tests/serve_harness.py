@@ -50,6 +50,13 @@ class Server:
             raise RuntimeError(f"symsim serve did not start: {line!r} {self.proc.stderr.read()}")
         self.endpoint = line.strip().split("listening on ", 1)[1]
         self.state_dir = os.path.join(self.dir, "state")
+        # TCP always needs a token: the one given, else the one the server generated.
+        self.token = None
+        if "--token" in extra:
+            self.token = extra[list(extra).index("--token") + 1]
+        elif tcp:
+            with open(os.path.join(self.state_dir, "token")) as f:
+                self.token = f.read().strip()
 
     def stop(self, timeout=60):
         """SIGTERM twice (cancel whatever still runs), then wait; returns (exit code, stderr)."""
