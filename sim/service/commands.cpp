@@ -81,7 +81,7 @@ Commands::Commands(CLI::App& app) : m(std::make_unique<Impl>()) {
       ->check(CLI::Range(0.0, kMaxRunTimeoutS));
   i.serve
       ->add_option("--run-memory", i.server.run_memory_bytes,
-                   "address-space limit of each worker (RLIMIT_AS), e.g. 8G (default: none)")
+                   "stop a run whose worker uses more resident memory than this, e.g. 8G (default: none)")
       ->transform(CLI::AsSizeValue(false))
       ->check(CLI::Range(uint64_t{0}, uint64_t{1} << 50));
   i.serve->add_option("--progress-interval", i.server.progress_interval_s,

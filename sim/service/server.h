@@ -38,7 +38,7 @@ struct ServerOptions {
   bool allow_public = false;  // listen on a non-loopback TCP address (needs a token)
   std::string root;           // scenario_path files are read under here; default: state_dir
   double run_timeout_s = 0;   // 0: no limit
-  uint64_t run_memory_bytes = 0;  // address-space limit of each worker (RLIMIT_AS); 0: none
+  uint64_t run_memory_bytes = 0;  // resident-memory limit of each worker; 0: none
   double progress_interval_s = 0.25;
   std::string worker_executable;         // default: this executable
   std::vector<std::string> kernel_libs;  // loaded here (validation) and by every worker
@@ -95,6 +95,7 @@ class Server {
   void pump();  // starts queued runs while workers are free, then lets held sessions retry
   void start_run(Run& run);
   void pause_spawning();  // out of processes or descriptors: leave the queue for a while
+  void watch_memory();    // stops runs past --run-memory (resident memory, checked periodically)
   void read_events(Run& run);
   void on_event(Run& run, const std::string& line);
   void reap_children();
@@ -134,6 +135,7 @@ class Server {
   std::string m_shutdown_mode;  // empty: serving
   std::vector<std::string> m_shutdown_finished, m_shutdown_cancelled;
   std::unique_ptr<boost::asio::steady_timer> m_exit_timer;
+  std::unique_ptr<boost::asio::steady_timer> m_memory_timer;
   bool m_stopped = false;
   BackgroundWork m_background;  // last: its thread stops first
 };

@@ -3,6 +3,7 @@
 // of spinning when the process is out of descriptors.
 #include <fmt/format.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <boost/asio/post.hpp>
@@ -86,6 +87,7 @@ void Server::start() {
   for (size_t i = 0; i < m_unix.size(); ++i) accept_unix(i);
   for (size_t i = 0; i < m_tcp.size(); ++i) accept_tcp(i);
   wait_signals();
+  if (m_options.run_memory_bytes > 0) watch_memory();
 }
 
 void Server::bind_endpoints() {
@@ -109,6 +111,7 @@ void Server::bind_endpoints() {
       if (!ec) a->bind(ep, ec);
       if (!ec) a->listen(asio::socket_base::max_listen_connections, ec);
       if (ec) throw InputError("--socket", "", fmt::format("cannot listen on {}: {}", e.path, ec.message()));
+      chmod(e.path.c_str(), 0600);  // 0700 from the umask; no one needs to execute a socket
       m_unix.push_back(std::move(a));
       m_bound.push_back(e);
     } else {

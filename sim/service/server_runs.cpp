@@ -24,6 +24,9 @@ namespace {
 
 constexpr size_t kUnixPathMax = 107;  // sun_path less the terminating NUL
 constexpr auto kSpawnPause = std::chrono::milliseconds(500);
+// How often running workers' resident memory is checked against --run-memory: a worker that
+// allocates 1 GB/s overshoots by at most about 200 MB before it is stopped.
+constexpr auto kMemoryCheckInterval = std::chrono::milliseconds(200);
 
 // The worker's log tail, for the detail of a failed run.
 std::string log_detail(const Run& run, const std::string& what) {
@@ -79,7 +82,7 @@ void Server::start_run(Run& run) {
   }
   SpawnedWorker w;
   try {
-    w = spawn_worker(argv, (run.dir / "worker.log").string(), {m_options.run_memory_bytes, true});
+    w = spawn_worker(argv, (run.dir / "worker.log").string(), {true});
   } catch (const std::system_error& e) {
     const int code = e.code().value();
     if (code == EAGAIN || code == EMFILE || code == ENFILE || code == ENOMEM) {
@@ -120,6 +123,20 @@ void Server::pause_spawning() {
   timer->async_wait([this, timer](boost::system::error_code) {
     m_spawn_paused = false;
     pump();
+  });
+}
+
+void Server::watch_memory() {
+  m_memory_timer = std::make_unique<asio::steady_timer>(m_io, kMemoryCheckInterval);
+  m_memory_timer->async_wait([this](boost::system::error_code ec) {
+    if (ec || m_stopped) return;
+    for (auto& [id, run] : m_runs)
+      if (run->state == RunState::kRunning && !run->reaped && !run->out_of_memory &&
+          resident_bytes(run->pid) > m_options.run_memory_bytes) {
+        run->out_of_memory = true;
+        kill_run(*run);
+      }
+    watch_memory();
   });
 }
 
@@ -203,7 +220,8 @@ void Server::maybe_finish(Run& run) {
     finish(run, "timeout", fmt::format("ran past its {} s limit and was stopped", run.timeout_s));
   } else if (run.out_of_memory && m_options.run_memory_bytes > 0) {
     finish(run, "out_of_memory",
-           fmt::format("ran out of its {} MiB memory limit (--run-memory)", m_options.run_memory_bytes >> 20));
+           fmt::format("used more than its {} MiB memory limit (--run-memory) and was stopped",
+                       m_options.run_memory_bytes >> 20));
   } else if (x.exited && (x.code == 0 || x.code == 1) && has_result) {
     finish(run, x.code == 0 ? "pass" : "fail", "");
   } else if (x.exited && x.code == 2) {
@@ -303,6 +321,7 @@ void Server::maybe_complete_shutdown() {
     s->close_after_flush();
   }
   m_signals.cancel();
+  if (m_memory_timer) m_memory_timer->cancel();
   if (m_sessions.empty()) {
     m_io.stop();
     return;

@@ -177,6 +177,12 @@ namespace {
 int submit(const SubmitOptions& o) {
   const Endpoint ep = parse_endpoint(o.server.empty() ? default_server() : o.server, "--server");
   const std::string token = token_of(o);
+  // Where results go must take them before anything runs.
+  if (!o.trace_path.empty()) io::check_writable(o.trace_path);
+  if (!o.out_dir.empty()) {
+    io::create_output_dir(o.out_dir);
+    io::check_writable((fs::path(o.out_dir) / "result.json").string());
+  }
   std::optional<Clock::time_point> deadline;
   if (o.timeout_s > 0)
     deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(o.timeout_s));

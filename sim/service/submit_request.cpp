@@ -16,11 +16,11 @@ const json* find(const json& req, const char* key) {
   return it == req.end() || it->is_null() ? nullptr : &*it;
 }
 
-// A PE number: 1 to 9 decimal digits, nothing else.
+// A PE number: decimal digits that fit an int, nothing else.
 int parse_pe(std::string_view text, const std::string& whole) {
   int value = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (text.empty() || text.size() > 9 || ec != std::errc() || end != text.data() + text.size() || text[0] == '-')
+  if (text.empty() || text.size() > 10 || ec != std::errc() || end != text.data() + text.size() || text[0] == '-')
     throw BadRequest(fmt::format("\"trace\": \"pes\" must be a PE list such as 0,2-3, got '{}'", whole));
   return value;
 }

@@ -31,7 +31,7 @@ int worker_main(const WorkerOptions& o) {
   try {
     return run_worker(o, sink);
   } catch (const std::bad_alloc&) {
-    // Most likely the server's per-run limit (--run-memory, RLIMIT_AS): say so to the server.
+    // Out of memory (the machine, or a ulimit): say so to the server before exiting.
     sink.emit({{"event", "out_of_memory"}});
     std::cerr << "symsim worker: out of memory\n";
     return 3;

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <system_error>
@@ -61,10 +62,6 @@ SpawnedWorker spawn_worker(const std::vector<std::string>& argv, const std::stri
   if (pid == 0) {
     setpgid(0, 0);  // cancel kills the whole group; a terminal's Ctrl-C goes to the parent only
     if (limits.die_with_parent && (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)) _exit(127);
-    if (limits.address_space_bytes > 0) {
-      const rlimit as{limits.address_space_bytes, limits.address_space_bytes};
-      if (setrlimit(RLIMIT_AS, &as) != 0) _exit(127);
-    }
     signal(SIGPIPE, SIG_DFL);
     const int devnull = open("/dev/null", O_RDONLY);
     if (devnull < 0 || dup2(devnull, 0) < 0 || dup2(log_fd, 1) < 0 || dup2(log_fd, 2) < 0 ||
@@ -104,6 +101,15 @@ ExitStatus decode_wait_status(int status) {
     s.signal = WTERMSIG(status);
   }
   return s;
+}
+
+uint64_t resident_bytes(pid_t pid) {
+  char path[64];
+  std::snprintf(path, sizeof path, "/proc/%d/statm", static_cast<int>(pid));
+  std::ifstream in(path);
+  uint64_t size_pages = 0, resident_pages = 0;
+  if (!(in >> size_pages >> resident_pages)) return 0;
+  return resident_pages * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
 }
 
 std::string file_tail(const std::string& path, size_t max_bytes) {

@@ -18,8 +18,7 @@ struct SpawnedWorker {
 };
 
 struct WorkerLimits {
-  uint64_t address_space_bytes = 0;  // RLIMIT_AS of the worker; 0: inherited
-  bool die_with_parent = false;      // SIGKILL when the spawning process dies (PR_SET_PDEATHSIG)
+  bool die_with_parent = false;  // SIGKILL when the spawning process dies (PR_SET_PDEATHSIG)
 };
 
 // Starts `argv` (argv[0] is the executable path) in its own process group, stdin from
@@ -38,6 +37,10 @@ struct ExitStatus {
   std::string describe() const;
 };
 ExitStatus decode_wait_status(int status);
+
+// The resident memory of a process (/proc/PID/statm), 0 when it cannot be read. (A virtual
+// limit such as RLIMIT_AS cannot bound a worker: every PE reserves 64 GiB of sparse HBM.)
+uint64_t resident_bytes(pid_t pid);
 
 // The last `max_bytes` of a file (worker logs in error details), trimmed to whole lines.
 std::string file_tail(const std::string& path, size_t max_bytes);
