@@ -15,6 +15,7 @@
 
 #include "scenario/input_error.h"
 #include "service/protocol.h"
+#include "service/request_line.h"
 
 namespace asio = boost::asio;
 using nlohmann::json;
@@ -128,6 +129,26 @@ void Server::reply_later(Session& s, std::function<json()> job) {
       if (auto it = m_sessions.find(id); it != m_sessions.end()) {
         const std::shared_ptr<Session> keep = it->second;  // complete() may close it
         keep->complete(reply);
+      }
+    });
+  });
+}
+
+void Server::decode_later(Session& s, std::string line) {
+  m_background.post([this, id = s.id(), line = std::move(line)] {
+    std::optional<json> request;
+    std::string error;
+    try {
+      request = decode_request_line(line);
+    } catch (const BadLine& e) {
+      error = e.what();
+    } catch (const std::bad_alloc&) {
+      error = "the server is out of memory for this request";
+    }
+    asio::post(m_io, [this, id, request = std::move(request), error = std::move(error)]() mutable {
+      if (auto it = m_sessions.find(id); it != m_sessions.end()) {
+        const std::shared_ptr<Session> keep = it->second;
+        keep->decoded(std::move(request), error);
       }
     });
   });

@@ -57,6 +57,9 @@ class Server {
   // a null reply means the handler already sent it.
   std::optional<nlohmann::json> dispatch(Session& session, const nlohmann::json& request);
   void session_closed(uint64_t id);
+  // Parses a long request line on the background thread, then hands it to the session.
+  void decode_later(Session& s, std::string line);
+
   size_t max_frame_bytes() const { return m_options.max_frame_bytes; }
   // The actual endpoints (TCP port 0 resolved).
   const std::vector<Endpoint>& bound() const { return m_bound; }

@@ -32,6 +32,8 @@ class Session : public std::enable_shared_from_this<Session> {
   // The current request's reply comes later, through complete(); requests behind it wait.
   void set_pending() { m_pending = true; }
   void complete(const nlohmann::json& reply);
+  // A long line parsed off the event thread: the request, or the reason it is not one.
+  void decoded(std::optional<nlohmann::json> request, const std::string& error);
   void start();
   // Queues a message. A lossy one (progress) is dropped when the client is far behind.
   void send(const nlohmann::json& message, bool lossy = false);
@@ -44,7 +46,11 @@ class Session : public std::enable_shared_from_this<Session> {
  private:
   void read();
   void process();  // handles buffered lines until none is left or one is held
-  void handle_line(const LineFramer::Item& item);
+  struct Line {
+    LineFramer::Item item;
+    std::optional<nlohmann::json> request;  // once parsed (a held submit keeps it for its retry)
+  };
+  void handle_line(Line& line);
   void write_next();
   void close();
 
@@ -53,9 +59,10 @@ class Session : public std::enable_shared_from_this<Session> {
   uint64_t m_id;
   LineFramer m_framer;
   char m_buffer[64 * 1024];
-  std::deque<LineFramer::Item> m_lines;  // read, not yet handled
+  std::deque<Line> m_lines;              // read, not yet handled
   bool m_held = false;                   // m_lines.front() waits for queue room
   bool m_pending = false;                // a request's reply comes later
+  bool m_decoding = false;               // m_lines.front() is being parsed off the event thread
   bool m_reading = false;
   bool m_needs_token;
   bool m_authenticated = false;
