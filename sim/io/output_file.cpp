@@ -1,6 +1,7 @@
 #include "io/output_file.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -35,8 +36,15 @@ namespace {
 
 [[noreturn]] void fail(const std::string& path, int err, const std::string& doing) {
   std::string why = std::strerror(err);
-  if (err == ENOENT) why = "a folder on the path does not exist";
-  else if (err == ENOTDIR) why = "a part of the path is not a folder";
+  if (err == ENOENT) {
+    // A missing folder, or a file system that makes nothing here (/proc, /sys).
+    std::error_code ec;
+    const fs::path parent = fs::path(path).parent_path();
+    why = parent.empty() || fs::is_directory(parent, ec) ? "this file system does not create files here"
+                                                         : "a folder on the path does not exist";
+  } else if (err == ENOTDIR) {
+    why = "a part of the path is not a folder";
+  }
   throw OutputError(classify_errno(err), path, "cannot " + doing + " " + path + ": " + why);
 }
 
@@ -76,6 +84,24 @@ class FdBuf : public std::streambuf {
   int m_fd;
   int m_errno = 0;
   std::vector<char> m_buf;
+};
+
+// Holds the signals that end a process (Ctrl-C, kill, a wall-time alarm) while a temporary
+// file exists, so it is always renamed or removed first; they are delivered on release.
+class DeferEndingSignals {
+ public:
+  DeferEndingSignals() {
+    sigset_t set;
+    sigemptyset(&set);
+    for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGALRM}) sigaddset(&set, sig);
+    pthread_sigmask(SIG_BLOCK, &set, &m_old);
+  }
+  ~DeferEndingSignals() { pthread_sigmask(SIG_SETMASK, &m_old, nullptr); }
+  DeferEndingSignals(const DeferEndingSignals&) = delete;
+  DeferEndingSignals& operator=(const DeferEndingSignals&) = delete;
+
+ private:
+  sigset_t m_old;
 };
 
 enum class TargetKind { kRegular, kInPlace };
@@ -148,6 +174,7 @@ void write_atomic(const std::string& target, const std::string& shown, const std
   if (fs::path(target).filename().empty())
     throw OutputError(OutputErrorKind::kBadPath, shown, "cannot write " + shown + ": it names a folder");
   const std::string temp = temp_name_for(target);
+  const DeferEndingSignals defer;
   const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOCTTY, 0666);
   if (fd < 0) fail(shown, errno, "create");
   FdBuf buf(fd);
@@ -201,6 +228,8 @@ void write_file(const std::string& path, const std::function<void(std::ostream&)
 void create_output_dir(const std::string& dir) {
   if (dir.empty()) throw OutputError(OutputErrorKind::kBadPath, dir, "cannot create an output folder with an empty name");
   std::error_code ec;
+  if (fs::exists(dir, ec) && !fs::is_directory(dir, ec))
+    throw OutputError(OutputErrorKind::kBadPath, dir, "cannot create the folder " + dir + ": it exists and is not a folder");
   fs::create_directories(dir, ec);
   if (ec) fail(dir, ec.value(), "create the folder");
   if (!fs::is_directory(dir, ec))

@@ -1,7 +1,9 @@
 // Checked, atomic output files (docs/robustness.md): every write, flush, close and rename is
 // checked; a regular file is written under a temporary name in its own folder and renamed into
 // place, so a failed write never leaves a partial file. Devices and FIFOs (/dev/stdout,
-// /dev/null, /dev/full) are written in place, still checked.
+// /dev/null, /dev/full) are written in place, still checked. While a temporary file exists,
+// SIGINT, SIGTERM, SIGHUP, SIGQUIT and SIGALRM are held in the writing thread and delivered
+// once it is renamed or removed: an interrupted write leaves no temporary file either.
 //
 // Failures throw OutputError, which carries the path and whether it is a bad path (the user
 // named something that cannot be written: a missing folder, a file where a folder should be,
