@@ -16,7 +16,7 @@
 #include "io/output_file.h"
 #include "io/strict_json.h"
 #include "service/client.h"
-#include "service/folder_name.h"
+#include "io/path_component.h"
 #include "service/protocol.h"
 
 namespace fs = std::filesystem;
@@ -115,7 +115,7 @@ int collect(Client& c, const std::string& run, const std::string& name, const Su
                              done.value("detail", std::string()));
     return outcome_exit_code(outcome);
   }
-  const fs::path dir = o.out_dir.empty() ? fs::path("symsim-out") / safe_folder_name(name) : fs::path(o.out_dir);
+  const fs::path dir = o.out_dir.empty() ? fs::path("symsim-out") / io::safe_path_component(name) : fs::path(o.out_dir);
   io::create_output_dir(dir.string());
   io::write_file((dir / "result.json").string(), r["result"].dump(2) + "\n");
   std::string summary;
