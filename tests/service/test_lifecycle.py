@@ -149,7 +149,7 @@ class LimitsTest(unittest.TestCase):
             self.assertEqual((done["outcome"], done["exit_code"]), ("timeout", 124))
 
     def test_per_run_memory_limit(self):
-        server = Server("--run-memory", "256M", workers=1)
+        server = Server("--run-memory", "768M", workers=1)  # a small run fits even under ASan
         self.addCleanup(server.cleanup)
         c = LineSocket(server.endpoint)
         self.addCleanup(c.close)
@@ -159,7 +159,7 @@ class LimitsTest(unittest.TestCase):
         big["pes"] = 8
         run, done = run_to_end(c, big)
         self.assertEqual((done["outcome"], done["exit_code"]), ("out_of_memory", 3), done)
-        self.assertIn("256 MiB", done["detail"])
+        self.assertIn("768 MiB", done["detail"])
         self.assertIn("--run-memory", done["detail"])
 
 
