@@ -183,6 +183,14 @@ class BoundedRequestTest(unittest.TestCase):
             self.assertEqual(r["error"]["code"], "bad_request", r)
             self.assertIn("window_us", r["error"]["message"])
 
+    def test_out_of_range_numbers_are_the_clients_error(self):
+        # A fuzz find: a "set" value of 1e400 threw a JSON exception, answered "internal".
+        c = self.connect()
+        c.send_json({"op": "submit", "id": 1, "scenario": small_put(name="big_number"),
+                     "set": ["kernel.args.bytes=21e308048"]})
+        r, _ = c.read_reply()
+        self.assertEqual(r["error"]["code"], "invalid_scenario", r)
+
     def test_deep_nesting_is_refused_and_the_server_lives(self):
         c = self.connect()
         depth = 400000  # 800 KB: under the frame limit; echoing it would recurse 400000 deep
