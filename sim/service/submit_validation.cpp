@@ -55,11 +55,12 @@ Validation validate_submission(const SubmitRequest& r, const ConfinedRoot* root,
     Scenario sc;
     try {
       sc = load_scenario_text(v.text, r.display, r.load);
+    } catch (const std::bad_alloc&) {
+      throw;
     } catch (const std::exception& e) {
       // An InputError, or a JSON exception from a value that is not a number (a "set" of
       // 1e400; fuzz find). The client sent an inline scenario: its own text may be quoted
       // back. A file it named may be one it cannot read itself, so nothing of its contents is.
-      if (dynamic_cast<const std::bad_alloc*>(&e)) throw;
       if (!from_file) return failed(err::kInvalidScenario, e.what());
       return failed(err::kInvalidScenario,
                     fmt::format("scenario_path '{}' is not a valid scenario (the server does not quote files "
