@@ -11,6 +11,7 @@
 #include <boost/asio/read_until.hpp>
 #include <boost/asio/streambuf.hpp>
 #include <boost/asio/write.hpp>
+#include <chrono>
 #include <cstdlib>
 #include <istream>
 #include <stdexcept>
@@ -26,28 +27,81 @@ struct Client::Impl {
   asio::streambuf in;
 };
 
-Client::Client(const Endpoint& e, const std::string& token) : m_impl(std::make_unique<Impl>()) {
+namespace {
+
+// Runs one asynchronous connect on `io` for at most `timeout`; would_block when it timed out.
+template <typename Socket, typename EndpointT>
+boost::system::error_code connect_within(asio::io_context& io, Socket& socket, const EndpointT& ep,
+                                         std::chrono::milliseconds timeout) {
+  boost::system::error_code ec = asio::error::would_block;
+  socket.async_connect(ep, [&ec](boost::system::error_code e) { ec = e; });
+  io.restart();
+  io.run_for(timeout);
+  if (ec == asio::error::would_block) {
+    socket.close();
+    io.restart();
+    io.run();  // the aborted handler
+    ec = asio::error::timed_out;
+  }
+  return ec;
+}
+
+}  // namespace
+
+Client::Client(const Endpoint& e, const std::string& token, std::chrono::milliseconds timeout)
+    : m_impl(std::make_unique<Impl>()) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
   boost::system::error_code ec;
   if (e.is_unix) {
-    m_impl->socket.connect(asio::local::stream_protocol::endpoint(e.path), ec);
+    asio::local::stream_protocol::socket s(m_impl->io);
+    ec = connect_within(m_impl->io, s, asio::local::stream_protocol::endpoint(e.path), timeout);
+    if (!ec) m_impl->socket = asio::generic::stream_protocol::socket(std::move(s));
   } else {
     asio::ip::tcp::resolver resolver(m_impl->io);
     const auto results = resolver.resolve(e.host, std::to_string(e.port), ec);
     if (!ec) {
       ec = asio::error::host_not_found;
       for (const auto& r : results) {
-        m_impl->socket.close();
-        m_impl->socket.connect(r.endpoint(), ec);
-        if (!ec) break;
+        asio::ip::tcp::socket s(m_impl->io);
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+        ec = connect_within(m_impl->io, s, r.endpoint(), std::max(left, std::chrono::milliseconds(1)));
+        if (!ec) {
+          m_impl->socket = asio::generic::stream_protocol::socket(std::move(s));
+          break;
+        }
       }
     }
   }
-  if (ec) throw std::runtime_error("cannot connect to " + e.describe() + ": " + ec.message());
-  json hello = {{"op", "hello"}, {"client", "symsim"}};
+  if (ec == asio::error::timed_out)
+    throw ConnectError("cannot connect to " + e.describe() + ": no answer within " +
+                       std::to_string(timeout.count() / 1000.0).substr(0, 5) + " s");
+  if (ec) throw ConnectError("cannot connect to " + e.describe() + ": " + ec.message() + " (is `symsim serve` running there?)");
+  json hello = {{"op", "hello"}, {"client", "symsim"}, {"id", m_next_id++}};
   if (!token.empty()) hello["token"] = token;
-  m_hello = request(hello);
+  asio::write(m_impl->socket, asio::buffer(hello.dump() + "\n"));
+  for (;;) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    std::optional<json> msg;
+    try {
+      msg = next_for(std::max(left, std::chrono::milliseconds(0)));
+    } catch (const std::exception& x) {
+      throw ConnectError("connected to " + e.describe() + ", but it closed the connection before answering");
+    }
+    if (!msg)
+      throw ConnectError("connected to " + e.describe() + ", but it sent no answer within " +
+                         std::to_string(timeout.count() / 1000.0).substr(0, 5) + " s (a stopped or busy server?)");
+    if (msg->contains("event")) continue;
+    if (msg->value("id", json()) != hello["id"]) {
+      if (!msg->value("ok", true) && msg->contains("error"))  // turned away before the hello was read
+        throw ConnectError("the server at " + e.describe() + " turned the connection away: " +
+                           (*msg)["error"].value("message", std::string("?")));
+      continue;
+    }
+    m_hello = std::move(*msg);
+    break;
+  }
   if (!m_hello.value("ok", false))
-    throw std::runtime_error("the server refused the connection: " +
+    throw ConnectError("the server refused the connection: " +
                              m_hello["error"].value("message", std::string("?")));
 }
 

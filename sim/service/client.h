@@ -6,18 +6,28 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <stdexcept>
 #include <string>
 
 #include "service/endpoint.h"
 
 namespace symsim::service {
 
+// The server could not be reached or did not answer as a server: refused, no such socket, no
+// hello reply within the timeout, or it turned the connection away (server_busy).
+struct ConnectError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 class Client {
  public:
   using EventHandler = std::function<void(const nlohmann::json& event)>;
 
-  // Connects and says hello (with `token` when not empty); throws std::runtime_error.
-  Client(const Endpoint& endpoint, const std::string& token);
+  // Connects and says hello (with `token` when not empty), both within `timeout`; throws
+  // ConnectError when the server cannot be reached or does not answer, std::runtime_error
+  // when it refuses the token.
+  Client(const Endpoint& endpoint, const std::string& token,
+         std::chrono::milliseconds timeout = std::chrono::seconds(10));
   ~Client();
 
   // Sends `request` (an "id" is added) and returns its reply; events arriving meanwhile go to

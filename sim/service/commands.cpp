@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "cosim/launch_command.h"
+#include "scenario/input_error.h"
 #include "service/server.h"
 #include "service/submit_command.h"
 #include "service/trace_args.h"
@@ -15,6 +16,7 @@
 namespace symsim::service {
 
 namespace {
+constexpr uint64_t kMinRunMemoryBytes = uint64_t{128} << 20;
 // Loads kernel libraries (so their kernels validate here) and returns their absolute paths
 // for the worker processes, which load them again.
 std::vector<std::string> load_libraries(const std::vector<std::string>& libs) {
@@ -68,10 +70,20 @@ Commands::Commands(CLI::App& app) : m(std::make_unique<Impl>()) {
       ->add_option("--max-frame-bytes", i.server.max_frame_bytes,
                    "longest request line accepted (default 1 MiB)")
       ->check(CLI::Range(size_t{64}, size_t{1} << 30));
-  i.serve->add_option("--token", i.server.token, "clients must send this token (default: $SYMSIM_TOKEN)");
+  i.serve->add_option("--token", i.server.token,
+                      "clients must send this token (default: $SYMSIM_TOKEN; generated into <dir>/token for TCP)");
+  i.serve->add_option("--root", i.server.root,
+                      "scenario_path requests may read files only under this folder (default: --dir)");
   i.serve->add_flag("--public", i.server.allow_public, "allow a non-loopback TCP address (needs a token)");
-  i.serve->add_option("--run-timeout", i.server.run_timeout_s,
-                      "stop a run after this many wall seconds (default: none)");
+  i.serve
+      ->add_option("--run-timeout", i.server.run_timeout_s,
+                   "stop a run after this many wall seconds; a submit may ask for less (default: none)")
+      ->check(CLI::Range(0.0, kMaxRunTimeoutS));
+  i.serve
+      ->add_option("--run-memory", i.server.run_memory_bytes,
+                   "stop a run whose worker uses more resident memory than this, e.g. 8G (default: none)")
+      ->transform(CLI::AsSizeValue(false))
+      ->check(CLI::Range(uint64_t{0}, uint64_t{1} << 50));
   i.serve->add_option("--progress-interval", i.server.progress_interval_s,
                       "seconds between progress events (default 0.25)");
   i.serve->add_option("--kernel-lib", i.server.kernel_libs,
@@ -85,6 +97,15 @@ Commands::Commands(CLI::App& app) : m(std::make_unique<Impl>()) {
       "--server", s.server,
       "unix:PATH or tcp:HOST:PORT (default: $SYMSIM_SERVER or unix:symsim-serve/symsim.sock)");
   i.submit->add_option("--token", s.token, "the server's token (default: $SYMSIM_TOKEN)");
+  i.submit->add_option("--token-file", s.token_file, "read the server's token from this file (serve's <dir>/token)");
+  i.submit
+      ->add_option("--connect-timeout", s.connect_timeout_s,
+                   "give up when the server does not answer within this many seconds (default 10)")
+      ->check(CLI::Range(0.001, 86400.0));
+  i.submit
+      ->add_option("--timeout", s.timeout_s,
+                   "stop waiting for the run after this many seconds: exit 124, the run goes on (default: none)")
+      ->check(CLI::Range(0.0, kMaxRunTimeoutS));
   i.submit->add_option("--set", s.sets, "override a value by dotted path (PATH=VALUE), repeatable");
   i.submit_seed = i.submit->add_option("--seed", s.seed, "override the scenario's seed");
   i.submit->add_option("--out", s.out_dir, "where result.json goes (default: symsim-out/<scenario name>)");
@@ -155,6 +176,8 @@ std::optional<int> Commands::dispatch() {
       if (const char* t = std::getenv("SYMSIM_TOKEN")) i.server.token = t;
     for (const std::string& s : i.sockets) i.server.listen.push_back(parse_endpoint("unix:" + s, "--socket"));
     for (const std::string& l : i.listens) i.server.listen.push_back(parse_endpoint(l, "--listen"));
+    if (i.server.run_memory_bytes > 0 && i.server.run_memory_bytes < kMinRunMemoryBytes)
+      throw InputError("--run-memory", "", "at least 128M: a worker needs that much to start");
     if (i.server.listen.empty())
       i.server.listen.push_back(parse_endpoint("unix:" + i.server.state_dir + "/symsim.sock", "--socket"));
     i.server.kernel_libs = load_libraries(i.server.kernel_libs);

@@ -31,6 +31,7 @@ int outcome_exit_code(const std::string& outcome) {
   if (outcome == "pass") return 0;
   if (outcome == "fail") return 1;
   if (outcome == "invalid") return 2;
+  if (outcome == "timeout") return 124;  // as timeout(1), `symsim sweep` and `symsim launch`
   return 3;
 }
 

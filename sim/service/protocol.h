@@ -25,6 +25,8 @@ inline constexpr const char* kAlreadyFinished = "already_finished";
 inline constexpr const char* kNoResult = "no_result";
 inline constexpr const char* kNoTrace = "no_trace";
 inline constexpr const char* kShuttingDown = "shutting_down";
+inline constexpr const char* kServerBusy =
+    "server_busy";  // out of file descriptors or memory, or too many connections: try again later
 inline constexpr const char* kInternal = "internal";
 }  // namespace err
 
@@ -36,7 +38,8 @@ nlohmann::json ok_reply(const nlohmann::json& request, nlohmann::json fields = n
 
 // Run outcomes, the final word on a run: pass, fail (an expectation failed), invalid (the
 // worker rejected its input), error (internal error), crashed (the worker died or wrote no
-// result), cancelled, timeout. Maps each to the `symsim run` exit code (0, 1, 2, else 3).
+// result), cancelled, timeout (its wall-time limit), out_of_memory (its --run-memory limit).
+// Maps each to the `symsim run` exit code (0, 1, 2; 124 for timeout; else 3).
 int outcome_exit_code(const std::string& outcome);
 
 }  // namespace symsim::service

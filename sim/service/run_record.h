@@ -42,6 +42,7 @@ struct Run {
   bool cancel_requested = false;
   bool timed_out = false;
   bool shutdown_cancel = false;  // cancelled because the server shut down
+  bool out_of_memory = false;    // past --run-memory (or the worker ran out of memory)
   std::unique_ptr<boost::asio::steady_timer> timer;
 
   // What watchers are told and what is kept for those who watch later.

@@ -1,6 +1,7 @@
 // One client connection of `symsim serve`: reads JSON lines (bounded), hands each request to
 // the server, and writes replies and events in order. A submit the queue cannot take yet is
-// held and reading pauses (back-pressure) until the server resumes the session.
+// held and reading pauses (back-pressure) until the server resumes the session; a request the
+// server answers later (validated off the event thread) holds the requests behind it likewise.
 #pragma once
 #include <boost/asio/generic/stream_protocol.hpp>
 #include <cstdint>
@@ -20,12 +21,19 @@ class Server;
 class Session : public std::enable_shared_from_this<Session> {
  public:
   using Socket = boost::asio::generic::stream_protocol::socket;
-  Session(Server& server, Socket socket, uint64_t id, size_t max_frame_bytes);
+  Session(Server& server, Socket socket, uint64_t id, size_t max_frame_bytes, bool needs_token);
 
   uint64_t id() const { return m_id; }
+  bool needs_token() const { return m_needs_token; }
   bool authenticated() const { return m_authenticated; }
   void set_authenticated() { m_authenticated = true; }
+  int add_auth_failure() { return ++m_auth_failures; }
 
+  // The current request's reply comes later, through complete(); requests behind it wait.
+  void set_pending() { m_pending = true; }
+  void complete(const nlohmann::json& reply);
+  // A long line parsed off the event thread: the request, or the reason it is not one.
+  void decoded(std::optional<nlohmann::json> request, const std::string& error);
   void start();
   // Queues a message. A lossy one (progress) is dropped when the client is far behind.
   void send(const nlohmann::json& message, bool lossy = false);
@@ -38,7 +46,11 @@ class Session : public std::enable_shared_from_this<Session> {
  private:
   void read();
   void process();  // handles buffered lines until none is left or one is held
-  void handle_line(const LineFramer::Item& item);
+  struct Line {
+    LineFramer::Item item;
+    std::optional<nlohmann::json> request;  // once parsed (a held submit keeps it for its retry)
+  };
+  void handle_line(Line& line);
   void write_next();
   void close();
 
@@ -47,10 +59,14 @@ class Session : public std::enable_shared_from_this<Session> {
   uint64_t m_id;
   LineFramer m_framer;
   char m_buffer[64 * 1024];
-  std::deque<LineFramer::Item> m_lines;  // read, not yet handled
+  std::deque<Line> m_lines;              // read, not yet handled
   bool m_held = false;                   // m_lines.front() waits for queue room
+  bool m_pending = false;                // a request's reply comes later
+  bool m_decoding = false;               // m_lines.front() is being parsed off the event thread
   bool m_reading = false;
+  bool m_needs_token;
   bool m_authenticated = false;
+  int m_auth_failures = 0;
   std::deque<std::string> m_out;
   size_t m_out_bytes = 0;
   bool m_writing = false;

@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdlib>
+#include <optional>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -11,7 +13,10 @@
 
 #include "runner/runner.h"
 #include "scenario/input_error.h"
+#include "io/output_file.h"
+#include "io/strict_json.h"
 #include "service/client.h"
+#include "io/path_component.h"
 #include "service/protocol.h"
 
 namespace fs = std::filesystem;
@@ -22,6 +27,24 @@ namespace symsim::service {
 namespace {
 
 constexpr int kExitInternal = 3;
+constexpr int kExitInput = 2;
+constexpr int kExitTimeLimit = 124;  // as timeout(1), sweeps and launch
+
+// --timeout passed before the run ended.
+struct WaitTimeout : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+using Clock = std::chrono::steady_clock;
+
+// The next message, within the deadline when there is one.
+json next_before(Client& c, const std::optional<Clock::time_point>& deadline, const std::string& run) {
+  if (!deadline) return c.next();
+  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(*deadline - Clock::now());
+  std::optional<json> m = c.next_for(std::max(left, std::chrono::milliseconds(0)));
+  if (!m) throw WaitTimeout("run " + run + " did not finish within --timeout; it goes on (symsim submit --wait " + run + ")");
+  return *m;
+}
 
 [[noreturn]] void fail_reply(const json& reply) {
   throw std::runtime_error(fmt::format("server: {} ({})", reply["error"].value("message", std::string("?")),
@@ -61,9 +84,10 @@ class EventPrinter {
   bool m_quiet, m_tty, m_line = false;
 };
 
-// Waits for `run`'s done event, then fetches its result (and trace) into `out_dir`.
+// Waits for `run`'s done event, then fetches its result (and trace) into `out_dir`. The default
+// folder is named after the scenario (as the server reports it), made one safe path component.
 int collect(Client& c, const std::string& run, const std::string& name, const SubmitOptions& o,
-            EventPrinter& printer) {
+            EventPrinter& printer, const std::optional<Clock::time_point>& deadline) {
   json done;
   c.on_event([&](const json& e) {
     if (e.value("run", std::string()) != run) return;
@@ -73,7 +97,7 @@ int collect(Client& c, const std::string& run, const std::string& name, const Su
   const json w = c.request({{"op", "watch"}, {"run", run}});
   if (!w.value("ok", false)) fail_reply(w);
   while (done.is_null()) {
-    const json e = c.next();
+    const json e = next_before(c, deadline, run);
     if (e.contains("event")) {
       if (e.value("run", std::string()) == run) {
         printer(e);
@@ -91,41 +115,79 @@ int collect(Client& c, const std::string& run, const std::string& name, const Su
                              done.value("detail", std::string()));
     return outcome_exit_code(outcome);
   }
-  const fs::path dir = o.out_dir.empty() ? fs::path("symsim-out") / name : fs::path(o.out_dir);
-  fs::create_directories(dir);
-  std::ofstream(dir / "result.json") << r["result"].dump(2) << "\n";
-  std::cout << summarize(r["result"]) << "  result: " << (dir / "result.json").string() << "  (run " << run
-            << ")\n";
+  const fs::path dir = o.out_dir.empty() ? fs::path("symsim-out") / io::safe_path_component(name) : fs::path(o.out_dir);
+  io::create_output_dir(dir.string());
+  io::write_file((dir / "result.json").string(), r["result"].dump(2) + "\n");
+  std::string summary;
+  try {
+    summary = summarize(r["result"]);
+  } catch (const json::exception&) {
+    summary = "(the server's result has an unexpected shape)\n";
+  }
+  std::cout << summary << "  result: " << (dir / "result.json").string() << "  (run " << run << ")\n";
   if (!o.trace_path.empty()) {
-    std::ofstream t(o.trace_path, std::ios::binary);
-    for (uint64_t offset = 0;;) {
-      const json chunk =
-          c.request({{"op", "trace"}, {"run", run}, {"offset", offset}, {"max_bytes", 1u << 20}});
-      if (!chunk.value("ok", false)) fail_reply(chunk);
-      const std::string data = chunk["data"].get<std::string>();
-      t << data;
-      offset += data.size();
-      if (chunk["eof"].get<bool>()) break;
-    }
+    io::write_file(o.trace_path, [&](std::ostream& t) {
+      for (uint64_t offset = 0;;) {
+        const json chunk =
+            c.request({{"op", "trace"}, {"run", run}, {"offset", offset}, {"max_bytes", 1u << 20}});
+        if (!chunk.value("ok", false)) fail_reply(chunk);
+        const std::string data = chunk["data"].get<std::string>();
+        t << data;
+        offset += data.size();
+        if (chunk["eof"].get<bool>() || data.empty()) break;
+      }
+    });
     std::cout << "  trace: " << o.trace_path << "\n";
   }
   return done.value("exit_code", kExitInternal);
 }
 
-std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path, "", "cannot open the file");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+std::string token_of(const SubmitOptions& o) {
+  if (!o.token.empty()) return o.token;
+  if (!o.token_file.empty()) {
+    std::string t = io::read_regular_file(o.token_file, 4096);
+    while (!t.empty() && (t.back() == '\n' || t.back() == '\r' || t.back() == ' ')) t.pop_back();
+    return t;
+  }
+  const char* env = std::getenv("SYMSIM_TOKEN");
+  return env ? env : "";
 }
+
+int submit(const SubmitOptions& o);
 
 }  // namespace
 
 int submit_main(const SubmitOptions& o) {
+  try {
+    return submit(o);
+  } catch (const ConnectError& e) {
+    std::cerr << "symsim submit: --server: " << e.what() << "\n";
+    return kExitInput;
+  } catch (const WaitTimeout& e) {
+    std::cerr << "symsim submit: " << e.what() << "\n";
+    return kExitTimeLimit;
+  } catch (const io::OutputError& e) {
+    std::cerr << "symsim submit: " << e.what() << "\n";
+    return e.exit_code();
+  }
+}
+
+namespace {
+
+int submit(const SubmitOptions& o) {
   const Endpoint ep = parse_endpoint(o.server.empty() ? default_server() : o.server, "--server");
-  const char* env_token = std::getenv("SYMSIM_TOKEN");
-  Client c(ep, !o.token.empty() ? o.token : env_token ? env_token : "");
+  const std::string token = token_of(o);
+  // Where results go must take them before anything runs.
+  if (!o.trace_path.empty()) io::check_writable(o.trace_path);
+  if (!o.out_dir.empty()) {
+    io::create_output_dir(o.out_dir);
+    io::check_writable((fs::path(o.out_dir) / "result.json").string());
+  }
+  std::optional<Clock::time_point> deadline;
+  if (o.timeout_s > 0)
+    deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(o.timeout_s));
+  const auto connect_timeout = std::chrono::milliseconds(static_cast<int64_t>(o.connect_timeout_s * 1000));
+  Client c(ep, token, std::max(connect_timeout, std::chrono::milliseconds(1)));
   EventPrinter printer(o.quiet);
 
   if (o.list) {
@@ -147,21 +209,16 @@ int submit_main(const SubmitOptions& o) {
     const json r = c.request({{"op", "shutdown"}, {"mode", o.shutdown_mode}});
     if (!r.value("ok", false)) fail_reply(r);
     for (;;) {  // the server says which runs it finished and which it cancelled, then closes
-      const json e = c.next();
+      const json e = next_before(c, deadline, "shutdown");
       if (e.value("event", std::string()) == "shutdown") {
         std::cout << "finished: " << e["finished"].dump() << "\ncancelled: " << e["cancelled"].dump() << "\n";
         return 0;
       }
     }
   }
-  if (!o.wait_run.empty()) return collect(c, o.wait_run, o.wait_run, o, printer);
+  if (!o.wait_run.empty()) return collect(c, o.wait_run, o.wait_run, o, printer, deadline);
 
-  json scenario;
-  try {
-    scenario = json::parse(read_text(o.scenario));
-  } catch (const json::exception& e) {
-    throw InputError(o.scenario, "", std::string("not JSON: ") + e.what());
-  }
+  const json scenario = io::read_strict_json_file(o.scenario, io::kDefaultMaxJsonBytes);
   json req = {{"op", "submit"}, {"scenario", scenario},           {"name", o.scenario},
               {"set", o.sets},  {"trace", !o.trace_path.empty()}, {"watch", !o.detach}};
   if (o.has_seed) req["seed"] = o.seed;
@@ -176,7 +233,9 @@ int submit_main(const SubmitOptions& o) {
     std::cout << run << "\n";
     return 0;
   }
-  return collect(c, run, r["name"].get<std::string>(), o, printer);
+  return collect(c, run, r.value("name", std::string()), o, printer, deadline);
 }
+
+}  // namespace
 
 }  // namespace symsim::service

@@ -9,7 +9,10 @@ namespace symsim::service {
 
 struct SubmitOptions {
   std::string server;  // endpoint; empty: default_server()
-  std::string token;   // empty: $SYMSIM_TOKEN
+  std::string token;   // empty: --token-file, else $SYMSIM_TOKEN
+  std::string token_file;
+  double connect_timeout_s = 10;  // connecting and the server's hello
+  double timeout_s = 0;           // waiting for the run; 0: no limit
   std::string scenario;
   std::vector<std::string> sets;
   bool has_seed = false;
@@ -24,6 +27,9 @@ struct SubmitOptions {
   std::string shutdown_mode;
 };
 
+// Exit codes: the run's (0, 1, 2, 3 as `symsim run`; 124 for a run stopped by its time limit);
+// 2 when the server cannot be reached (refused, no socket, no answer within --connect-timeout)
+// or a path given is bad; 124 when --timeout passed first.
 int submit_main(const SubmitOptions& options);
 
 }  // namespace symsim::service

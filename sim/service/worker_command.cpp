@@ -4,6 +4,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iostream>
+#include <new>
 
 #include "cosim/cosim_server.h"
 #include "scenario/input_error.h"
@@ -20,8 +22,25 @@ namespace {
 constexpr size_t kMaxStreamedHazards = 200;
 }  // namespace
 
+namespace {
+int run_worker(const WorkerOptions& o, EventSink& sink);
+}  // namespace
+
 int worker_main(const WorkerOptions& o) {
   EventSink sink(o.events_fd);
+  try {
+    return run_worker(o, sink);
+  } catch (const std::bad_alloc&) {
+    // Out of memory (the machine, or a ulimit): say so to the server before exiting.
+    sink.emit({{"event", "out_of_memory"}});
+    std::cerr << "symsim worker: out of memory\n";
+    return 3;
+  }
+}
+
+namespace {
+
+int run_worker(const WorkerOptions& o, EventSink& sink) {
   sink.emit({{"event", "started"}, {"pid", static_cast<int64_t>(getpid())}});
   const Scenario s = load_scenario(o.scenario, o.load);
   if (!o.cosim_socket.empty()) cosim::serve_host_programs(o.cosim_socket, s.pes, sink);
@@ -43,5 +62,7 @@ int worker_main(const WorkerOptions& o) {
              {"hazards", hazards.size()}});
   return out.passed ? 0 : 1;
 }
+
+}  // namespace
 
 }  // namespace symsim::service

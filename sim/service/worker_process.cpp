@@ -2,12 +2,14 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <system_error>
@@ -33,7 +35,9 @@ void close_fds_from(int first) {
 
 }  // namespace
 
-SpawnedWorker spawn_worker(const std::vector<std::string>& argv, const std::string& log_path) {
+SpawnedWorker spawn_worker(const std::vector<std::string>& argv, const std::string& log_path,
+                           const WorkerLimits& limits) {
+  const pid_t parent = getpid();
   int pipe_fds[2];
   if (pipe2(pipe_fds, O_CLOEXEC) != 0) throw_errno("pipe2");
   const int log_fd = open(log_path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
@@ -57,6 +61,7 @@ SpawnedWorker spawn_worker(const std::vector<std::string>& argv, const std::stri
   }
   if (pid == 0) {
     setpgid(0, 0);  // cancel kills the whole group; a terminal's Ctrl-C goes to the parent only
+    if (limits.die_with_parent && (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)) _exit(127);
     signal(SIGPIPE, SIG_DFL);
     const int devnull = open("/dev/null", O_RDONLY);
     if (devnull < 0 || dup2(devnull, 0) < 0 || dup2(log_fd, 1) < 0 || dup2(log_fd, 2) < 0 ||
@@ -96,6 +101,15 @@ ExitStatus decode_wait_status(int status) {
     s.signal = WTERMSIG(status);
   }
   return s;
+}
+
+uint64_t resident_bytes(pid_t pid) {
+  char path[64];
+  std::snprintf(path, sizeof path, "/proc/%d/statm", static_cast<int>(pid));
+  std::ifstream in(path);
+  uint64_t size_pages = 0, resident_pages = 0;
+  if (!(in >> size_pages >> resident_pages)) return 0;
+  return resident_pages * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
 }
 
 std::string file_tail(const std::string& path, size_t max_bytes) {

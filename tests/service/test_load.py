@@ -34,7 +34,7 @@ class LoadTest(unittest.TestCase):
 
         def client(k):
             try:
-                with Client(server.endpoint, timeout=120) as c:
+                with Client(server.endpoint, token=server.token, timeout=120) as c:
                     mine = {}
                     for i in range(PER_CLIENT):  # submits wait while the queue is full
                         b, r = 512 * (1 + (k + i) % 8), 1 + (k * PER_CLIENT + i) % 3
@@ -54,7 +54,7 @@ class LoadTest(unittest.TestCase):
 
         # Submit latency with an idle queue: one client, one run at a time.
         idle_s = []
-        with Client(server.endpoint, timeout=60) as c:
+        with Client(server.endpoint, token=server.token, timeout=60) as c:
             for i in range(IDLE_RUNS):
                 t0 = time.monotonic()
                 rid = c.submit(small_put(512, 1, f"idle_{i}"))
@@ -81,7 +81,7 @@ class LoadTest(unittest.TestCase):
             self.assertEqual(res["stats"]["totals"]["bytes"], expected_bytes(b, r), rid)
             self.assertEqual(res["stats"]["totals"]["wqes"], 2 * r, rid)
         peak_rss_kib = server_peak_rss_kib(server.proc.pid)
-        with Client(server.endpoint) as c:
+        with Client(server.endpoint, token=server.token) as c:
             listed = c.list()
             self.assertEqual(len(listed), CLIENTS * PER_CLIENT + IDLE_RUNS)
             self.assertTrue(all(x["state"] == "done" and x["outcome"] == "pass" for x in listed))

@@ -33,9 +33,10 @@ def small_put(bytes_=512, rounds=1, name="load_put"):
 class Server:
     """A `symsim serve` child process on a Unix socket (or loopback TCP) in a temporary folder."""
 
-    def __init__(self, *extra, tcp=False, workers=2, env=None):
+    def __init__(self, *extra, tcp=False, workers=2, env=None, preexec_fn=None, state_dir=None):
         self.dir = tempfile.mkdtemp(prefix="symsrv")
-        args = [SYMSIM, "serve", "--dir", os.path.join(self.dir, "state"), "--workers", str(workers)]
+        self.state_dir = state_dir or os.path.join(self.dir, "state")
+        args = [SYMSIM, "serve", "--dir", self.state_dir, "--workers", str(workers)]
         if tcp:
             args += ["--listen", "tcp:127.0.0.1:0"]
         else:
@@ -43,13 +44,19 @@ class Server:
             args += ["--socket", self.socket]
         args += list(extra)
         self.proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                     env=dict(os.environ, **(env or {})))
+                                     env=dict(os.environ, **(env or {})), preexec_fn=preexec_fn)
         line = self.proc.stdout.readline()  # "symsim serve: listening on ..."
         if "listening on" not in line:
             self.proc.kill()
             raise RuntimeError(f"symsim serve did not start: {line!r} {self.proc.stderr.read()}")
         self.endpoint = line.strip().split("listening on ", 1)[1]
-        self.state_dir = os.path.join(self.dir, "state")
+        # TCP always needs a token: the one given, else the one the server generated.
+        self.token = None
+        if "--token" in extra:
+            self.token = extra[list(extra).index("--token") + 1]
+        elif tcp:
+            with open(os.path.join(self.state_dir, "token")) as f:
+                self.token = f.read().strip()
 
     def stop(self, timeout=60):
         """SIGTERM twice (cancel whatever still runs), then wait; returns (exit code, stderr)."""
