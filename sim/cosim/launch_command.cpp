@@ -26,6 +26,7 @@
 #include "service/client.h"
 #include "service/protocol.h"
 #include "service/worker_process.h"
+#include "sweep/stop_signals.h"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -41,29 +42,6 @@ constexpr auto kPoll = std::chrono::milliseconds(10);
 constexpr double kMaxTimeoutS = 365.0 * 24 * 3600;  // beyond a year a limit is a typo
 constexpr int kExitTimeLimit = 124;                 // --timeout reached (as timeout(1))
 
-volatile sig_atomic_t g_signal = 0;
-void on_signal(int sig) { g_signal = sig; }
-
-// SIGINT/SIGTERM end the launch cleanly (run cancelled, hosts and server stopped, exit
-// 128+signal); a kill -9 is left to the ChildGuard.
-class SignalScope {
- public:
-  SignalScope() {
-    g_signal = 0;
-    struct sigaction sa {};
-    sa.sa_handler = on_signal;
-    sigaction(SIGINT, &sa, &m_int);
-    sigaction(SIGTERM, &sa, &m_term);
-  }
-  ~SignalScope() {
-    sigaction(SIGINT, &m_int, nullptr);
-    sigaction(SIGTERM, &m_term, nullptr);
-  }
-
- private:
-  struct sigaction m_int {}, m_term{};
-};
-
 int launch(const LaunchOptions& o) {
   if (o.command.empty())
     throw InputError("symsim launch", "",
@@ -78,7 +56,7 @@ int launch(const LaunchOptions& o) {
   io::create_output_dir(out_dir.string());
   if (!o.trace_path.empty()) io::check_writable(o.trace_path);
   sweep::ChildGuard guard;  // before any thread or child: a kill -9 of launch still cleans up
-  SignalScope signals;
+  sweep::StopSignals signals;
   std::unique_ptr<PrivateServer> own;
   std::unique_ptr<service::Client> client;
   if (o.server.empty()) {
@@ -133,17 +111,17 @@ int launch(const LaunchOptions& o) {
   auto next_event = [&] {
     if (auto e = client->next_for(kPoll)) on_event(*e);
   };
-  while (socket.empty() && done.is_null() && !g_signal) next_event();
+  while (socket.empty() && done.is_null() && !sweep::g_stop_signal) next_event();
 
   HostPrograms hosts(guard);
   bool never_connected = false;
-  if (!socket.empty() && !g_signal) {
+  if (!socket.empty() && !sweep::g_stop_signal) {
     if (!o.quiet)
       std::cerr << fmt::format("symsim launch: run {}: {} host processes of {}\n", run, o.pes,
                                fmt::join(o.command, " "));
     hosts.start(o.command, socket, o.pes);
     std::optional<std::chrono::steady_clock::time_point> run_ended_at;
-    while (!g_signal) {
+    while (!sweep::g_stop_signal) {
       const auto now = std::chrono::steady_clock::now();
       if (hosts.poll()) {
         // The simulator removes its socket once every host program has connected: still
@@ -172,13 +150,13 @@ int launch(const LaunchOptions& o) {
     }
     // A host program that failed may leave the simulation waiting for it (for a connection
     // that never comes): give the run a moment to end by itself, then cancel it.
-    if (hosts.first_failure() && done.is_null() && !g_signal) {
+    if (hosts.first_failure() && done.is_null() && !sweep::g_stop_signal) {
       const auto deadline = std::chrono::steady_clock::now() + kFailureGrace;
-      while (done.is_null() && std::chrono::steady_clock::now() < deadline && !g_signal) next_event();
+      while (done.is_null() && std::chrono::steady_clock::now() < deadline && !sweep::g_stop_signal) next_event();
       cancel();
     }
   }
-  if (g_signal) {
+  if (sweep::g_stop_signal) {
     cancel();
     hosts.stop();
   }
@@ -203,9 +181,9 @@ int launch(const LaunchOptions& o) {
           if (c["eof"].get<bool>()) break;
         }
       });
-  } else if (g_signal) {
+  } else if (sweep::g_stop_signal) {
     std::cerr << fmt::format("symsim launch: stopped by {}: run {} cancelled, host programs stopped\n",
-                             g_signal == SIGINT ? "SIGINT" : "SIGTERM", run);
+                             sweep::g_stop_signal == SIGINT ? "SIGINT" : "SIGTERM", run);
   } else if (never_connected) {
     std::cerr << fmt::format(
         "symsim launch: every host program exited, but not all of them connected to the simulator "
@@ -225,7 +203,7 @@ int launch(const LaunchOptions& o) {
     if (!(s.exited && s.code == 0)) code = std::max(code, 1);
   }
   if (own) client->request({{"op", "shutdown"}, {"mode", "finish"}});
-  if (g_signal) return 128 + g_signal;
+  if (sweep::g_stop_signal) return 128 + sweep::g_stop_signal;
   if (never_connected) return 1;
   if (outcome == "timeout") return kExitTimeLimit;
   return code;

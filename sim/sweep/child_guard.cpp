@@ -4,6 +4,7 @@
 #include <signal.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -119,6 +120,11 @@ ChildGuard::ChildGuard() {
 
 ChildGuard::~ChildGuard() {
   if (m_fd >= 0) close(m_fd);
+  // Reap the watcher: on an orderly end nothing is registered any more, so it exits as soon as
+  // it sees the close, and nothing of ours outlives this process (tests look for stragglers).
+  if (m_watcher > 0)
+    while (waitpid(m_watcher, nullptr, 0) < 0 && errno == EINTR) {
+    }
 }
 
 void ChildGuard::send(const std::string& line) {

@@ -14,6 +14,7 @@
 #include "service/worker_process.h"
 #include "sweep/child_guard.h"
 #include "sweep/progress_bar.h"
+#include "sweep/stop_signals.h"
 #include "sweep/sweep_table.h"
 
 namespace fs = std::filesystem;
@@ -24,9 +25,6 @@ using Clock = std::chrono::steady_clock;
 namespace symsim::sweep {
 
 namespace {
-
-volatile sig_atomic_t g_signal = 0;
-void on_signal(int sig) { g_signal = sig; }
 
 PointOutcome outcome_of(const fs::path& dir, const service::ExitStatus& x) {
   PointOutcome o;
@@ -58,38 +56,19 @@ struct Running {
   bool timed_out = false;
 };
 
-// Installs SIGINT/SIGTERM handlers for the sweep's lifetime (no SA_RESTART: sleeps end early).
-class SignalScope {
- public:
-  SignalScope() {
-    g_signal = 0;
-    struct sigaction sa {};
-    sa.sa_handler = on_signal;
-    sigaction(SIGINT, &sa, &m_int);
-    sigaction(SIGTERM, &sa, &m_term);
-  }
-  ~SignalScope() {
-    sigaction(SIGINT, &m_int, nullptr);
-    sigaction(SIGTERM, &m_term, nullptr);
-  }
-
- private:
-  struct sigaction m_int {}, m_term{};
-};
-
 }  // namespace
 
 RunResult run_points(const SweepSpec& spec, const std::vector<Point>& points, const RunnerOptions& o) {
   const std::string exe = service::self_executable();
-  SignalScope signals;
+  StopSignals signals;
   RunResult result;
   std::map<pid_t, Running> running;
   size_t next = 0, failed = 0;
   ProgressBar bar(points.size(), o.progress);
   bar.update(0, 0);
   auto stop_reason = [&]() {
-    if (g_signal == SIGINT) return StopReason::kSigint;
-    if (g_signal == SIGTERM) return StopReason::kSigterm;
+    if (g_stop_signal == SIGINT) return StopReason::kSigint;
+    if (g_stop_signal == SIGTERM) return StopReason::kSigterm;
     if (o.deadline && Clock::now() >= *o.deadline) return StopReason::kTimeLimit;
     return StopReason::kNone;
   };
