@@ -61,13 +61,16 @@ void SrcReuseChecker::on_wqe_executed(const WqeRecord& r) {
   const auto pe = static_cast<size_t>(r.qp.pe);
   if (pe >= m_sources.size()) m_sources.resize(pe + 1);
   const SourceKey key{r.local_va, r.bytes, r.qp.slot, r.qp.qp};
-  std::vector<WqeRecord>& windows = m_sources[pe][key];
+  const auto [it, new_source] = m_sources[pe].try_emplace(key);
+  std::vector<WqeRecord>& windows = it->second;
   if (!windows.empty() && r.doorbell_ps <= windows.back().complete_ps) {
     windows.back().complete_ps = std::max(windows.back().complete_ps, r.complete_ps);  // still in flight: merge
   } else {
-    windows.push_back(r);
+    windows.push_back(r);  // completes after every earlier window of this source
   }
-  m_expiry.push({r.complete_ps, r.qp.pe, key});
+  // One expiry per source, at or before its earliest window's completion (prune moves it on):
+  // a stream of puts of one buffer costs a heap entry per window, not one per WQE.
+  if (new_source) m_expiry.push({r.complete_ps, r.qp.pe, key});
   m_max_source_bytes = std::max<uint64_t>(m_max_source_bytes, r.bytes);
   if (pe >= m_source_span.size()) m_source_span.resize(pe + 1, {UINT64_MAX, 0});
   auto& span = m_source_span[pe];
@@ -81,12 +84,19 @@ void SrcReuseChecker::prune() {
   const Ps now = sim_now_ps();
   while (!m_expiry.empty() && std::get<0>(m_expiry.top()) < now) {
     Sources& sources = m_sources[static_cast<size_t>(std::get<1>(m_expiry.top()))];
-    const auto it = sources.find(std::get<2>(m_expiry.top()));
+    const Expiry expiry = m_expiry.top();
     m_expiry.pop();
+    const auto it = sources.find(std::get<2>(expiry));
     if (it == sources.end()) continue;
     auto& w = it->second;
     w.erase(std::remove_if(w.begin(), w.end(), [&](const WqeRecord& r) { return r.complete_ps < now; }), w.end());
-    if (w.empty()) sources.erase(it);
+    if (w.empty()) {
+      sources.erase(it);
+    } else {  // the source's next expiry: its earliest window left (all complete at or after now)
+      Ps next = w.front().complete_ps;
+      for (const WqeRecord& r : w) next = std::min(next, r.complete_ps);
+      m_expiry.push({next, std::get<1>(expiry), std::get<2>(expiry)});
+    }
   }
 }
 
