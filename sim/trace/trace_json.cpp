@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <functional>
 #include <limits>
+#include <map>
 #include <numeric>
 #include <ostream>
 #include <queue>
@@ -77,9 +78,9 @@ bool is_instant(Kind k) {
   return k == Kind::kSqDoorbell || k == Kind::kCqDoorbell || k == Kind::kReapedInstant || k == Kind::kHazard;
 }
 
-// Gives each group the lowest lane free at its start, per track. Returns the lane per group;
-// `overflows` counts groups that had to share a busy lane (past kLanes).
-std::vector<uint32_t> assign_lanes(const std::vector<Group>& groups, uint64_t& overflows) {
+// Gives each group the lowest lane free at its start, per track: a group never shares a lane
+// with one it overlaps, however many overlap (lanes are unbounded). Returns the lane per group.
+std::vector<uint32_t> assign_group_lanes(const std::vector<Group>& groups) {
   std::vector<uint32_t> order(groups.size());
   std::iota(order.begin(), order.end(), 0u);
   std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
@@ -96,16 +97,12 @@ std::vector<uint32_t> assign_lanes(const std::vector<Group>& groups, uint64_t& o
     for (; i < order.size() && groups[order[i]].pid == track.pid && groups[order[i]].tid == track.tid; ++i) {
       const Group& g = groups[order[i]];
       for (; !busy.empty() && busy.top().first <= g.begin_ps; busy.pop()) free.push(busy.top().second);
-      uint32_t l;
-      if (!free.empty()) {
+      uint32_t l = used;
+      if (free.empty()) {
+        ++used;
+      } else {
         l = free.top();
         free.pop();
-      } else if (used < kLanes) {
-        l = used++;
-      } else {
-        l = busy.top().second;  // overlaps on one thread: Perfetto may hide part of it
-        busy.pop();
-        ++overflows;
       }
       lane[order[i]] = l;
       busy.push({g.end_ps, l});
@@ -114,9 +111,68 @@ std::vector<uint32_t> assign_lanes(const std::vector<Group>& groups, uint64_t& o
   return lane;
 }
 
+// Lanes for slices that belong to no group (core spans, engine and link busy spans): a slice may
+// nest inside another on its lane, but one that would partly overlap goes to the lowest lane where
+// it nests or which is free. Returns the lane per event (0 for instants and grouped events).
+std::vector<uint32_t> assign_single_lanes(const std::vector<Event>& events) {
+  std::vector<uint32_t> order;
+  for (uint32_t i = 0; i < events.size(); ++i)
+    if (events[i].group == kNone && !is_instant(events[i].kind)) order.push_back(i);
+  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    const Event &x = events[a], &y = events[b];
+    // Outer slices before those they contain: longer first at one start.
+    return std::make_tuple(x.pid, x.tid, x.ts_ps, ~x.dur_ps, a) < std::make_tuple(y.pid, y.tid, y.ts_ps, ~y.dur_ps, b);
+  });
+  std::vector<uint32_t> lane(events.size(), 0);
+  std::vector<std::vector<Ps>> open;  // per lane: ends of the slices open on it, innermost last
+  for (size_t i = 0; i < order.size();) {
+    const Event& track = events[order[i]];
+    open.clear();
+    for (; i < order.size() && events[order[i]].pid == track.pid && events[order[i]].tid == track.tid; ++i) {
+      const Event& e = events[order[i]];
+      const Ps end = e.ts_ps + e.dur_ps;
+      uint32_t l = 0;
+      for (; l < open.size(); ++l) {
+        std::vector<Ps>& stack = open[l];
+        while (!stack.empty() && stack.back() <= e.ts_ps) stack.pop_back();
+        if (stack.empty() || stack.back() >= end) break;
+      }
+      if (l == open.size()) open.emplace_back();
+      open[l].push_back(end);
+      lane[order[i]] = l;
+    }
+  }
+  return lane;
+}
+
+// The thread id of each lane. Lanes 0..kLanes-1 of a QP track keep the ids numbered in
+// trace_state.h; any other lane past the first gets the next id from kExtraLaneTidBase, in
+// (pid, track, lane) order, so numbering depends only on what was recorded.
+struct LaneTids {
+  std::map<std::tuple<uint32_t, uint32_t, uint32_t>, uint32_t> extra;  // (pid, base tid, lane) -> tid
+  std::map<std::pair<uint32_t, uint32_t>, std::pair<uint32_t, uint32_t>> base_of;  // (pid, tid) -> base, lane
+
+  static bool numbered(uint32_t base_tid, uint32_t lane) {
+    return lane == 0 || (base_tid >= kQpTidBase && lane < kLanes);
+  }
+  void want(uint32_t pid, uint32_t base_tid, uint32_t lane) {
+    if (!numbered(base_tid, lane)) extra.emplace(std::make_tuple(pid, base_tid, lane), 0);
+  }
+  void number() {
+    uint32_t next = kExtraLaneTidBase;
+    for (auto& [key, tid] : extra) {
+      tid = next++;
+      base_of[{std::get<0>(key), tid}] = {std::get<1>(key), std::get<2>(key)};
+    }
+  }
+  uint32_t tid(uint32_t pid, uint32_t base_tid, uint32_t lane) const {
+    return numbered(base_tid, lane) ? base_tid + lane : extra.at({pid, base_tid, lane});
+  }
+};
+
 std::string process_name(uint32_t pid) { return pid == kFabricPid ? "fabric" : fmt::format("pe {}", pid); }
 
-std::string thread_name(const Fabric* fabric, uint32_t pid, uint32_t tid) {
+std::string base_thread_name(const Fabric* fabric, uint32_t pid, uint32_t tid) {
   if (pid == kFabricPid) {
     if (fabric && tid < fabric->links().size()) return fabric->links()[tid]->name();
     return fmt::format("link {}", tid);
@@ -124,9 +180,21 @@ std::string thread_name(const Fabric* fabric, uint32_t pid, uint32_t tid) {
   if (tid < kEngineTid) return fmt::format("aiv {}", tid);
   if (tid == kEngineTid) return "udma engine";
   const uint32_t key = (tid - kQpTidBase) / kTidsPerQp, rest = (tid - kQpTidBase) % kTidsPerQp;
-  const std::string name =
-      fmt::format("qp {}.{} {}", key / kQpsPerSlot, key % kQpsPerSlot, rest < kLanes ? "sq" : "cq");
-  return rest % kLanes ? fmt::format("{} #{}", name, rest % kLanes) : name;
+  return fmt::format("qp {}.{} {}", key / kQpsPerSlot, key % kQpsPerSlot, rest < kLanes ? "sq" : "cq");
+}
+
+// A lane past the first is named after its track: "qp 1.0 sq #3", "aiv 2 #1".
+std::string thread_name(const Fabric* fabric, const LaneTids& lanes, uint32_t pid, uint32_t tid) {
+  uint32_t base = tid, lane = 0;
+  const auto extra = lanes.base_of.find({pid, tid});
+  if (extra != lanes.base_of.end()) {
+    std::tie(base, lane) = extra->second;
+  } else if (pid != kFabricPid && tid >= kQpTidBase) {
+    lane = (tid - kQpTidBase) % kLanes;
+    base = tid - lane;
+  }
+  const std::string name = base_thread_name(fabric, pid, base);
+  return lane ? fmt::format("{} #{}", name, lane) : name;
 }
 
 void append_args(Buffer& b, const TraceState& s, const Event& e) {
@@ -162,12 +230,12 @@ void append_args(Buffer& b, const TraceState& s, const Event& e) {
 }
 
 // What was recorded and how: lets a reader tell a quiet run from a filtered or truncated one.
-void append_other_data(Buffer& b, const TraceState& s, uint64_t lane_overflows) {
+void append_other_data(Buffer& b, const TraceState& s) {
   const TraceFilter& f = s.filter;
   fmt::format_to(std::back_inserter(b),
                  "\"otherData\":{{\"generator\":\"symsim\",\"events\":{},\"max_events\":{},\"truncated\":{},"
-                 "\"dropped_events\":{},\"lane_overflows\":{}",
-                 s.events.size(), f.max_events, s.truncated, s.dropped, lane_overflows);
+                 "\"dropped_events\":{}",
+                 s.events.size(), f.max_events, s.truncated, s.dropped);
   if (s.truncated) {
     append(b, ",\"truncated_at_us\":");
     append_us(b, s.truncated_at_ps);
@@ -226,16 +294,21 @@ std::string ps_to_us_string(Ps ps) {
 
 void TraceWriter::write(std::ostream& os) const {
   const TraceState& s = *m;
-  uint64_t overflows = 0;
-  const std::vector<uint32_t> lane = assign_lanes(s.groups, overflows);
+  const std::vector<uint32_t> group_lane = assign_group_lanes(s.groups);
+  std::vector<uint32_t> lane = assign_single_lanes(s.events);
+  for (size_t i = 0; i < s.events.size(); ++i)
+    if (s.events[i].group != kNone) lane[i] = group_lane[s.events[i].group];
+  LaneTids lanes;
+  for (size_t i = 0; i < s.events.size(); ++i) lanes.want(s.events[i].pid, s.events[i].tid, lane[i]);
+  lanes.number();
   std::vector<uint32_t> tid(s.events.size());
-  for (size_t i = 0; i < tid.size(); ++i)
-    tid[i] = s.events[i].tid + (s.events[i].group == kNone ? 0 : lane[s.events[i].group]);
+  for (size_t i = 0; i < tid.size(); ++i) tid[i] = lanes.tid(s.events[i].pid, s.events[i].tid, lane[i]);
   std::vector<uint32_t> order(s.events.size());
   std::iota(order.begin(), order.end(), 0u);
   std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
     const Event &x = s.events[a], &y = s.events[b];
-    return std::tie(x.ts_ps, x.pid, tid[a], a) < std::tie(y.ts_ps, y.pid, tid[b], b);
+    // At one start, the longer slice first: a viewer nests what follows inside it.
+    return std::make_tuple(x.ts_ps, x.pid, tid[a], ~x.dur_ps, a) < std::make_tuple(y.ts_ps, y.pid, tid[b], ~y.dur_ps, b);
   });
 
   Buffer b;
@@ -245,7 +318,7 @@ void TraceWriter::write(std::ostream& os) const {
     b.clear();
   };
   append(b, "{\"displayTimeUnit\":\"ns\",");
-  append_other_data(b, s, overflows);
+  append_other_data(b, s);
   append(b, ",\n\"traceEvents\":[\n");
 
   // Names for every track with an event; hazards are global instants and name no thread.
@@ -256,7 +329,7 @@ void TraceWriter::write(std::ostream& os) const {
     if (s.events[i].kind != Kind::kHazard) threads.insert({s.events[i].pid, tid[i]});
   }
   for (const uint32_t pid : pids) append_meta(b, "process", pid, nullptr, process_name(pid), pid);
-  for (const auto& [pid, t] : threads) append_meta(b, "thread", pid, &t, thread_name(s.fabric, pid, t), t);
+  for (const auto& [pid, t] : threads) append_meta(b, "thread", pid, &t, thread_name(s.fabric, lanes, pid, t), t);
 
   for (size_t k = 0; k < order.size(); ++k) {
     append_event(b, s, s.events[order[k]], tid[order[k]]);

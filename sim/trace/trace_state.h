@@ -22,6 +22,9 @@ constexpr int kQpsPerSlot = 64;
 constexpr uint32_t kTidsPerQp = 1024;  // SQ lanes, then CQ lanes
 constexpr uint32_t kLanes = kTidsPerQp / 2;
 constexpr uint32_t kNone = UINT32_MAX;
+// Lanes past those numbered above (QP lanes past kLanes, second and later lanes of other tracks)
+// take ids from here up, above every QP track id.
+constexpr uint32_t kExtraLaneTidBase = 1u << 30;
 
 inline uint32_t sq_tid(const QpRef& q) {
   return kQpTidBase + static_cast<uint32_t>(q.slot * kQpsPerSlot + q.qp) * kTidsPerQp;

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <numeric>
 #include <random>
+#include <set>
 #include <sstream>
 
 #include "models/ascend/wqe_layout.h"
@@ -165,7 +166,34 @@ TEST(TraceWriter, OverlappingWqesTakeSeparateLanes) {
   EXPECT_EQ(t.thread_of(whole[0]), "qp 1.0 sq");
   EXPECT_EQ(t.thread_of(whole[1]), "qp 1.0 sq #1");
   EXPECT_EQ(t.thread_of(whole[2]), "qp 1.0 sq");
-  EXPECT_EQ(t.doc["otherData"]["lane_overflows"], 0);
+}
+
+// Past the 512 lanes numbered per queue, a WQE still gets a lane of its own, never a shared one.
+TEST(TraceWriter, ThousandsOfOverlappingWqesEachGetALane) {
+  TraceWriter w(TraceFilter{}, nullptr);
+  const QpRef q{0, 1, 0};
+  constexpr uint32_t kWqes = 1500;
+  for (uint32_t i = 0; i < kWqes; ++i) w.on_wqe_executed(wqe_at(q, i, i));  // all overlap
+  const Trace t(w);
+  const auto whole = t.named("WRITE");
+  ASSERT_EQ(whole.size(), kWqes);
+  std::set<std::pair<int, int>> tracks;
+  for (const json& e : whole) tracks.insert({e["pid"].get<int>(), e["tid"].get<int>()});
+  EXPECT_EQ(tracks.size(), kWqes);
+  EXPECT_EQ(t.thread_of(whole[600]), "qp 1.0 sq #600");
+  EXPECT_FALSE(t.doc["otherData"].contains("lane_overflows"));
+}
+
+// Slices of one core that partly overlap go to a second lane; one that nests stays.
+TEST(TraceWriter, PartlyOverlappingCoreSpansGoToAnotherLane) {
+  TraceWriter w(TraceFilter{}, nullptr);
+  w.on_core_span(0, 2, "kernel", 1000, 9000);
+  w.on_core_span(0, 2, "simt vf", 2000, 3000);  // nests in "kernel"
+  w.on_core_span(0, 2, "late", 8000, 12000);    // partly overlaps "kernel"
+  const Trace t(w);
+  EXPECT_EQ(t.thread_of(t.named("kernel")[0]), "aiv 2");
+  EXPECT_EQ(t.thread_of(t.named("simt vf")[0]), "aiv 2");
+  EXPECT_EQ(t.thread_of(t.named("late")[0]), "aiv 2 #1");
 }
 
 TEST(TraceWriter, DoorbellsAreThreadInstantsAndHazardsGlobal) {
