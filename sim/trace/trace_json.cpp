@@ -61,7 +61,8 @@ void append_list(Buffer& b, const std::vector<int>& v) {
 const char* category(Kind k) {
   switch (k) {
     case Kind::kWqe:
-    case Kind::kPhase: return "wqe";
+    case Kind::kPhase:
+    case Kind::kWqeMark: return "wqe";
     case Kind::kSqDoorbell:
     case Kind::kCqDoorbell: return "doorbell";
     case Kind::kReaped:
@@ -179,6 +180,7 @@ std::string base_thread_name(const Fabric* fabric, uint32_t pid, uint32_t tid) {
   }
   if (tid < kEngineTid) return fmt::format("aiv {}", tid);
   if (tid == kEngineTid) return "udma engine";
+  if (tid == kLandingTid) return "landed";
   const uint32_t key = (tid - kQpTidBase) / kTidsPerQp, rest = (tid - kQpTidBase) % kTidsPerQp;
   return fmt::format("qp {}.{} {}", key / kQpsPerSlot, key % kQpsPerSlot, rest < kLanes ? "sq" : "cq");
 }
@@ -201,7 +203,8 @@ void append_args(Buffer& b, const TraceState& s, const Event& e) {
   const auto out = std::back_inserter(b);
   switch (e.kind) {
     case Kind::kWqe:
-    case Kind::kPhase: {
+    case Kind::kPhase:
+    case Kind::kWqeMark: {
       const WqeInfo& w = s.wqes[e.arg];
       fmt::format_to(out,
                      ",\"args\":{{\"wqe\":{},\"opcode\":\"{}\",\"bytes\":{},\"target_pe\":{},\"status\":{}",
@@ -284,6 +287,30 @@ void append_event(Buffer& b, const TraceState& s, const Event& e, uint32_t tid) 
   b.push_back('}');
 }
 
+// Each WQE's flow, as Chrome flow events (v1): "s" at its first slice, "t" at each next one, "f"
+// (bound to the enclosing slice) at its last. A flow event is written right after the slice it
+// binds to, at that slice's start, so a viewer finds the slice open. Per event: (link, phase).
+std::vector<std::vector<std::pair<uint32_t, char>>> flow_points(const TraceState& s) {
+  std::vector<std::vector<std::pair<uint32_t, char>>> at(s.events.size());
+  std::vector<uint32_t> count(s.wqes.size(), 0), seen(s.wqes.size(), 0);
+  for (const FlowLink& l : s.flows) ++count[l.wqe];
+  for (uint32_t i = 0; i < s.flows.size(); ++i) {
+    const FlowLink& l = s.flows[i];
+    if (count[l.wqe] < 2) continue;
+    const uint32_t k = seen[l.wqe]++;
+    at[l.event].push_back({i, k == 0 ? 's' : k + 1 == count[l.wqe] ? 'f' : 't'});
+  }
+  return at;
+}
+
+void append_flow(Buffer& b, const TraceState& s, const FlowLink& l, char phase, uint32_t tid) {
+  const Event& e = s.events[l.event];
+  fmt::format_to(std::back_inserter(b), "{{\"ph\":\"{}\",\"name\":\"wqe\",\"cat\":\"wqe\",\"id\":{},\"pid\":{},\"tid\":{},\"ts\":",
+                 phase, uint64_t{l.wqe} + 1, e.pid, tid);
+  append_us(b, e.ts_ps);
+  append(b, phase == 'f' ? ",\"bp\":\"e\"}" : "}");
+}
+
 }  // namespace
 
 std::string ps_to_us_string(Ps ps) {
@@ -331,8 +358,13 @@ void TraceWriter::write(std::ostream& os) const {
   for (const uint32_t pid : pids) append_meta(b, "process", pid, nullptr, process_name(pid), pid);
   for (const auto& [pid, t] : threads) append_meta(b, "thread", pid, &t, thread_name(s.fabric, lanes, pid, t), t);
 
+  const auto flows = flow_points(s);
   for (size_t k = 0; k < order.size(); ++k) {
     append_event(b, s, s.events[order[k]], tid[order[k]]);
+    for (const auto& [link, phase] : flows[order[k]]) {
+      append(b, ",\n");
+      append_flow(b, s, s.flows[link], phase, tid[order[k]]);
+    }
     append(b, k + 1 < order.size() ? ",\n" : "\n");
     flush(1u << 20);
   }

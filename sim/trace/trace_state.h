@@ -16,6 +16,7 @@ namespace symsim::trace {
 
 constexpr uint32_t kFabricPid = 100000;
 constexpr uint32_t kEngineTid = 1000;
+constexpr uint32_t kLandingTid = 1001;  // where WQEs from any PE landed on this one
 constexpr int kMaxCores = 1000;  // core tids stay below the engine's
 constexpr uint32_t kQpTidBase = 100000;
 constexpr int kQpsPerSlot = 64;
@@ -43,6 +44,7 @@ enum class Kind : uint8_t {
   kLinkBusy,       // arg: wire bytes
   kCoreSpan,       // no arg
   kHazard,         // arg: Hazard index (the name comes from there)
+  kWqeMark,        // zero-length slice a WQE's flow passes through; arg: WqeInfo index
 };
 
 // Kept small (48 B): a trace of max_events costs about 100 MB while buffered.
@@ -70,6 +72,22 @@ struct WqeInfo {
   bool has_cqe;
 };
 
+// One slice on a WQE's flow; a WQE's links are recorded in the order of its steps.
+struct FlowLink {
+  uint32_t wqe;    // WqeInfo index (the flow id is this + 1)
+  uint32_t event;  // the slice the flow passes through
+};
+
+// Where a WQE was posted, until it executes; where its CQE became visible, until reaped.
+struct Posted {
+  Ps t;
+  int core;
+};
+struct Visible {
+  Ps t;
+  uint32_t wqe;  // WqeInfo index, kNone when the WQE was not recorded
+};
+
 struct Hazard {
   std::string id, detail;
 };
@@ -88,8 +106,9 @@ struct TraceState {
   std::vector<WqeInfo> wqes;
   std::vector<Hazard> hazards;
   std::unordered_set<std::string> names;      // interned core-span names (nodes never move)
-  std::map<QueueKey, Ps> post_ps;             // WQE posted, until executed
-  std::map<QueueKey, Ps> cqe_ps;              // CQE visible, until reaped
+  std::vector<FlowLink> flows;
+  std::map<QueueKey, Posted> posted;          // WQE posted, until executed
+  std::map<QueueKey, Visible> visible;        // CQE visible, until reaped
   std::unordered_map<int, size_t> last_busy;  // per PE: the engine span a contiguous one extends
   bool truncated = false;
   Ps truncated_at_ps = 0;
@@ -114,10 +133,12 @@ struct TraceState {
     if (truncated) dropped += n;
     return !truncated;
   }
-  void add(Kind k, const char* name, uint32_t pid, uint32_t tid, Ps start, Ps end, uint64_t arg,
-           uint32_t group = kNone) {
+  uint32_t add(Kind k, const char* name, uint32_t pid, uint32_t tid, Ps start, Ps end, uint64_t arg,
+               uint32_t group = kNone) {
     events.push_back({start, end > start ? end - start : 0, name, arg, pid, tid, group, k});
+    return static_cast<uint32_t>(events.size() - 1);
   }
+  void link(uint32_t wqe, uint32_t event) { flows.push_back({wqe, event}); }
   uint32_t add_group(uint32_t pid, uint32_t tid, Ps begin, Ps end) {
     groups.push_back({begin, std::max(begin, end), pid, tid});
     return static_cast<uint32_t>(groups.size() - 1);

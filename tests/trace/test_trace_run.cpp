@@ -81,4 +81,31 @@ TEST(TraceRun, ThousandsOfOverlappingPutsNestOnEveryTrack) {
   EXPECT_EQ(doc["otherData"]["truncated"], false);
 }
 
+// Every flow starts once and ends once, and each flow event follows the slice it binds to: a
+// complete slice on its thread that starts at its time (viewers bind to the slice open there).
+TEST(TraceRun, EachWqeFlowRunsFromPostToReapThroughSlices) {
+  const json doc = run_and_read("udma_put_2pe", "");
+  std::map<uint64_t, std::string> phases;  // flow id -> its phase letters in file order
+  const json* slice = nullptr;
+  for (const json& e : doc["traceEvents"]) {
+    const std::string ph = e["ph"];
+    if (ph == "s" || ph == "t" || ph == "f") {
+      ASSERT_NE(slice, nullptr);
+      EXPECT_EQ((*slice)["ph"], "X");
+      EXPECT_EQ((*slice)["pid"], e["pid"]);
+      EXPECT_EQ((*slice)["tid"], e["tid"]);
+      EXPECT_EQ((*slice)["ts"], e["ts"]);
+      phases[e["id"].get<uint64_t>()] += ph;
+      continue;
+    }
+    slice = &e;
+  }
+  ASSERT_FALSE(phases.empty());
+  for (const auto& [id, letters] : phases) {
+    // Posted on a core, the WQE, fetched by the engine, landed at the target, CQE reaped on the
+    // CQ, reaped by a core; a WQE whose CQE was not asked for ends at the target.
+    EXPECT_TRUE(letters == "sttttf" || letters == "sttf") << "flow " << id << ": " << letters;
+  }
+}
+
 }  // namespace

@@ -124,6 +124,29 @@ TEST(TraceWriter, WqeLifetimeSplitsIntoPhasesOnItsSqTrack) {
             std::string::npos);
 }
 
+// One flow per WQE through the slices of each step that has a track of its own.
+TEST(TraceWriter, WqeFlowJoinsPostFetchLandingAndReap) {
+  TraceWriter w(TraceFilter{}, nullptr);
+  const QpRef q{0, 1, 0};
+  w.on_wqe_posted(q, 7, udma::kWrite, 3, 1000);
+  w.on_wqe_executed(wqe(q, 7, 2000, 5000, 6000, 10000, 12000, 13000, 4));
+  w.on_cqe_reaped(q, 4, nullptr, 2, 20000);
+  const Trace t(w);
+  std::vector<std::tuple<std::string, std::string, double>> flow;  // phase, thread, ts
+  for (const json& e : t.doc["traceEvents"]) {
+    if (e["ph"] != "s" && e["ph"] != "t" && e["ph"] != "f") continue;
+    EXPECT_EQ(e["id"], 1);
+    flow.emplace_back(e["ph"], t.thread_of(e), e["ts"].get<double>());
+  }
+  const std::vector<std::tuple<std::string, std::string, double>> want = {
+      {"s", "aiv 3", 0.001},       {"t", "qp 1.0 sq", 0.001}, {"t", "udma engine", 0.005},
+      {"t", "landed", 0.01},       {"t", "qp 1.0 cq", 0.013}, {"f", "aiv 2", 0.02}};
+  EXPECT_EQ(flow, want);
+  ASSERT_EQ(t.named("wqe landed").size(), 1u);
+  EXPECT_EQ(t.named("wqe landed")[0]["pid"], 1);  // at the target PE
+  EXPECT_EQ(t.named("wqe landed")[0]["dur"], 0);
+}
+
 TEST(TraceWriter, NvidiaWqesAreNamedByTheirMlx5Opcode) {
   // 0x08 is RDMA WRITE in an mlx5 WQE and ATOMIC_SWAP in a UDMA one.
   static_assert(nv::mlx5::kOpRdmaWrite == udma::kAtomicSwap, "the clash this test is about");
