@@ -311,6 +311,48 @@ void append_flow(Buffer& b, const TraceState& s, const FlowLink& l, char phase, 
   append(b, phase == 'f' ? ",\"bp\":\"e\"}" : "}");
 }
 
+// One point of a counter track: the running sum of its deltas after all those at `t`.
+struct CounterSample {
+  Ps t;
+  uint32_t pid, tid;
+  int64_t value;
+};
+
+// Samples in output order (t, pid, tid), one per track and time at which the sum was stepped.
+std::vector<CounterSample> counter_samples(const std::vector<CounterDelta>& deltas) {
+  std::vector<uint32_t> order(deltas.size());
+  std::iota(order.begin(), order.end(), 0u);
+  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    const CounterDelta &x = deltas[a], &y = deltas[b];
+    return std::tie(x.pid, x.tid, x.t, a) < std::tie(y.pid, y.tid, y.t, b);
+  });
+  std::vector<CounterSample> out;
+  int64_t sum = 0;
+  for (size_t i = 0; i < order.size(); ++i) {
+    const CounterDelta& d = deltas[order[i]];
+    if (i == 0 || d.pid != deltas[order[i - 1]].pid || d.tid != deltas[order[i - 1]].tid) sum = 0;
+    sum += d.delta;
+    const bool last_at_t = i + 1 == order.size() || deltas[order[i + 1]].pid != d.pid ||
+                           deltas[order[i + 1]].tid != d.tid || deltas[order[i + 1]].t != d.t;
+    if (last_at_t) out.push_back({d.t, d.pid, d.tid, sum});
+  }
+  std::stable_sort(out.begin(), out.end(), [](const CounterSample& x, const CounterSample& y) {
+    return std::tie(x.t, x.pid, x.tid) < std::tie(y.t, y.pid, y.tid);
+  });
+  return out;
+}
+
+// Counter tracks are named after the track they count: "qp 1.0 sq" {"wqes"}, "qp 1.0 cq"
+// {"cqes"}, a link's name {"messages"} (Perfetto shows "qp 1.0 sq wqes").
+void append_counter(Buffer& b, const Fabric* fabric, const CounterSample& c) {
+  append(b, "{\"ph\":\"C\",\"name\":");
+  append_string(b, base_thread_name(fabric, c.pid, c.tid));
+  fmt::format_to(std::back_inserter(b), ",\"cat\":\"counter\",\"pid\":{},\"ts\":", c.pid);
+  append_us(b, c.t);
+  const char* what = c.pid == kFabricPid ? "messages" : (c.tid - kQpTidBase) % kTidsPerQp < kLanes ? "wqes" : "cqes";
+  fmt::format_to(std::back_inserter(b), ",\"args\":{{\"{}\":{}}}}}", what, c.value);
+}
+
 }  // namespace
 
 std::string ps_to_us_string(Ps ps) {
@@ -359,15 +401,32 @@ void TraceWriter::write(std::ostream& os) const {
   for (const auto& [pid, t] : threads) append_meta(b, "thread", pid, &t, thread_name(s.fabric, lanes, pid, t), t);
 
   const auto flows = flow_points(s);
+  const std::vector<CounterSample> counters = counter_samples(s.counters);
+  bool first = true;
+  const auto next = [&] {
+    if (!first) append(b, ",\n");
+    first = false;
+  };
+  size_t c = 0;
+  // Counter samples go before the events at their time (merged by time, then pid).
+  const auto counters_until = [&](Ps t, uint32_t pid) {
+    for (; c < counters.size() && std::tie(counters[c].t, counters[c].pid) <= std::tie(t, pid); ++c) {
+      next();
+      append_counter(b, s.fabric, counters[c]);
+    }
+  };
   for (size_t k = 0; k < order.size(); ++k) {
+    counters_until(s.events[order[k]].ts_ps, s.events[order[k]].pid);
+    next();
     append_event(b, s, s.events[order[k]], tid[order[k]]);
     for (const auto& [link, phase] : flows[order[k]]) {
-      append(b, ",\n");
+      next();
       append_flow(b, s, s.flows[link], phase, tid[order[k]]);
     }
-    append(b, k + 1 < order.size() ? ",\n" : "\n");
     flush(1u << 20);
   }
+  counters_until(std::numeric_limits<Ps>::max(), UINT32_MAX);
+  if (!first) append(b, "\n");
   append(b, "]}\n");
   flush(0);
 }

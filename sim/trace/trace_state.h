@@ -88,6 +88,14 @@ struct Visible {
   uint32_t wqe;  // WqeInfo index, kNone when the WQE was not recorded
 };
 
+// A step of a counter track: the track of `tid` on `pid` ("qp S.Q sq" / "cq", a link) gains
+// `delta` at `t`. Written as "C" events of the running sum.
+struct CounterDelta {
+  Ps t;
+  uint32_t pid, tid;
+  int32_t delta;
+};
+
 struct Hazard {
   std::string id, detail;
 };
@@ -107,6 +115,7 @@ struct TraceState {
   std::vector<Hazard> hazards;
   std::unordered_set<std::string> names;      // interned core-span names (nodes never move)
   std::vector<FlowLink> flows;
+  std::vector<CounterDelta> counters;
   std::map<QueueKey, Posted> posted;          // WQE posted, until executed
   std::map<QueueKey, Visible> visible;        // CQE visible, until reaped
   std::unordered_map<int, size_t> last_busy;  // per PE: the engine span a contiguous one extends
@@ -126,7 +135,7 @@ struct TraceState {
   }
   // Whether `n` more events fit; once one record does not, nothing more is recorded.
   bool admit(size_t n, Ps t) {
-    if (!truncated && events.size() + n > filter.max_events) {
+    if (!truncated && events.size() + counters.size() + n > filter.max_events) {
       truncated = true;
       truncated_at_ps = t;
     }
@@ -139,6 +148,7 @@ struct TraceState {
     return static_cast<uint32_t>(events.size() - 1);
   }
   void link(uint32_t wqe, uint32_t event) { flows.push_back({wqe, event}); }
+  void count(Ps t, uint32_t pid, uint32_t tid, int32_t delta) { counters.push_back({t, pid, tid, delta}); }
   uint32_t add_group(uint32_t pid, uint32_t tid, Ps begin, Ps end) {
     groups.push_back({begin, std::max(begin, end), pid, tid});
     return static_cast<uint32_t>(groups.size() - 1);

@@ -114,7 +114,9 @@ void TraceWriter::on_wqe_executed(const WqeRecord& r) {
   // The flow's other slices: the post on its core, the fetch on the engine, the landing at the target.
   const bool mark_post = has_post && post.core >= 0 && post.core < kMaxCores;
   const bool mark_land = r.remote_write_ps != 0 && m->pe_ok(r.target_pe);
-  if (!m->admit(spans + mark_post + 1 + mark_land, begin)) return;
+  // Counters: the SQ holds the WQE from post (or doorbell) until fetched; the CQ holds its CQE
+  // from visible until reaped (the reap counts it down).
+  if (!m->admit(spans + mark_post + 1 + mark_land + 2 + (r.cqe_ps != 0), begin)) return;
 
   const uint32_t pid = static_cast<uint32_t>(r.qp.pe), tid = sq_tid(r.qp);
   const uint32_t group = m->add_group(pid, tid, begin, end);
@@ -133,7 +135,12 @@ void TraceWriter::on_wqe_executed(const WqeRecord& r) {
     const auto target = static_cast<uint32_t>(r.target_pe);
     m->link(w, m->add(Kind::kWqeMark, "wqe landed", target, kLandingTid, r.remote_write_ps, r.remote_write_ps, info));
   }
-  if (cqe) cqe->wqe = w;
+  m->count(steps[0].first, pid, tid, 1);
+  m->count(std::max(r.fetch_ps, steps[0].first), pid, tid, -1);
+  if (cqe) {
+    cqe->wqe = w;
+    m->count(r.cqe_ps, pid, cq_tid(r.qp), 1);
+  }
 }
 
 void TraceWriter::on_cqe_reaped(const QpRef& q, uint32_t cqe_index, const uint8_t*, int core, Ps t) {
@@ -143,11 +150,13 @@ void TraceWriter::on_cqe_reaped(const QpRef& q, uint32_t cqe_index, const uint8_
   const Ps from = known ? std::min(visible->second.t, t) : t;
   const uint32_t w = known ? visible->second.wqe : kNone;
   if (known) m->visible.erase(visible);
+  const auto pid = static_cast<uint32_t>(q.pe);
+  // The CQ counter counted this CQE up when its WQE was recorded: count it down, window or not.
+  if (w != kNone && m->admit(1, t)) m->count(std::max(from, t), pid, cq_tid(q), -1);
   // A reaped CQE whose WQE was recorded ends that WQE's flow at the core that reaped it.
   const bool mark_reap = w != kNone && core >= 0 && core < kMaxCores;
   if (!m->in_window(from, t) || !m->admit(1 + mark_reap, from)) return;
   const uint64_t arg = cqe_index | uint64_t{static_cast<uint32_t>(core)} << 32;
-  const auto pid = static_cast<uint32_t>(q.pe);
   if (!known) {
     m->add(Kind::kReapedInstant, "reaped", pid, cq_tid(q), t, t, arg);
     return;
@@ -187,8 +196,11 @@ void TraceWriter::on_engine_busy(int pe, Ps start, Ps end) {
 }
 
 void TraceWriter::on_link_busy(int link, Ps start, Ps end, uint64_t bytes) {
-  if (m->filter.links && link >= 0 && m->in_window(start, end) && m->admit(1, start))
-    m->add(Kind::kLinkBusy, "busy", kFabricPid, static_cast<uint32_t>(link), start, end, bytes);
+  if (!m->filter.links || link < 0 || !m->in_window(start, end) || !m->admit(3, start)) return;
+  const auto tid = static_cast<uint32_t>(link);
+  m->add(Kind::kLinkBusy, "busy", kFabricPid, tid, start, end, bytes);
+  m->count(start, kFabricPid, tid, 1);  // messages on the wire
+  m->count(std::max(start, end), kFabricPid, tid, -1);
 }
 
 void TraceWriter::on_core_span(int pe, int core, const char* what, Ps start, Ps end) {

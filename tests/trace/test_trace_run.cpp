@@ -79,6 +79,23 @@ TEST(TraceRun, ThousandsOfOverlappingPutsNestOnEveryTrack) {
   EXPECT_EQ(partial_overlaps(doc, first), 0u) << "first at " << first;
   EXPECT_FALSE(doc["otherData"].contains("lane_overflows"));
   EXPECT_EQ(doc["otherData"]["truncated"], false);
+
+  // Counter tracks: never below zero, back to zero once every WQE was fetched, every CQE reaped
+  // and every message off its link; the SQ held a whole batch at once.
+  std::map<std::pair<int, std::string>, int64_t> last, most;
+  double last_ts = -1;
+  for (const json& e : doc["traceEvents"]) {
+    if (e["ph"] != "C") continue;
+    EXPECT_GE(e["ts"].get<double>(), last_ts);
+    last_ts = e["ts"].get<double>();
+    const int64_t v = e["args"].begin()->get<int64_t>();
+    EXPECT_GE(v, 0) << e.dump();
+    const std::pair<int, std::string> key{e["pid"], e["name"]};
+    last[key] = v;
+    most[key] = std::max(most[key], v);
+  }
+  for (const auto& [key, v] : last) EXPECT_EQ(v, 0) << key.second;
+  EXPECT_EQ(most.at({0, "qp 1.0 sq"}), 2048);
 }
 
 // Every flow starts once and ends once, and each flow event follows the slice it binds to: a

@@ -147,6 +147,30 @@ TEST(TraceWriter, WqeFlowJoinsPostFetchLandingAndReap) {
   EXPECT_EQ(t.named("wqe landed")[0]["dur"], 0);
 }
 
+// SQ occupancy counts a WQE from post to fetch, CQ occupancy a CQE from visible to reaped, a
+// link its messages on the wire; one sample per track and time, after all its steps there.
+TEST(TraceWriter, CounterTracksForQueuesAndLinks) {
+  TraceWriter w(TraceFilter{}, nullptr);
+  const QpRef q{0, 1, 0};
+  w.on_wqe_posted(q, 0, udma::kWrite, 0, 1000);
+  w.on_wqe_posted(q, 1, udma::kWrite, 0, 1000);
+  w.on_wqe_executed(wqe(q, 0, 2000, 3000, 4000, 6000, 7000, 8000, 0));
+  w.on_wqe_executed(wqe(q, 1, 2000, 5000, 6000, 8000, 9000, 9500, 1));
+  w.on_cqe_reaped(q, 0, nullptr, 0, 9500);
+  w.on_cqe_reaped(q, 1, nullptr, 0, 12000);
+  w.on_link_busy(3, 4000, 5000, 64);
+  const Trace t(w);
+  std::map<std::string, std::vector<std::pair<double, int>>> tracks;
+  for (const json& e : t.doc["traceEvents"])
+    if (e["ph"] == "C") tracks[e["name"]].push_back({e["ts"].get<double>(), e["args"].begin()->get<int>()});
+  using Steps = std::vector<std::pair<double, int>>;
+  EXPECT_EQ(tracks["qp 1.0 sq"], (Steps{{0.001, 2}, {0.003, 1}, {0.005, 0}}));
+  EXPECT_EQ(tracks["qp 1.0 cq"], (Steps{{0.008, 1}, {0.0095, 1}, {0.012, 0}}));
+  EXPECT_EQ(tracks["link 3"], (Steps{{0.004, 1}, {0.005, 0}}));
+  EXPECT_EQ(t.named("qp 1.0 sq")[0]["args"], json::parse(R"({"wqes":2})"));
+  EXPECT_EQ(t.named("link 3")[0]["pid"], 100000);
+}
+
 TEST(TraceWriter, NvidiaWqesAreNamedByTheirMlx5Opcode) {
   // 0x08 is RDMA WRITE in an mlx5 WQE and ATOMIC_SWAP in a UDMA one.
   static_assert(nv::mlx5::kOpRdmaWrite == udma::kAtomicSwap, "the clash this test is about");
