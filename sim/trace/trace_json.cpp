@@ -352,13 +352,18 @@ std::vector<CounterSample> counter_samples(const std::vector<CounterDelta>& delt
 }
 
 // Counter tracks are named after the track they count: "qp 1.0 sq" {"wqes"}, "qp 1.0 cq"
-// {"cqes"}, a link's name {"messages"} (Perfetto shows "qp 1.0 sq wqes").
+// {"cqes"}, a link's name {"messages"}, "writes landing" {"writes"} (Perfetto shows
+// "qp 1.0 sq wqes").
 void append_counter(Buffer& b, const Fabric* fabric, const CounterSample& c) {
+  const bool landing = c.pid != kFabricPid && c.tid == kLandingTid;
   append(b, "{\"ph\":\"C\",\"name\":");
-  append_string(b, base_thread_name(fabric, c.pid, c.tid));
+  append_string(b, landing ? "writes landing" : base_thread_name(fabric, c.pid, c.tid));
   fmt::format_to(std::back_inserter(b), ",\"cat\":\"counter\",\"pid\":{},\"ts\":", c.pid);
   append_us(b, c.t);
-  const char* what = c.pid == kFabricPid ? "messages" : (c.tid - kQpTidBase) % kTidsPerQp < kLanes ? "wqes" : "cqes";
+  const char* what = c.pid == kFabricPid ? "messages"
+                     : landing           ? "writes"
+                     : (c.tid - kQpTidBase) % kTidsPerQp < kLanes ? "wqes"
+                                                                  : "cqes";
   fmt::format_to(std::back_inserter(b), ",\"args\":{{\"{}\":{}}}}}", what, c.value);
 }
 

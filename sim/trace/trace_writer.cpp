@@ -116,7 +116,8 @@ void TraceWriter::on_wqe_executed(const WqeRecord& r) {
   const bool mark_land = r.remote_write_ps != 0 && m->pe_ok(r.target_pe);
   // Counters: the SQ holds the WQE from post (or doorbell) until fetched; the CQ holds its CQE
   // from visible until reaped (the reap counts it down).
-  if (!m->admit(spans + mark_post + 1 + mark_land + 2 + (r.cqe_ps != 0), begin)) return;
+  // The target counts the WQE's data as a pending write from the wire until its last byte landed.
+  if (!m->admit(spans + mark_post + 1 + mark_land * 3 + 2 + (r.cqe_ps != 0), begin)) return;
 
   const uint32_t pid = static_cast<uint32_t>(r.qp.pe), tid = sq_tid(r.qp);
   const uint32_t group = m->add_group(pid, tid, begin, end);
@@ -134,6 +135,8 @@ void TraceWriter::on_wqe_executed(const WqeRecord& r) {
   if (mark_land) {
     const auto target = static_cast<uint32_t>(r.target_pe);
     m->link(w, m->add(Kind::kWqeMark, "wqe landed", target, kLandingTid, r.remote_write_ps, r.remote_write_ps, info));
+    m->count(std::min(r.wire_ps ? r.wire_ps : r.fetch_ps, r.remote_write_ps), target, kLandingTid, 1);
+    m->count(r.remote_write_ps, target, kLandingTid, -1);
   }
   m->count(steps[0].first, pid, tid, 1);
   m->count(std::max(r.fetch_ps, steps[0].first), pid, tid, -1);

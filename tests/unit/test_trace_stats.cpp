@@ -167,6 +167,9 @@ TEST(TraceWriter, CounterTracksForQueuesAndLinks) {
   EXPECT_EQ(tracks["qp 1.0 sq"], (Steps{{0.001, 2}, {0.003, 1}, {0.005, 0}}));
   EXPECT_EQ(tracks["qp 1.0 cq"], (Steps{{0.008, 1}, {0.0095, 1}, {0.012, 0}}));
   EXPECT_EQ(tracks["link 3"], (Steps{{0.004, 1}, {0.005, 0}}));
+  // Both WQEs' data in flight to PE 1 from the wire (4 and 6 ns) until landed (6 and 8 ns).
+  EXPECT_EQ(tracks["writes landing"], (Steps{{0.004, 1}, {0.006, 1}, {0.008, 0}}));
+  EXPECT_EQ(t.named("writes landing")[0]["pid"], 1);
   EXPECT_EQ(t.named("qp 1.0 sq")[0]["args"], json::parse(R"({"wqes":2})"));
   EXPECT_EQ(t.named("link 3")[0]["pid"], 100000);
 }
