@@ -73,20 +73,24 @@ TraceWriter::~TraceWriter() = default;
 size_t TraceWriter::event_count() const { return m->events.size(); }
 bool TraceWriter::truncated() const { return m->truncated; }
 
-void TraceWriter::on_wqe_posted(const QpRef& q, uint32_t wqe_index, uint8_t, int, Ps t) {
-  if (m->qp_ok(q) && !m->truncated) m->post_ps[key_of(q, wqe_index)] = t;
+void TraceWriter::on_wqe_posted(const QpRef& q, uint32_t wqe_index, uint8_t, int core, Ps t) {
+  if (m->qp_ok(q) && !m->truncated) m->posted[key_of(q, wqe_index)] = {t, core};
 }
 
 void TraceWriter::on_wqe_executed(const WqeRecord& r) {
   if (!m->qp_ok(r.qp)) return;
-  Ps post = 0;
-  const auto posted = m->post_ps.find(key_of(r.qp, r.wqe_index));
-  const bool has_post = posted != m->post_ps.end();
+  Posted post{0, -1};
+  const auto posted = m->posted.find(key_of(r.qp, r.wqe_index));
+  const bool has_post = posted != m->posted.end();
   if (has_post) {
     post = posted->second;
-    m->post_ps.erase(posted);
+    m->posted.erase(posted);
   }
-  if (r.cqe_ps != 0 && !m->truncated) m->cqe_ps[key_of(r.qp, r.cqe_index)] = r.cqe_ps;
+  Visible* cqe = nullptr;
+  if (r.cqe_ps != 0 && !m->truncated) {
+    cqe = &m->visible[key_of(r.qp, r.cqe_index)];
+    *cqe = {r.cqe_ps, kNone};
+  }
 
   // Steps in order; a span is named after the step it starts at. Zero means "did not happen"
   // for wire, remote write and CQE (error WQEs never reach the wire).
@@ -96,7 +100,7 @@ void TraceWriter::on_wqe_executed(const WqeRecord& r) {
     steps[n] = {n ? std::max(t, steps[n - 1].first) : t, name};  // clamp: spans must nest
     ++n;
   };
-  if (has_post) step(post, "post");
+  if (has_post) step(post.t, "post");
   step(r.doorbell_ps, "doorbell");
   step(r.fetch_ps, "fetch");
   if (r.wire_ps) step(r.wire_ps, "wire");
@@ -107,33 +111,64 @@ void TraceWriter::on_wqe_executed(const WqeRecord& r) {
   if (!m->in_window(begin, end)) return;
   size_t spans = 1;
   for (size_t i = 0; i + 1 < n; ++i) spans += steps[i + 1].first > steps[i].first;
-  if (!m->admit(spans, begin)) return;
+  // The flow's other slices: the post on its core, the fetch on the engine, the landing at the target.
+  const bool mark_post = has_post && post.core >= 0 && post.core < kMaxCores;
+  const bool mark_land = r.remote_write_ps != 0 && m->pe_ok(r.target_pe);
+  // Counters: the SQ holds the WQE from post (or doorbell) until fetched; the CQ holds its CQE
+  // from visible until reaped (the reap counts it down).
+  // The target counts the WQE's data as a pending write from the wire until its last byte landed.
+  if (!m->admit(spans + mark_post + 1 + mark_land * 3 + 2 + (r.cqe_ps != 0), begin)) return;
 
   const uint32_t pid = static_cast<uint32_t>(r.qp.pe), tid = sq_tid(r.qp);
   const uint32_t group = m->add_group(pid, tid, begin, end);
   const auto info = static_cast<uint64_t>(m->wqes.size());
   m->wqes.push_back(
       {r.wqe_index, r.bytes, r.cqe_index, r.target_pe, r.opcode, r.status, r.substatus, r.cqe_ps != 0});
-  m->add(Kind::kWqe, opcode_name(m->opcodes, r.opcode), pid, tid, begin, end, info, group);
+  const uint32_t w = static_cast<uint32_t>(info);
+  if (mark_post) m->link(w, m->add(Kind::kWqeMark, "wqe posted", pid, static_cast<uint32_t>(post.core), post.t, post.t, info));
+  m->link(w, m->add(Kind::kWqe, opcode_name(m->opcodes, r.opcode), pid, tid, begin, end, info, group));
   for (size_t i = 0; i + 1 < n; ++i) {
     if (steps[i + 1].first > steps[i].first)
       m->add(Kind::kPhase, steps[i].second, pid, tid, steps[i].first, steps[i + 1].first, info, group);
+  }
+  m->link(w, m->add(Kind::kWqeMark, "wqe fetched", pid, kEngineTid, r.fetch_ps, r.fetch_ps, info));
+  if (mark_land) {
+    const auto target = static_cast<uint32_t>(r.target_pe);
+    m->link(w, m->add(Kind::kWqeMark, "wqe landed", target, kLandingTid, r.remote_write_ps, r.remote_write_ps, info));
+    m->count(std::min(r.wire_ps ? r.wire_ps : r.fetch_ps, r.remote_write_ps), target, kLandingTid, 1);
+    m->count(r.remote_write_ps, target, kLandingTid, -1);
+  }
+  m->count(steps[0].first, pid, tid, 1);
+  m->count(std::max(r.fetch_ps, steps[0].first), pid, tid, -1);
+  if (cqe) {
+    cqe->wqe = w;
+    m->count(r.cqe_ps, pid, cq_tid(r.qp), 1);
   }
 }
 
 void TraceWriter::on_cqe_reaped(const QpRef& q, uint32_t cqe_index, const uint8_t*, int core, Ps t) {
   if (!m->qp_ok(q)) return;
-  const auto visible = m->cqe_ps.find(key_of(q, cqe_index));
-  const bool known = visible != m->cqe_ps.end();
-  const Ps from = known ? std::min(visible->second, t) : t;
-  if (known) m->cqe_ps.erase(visible);
-  if (!m->in_window(from, t) || !m->admit(1, from)) return;
-  const uint64_t arg = cqe_index | uint64_t{static_cast<uint32_t>(core)} << 32;
+  const auto visible = m->visible.find(key_of(q, cqe_index));
+  const bool known = visible != m->visible.end();
+  const Ps from = known ? std::min(visible->second.t, t) : t;
+  const uint32_t w = known ? visible->second.wqe : kNone;
+  if (known) m->visible.erase(visible);
   const auto pid = static_cast<uint32_t>(q.pe);
-  if (known)
-    m->add(Kind::kReaped, "reaped", pid, cq_tid(q), from, t, arg, m->add_group(pid, cq_tid(q), from, t));
-  else
+  // The CQ counter counted this CQE up when its WQE was recorded: count it down, window or not.
+  if (w != kNone && m->admit(1, t)) m->count(std::max(from, t), pid, cq_tid(q), -1);
+  // A reaped CQE whose WQE was recorded ends that WQE's flow at the core that reaped it.
+  const bool mark_reap = w != kNone && core >= 0 && core < kMaxCores;
+  if (!m->in_window(from, t) || !m->admit(1 + mark_reap, from)) return;
+  const uint64_t arg = cqe_index | uint64_t{static_cast<uint32_t>(core)} << 32;
+  if (!known) {
     m->add(Kind::kReapedInstant, "reaped", pid, cq_tid(q), t, t, arg);
+    return;
+  }
+  const uint32_t reaped =
+      m->add(Kind::kReaped, "reaped", pid, cq_tid(q), from, t, arg, m->add_group(pid, cq_tid(q), from, t));
+  if (w == kNone) return;
+  m->link(w, reaped);
+  if (mark_reap) m->link(w, m->add(Kind::kWqeMark, "cqe reaped", pid, static_cast<uint32_t>(core), t, t, w));
 }
 
 void TraceWriter::on_sq_doorbell(const QpRef& q, uint32_t producer_index, Ps t) {
@@ -164,8 +199,11 @@ void TraceWriter::on_engine_busy(int pe, Ps start, Ps end) {
 }
 
 void TraceWriter::on_link_busy(int link, Ps start, Ps end, uint64_t bytes) {
-  if (m->filter.links && link >= 0 && m->in_window(start, end) && m->admit(1, start))
-    m->add(Kind::kLinkBusy, "busy", kFabricPid, static_cast<uint32_t>(link), start, end, bytes);
+  if (!m->filter.links || link < 0 || !m->in_window(start, end) || !m->admit(3, start)) return;
+  const auto tid = static_cast<uint32_t>(link);
+  m->add(Kind::kLinkBusy, "busy", kFabricPid, tid, start, end, bytes);
+  m->count(start, kFabricPid, tid, 1);  // messages on the wire
+  m->count(std::max(start, end), kFabricPid, tid, -1);
 }
 
 void TraceWriter::on_core_span(int pe, int core, const char* what, Ps start, Ps end) {

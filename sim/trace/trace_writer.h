@@ -3,16 +3,24 @@
 // Tracks: one process per PE (pid = PE, "pe N") with threads
 //   tid K                           "aiv K"         AIV core K (K < 1000)
 //   tid 1000                        "udma engine"   engine busy spans
+//   tid 1001                        "landed"        WQEs from any PE landed here
 //   tid 100000 + key*1024 + L       "qp S.Q sq"     SQ lane L (L < 512), key = S*64 + Q
 //   tid 100000 + key*1024 + 512 + L "qp S.Q cq"     CQ lane L
+//   tid 2^30 + n                    "<track> #L"    any other lane past a track's first
 // and a process "fabric" (pid 100000) with one thread per link (tid = link id).
 // A WQE is one span named by its opcode (post -> CQE, or -> completion when no CQE) with nested
 // phases "post", "doorbell", "fetch", "wire", "ack", "cqe", each named by the step it starts at;
-// zero-length phases are left out. WQE lifetimes on one SQ overlap, and Perfetto drops "X"
-// events that overlap on one thread without nesting, so each WQE (and each CQE's wait to be
-// reaped) takes the lowest lane free at its start: lanes past the first are "qp S.Q sq #L".
+// zero-length phases are left out. WQE lifetimes on one SQ overlap, and viewers draw "X" events
+// that partly overlap on one thread wrongly, so each WQE (and each CQE's wait to be reaped) takes
+// the lowest lane free at its start, as many lanes as overlap; any other slice that would partly
+// overlap one on its track (core, engine, link) moves to the lowest lane where it nests.
+// Each WQE is also one flow (ph s/t/f) through zero-length marks on its posting core ("wqe
+// posted"), the engine ("wqe fetched"), the target's "landed" track ("wqe landed"), its SQ lane
+// and CQ lane slices and the reaping core ("cqe reaped"); counter tracks (ph C) count SQ and CQ
+// occupancy per QP, messages on each link and writes landing per PE.
 // Output is byte-identical for identical hook calls: integer picosecond times are written as
-// exact decimal microseconds, and events are sorted by (ts, pid, tid, insertion order).
+// exact decimal microseconds, and events are sorted by (ts, pid, tid, longer first, insertion
+// order). docs/trace.md describes the format.
 #pragma once
 #include <cstdint>
 #include <iosfwd>

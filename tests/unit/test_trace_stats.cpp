@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <numeric>
 #include <random>
+#include <set>
 #include <sstream>
 
 #include "models/ascend/wqe_layout.h"
@@ -123,6 +124,56 @@ TEST(TraceWriter, WqeLifetimeSplitsIntoPhasesOnItsSqTrack) {
             std::string::npos);
 }
 
+// One flow per WQE through the slices of each step that has a track of its own.
+TEST(TraceWriter, WqeFlowJoinsPostFetchLandingAndReap) {
+  TraceWriter w(TraceFilter{}, nullptr);
+  const QpRef q{0, 1, 0};
+  w.on_wqe_posted(q, 7, udma::kWrite, 3, 1000);
+  w.on_wqe_executed(wqe(q, 7, 2000, 5000, 6000, 10000, 12000, 13000, 4));
+  w.on_cqe_reaped(q, 4, nullptr, 2, 20000);
+  const Trace t(w);
+  std::vector<std::tuple<std::string, std::string, double>> flow;  // phase, thread, ts
+  for (const json& e : t.doc["traceEvents"]) {
+    if (e["ph"] != "s" && e["ph"] != "t" && e["ph"] != "f") continue;
+    EXPECT_EQ(e["id"], 1);
+    flow.emplace_back(e["ph"], t.thread_of(e), e["ts"].get<double>());
+  }
+  const std::vector<std::tuple<std::string, std::string, double>> want = {
+      {"s", "aiv 3", 0.001},       {"t", "qp 1.0 sq", 0.001}, {"t", "udma engine", 0.005},
+      {"t", "landed", 0.01},       {"t", "qp 1.0 cq", 0.013}, {"f", "aiv 2", 0.02}};
+  EXPECT_EQ(flow, want);
+  ASSERT_EQ(t.named("wqe landed").size(), 1u);
+  EXPECT_EQ(t.named("wqe landed")[0]["pid"], 1);  // at the target PE
+  EXPECT_EQ(t.named("wqe landed")[0]["dur"], 0);
+}
+
+// SQ occupancy counts a WQE from post to fetch, CQ occupancy a CQE from visible to reaped, a
+// link its messages on the wire; one sample per track and time, after all its steps there.
+TEST(TraceWriter, CounterTracksForQueuesAndLinks) {
+  TraceWriter w(TraceFilter{}, nullptr);
+  const QpRef q{0, 1, 0};
+  w.on_wqe_posted(q, 0, udma::kWrite, 0, 1000);
+  w.on_wqe_posted(q, 1, udma::kWrite, 0, 1000);
+  w.on_wqe_executed(wqe(q, 0, 2000, 3000, 4000, 6000, 7000, 8000, 0));
+  w.on_wqe_executed(wqe(q, 1, 2000, 5000, 6000, 8000, 9000, 9500, 1));
+  w.on_cqe_reaped(q, 0, nullptr, 0, 9500);
+  w.on_cqe_reaped(q, 1, nullptr, 0, 12000);
+  w.on_link_busy(3, 4000, 5000, 64);
+  const Trace t(w);
+  std::map<std::string, std::vector<std::pair<double, int>>> tracks;
+  for (const json& e : t.doc["traceEvents"])
+    if (e["ph"] == "C") tracks[e["name"]].push_back({e["ts"].get<double>(), e["args"].begin()->get<int>()});
+  using Steps = std::vector<std::pair<double, int>>;
+  EXPECT_EQ(tracks["qp 1.0 sq"], (Steps{{0.001, 2}, {0.003, 1}, {0.005, 0}}));
+  EXPECT_EQ(tracks["qp 1.0 cq"], (Steps{{0.008, 1}, {0.0095, 1}, {0.012, 0}}));
+  EXPECT_EQ(tracks["link 3"], (Steps{{0.004, 1}, {0.005, 0}}));
+  // Both WQEs' data in flight to PE 1 from the wire (4 and 6 ns) until landed (6 and 8 ns).
+  EXPECT_EQ(tracks["writes landing"], (Steps{{0.004, 1}, {0.006, 1}, {0.008, 0}}));
+  EXPECT_EQ(t.named("writes landing")[0]["pid"], 1);
+  EXPECT_EQ(t.named("qp 1.0 sq")[0]["args"], json::parse(R"({"wqes":2})"));
+  EXPECT_EQ(t.named("link 3")[0]["pid"], 100000);
+}
+
 TEST(TraceWriter, NvidiaWqesAreNamedByTheirMlx5Opcode) {
   // 0x08 is RDMA WRITE in an mlx5 WQE and ATOMIC_SWAP in a UDMA one.
   static_assert(nv::mlx5::kOpRdmaWrite == udma::kAtomicSwap, "the clash this test is about");
@@ -165,7 +216,34 @@ TEST(TraceWriter, OverlappingWqesTakeSeparateLanes) {
   EXPECT_EQ(t.thread_of(whole[0]), "qp 1.0 sq");
   EXPECT_EQ(t.thread_of(whole[1]), "qp 1.0 sq #1");
   EXPECT_EQ(t.thread_of(whole[2]), "qp 1.0 sq");
-  EXPECT_EQ(t.doc["otherData"]["lane_overflows"], 0);
+}
+
+// Past the 512 lanes numbered per queue, a WQE still gets a lane of its own, never a shared one.
+TEST(TraceWriter, ThousandsOfOverlappingWqesEachGetALane) {
+  TraceWriter w(TraceFilter{}, nullptr);
+  const QpRef q{0, 1, 0};
+  constexpr uint32_t kWqes = 1500;
+  for (uint32_t i = 0; i < kWqes; ++i) w.on_wqe_executed(wqe_at(q, i, i));  // all overlap
+  const Trace t(w);
+  const auto whole = t.named("WRITE");
+  ASSERT_EQ(whole.size(), kWqes);
+  std::set<std::pair<int, int>> tracks;
+  for (const json& e : whole) tracks.insert({e["pid"].get<int>(), e["tid"].get<int>()});
+  EXPECT_EQ(tracks.size(), kWqes);
+  EXPECT_EQ(t.thread_of(whole[600]), "qp 1.0 sq #600");
+  EXPECT_FALSE(t.doc["otherData"].contains("lane_overflows"));
+}
+
+// Slices of one core that partly overlap go to a second lane; one that nests stays.
+TEST(TraceWriter, PartlyOverlappingCoreSpansGoToAnotherLane) {
+  TraceWriter w(TraceFilter{}, nullptr);
+  w.on_core_span(0, 2, "kernel", 1000, 9000);
+  w.on_core_span(0, 2, "simt vf", 2000, 3000);  // nests in "kernel"
+  w.on_core_span(0, 2, "late", 8000, 12000);    // partly overlaps "kernel"
+  const Trace t(w);
+  EXPECT_EQ(t.thread_of(t.named("kernel")[0]), "aiv 2");
+  EXPECT_EQ(t.thread_of(t.named("simt vf")[0]), "aiv 2");
+  EXPECT_EQ(t.thread_of(t.named("late")[0]), "aiv 2 #1");
 }
 
 TEST(TraceWriter, DoorbellsAreThreadInstantsAndHazardsGlobal) {
