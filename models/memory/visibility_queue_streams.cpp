@@ -10,7 +10,7 @@
 namespace symsim {
 
 namespace {
-constexpr uint64_t chunk_of(const uint8_t* p, uint64_t chunk_bytes) {
+inline uint64_t chunk_of(const uint8_t* p, uint64_t chunk_bytes) {
   return reinterpret_cast<uintptr_t>(p) / chunk_bytes;
 }
 }  // namespace
