@@ -149,24 +149,37 @@ void close_checked(int fd, const std::string& shown, const std::string& temp) {
   }
 }
 
-void write_in_place(const std::string& target, const std::string& shown,
-                    const std::function<void(std::ostream&)>& fill) {
-  const int fd = ::open(target.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY);
-  if (fd < 0) fail(shown, errno, "write");
+// Writes `fill`'s output to the open `fd` and closes it, checking every step; on a failure the
+// partial `temp` file (if any) is removed and the error names `shown`.
+void fill_and_close(int fd, const std::string& shown, const std::string& temp,
+                    const std::function<void(std::ostream&)>& fill, bool sync) {
+  const auto discard = [&] {
+    ::close(fd);
+    if (!temp.empty()) ::unlink(temp.c_str());
+  };
   FdBuf buf(fd);
   std::ostream os(&buf);
   try {
     fill(os);
   } catch (...) {
-    ::close(fd);
+    discard();
     throw;
   }
   os.flush();
-  if (buf.error()) {
-    ::close(fd);
-    fail(shown, buf.error(), "write");
+  int err = buf.error();
+  if (!err && sync && ::fsync(fd) != 0) err = errno;
+  if (err) {
+    discard();
+    fail(shown, err, "write");
   }
-  close_checked(fd, shown, "");
+  close_checked(fd, shown, temp);
+}
+
+void write_in_place(const std::string& target, const std::string& shown,
+                    const std::function<void(std::ostream&)>& fill) {
+  const int fd = ::open(target.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0) fail(shown, errno, "write");
+  fill_and_close(fd, shown, "", fill, false);
 }
 
 void write_atomic(const std::string& target, const std::string& shown, const std::function<void(std::ostream&)>& fill,
@@ -177,24 +190,7 @@ void write_atomic(const std::string& target, const std::string& shown, const std
   const DeferEndingSignals defer;
   const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOCTTY, 0666);
   if (fd < 0) fail(shown, errno, "create");
-  FdBuf buf(fd);
-  std::ostream os(&buf);
-  try {
-    fill(os);
-  } catch (...) {
-    ::close(fd);
-    ::unlink(temp.c_str());
-    throw;
-  }
-  os.flush();
-  int err = buf.error();
-  if (!err && options.fsync && ::fsync(fd) != 0) err = errno;
-  if (err) {
-    ::close(fd);
-    ::unlink(temp.c_str());
-    fail(shown, err, "write");
-  }
-  close_checked(fd, shown, temp);
+  fill_and_close(fd, shown, temp, fill, options.fsync);
   if (::rename(temp.c_str(), target.c_str()) != 0) {
     const int rename_err = errno;
     ::unlink(temp.c_str());
