@@ -1,7 +1,10 @@
-// Values filed under 4 KiB pages, for indexes that are updated and searched on every write
-// (pending writes by page, readers asleep on a page, core writes since a barrier). An
-// open-addressing table of pages, each the head of a list of nodes kept in one pool: once
-// warm it allocates nothing, and a lookup touches one table slot and the page's own nodes.
+// Values filed under pages (4 KiB, or any unit the caller divides by), for indexes updated and
+// searched on every write: pending writes and streams by page, readers asleep on a page, core
+// writes since a barrier. An open-addressing table of pages, each holding a doubly linked list
+// of nodes kept in one pool: once warm it allocates nothing, a lookup touches one table slot and
+// the page's own nodes, for_each visits a page's values newest first, and erase searches from the
+// oldest, since the value leaving is nearly always the oldest under its page (a CQ ring page, a
+// source buffer): O(1) however many values that page holds.
 #pragma once
 #include <cstdint>
 #include <limits>
@@ -18,30 +21,34 @@ class PageMultimap {
   void insert(uint64_t page, const T& value) {
     if (2 * (m_used + 1) > m_slots.size()) grow();
     Slot& s = m_slots[find_or_add(page)];
-    const uint32_t n = new_node(value, s.head);
-    s.head = n;
+    const uint32_t n = new_node(value, s.newest);
+    if (s.newest != kNil) m_nodes[s.newest].newer = n;
+    s.newest = n;
+    if (s.oldest == kNil) s.oldest = n;
   }
 
-  // Removes one entry equal to `value` under `page` (no-op if there is none).
+  // Removes the oldest entry equal to `value` under `page` (no-op if there is none).
   void erase(uint64_t page, const T& value) {
     const size_t i = find(page);
     if (i == kMissing) return;
-    uint32_t* link = &m_slots[i].head;
-    while (*link != kNil && !(m_nodes[*link].value == value)) link = &m_nodes[*link].next;
-    if (*link == kNil) return;
-    const uint32_t n = *link;
-    *link = m_nodes[n].next;
-    m_nodes[n].next = m_free;
+    Slot& s = m_slots[i];
+    uint32_t n = s.oldest;
+    while (n != kNil && !(m_nodes[n].value == value)) n = m_nodes[n].newer;
+    if (n == kNil) return;
+    const Node& node = m_nodes[n];
+    (node.older != kNil ? m_nodes[node.older].newer : s.oldest) = node.newer;
+    (node.newer != kNil ? m_nodes[node.newer].older : s.newest) = node.older;
+    m_nodes[n].newer = m_free;
     m_free = n;
-    if (m_slots[i].head == kNil) remove_slot(i);
+    if (s.newest == kNil) remove_slot(i);
   }
 
-  // Calls fn(value) for each entry under `page` (newest first); fn must not change the map.
+  // Calls fn(value) for each entry under `page`, newest first; fn must not change the index.
   template <typename Fn>
   void for_each(uint64_t page, Fn fn) const {
     const size_t i = find(page);
     if (i == kMissing) return;
-    for (uint32_t n = m_slots[i].head; n != kNil; n = m_nodes[n].next) fn(m_nodes[n].value);
+    for (uint32_t n = m_slots[i].newest; n != kNil; n = m_nodes[n].older) fn(m_nodes[n].value);
   }
 
   bool empty() const { return m_used == 0; }
@@ -58,11 +65,13 @@ class PageMultimap {
   static constexpr size_t kMissing = std::numeric_limits<size_t>::max();
   struct Slot {
     uint64_t page = kEmpty;
-    uint32_t head = kNil;
+    uint32_t newest = kNil;
+    uint32_t oldest = kNil;
   };
   struct Node {
     T value;
-    uint32_t next;
+    uint32_t older;
+    uint32_t newer;  // also the free list's link
   };
 
   size_t home(uint64_t page) const {
@@ -103,17 +112,21 @@ class PageMultimap {
     std::vector<Slot> old = std::move(m_slots);
     m_slots.assign(old.empty() ? 64 : 2 * old.size(), Slot{});
     m_used = 0;
-    for (const Slot& s : old)
-      if (s.page != kEmpty) m_slots[find_or_add(s.page)].head = s.head;
+    for (const Slot& s : old) {
+      if (s.page == kEmpty) continue;
+      Slot& moved = m_slots[find_or_add(s.page)];
+      moved.newest = s.newest;
+      moved.oldest = s.oldest;
+    }
   }
-  uint32_t new_node(const T& value, uint32_t next) {
+  uint32_t new_node(const T& value, uint32_t older) {
     if (m_free != kNil) {
       const uint32_t n = m_free;
-      m_free = m_nodes[n].next;
-      m_nodes[n] = Node{value, next};
+      m_free = m_nodes[n].newer;
+      m_nodes[n] = Node{value, older, kNil};
       return n;
     }
-    m_nodes.push_back(Node{value, next});
+    m_nodes.push_back(Node{value, older, kNil});
     return static_cast<uint32_t>(m_nodes.size() - 1);
   }
 

@@ -11,7 +11,7 @@
 
 #include "models/core/time.h"
 #include "models/memory/memory_watch.h"
-#include "models/memory/visibility_queue_index.h"
+#include "models/core/page_multimap.h"
 
 namespace symsim {
 
@@ -160,13 +160,13 @@ class VisibilityQueue {
   Ps m_horizon_ps = 0;
   MemoryWatch* m_watch = nullptr;
   // Pending watched writes by 4 KiB page (a write leaves when it is fully visible).
-  PageFifoIndex<Handle> m_by_page;
+  PageMultimap<Handle> m_by_page;
   // Where an action writes (its entry has no destination of its own).
   std::unordered_map<Handle, std::pair<const uint8_t*, uint64_t>> m_action_touch;
   // Pending streams by the 64 KiB chunks of their source (few inserts for a large put; a
   // write looks at the streams of its own chunks only).
   static constexpr uint64_t kStreamChunkBytes = 64 * 1024;
-  PageFifoIndex<Handle> m_streams;
+  PageMultimap<Handle> m_streams;
   // Writes made visible before their time, with the bytes they replaced, until that time: a
   // stream scheduled meanwhile reads those for its units due earlier. Few: each lives from a
   // WaitFlag / st_dev to the write's own time.
@@ -178,7 +178,7 @@ class VisibilityQueue {
   };
   std::vector<EarlyWrite> m_early;
   std::vector<uint32_t> m_early_free;
-  PageFifoIndex<uint32_t> m_early_chunks;
+  PageMultimap<uint32_t> m_early_chunks;
   std::priority_queue<std::pair<Ps, uint32_t>, std::vector<std::pair<Ps, uint32_t>>, std::greater<>> m_early_expiry;
   void expire_early(Ps now_ps);
   void remember_early(const uint8_t* begin, uint64_t len, Ps write_ps);
