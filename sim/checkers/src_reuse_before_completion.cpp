@@ -42,7 +42,7 @@ void SrcReuseChecker::judge(const WqeRecord& r, const Rewrite& w) {
       "a {} rewrote {} bytes of the source of WQE {} ({} of {} bytes to PE {}{}) at {}, before the put completed "
       "at {}: the engine may send the new bytes (wait with aclshmemx_udma_quiet before reusing a source)",
       w.what, w.bytes, r.wqe_index, opcode_text(r.opcode), r.bytes, r.target_pe,
-      m_ctx.sites.site_of(r.qp, r.wqe_index).file ? ", posted" + at_site(m_ctx.sites.site_of(r.qp, r.wqe_index)) : "",
+      m_ctx.sites.site_of(r.qp, r.wqe_index).known() ? ", posted" + at_site(m_ctx.sites.site_of(r.qp, r.wqe_index)) : "",
       us_text(w.t), us_text(r.complete_ps));
   m_ctx.log.report(std::move(h));
 }
