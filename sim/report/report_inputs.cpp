@@ -48,17 +48,22 @@ void check_result(const std::string& file, const json& r) {
     need(file, hazards[i], p, "id", is_string, "a string");
     need(file, hazards[i], p, "time_ns", is_number, "a number");
   }
-  const json& expectations = need(file, r, "", "expectations", is_array, "an array");
-  for (size_t i = 0; i < expectations.size(); ++i) {
-    const std::string p = "/expectations/" + std::to_string(i);
-    if (!expectations[i].is_object()) throw InputError(file, p, "not an object");
-    need(file, expectations[i], p, "what", is_string, "a string");
-    need(file, expectations[i], p, "ok", is_bool, "true or false");
+  for (const char* list : {"expectations", "checks"}) {
+    if (!r.contains(list) && std::string(list) == "checks") continue;  // optional
+    const json& items = need(file, r, "", list, is_array, "an array");
+    for (size_t i = 0; i < items.size(); ++i) {
+      const std::string p = std::string("/") + list + "/" + std::to_string(i);
+      if (!items[i].is_object()) throw InputError(file, p, "not an object");
+      need(file, items[i], p, "what", is_string, "a string");
+      need(file, items[i], p, "ok", is_bool, "true or false");
+    }
   }
-  if (const auto links = stats.find("links"); links != stats.end()) {
-    if (!links->is_array()) throw InputError(file, "/stats/links", "not an array");
+  for (const char* kind : {"links", "nvlink"}) {
+    const auto links = stats.find(kind);
+    if (links == stats.end()) continue;
+    if (!links->is_array()) throw InputError(file, std::string("/stats/") + kind, "not an array");
     for (size_t i = 0; i < links->size(); ++i) {
-      const std::string p = "/stats/links/" + std::to_string(i);
+      const std::string p = std::string("/stats/") + kind + "/" + std::to_string(i);
       need(file, (*links)[i], p, "name", is_string, "a string");
       need(file, (*links)[i], p, "utilization", is_number, "a number");
     }
@@ -86,6 +91,12 @@ void check_sweep_table(const std::string& file, const json& s) {
     need(file, points[i], p, "scenario", is_string, "a string");
     need(file, points[i], p, "status", is_string, "a string");
     need(file, points[i], p, "params", is_object, "an object");
+    if (points[i].contains("columns")) need(file, points[i], p, "columns", is_object, "an object");
+    if (const auto hazards = points[i].find("hazards"); hazards != points[i].end()) {
+      if (!hazards->is_array()) throw InputError(file, p + "/hazards", "not an array");
+      for (size_t h = 0; h < hazards->size(); ++h)
+        if (!(*hazards)[h].is_string()) throw InputError(file, p + "/hazards/" + std::to_string(h), "not a string");
+    }
   }
 }
 

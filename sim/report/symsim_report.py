@@ -44,6 +44,11 @@ window.addEventListener('load', function () {
 esc = html.escape
 
 
+def cell(value):
+    """A table cell's text: nothing for a missing value (a point that did not run)."""
+    return "" if value is None else esc(str(value))
+
+
 def table(header, rows):
     out = ["<table>"]
     if header:
@@ -195,10 +200,10 @@ def sweep_report(args):
     rows = []
     for p in s["points"]:
         status = p["status"]
-        rows.append([str(p["index"]), esc(p["scenario"])] + [esc(str(p.get("params", {}).get(a, ""))) for a in axes] +
+        rows.append([str(p["index"]), esc(p["scenario"])] + [cell(p["params"].get(a)) for a in axes] +
                     [f'<span class="{"ok" if status == "pass" else "bad"}">{esc(status)}</span>',
-                     esc(str(p.get("sim_time_ns", ""))), esc(str(p.get("wqes", ""))), esc(str(p.get("bytes", ""))),
-                     esc(";".join(p.get("hazards", [])))] + [esc(str(p.get("columns", {}).get(c, ""))) for c in columns])
+                     cell(p.get("sim_time_ns")), cell(p.get("wqes")), cell(p.get("bytes")),
+                     esc(";".join(p.get("hazards") or []))] + [cell(p.get("columns", {}).get(c)) for c in columns])
     figs = []
     swept = [a for a in axes if a != "seed" and
              len({v for p in points for v in [p["params"].get(a)] if isinstance(v, (int, float))}) >= 2]

@@ -44,7 +44,7 @@ def chromium():
 def open_in_browser(browser, html, work):
     """The DOM after load, and the browser's console lines."""
     cmd = [browser, "--headless", "--disable-gpu", "--no-first-run", "--no-default-browser-check",
-           "--disable-extensions", "--disable-background-networking", "--enable-logging=stderr", "--v=0",
+           "--disable-extensions", "--disable-background-networking", "--disable-dev-shm-usage", "--enable-logging=stderr", "--v=0",
            f"--user-data-dir={os.path.join(work, 'chromium-profile')}", "--virtual-time-budget=5000",
            "--dump-dom", "file://" + os.path.abspath(html)]
     if os.geteuid() == 0:
