@@ -128,6 +128,10 @@ def timeline(trace):
         return section("timeline", "Timeline per PE and QP",
                        '<p class="note">No trace: run <code>symsim run SCENARIO --trace DIR/trace.json</code> '
                        "and pass <code>--trace</code> for a timeline.</p>")
+    if not trace.spans and not trace.wqes:
+        return section("timeline", "Timeline per PE and QP",
+                       '<p class="note">The trace holds no core, engine or WQE span (an NVLink-only NVIDIA run '
+                       "records its links only, below).</p>")
     uri, drawn, total = plots.timeline(trace)
     note = "" if drawn == total else f'<p class="note">The first {drawn} of {total} rows.</p>'
     return section("timeline", "Timeline per PE and QP",
