@@ -20,16 +20,16 @@ void CompletionKnowledge::on_wqe_executed(const WqeRecord& r) {
   }
 }
 
-void CompletionKnowledge::reap(QpState& s, const QpRef&, uint32_t upto, Ps t) {
+void CompletionKnowledge::reap(QpState& s, uint32_t upto, Ps t, int core) {
   if (!s.reaps.empty() && s.reaps.back().upto >= upto) return;  // knew it already
-  s.reaps.push_back({t, upto});
+  s.reaps.push_back({t, upto, core});
   if (s.reaps.size() > kKeep) {
     s.reaps.pop_front();
     s.trimmed = true;
   }
 }
 
-void CompletionKnowledge::on_cqe_reaped(const QpRef& q, uint32_t cqe_index, Ps t) {
+void CompletionKnowledge::on_cqe_reaped(const QpRef& q, uint32_t cqe_index, Ps t, int core) {
   QpState* s = m_qps.find(q);
   if (!s) return;
   bool any = false;
@@ -39,7 +39,7 @@ void CompletionKnowledge::on_cqe_reaped(const QpRef& q, uint32_t cqe_index, Ps t
     any = true;
     s->cqes.pop_front();
   }
-  if (any) reap(*s, q, upto, t);
+  if (any) reap(*s, upto, t, core);
 }
 
 void CompletionKnowledge::on_cq_doorbell(const QpRef& q, uint32_t consumer_index, Ps t) {
@@ -55,26 +55,26 @@ void CompletionKnowledge::on_cq_doorbell(const QpRef& q, uint32_t consumer_index
     any = true;
     s->cqes.pop_front();
   }
-  if (any) reap(*s, q, upto, t);
+  if (any) reap(*s, upto, t, -1);
 }
 
-void CompletionKnowledge::on_gm_observe(int pe, const uint8_t* addr, uint64_t, Ps t) {
+void CompletionKnowledge::on_gm_observe(int pe, const uint8_t* addr, uint64_t, Ps t, int core) {
   if (m_slots.empty() || !m_ctx.in_queue_ring(addr)) return;
   const uint64_t slot = reinterpret_cast<uint64_t>(addr) & ~uint64_t{udma::kCqeBytes - 1};
   const auto it = m_slots.find(slot);
   if (it == m_slots.end() || it->second.qp.pe != pe || it->second.cqe_ps > t) return;
   QpState* s = m_qps.find(it->second.qp);
-  if (s) reap(*s, it->second.qp, it->second.wqe, t);
+  if (s) reap(*s, it->second.wqe, t, core);
 }
 
-Ps CompletionKnowledge::known_complete_ps(const QpRef& q, uint32_t wqe) const {
+CompletionKnowledge::Known CompletionKnowledge::known(const QpRef& q, uint32_t wqe) const {
   const QpState* s = m_qps.find(q);
-  if (!s || s->reaps.empty()) return kNever;
+  if (!s || s->reaps.empty()) return {kNever, -1};
   const auto it =
       std::lower_bound(s->reaps.begin(), s->reaps.end(), wqe, [](const Reap& x, uint32_t w) { return x.upto < w; });
-  if (it == s->reaps.end()) return kNever;
-  if (it == s->reaps.begin() && s->trimmed) return 0;
-  return it->t;
+  if (it == s->reaps.end()) return {kNever, -1};
+  if (it == s->reaps.begin() && s->trimmed) return {0, -1};
+  return {it->t, it->core};
 }
 
 }  // namespace symsim

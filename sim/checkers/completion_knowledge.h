@@ -19,19 +19,25 @@ class CompletionKnowledge {
   explicit CompletionKnowledge(CheckerContext& ctx) : m_ctx(ctx) {}
 
   void on_wqe_executed(const WqeRecord& r);
-  void on_cqe_reaped(const QpRef& q, uint32_t cqe_index, Ps t);
+  void on_cqe_reaped(const QpRef& q, uint32_t cqe_index, Ps t, int core = -1);
   void on_cq_doorbell(const QpRef& q, uint32_t consumer_index, Ps t);
   // A core of `pe` read [addr, addr + bytes) at `t` (a poll of a CQE slot counts as a reap).
-  void on_gm_observe(int pe, const uint8_t* addr, uint64_t bytes, Ps t);
+  void on_gm_observe(int pe, const uint8_t* addr, uint64_t bytes, Ps t, int core = -1);
 
   // When WQE `wqe` of `q` became known complete to its PE; kNever when not (yet). A record too
   // old to keep counts as known at time 0 (no report without proof).
-  Ps known_complete_ps(const QpRef& q, uint32_t wqe) const;
+  Ps known_complete_ps(const QpRef& q, uint32_t wqe) const { return known(q, wqe).t; }
+  struct Known {
+    Ps t;
+    int core;  // the core that reaped it (-1: the host, a CQ doorbell, or unknown)
+  };
+  Known known(const QpRef& q, uint32_t wqe) const;
 
  private:
   struct Reap {
     Ps t;
     uint32_t upto;  // every WQE of the QP up to this index has completed
+    int core;
   };
   struct QpState {
     std::deque<std::pair<uint32_t, uint32_t>> cqes;  // (CQE index, WQE index) not yet reaped
@@ -43,7 +49,7 @@ class CompletionKnowledge {
     uint32_t wqe;
     Ps cqe_ps;
   };
-  void reap(QpState& s, const QpRef& q, uint32_t upto, Ps t);
+  void reap(QpState& s, uint32_t upto, Ps t, int core);
 
   CheckerContext& m_ctx;
   QpTable<QpState> m_qps;

@@ -61,3 +61,31 @@ TEST(HazardRules, SrcReuseAfterQuietIsClean) {
   EXPECT_EQ(out.result["status"], "pass") << out.result["expectations"].dump(1);
   EXPECT_TRUE(out.result["hazards"].empty()) << out.result["hazards"].dump(2);
 }
+
+// Core 1 puts 2.5 us after core 0, to the same 32 remote bytes on another QP: core 0's put has
+// completed by then on the default preset, but only core 0's quiet knew it.
+TEST(HazardRules, DstWriteRaceAfterATimelyCompletionIsReportedNotObserved) {
+  const RunOutput out = run("dst_write_race_buggy", {"kernel.args.bytes=64", "kernel.args.stagger_ns=2500"});
+  EXPECT_EQ(out.result["status"], "pass") << out.result["expectations"].dump(1);
+  const auto hs = reports(out, "dst_write_race");
+  ASSERT_EQ(hs.size(), 2u) << out.result["hazards"].dump(2);
+  for (int pe : {0, 1}) {
+    const json& h = hs[0]["pe"] == pe ? hs[0] : hs[1];
+    EXPECT_EQ(h["pe"], pe) << h.dump();
+    EXPECT_EQ(h["slot"], 1 - pe) << h.dump();
+    EXPECT_EQ(h["qp"], 1) << h.dump();  // the later put, core 1's QP
+    EXPECT_EQ(h["wqe"], 0) << h.dump();
+    EXPECT_FALSE(h["observed"].get<bool>()) << h.dump();
+    EXPECT_TRUE(contains(h, "only by timing")) << h.dump();
+    EXPECT_TRUE(contains(h, "AIV core 1 of PE " + std::to_string(pe) + " posted WQE 0 of QP 1 without knowing WQE 0 of QP 0 (PE " +
+                                std::to_string(pe) + ") complete"))
+        << h.dump();
+    EXPECT_NE(h["site"].get<std::string>().find("dst_write_race/dst_write_race_kernel.cpp"), std::string::npos);
+  }
+}
+
+TEST(HazardRules, DstWriteRaceStaggeredSlicesAreClean) {
+  const RunOutput out = run("dst_write_race_fixed", {"kernel.args.bytes=64", "kernel.args.stagger_ns=2500"});
+  EXPECT_EQ(out.result["status"], "pass") << out.result["expectations"].dump(1);
+  EXPECT_TRUE(out.result["hazards"].empty()) << out.result["hazards"].dump(2);
+}
