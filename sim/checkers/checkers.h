@@ -153,7 +153,8 @@ class UnreapedCompletionsChecker : public Checker {
   std::set<int> m_trapped;
 };
 
-// qp_multi_producer: two cores of one launch post to (or ring) the same QP.
+// qp_multi_producer: two cores of one launch post to (or ring) the same QP; `observed` when
+// their producing spans overlapped in time this run (their head updates could interleave).
 class QpMultiProducerChecker : public Checker {
  public:
   using Checker::Checker;
@@ -164,16 +165,21 @@ class QpMultiProducerChecker : public Checker {
 
  private:
   void producer(const QpRef& q, int core, uint32_t wqe, Ps t, SiteRef site, const char* how);
-  struct First {
+  // A core producing on a QP in this launch: from its first post or doorbell to its latest.
+  struct Span {
     int core;
     SiteRef site;
+    Ps first_ps, last_ps;
+  };
+  struct Producers {
+    std::vector<Span> cores;  // in order of their first post (one, unless the hazard is there)
   };
   struct PeLaunch {
     int running = 0;                  // blocks of the PE's current launch still running
-    QpTable<First> first;             // first producer of each QP in this launch
+    QpTable<Producers> producers;     // producers of each QP in this launch
   };
-  std::vector<PeLaunch> m_pes;                 // by PE
-  std::set<std::pair<QpKey, int>> m_reported;  // (QP, second core)
+  std::vector<PeLaunch> m_pes;                         // by PE
+  std::set<std::tuple<QpKey, int, bool>> m_reported;  // (QP, second core, observed)
 };
 
 // src_reuse_before_completion: a put's source rewritten after the put was posted and before
@@ -404,7 +410,8 @@ class UnalignedAccessChecker : public Checker {
   void on_copy(const CopyRecord& c) override;
 };
 
-// core_write_race: two cores of a PE write overlapping GM between two barriers.
+// core_write_race: two cores of a PE write overlapping GM between two barriers; `observed`
+// when both writes were in flight at once this run.
 class CoreWriteRaceChecker : public Checker {
  public:
   using Checker::Checker;
@@ -420,6 +427,7 @@ class CoreWriteRaceChecker : public Checker {
     int core;
     uint64_t seq;  // order of the writes, to name the earliest conflicting one
     SiteRef site;
+    Ps issue_ps, visible_ps;  // in flight from issue until visible
     bool operator==(const Write& o) const { return seq == o.seq; }
   };
   // A PE's GM writes since the last barrier, filed under every 4 KiB page they touch.

@@ -89,3 +89,37 @@ TEST(HazardRules, DstWriteRaceStaggeredSlicesAreClean) {
   EXPECT_EQ(out.result["status"], "pass") << out.result["expectations"].dump(1);
   EXPECT_TRUE(out.result["hazards"].empty()) << out.result["hazards"].dump(2);
 }
+
+// Core 1 stores to the same 64 output bytes 600 ns after core 0: core 0's store is visible by
+// then on the default preset, but no cross-core barrier orders the two.
+TEST(HazardRules, CoreWriteRaceStaggeredIsReportedNotObserved) {
+  const RunOutput out = run("core_write_race_buggy", {"kernel.args.bytes=64", "kernel.args.stagger_ns=600"});
+  EXPECT_EQ(out.result["status"], "pass") << out.result["expectations"].dump(1);
+  const auto hs = reports(out, "core_write_race");
+  ASSERT_EQ(hs.size(), 1u) << out.result["hazards"].dump(2);
+  const json& h = hs[0];
+  EXPECT_EQ(h["pe"], 0) << h.dump();
+  EXPECT_EQ(h["core"], 1) << h.dump();
+  EXPECT_FALSE(h["observed"].get<bool>()) << h.dump();
+  EXPECT_TRUE(contains(h, "only by timing: no cross-core barrier between AIV core 0's write and AIV core 1's")) << h.dump();
+  EXPECT_NE(h["site"].get<std::string>().find("core_write_race/core_write_race_kernel.cpp"), std::string::npos);
+}
+
+// Core 1 starts posting on QP 0 300 ns after core 0 posted its 4 WQEs there: the posts do not
+// overlap on the default preset, but two cores still produce on one QP in one launch.
+TEST(HazardRules, QpMultiProducerStaggeredIsReportedNotObserved) {
+  const RunOutput out = run("qp_multi_producer_buggy", {"kernel.args.wqes=4", "kernel.args.stagger_ns=300"});
+  EXPECT_EQ(out.result["status"], "pass") << out.result["expectations"].dump(1);
+  const auto hs = reports(out, "qp_multi_producer");
+  ASSERT_EQ(hs.size(), 2u) << out.result["hazards"].dump(2);
+  for (int pe : {0, 1}) {
+    const json& h = hs[0]["pe"] == pe ? hs[0] : hs[1];
+    EXPECT_EQ(h["pe"], pe) << h.dump();
+    EXPECT_EQ(h["core"], 1) << h.dump();
+    EXPECT_EQ(h["slot"], 1 - pe) << h.dump();
+    EXPECT_EQ(h["qp"], 0) << h.dump();
+    EXPECT_FALSE(h["observed"].get<bool>()) << h.dump();
+    EXPECT_TRUE(contains(h, "did not overlap only by timing: the SQ head is not reserved atomically")) << h.dump();
+    EXPECT_NE(h["site"].get<std::string>().find("qp_multi_producer/qp_multi_producer_kernel.cpp"), std::string::npos);
+  }
+}
