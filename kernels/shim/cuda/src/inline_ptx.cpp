@@ -5,6 +5,7 @@
 #include <string>
 
 #include "models/core/time.h"
+#include "models/nvidia/cuda_thread.h"
 #include "models/nvidia/nvidia_params.h"
 #include "models/nvidia/nvidia_system.h"
 
@@ -87,6 +88,19 @@ uint64_t special(const char* name) {
   if (r == "%lanemask_gt") return ~((lane_bit - 1) | lane_bit) & 0xffffffffu;
   if (r == "%lanemask_ge") return ~(lane_bit - 1) & 0xffffffffu;
   nv::trap(("inline PTX reads an unknown special register " + r).c_str());
+}
+
+uint64_t mbar_arrive_token(void* mbar, uint32_t count, uint32_t tx_bytes, Site site) {
+  nv::Cta& c = *nv::this_thread().cta;
+  const auto it = c.mbarriers.find(reinterpret_cast<uintptr_t>(mbar));
+  const uint64_t phase = it == c.mbarriers.end() ? 0 : it->second.phase;  // arrive traps when uninitialised
+  nv::mbar_arrive(mbar, count, tx_bytes, site);
+  return phase;
+}
+
+void mbar_inval(void* mbar) {
+  nv::this_thread().cta->mbarriers.erase(reinterpret_cast<uintptr_t>(mbar));
+  nv::work(1);
 }
 
 uint32_t elect(uint32_t mask, bool& is_elected) {

@@ -6,6 +6,7 @@
 // (a CTA sees its own copy). Dynamic shared memory (`extern __shared__ T x[]` on the GPU) is
 // SYMSIM_EXTERN_SHARED(T, x) in portable kernel code (device/symsim_launch.cuh).
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 
@@ -47,6 +48,10 @@ uint3 thread_idx();
 uint3 block_idx();
 dim3 block_dim();
 dim3 grid_dim();
+// The calling CTA's own copy of the static `__shared__` variable `tag` stands for (zeroed when
+// the CTA first reaches it): symsim-rewrite --cuda turns a program's in-function __shared__
+// declarations into references to it.
+void* static_smem(const void* tag, size_t bytes, size_t align);
 }  // namespace symsim::cuda
 
 #define threadIdx (::symsim::cuda::thread_idx())
@@ -129,6 +134,20 @@ inline int __syncthreads_count(int pred, ::symsim::nv::Site s) {
   __syncthreads(s);
   return n;
 }
+
+// min / max as CUDA's math headers declare them in the global namespace.
+#define SYMSIM_MIN_MAX(T)                             \
+  inline T min(T a, T b) { return b < a ? b : a; } \
+  inline T max(T a, T b) { return a < b ? b : a; }
+SYMSIM_MIN_MAX(int)
+SYMSIM_MIN_MAX(unsigned)
+SYMSIM_MIN_MAX(long)
+SYMSIM_MIN_MAX(unsigned long)
+SYMSIM_MIN_MAX(long long)
+SYMSIM_MIN_MAX(unsigned long long)
+SYMSIM_MIN_MAX(float)
+SYMSIM_MIN_MAX(double)
+#undef SYMSIM_MIN_MAX
 
 // Bit tricks (plain arithmetic).
 inline int __popc(unsigned v) { return __builtin_popcount(v); }

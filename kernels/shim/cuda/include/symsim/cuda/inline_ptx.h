@@ -4,6 +4,7 @@
 // Operands travel as raw bits (uint64_t); an address operand is either a generic pointer or a
 // 32-bit shared-window address (__cvta_generic_to_shared), told apart by its value.
 #pragma once
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -66,6 +67,39 @@ inline uint64_t sext(uint64_t v, uint32_t bytes_of_type) {
   if (bytes_of_type >= 8) return v;
   const uint32_t shift = 64 - 8 * bytes_of_type;
   return static_cast<uint64_t>(static_cast<int64_t>(v << shift) >> shift);
+}
+
+// lg2/ex2.approx.f32 operands: float bits in a register.
+inline float f32(uint64_t b) {
+  const auto w = static_cast<uint32_t>(b);
+  float f;
+  std::memcpy(&f, &w, 4);
+  return f;
+}
+inline uint64_t f32_bits(float f) {
+  uint32_t w;
+  std::memcpy(&w, &f, 4);
+  return w;
+}
+
+// mbarrier.arrive with a state result: the token is the index of the phase the arrival belongs
+// to (try_wait/test_wait without .parity wait for that phase's parity, as the hardware does).
+uint64_t mbar_arrive_token(void* mbar, uint32_t count, uint32_t tx_bytes, Site site);
+// mbarrier.inval: the barrier is forgotten (using it again needs mbarrier.init).
+void mbar_inval(void* mbar);
+
+// Which of `candidates` the template `text` (a macro spliced with literals) is, or -1: picks the
+// translation of an asm template built from macros at compile time.
+constexpr bool same_text(const char* a, const char* b) {
+  while (*a != 0 && *a == *b) ++a, ++b;
+  return *a == *b;
+}
+template <typename... C>
+constexpr int which_text(const char* text, C... candidates) {
+  const char* all[] = {candidates...};
+  for (int i = 0; i < static_cast<int>(sizeof...(C)); ++i)
+    if (same_text(text, all[i])) return i;
+  return -1;
 }
 
 }  // namespace symsim::cuda::ptx_asm
