@@ -362,7 +362,12 @@ bool rewrite_static_shared(std::string& s, const std::string& file, std::string&
     const std::string where = file + ":" + std::to_string(line_of(s, kw));
     // Only a declaration that starts with __shared__ (or static/volatile/__align__ before it).
     size_t semi = kw;
-    while (semi < s.size() && !(code[semi] && (s[semi] == ';' || s[semi] == '{' || s[semi] == ')'))) ++semi;
+    for (int depth = 0; semi < s.size(); ++semi) {  // __align__(n) and [dims] parentheses are skipped
+      if (!code[semi]) continue;
+      if (s[semi] == '(') ++depth;
+      if (s[semi] == ')' && --depth < 0) break;
+      if (depth == 0 && (s[semi] == ';' || s[semi] == '{')) break;
+    }
     if (semi >= s.size() || s[semi] != ';') {  // a macro's use of the word, not a declaration
       at = kw + 10;
       continue;
@@ -396,31 +401,48 @@ bool rewrite_static_shared(std::string& s, const std::string& file, std::string&
       }
       if (!dropped) kept += decl[i++];
     }
-    if (kept.find_first_of(",=") != std::string::npos) {
-      error = where + ": declare one __shared__ variable per statement, without an initializer";
+    if (kept.find('=') != std::string::npos) {
+      error = where + ": a __shared__ variable cannot have an initializer";
       return false;
     }
-    const size_t bracket = kept.find('[');
-    size_t name_end = kept.find_last_not_of(" \t\r\n", bracket == std::string::npos ? std::string::npos : bracket - 1) + 1;
-    size_t name_begin = name_end;
-    while (name_begin > 0 && ident(kept[name_begin - 1])) --name_begin;
-    const std::string name = kept.substr(name_begin, name_end - name_begin);
-    const std::string type = kept.substr(0, name_begin);
-    const std::string dims = bracket == std::string::npos ? "" : kept.substr(bracket);
-    if (name.empty() || type.find_first_not_of(" \t\r\n") == std::string::npos) {
-      error = where + ": a __shared__ declaration symsim-rewrite cannot read";
-      return false;
+    // `T a[N], b[M]`: the type is what precedes the first declarator's name.
+    std::vector<std::string> declarators;
+    int depth = 0;
+    size_t from = 0;
+    for (size_t i = 0; i <= kept.size(); ++i) {
+      const char c = i < kept.size() ? kept[i] : ',';
+      depth += c == '[' || c == '(' || c == '<' ? 1 : c == ']' || c == ')' || c == '>' ? -1 : 0;
+      if (c == ',' && depth == 0) {
+        declarators.push_back(kept.substr(from, i - from));
+        from = i + 1;
+      }
     }
-    // One object per declaration (and per template instantiation: the tag is a local static),
-    // kept per CTA by the shim.
-    const std::string n = std::to_string(unique++);
-    const std::string alias = "symsim_shared_t" + n, tag = "symsim_shared_k" + n;
-    std::string flat;
-    for (char c : type + " " + dims) flat += c == '\n' || c == '\r' ? ' ' : c;
-    const std::string replacement = "using " + alias + " = " + flat + "; static const char " + tag + " = 0; " + alias +
-                                    "& " + name + " = *static_cast<" + alias + "*>(::symsim::cuda::static_smem(&" + tag +
-                                    ", sizeof(" + alias + "), alignof(" + alias + ") < 16 ? 16 : alignof(" + alias +
-                                    ")))" + kept_newlines(s, decl_begin, semi);
+    std::string type, replacement;
+    for (size_t d = 0; d < declarators.size(); ++d) {
+      const std::string& one = declarators[d];
+      const size_t bracket = one.find('[');
+      const size_t name_end = one.find_last_not_of(" \t\r\n", bracket == std::string::npos ? std::string::npos : bracket - 1) + 1;
+      size_t name_begin = name_end;
+      while (name_begin > 0 && ident(one[name_begin - 1])) --name_begin;
+      const std::string name = one.substr(name_begin, name_end - name_begin);
+      if (d == 0) type = one.substr(0, name_begin);
+      const std::string dims = bracket == std::string::npos ? "" : one.substr(bracket);
+      if (name.empty() || type.find_first_not_of(" \t\r\n") == std::string::npos ||
+          (d > 0 && one.substr(0, name_begin).find_first_not_of(" \t\r\n") != std::string::npos)) {
+        error = where + ": a __shared__ declaration symsim-rewrite cannot read";
+        return false;
+      }
+      // One object per declarator (and per template instantiation: the tag is a local static),
+      // kept per CTA by the shim.
+      const std::string n = std::to_string(unique++);
+      const std::string alias = "symsim_shared_t" + n, tag = "symsim_shared_k" + n;
+      std::string flat;
+      for (char c : type + " " + dims) flat += c == '\n' || c == '\r' ? ' ' : c;
+      replacement += (d ? "; " : "") + std::string("using ") + alias + " = " + flat + "; static const char " + tag +
+                     " = 0; " + alias + "& " + name + " = *static_cast<" + alias + "*>(::symsim::cuda::static_smem(&" +
+                     tag + ", sizeof(" + alias + "), alignof(" + alias + ") < 16 ? 16 : alignof(" + alias + ")))";
+    }
+    replacement += kept_newlines(s, decl_begin, semi);
     s.replace(decl_begin, semi - decl_begin, replacement);
     at = decl_begin + replacement.size();
   }

@@ -1,12 +1,16 @@
 // Static __shared__ variables of programs built by tools/symsim-nvcc (device.h, static_smem):
-// each CTA keeps its own zeroed copy of every variable it reaches, found by the CTA and the
-// variable's tag. A CTA's copies go when the CTA is gone (its `alive` token has expired).
-#include <cstdlib>
+// each CTA's variables live in its own shared-memory arena (Cta::static_vars, which the model
+// treats as shared memory), sized as the hardware leaves it: the SM's shared memory less the
+// launch's dynamic part. A variable gets its zeroed place when the CTA first reaches it.
+#include <fmt/format.h>
+
+#include <map>
 #include <memory>
-#include <new>
 #include <unordered_map>
 
 #include "models/nvidia/cuda_thread.h"
+#include "models/nvidia/nvidia_params.h"
+#include "models/nvidia/nvidia_system.h"
 #include "models/nvidia/thread_ops.h"
 #include "symsim/cuda/device.h"
 
@@ -14,13 +18,10 @@ namespace symsim::cuda {
 
 namespace {
 
-struct AlignedFree {
-  void operator()(void* p) const { std::free(p); }
-};
-
 struct CtaVariables {
   std::weak_ptr<char> alive;  // the CTA these belong to (a new CTA may reuse its address)
-  std::unordered_map<const void*, std::unique_ptr<void, AlignedFree>> by_tag;
+  size_t used_bytes = 0;
+  std::map<const void*, size_t> offset_of;  // by tag
 };
 
 std::unordered_map<const nv::Cta*, CtaVariables>& variables() {
@@ -35,23 +36,28 @@ bool same_owner(const std::weak_ptr<char>& a, const std::shared_ptr<char>& b) {
 }  // namespace
 
 void* static_smem(const void* tag, size_t bytes, size_t align) {
-  const nv::Cta& cta = *nv::this_thread().cta;
+  nv::Cta& cta = *nv::this_thread().cta;
   auto& all = variables();
   auto it = all.find(&cta);
   if (it == all.end() || !same_owner(it->second.alive, cta.alive)) {
-    // Forget the copies of CTAs that have ended, then start this one's.
+    // Forget the variables of CTAs that have ended, then open this one's arena.
     for (auto i = all.begin(); i != all.end();) i = i->second.alive.expired() ? all.erase(i) : std::next(i);
-    it = all.insert_or_assign(&cta, CtaVariables{cta.alive, {}}).first;
+    it = all.insert_or_assign(&cta, CtaVariables{cta.alive, 0, {}}).first;
+    const auto limit = static_cast<size_t>(nv::this_system().params().sm_smem_bytes);
+    cta.static_vars_bytes = limit > cta.smem.size() ? limit - cta.smem.size() : 0;
+    cta.static_vars = std::make_unique<uint8_t[]>(cta.static_vars_bytes + 1);  // zeroed
   }
-  auto& slot = it->second.by_tag[tag];
-  if (!slot) {
-    const size_t rounded = (bytes + align - 1) / align * align;
-    void* p = std::aligned_alloc(align, rounded == 0 ? align : rounded);
-    if (p == nullptr) throw std::bad_alloc();
-    std::memset(p, 0, rounded == 0 ? align : rounded);
-    slot.reset(p);
-  }
-  return slot.get();
+  CtaVariables& v = it->second;
+  const auto found = v.offset_of.find(tag);
+  if (found != v.offset_of.end()) return cta.static_vars.get() + found->second;
+  const size_t offset = (v.used_bytes + align - 1) / align * align;
+  if (offset + bytes > cta.static_vars_bytes)
+    nv::trap(fmt::format("static __shared__ variables need {} B, but the launch leaves {} B of shared memory beside its "
+                         "{} B of dynamic shared memory", offset + bytes, cta.static_vars_bytes, cta.smem.size())
+                 .c_str());
+  v.used_bytes = offset + bytes;
+  v.offset_of.emplace(tag, offset);
+  return cta.static_vars.get() + offset;
 }
 
 }  // namespace symsim::cuda
