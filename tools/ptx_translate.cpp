@@ -356,6 +356,15 @@ class Translator {
     if (in.has("release") && !is_load) s = "Release";
     if ((in.has("acquire") && !is_load) || (in.has("release") && is_load) || in.has("mmio")) throw Unsupported{in.text};
     const std::string tail = ", " + std::to_string(bytes) + ", " + std::to_string(n) + ", " + sem(s) + ", " + sc + ", symsim_site); ";
+    if (bytes == 16) {
+      // .b128: one 16-byte operand ("q", __int128) moved as one access.
+      const std::string& value = in.operands[is_load ? 0 : 1];
+      if (n != 1 || trim(value).empty() || trim(value)[0] != '$') throw Unsupported{in.text + " (.b128 needs one C++ operand)"};
+      const std::string op = "symsim_op" + trim(value).substr(1);
+      const std::string where = address(in.operands[is_load ? 1 : 0]);
+      const std::string rest = ", " + sem(s) + ", " + sc + ", symsim_site); ";
+      return is_load ? std::string(kX) + "ld_wide(" + op + ", " + where + rest : std::string(kX) + "st_wide(" + where + ", " + op + rest;
+    }
     if (is_load) {
       const std::vector<std::string> dst = vector_items(in.operands[0]);
       if (dst.size() != n) throw Unsupported{in.text + " (vector size)"};

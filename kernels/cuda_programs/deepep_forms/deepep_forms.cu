@@ -1,7 +1,7 @@
 // The forms DeepEP's kernels needed beyond ptx_coverage, each checked for its value: asm
 // templates spliced from a #define'd string, %laneid in extended asm, static __shared__ per CTA
 // (also in a template, one copy per instantiation), named barriers (bar.sync id, count),
-// mbarrier state tokens and mbarrier.inval, lg2/ex2.approx, bf16 rounding, min/max.
+// mbarrier state tokens and mbarrier.inval, lg2/ex2.approx, ld/st .b128, bf16 rounding, min/max.
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
 
@@ -17,7 +17,7 @@
 namespace {
 constexpr int kCtas = 4;
 constexpr int kThreads = 64;
-constexpr int kResults = 12;
+constexpr int kResults = 16;
 }  // namespace
 
 __device__ __forceinline__ int ld_spliced(const int* p) {
@@ -39,6 +39,14 @@ __device__ __forceinline__ float ex2(float x) {
   float r;
   asm volatile("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
   return r;
+}
+__device__ __forceinline__ unsigned __int128 ld_b128(const void* p) {
+  unsigned __int128 v;
+  asm volatile("ld.relaxed.gpu.global.b128 %0, [%1];" : "=q"(v) : "l"(p));
+  return v;
+}
+__device__ __forceinline__ void st_b128(void* p, unsigned __int128 v) {
+  asm volatile("st.global.b128 [%0], %1;" ::"l"(p), "q"(v) : "memory");
 }
 __device__ __forceinline__ void named_sync(int id, int threads) { asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(threads)); }
 
@@ -100,6 +108,10 @@ __global__ void forms(const int* input, int* results) {
     out[9] = static_cast<int>(token);  // the second arrival belongs to phase 1
   }
   if (tid == 33) out[10] = lane_plain();  // 1
+  if (tid == 1) {
+    // .b128: 16 bytes in one access each way (input[4..7] to out[12..15]).
+    st_b128(out + 12, ld_b128(input + 4));
+  }
   if (tid == 0) {
     // bf16: round to nearest even (1 + 2^-8 is a tie that rounds down; 1 + 3 * 2^-8 rounds up).
     const float up = __bfloat162float(__float2bfloat16(1.0f + 3.0f / 256.0f));
@@ -109,7 +121,7 @@ __global__ void forms(const int* input, int* results) {
 }
 
 int main() {
-  int host_input[kCtas] = {7, -3, 123456, 42};
+  int host_input[kCtas + 4] = {7, -3, 123456, 42, 0x01020304, -1, 0x7fffffff, 99};
   int *input = nullptr, *results = nullptr;
   cudaMalloc(&input, sizeof(host_input));
   cudaMalloc(&results, sizeof(int) * kCtas * kResults);
@@ -124,7 +136,8 @@ int main() {
   cudaMemcpy(got, results, sizeof(got), cudaMemcpyDeviceToHost);
   int good = 0, total = 0;
   for (int c = 0; c < kCtas; ++c) {
-    const int want[kResults] = {kThreads, 4 * c + 6, 8 * c + 28, host_input[c], 10, 32, c < 1 ? 1 : c > 2 ? 2 : c, 1, 0, 1, 1, 11};
+    const int want[kResults] = {kThreads, 4 * c + 6, 8 * c + 28, host_input[c], 10, 32, c < 1 ? 1 : c > 2 ? 2 : c, 1, 0, 1, 1, 11,
+                               host_input[4], host_input[5], host_input[6], host_input[7]};
     for (int i = 0; i < kResults; ++i, ++total) {
       if (got[c * kResults + i] == want[i]) ++good;
       else std::printf("cta %d check %d: got %d, want %d\n", c, i, got[c * kResults + i], want[i]);

@@ -53,6 +53,17 @@ void* ptr(uint64_t address, int64_t offset_bytes);
 // ld / st of `n` elements of `elem_bytes` each (vector forms), one access of the model.
 void ld(uint64_t* out, void* address, uint32_t elem_bytes, uint32_t n, Sem sem, Scope scope, Site site);
 void st(void* address, const uint64_t* values, uint32_t elem_bytes, uint32_t n, Sem sem, Scope scope, Site site);
+// ld/st .b128: a 16-byte operand (unsigned __int128 or any 16-byte trivially copyable type).
+template <typename T>
+inline void ld_wide(T& out, void* address, Sem sem, Scope scope, Site site) {
+  static_assert(sizeof(T) == 16 && std::is_trivially_copyable_v<T>, "a .b128 operand holds 16 bytes");
+  nv::load(&out, address, 16, sem, scope, site);
+}
+template <typename T>
+inline void st_wide(void* address, const T& value, Sem sem, Scope scope, Site site) {
+  static_assert(sizeof(T) == 16 && std::is_trivially_copyable_v<T>, "a .b128 operand holds 16 bytes");
+  nv::store(address, &value, 16, sem, scope, site);
+}
 inline uint64_t atom(void* address, AtomicOp op, AtomicType type, uint64_t operand, uint64_t compare, Sem sem,
                      Scope scope, bool want_result, Site site) {
   return nv::atomic(address, op, type, operand, compare, sem, scope, want_result, site);
