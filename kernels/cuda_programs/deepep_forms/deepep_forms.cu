@@ -1,7 +1,8 @@
 // The forms DeepEP's kernels needed beyond ptx_coverage, each checked for its value: asm
 // templates spliced from a #define'd string, %laneid in extended asm, static __shared__ per CTA
 // (also in a template, one copy per instantiation), named barriers (bar.sync id, count),
-// mbarrier state tokens and mbarrier.inval, lg2/ex2.approx, ld/st .b128, bf16 rounding, min/max.
+// __syncthreads_count, mbarrier state tokens and mbarrier.inval, lg2/ex2.approx, ld/st .b128,
+// bf16 rounding, min/max.
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
 
@@ -76,8 +77,9 @@ __global__ void forms(const int* input, int* results) {
   for (int i = 0; i < kThreads; ++i) mine += cta_tag[i] == cta * 1000 + i;
   const int a = sum_through_shared<4>(cta), b = sum_through_shared<8>(cta);
 
-  // Two named barriers, each for one half of the CTA.
+  // Two named barriers, each for one half of the CTA; then a CTA-wide count.
   named_sync(1 + tid / 32, 32);
+  const int odd_threads = __syncthreads_count(tid % 2);
 
   if (tid == 0) {
     out[0] = mine;                              // kThreads
@@ -86,7 +88,7 @@ __global__ void forms(const int* input, int* results) {
     out[3] = ld_spliced(input + cta);           // input[cta]
     out[4] = static_cast<int>(lg2(1024.0f));    // 10
     out[5] = static_cast<int>(ex2(5.0f));       // 32
-    out[6] = max(min(cta, 2), 1);               // clamp(cta, 1, 2)
+    out[6] = max(min(cta, 2), 1) + 100 * odd_threads;  // clamp(cta, 1, 2) + 100 * kThreads / 2
     // mbarrier with state tokens: two arrivals complete phase 0; the token names that phase.
     const auto addr = static_cast<uint32_t>(__cvta_generic_to_shared(&bar));
     uint64_t token = 0;
@@ -136,7 +138,7 @@ int main() {
   cudaMemcpy(got, results, sizeof(got), cudaMemcpyDeviceToHost);
   int good = 0, total = 0;
   for (int c = 0; c < kCtas; ++c) {
-    const int want[kResults] = {kThreads, 4 * c + 6, 8 * c + 28, host_input[c], 10, 32, c < 1 ? 1 : c > 2 ? 2 : c, 1, 0, 1, 1, 11,
+    const int want[kResults] = {kThreads, 4 * c + 6, 8 * c + 28, host_input[c], 10, 32, (c < 1 ? 1 : c > 2 ? 2 : c) + 100 * kThreads / 2, 1, 0, 1, 1, 11,
                                host_input[4], host_input[5], host_input[6], host_input[7]};
     for (int i = 0; i < kResults; ++i, ++total) {
       if (got[c * kResults + i] == want[i]) ++good;

@@ -123,8 +123,10 @@ inline unsigned __match_all_sync(unsigned mask, T v, int* pred, ::symsim::nv::Si
 }
 #define __grid_constant__
 inline int __syncthreads_count(int pred, ::symsim::nv::Site s) {
-  // A CTA-wide count through shared memory, as the hardware barrier reduction does.
-  __shared__ int symsim_sync_count;
+  // A CTA-wide count through shared memory, as the hardware barrier reduction does (the CTA's
+  // own variable, also in a kernel library, whose __shared__ section no scheduler swaps).
+  static const char tag = 0;
+  int& symsim_sync_count = *static_cast<int*>(::symsim::cuda::static_smem(&tag, sizeof(int), 16));
   __syncthreads(s);
   if (pred) __atomic_fetch_add(&symsim_sync_count, 1, __ATOMIC_RELAXED);
   __syncthreads(s);
