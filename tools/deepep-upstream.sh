@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds DeepEP's intranode kernels (csrc/kernels/intranode.cu: notify_dispatch, dispatch,
-# cached_notify_combine, combine), unmodified, with tools/symsim-nvcc together with this
+# cached_notify_dispatch, cached_notify_combine, combine), unmodified, with tools/symsim-nvcc together with this
 # project's host driver (kernels/cuda_programs/deepep_intranode) and runs them on 8 simulated
 # H200 GPUs of one NVLink node; the driver checks every received byte against its reference.
 #   tools/deepep-upstream.sh [DEEPEP_CHECKOUT [BIN_DIR]]
@@ -51,7 +51,7 @@ if "$here/symsim-nvcc" -O2 -std=c++17 -arch=sm_90a -DDISABLE_NVSHMEM -I"$k" -I"$
      >"$work/intranode.build.log" 2>&1; then
   if "$bin/symsim" run "$drv/deepep_intranode.json" --kernel-lib "$work/libdeepep_intranode.so" \
        --out "$work/out" "${@:3}" >"$work/intranode.run.log" 2>&1; then
-    echo "intranode.cu (notify_dispatch, dispatch, cached_notify_combine, combine): builds, runs, bytes match"
+    echo "intranode.cu (notify_dispatch, dispatch, cached_notify_dispatch, cached_notify_combine, combine): builds, runs, bytes match"
   else
     echo "intranode.cu: builds; RUN FAILED"; failed=1
   fi

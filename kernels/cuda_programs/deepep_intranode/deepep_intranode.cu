@@ -1,7 +1,8 @@
 // Host driver for DeepEP's intranode kernels (csrc/kernels/intranode.cu, fetched unmodified by
 // tools/deepep-upstream.sh; none of DeepEP's code is in this repository). Each simulated GPU
 // runs this main as one rank of an 8-GPU NVLink node, as DeepEP's Buffer does per process:
-// notify_dispatch, dispatch and combine through DeepEP's own host functions, then every byte
+// notify_dispatch, dispatch, the same dispatch again in cached mode (cached_notify_dispatch),
+// then cached_notify_combine and combine, all through DeepEP's own host functions; every byte
 // received is checked against a reference computed here from the same deterministic inputs.
 //   deepep_intranode RANK RANKS [TOKENS [HIDDEN [SMS [SEND_CHUNK [RECV_SLOTS]]]]]
 // The NVL buffer comes from the symmetric heap (the same offset on every GPU), standing for
@@ -98,7 +99,7 @@ int main(int argc, char** argv) {
 
   cudaStream_t stream;
   CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-  cudaEvent_t ev[6];  // around notify_dispatch, dispatch, combine (with cached_notify_combine)
+  cudaEvent_t ev[8];  // around notify_dispatch, dispatch, combine (with cached_notify_combine), cached dispatch
   for (auto& e : ev) CHECK(cudaEventCreate(&e));
 
   // notify_dispatch: counts to every rank, prefix matrices back.
@@ -148,10 +149,29 @@ int main(int argc, char** argv) {
   CHECK(cudaEventRecord(ev[3], stream));
   CHECK(cudaStreamSynchronize(stream));
   CHECK(cudaGetLastError());
-  const size_t dispatch_bytes = differing_bytes(host_copy(recv_x, n_recv * H), want.x) +
-                                differing_bytes(host_copy(recv_src_idx, n_recv), want.src_idx) +
-                                differing_bytes(host_copy(recv_topk_idx, n_recv * K), want.topk_idx) +
-                                differing_bytes(host_copy(recv_topk_weights, n_recv * K), want.topk_weights);
+  auto dispatch_errors = [&]() {
+    return differing_bytes(host_copy(recv_x, n_recv * H), want.x) + differing_bytes(host_copy(recv_src_idx, n_recv), want.src_idx) +
+           differing_bytes(host_copy(recv_topk_idx, n_recv * K), want.topk_idx) +
+           differing_bytes(host_copy(recv_topk_weights, n_recv * K), want.topk_weights);
+  };
+  size_t dispatch_bytes = dispatch_errors();
+
+  // The same dispatch in DeepEP's cached mode (the layout of the first one reused): received
+  // buffers overwritten first, so every byte must come again.
+  CHECK(cudaMemset(recv_x, 0xff, n_recv * hidden_bytes));
+  CHECK(cudaMemset(recv_src_idx, 0xff, n_recv * sizeof(int)));
+  CHECK(cudaMemset(recv_topk_idx, 0xff, n_recv * K * sizeof(deep_ep::topk_idx_t)));
+  CHECK(cudaMemset(recv_topk_weights, 0xff, n_recv * K * sizeof(float)));
+  CHECK(cudaEventRecord(ev[6], stream));
+  deep_ep::intranode::cached_notify_dispatch(rank_prefix, channels * R * 4, buffer_ptrs_gpu, signal_ptrs_gpu, p.rank, R, stream);
+  deep_ep::intranode::dispatch(recv_x, nullptr, recv_src_idx, recv_topk_idx, recv_topk_weights, recv_channel_prefix,
+                               send_head, x_gpu, nullptr, topk_idx, topk_weights, is_token_in_rank, channel_prefix, T, 0,
+                               static_cast<int>(hidden_bytes / 16), K, E, 0, 0, 0, buffer_ptrs_gpu, p.rank, R, stream,
+                               num_sms, send_chunk, recv_slots);
+  CHECK(cudaEventRecord(ev[7], stream));
+  CHECK(cudaStreamSynchronize(stream));
+  CHECK(cudaGetLastError());
+  dispatch_bytes += dispatch_errors();
 
   // combine: every rank sends back what it received; each token's copies are summed.
   uint16_t* combined_x = nullptr;
@@ -171,13 +191,13 @@ int main(int argc, char** argv) {
   const size_t combine_bytes = differing_bytes(host_copy(combined_x, static_cast<size_t>(T) * H), back.x) +
                                differing_bytes(host_copy(combined_weights, static_cast<size_t>(T) * K), back.topk_weights);
 
-  float ms[3] = {};
-  for (int i = 0; i < 3; ++i) CHECK(cudaEventElapsedTime(&ms[i], ev[2 * i], ev[2 * i + 1]));
-  const size_t checked = n_recv * (hidden_bytes + sizeof(int) + K * (sizeof(deep_ep::topk_idx_t) + sizeof(float))) +
+  float ms[4] = {};
+  for (int i = 0; i < 4; ++i) CHECK(cudaEventElapsedTime(&ms[i], ev[2 * i], ev[2 * i + 1]));
+  const size_t checked = 2 * n_recv * (hidden_bytes + sizeof(int) + K * (sizeof(deep_ep::topk_idx_t) + sizeof(float))) +
                          static_cast<size_t>(T) * (hidden_bytes + K * sizeof(float));
-  std::printf("deepep rank %d/%d: notify_dispatch %.3f us, dispatch %.3f us, combine %.3f us; received %zu tokens; "
-              "%zu B checked, %zu differ (dispatch %zu, combine %zu), %zu count errors\n",
-              p.rank, R, ms[0] * 1000.0f, ms[1] * 1000.0f, ms[2] * 1000.0f, n_recv, checked,
+  std::printf("deepep rank %d/%d: notify_dispatch %.3f us, dispatch %.3f us, cached dispatch %.3f us, combine %.3f us; "
+              "received %zu tokens; %zu B checked, %zu differ (dispatch %zu, combine %zu), %zu count errors\n",
+              p.rank, R, ms[0] * 1000.0f, ms[1] * 1000.0f, ms[3] * 1000.0f, ms[2] * 1000.0f, n_recv, checked,
               dispatch_bytes + combine_bytes, dispatch_bytes, combine_bytes, count_errors);
   return dispatch_bytes == 0 && combine_bytes == 0 && count_errors == 0 ? 0 : 1;
 }
