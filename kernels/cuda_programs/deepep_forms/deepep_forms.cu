@@ -2,8 +2,9 @@
 // templates spliced from a #define'd string, %laneid in extended asm, static __shared__ per CTA
 // (also in a template, one copy per instantiation), named barriers (bar.sync id, count),
 // __syncthreads_count, mbarrier state tokens and mbarrier.inval, lg2/ex2.approx, ld/st .b128,
-// bf16 rounding, min/max.
+// bf16 rounding and __hmax2, fp8 conversion, __float2uint_rd, atomicAdd on unsigned long long.
 #include <cuda_bf16.h>
+#include <cuda_fp8.h>
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -18,7 +19,7 @@
 namespace {
 constexpr int kCtas = 4;
 constexpr int kThreads = 64;
-constexpr int kResults = 16;
+constexpr int kResults = 20;
 }  // namespace
 
 __device__ __forceinline__ int ld_spliced(const int* p) {
@@ -66,6 +67,7 @@ __device__ int sum_through_shared(int value) {
 __global__ void forms(const int* input, int* results) {
   __shared__ int cta_tag[kThreads];
   __shared__ __align__(8) uint64_t bar;
+  __shared__ unsigned long long shared_sum;
   const int cta = static_cast<int>(blockIdx.x), tid = static_cast<int>(threadIdx.x);
   int* out = results + cta * kResults;
 
@@ -110,6 +112,20 @@ __global__ void forms(const int* input, int* results) {
     out[9] = static_cast<int>(token);  // the second arrival belongs to phase 1
   }
   if (tid == 33) out[10] = lane_plain();  // 1
+  if (tid < 4) atomicAdd(&shared_sum, static_cast<uint64_t>(tid + 1));  // uint64_t into the ull overload
+  __syncthreads();
+  if (tid == 2) {
+    // fp8 (E4M3, saturating), float -> integer rounding, bf16 lane-wise max, a shared atomic sum.
+    out[16] = __nv_cvt_float2_to_fp8x2(make_float2(1.0f, -2.5f), __NV_SATFINITE, __NV_E4M3);  // 0xc238
+    out[17] = static_cast<int>(__nv_cvt_float_to_fp8(448.0f, __NV_SATFINITE, __NV_E4M3) |
+                               __nv_cvt_float_to_fp8(500.0f, __NV_SATFINITE, __NV_E4M3) << 8 |
+                               __nv_cvt_float_to_fp8(1.0f / 512.0f, __NV_SATFINITE, __NV_E4M3) << 16 |
+                               static_cast<unsigned>(__nv_cvt_float_to_fp8(1.0625f, __NV_SATFINITE, __NV_E4M3)) << 24);
+    const __nv_bfloat162 m = __hmax2(__nv_bfloat162(1.0f, 5.0f), __nv_bfloat162(3.0f, 2.0f));
+    out[18] = static_cast<int>(__float2uint_rd(3.7f) + 10 * __float2uint_rd(-1.0f)) + 100 * static_cast<int>(float(m.y)) +
+              1000 * static_cast<int>(float(m.x));  // 3 + 0 + 500 + 3000
+    out[19] = static_cast<int>(shared_sum);             // 1 + 2 + 3 + 4
+  }
   if (tid == 1) {
     // .b128: 16 bytes in one access each way (input[4..7] to out[12..15]).
     st_b128(out + 12, ld_b128(input + 4));
@@ -139,7 +155,8 @@ int main() {
   int good = 0, total = 0;
   for (int c = 0; c < kCtas; ++c) {
     const int want[kResults] = {kThreads, 4 * c + 6, 8 * c + 28, host_input[c], 10, 32, (c < 1 ? 1 : c > 2 ? 2 : c) + 100 * kThreads / 2, 1, 0, 1, 1, 11,
-                               host_input[4], host_input[5], host_input[6], host_input[7]};
+                               host_input[4], host_input[5], host_input[6], host_input[7],
+                               0xc238, 0x38017e7e, 3503, 10};
     for (int i = 0; i < kResults; ++i, ++total) {
       if (got[c * kResults + i] == want[i]) ++good;
       else std::printf("cta %d check %d: got %d, want %d\n", c, i, got[c * kResults + i], want[i]);
