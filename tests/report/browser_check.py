@@ -49,8 +49,11 @@ def open_in_browser(browser, html, work):
            "--dump-dom", "file://" + os.path.abspath(html)]
     if os.geteuid() == 0:
         cmd.insert(1, "--no-sandbox")  # Chromium refuses to run as root with its sandbox (CI is root)
+    # Its own HOME and XDG folders: CI's HOME may be missing or read-only.
+    env = dict(os.environ, HOME=work, XDG_CONFIG_HOME=os.path.join(work, "config"),
+               XDG_CACHE_HOME=os.path.join(work, "cache"))
     try:
-        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=90)
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=90, env=env)
     except subprocess.TimeoutExpired:
         print("SKIP: chromium did not finish in 90 s here")
         sys.exit(SKIP)
