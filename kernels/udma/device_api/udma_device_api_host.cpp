@@ -94,6 +94,8 @@ void udma_device_api_host(int pe, const symsim::KernelArgs&) {
   for (uint32_t i = 0; i < 100 && iget.empty(); ++i)
     if (at<int16_t>(g, 5120 + 2 * i) != at<int16_t>(peer_src, 5120 + 2 * 2 * i)) iget = fmt::format("element {}", i);
   check(iget.empty(), "aclshmem_int16_iget read every 2nd int16 of the peer", iget);
+  const std::string own = same_bytes(g, own_src, 3072, 3328);
+  check(own.empty(), "aclshmem_putmem to this PE itself moved got[3072, 3328)", own);
   std::string detailed;
   for (uint32_t r = 0; r < 4; ++r)
     for (uint32_t j = 0; j < 12; ++j) {
@@ -103,6 +105,16 @@ void udma_device_api_host(int pe, const symsim::KernelArgs&) {
         detailed = fmt::format("row {} element {} is {:#x}, want {:#x}", r, j, have, want);
     }
   check(detailed.empty(), "aclshmem_int32_get (non-contiguous) read 4 rows of 8 int32", detailed);
+  std::string signalled;
+  for (uint32_t r = 0; r < 2; ++r)
+    for (uint32_t j = 0; j < 6; ++j) {
+      const int16_t have = at<int16_t>(d, 5120 + 2 * (6 * r + j));
+      const int16_t want = j < 4 ? at<int16_t>(peer_src, 5120 + 2 * (8 * r + j)) : 0;
+      if (have != want && signalled.empty()) signalled = fmt::format("row {} element {} is {}, want {}", r, j, have, want);
+    }
+  if (at<int32_t>(d, 7700) != 9) signalled += fmt::format(" signal word {}", at<int32_t>(d, 7700));
+  check(signalled.empty(), "aclshmem_int16_put_signal (non-contiguous) moved 2 rows of 4 int16, then set the signal",
+        signalled);
   const std::string half_put = same_bytes(d, peer_src, 6144, 6400);
   check(half_put.empty(), "aclshmem_half_put_nbi moved dst[6144, 6400)", half_put);
   for (uint32_t i = 0; i < kBytes; ++i) shifted[i] = peer_src[i];

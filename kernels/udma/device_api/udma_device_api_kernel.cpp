@@ -8,11 +8,14 @@
 //   got[1024, 2048)  aclshmemx_mte_get_nbi of the peer's src[2048, 3072), 256 int32, 512 B chunks
 //   dst[3072, 3584)  aclshmemx_mte_put_nbi from UB (ub2gm), after a DataCopy of src[3072, 3584)
 //   dst[3584, 3840)  aclshmem_uint8_put_nbi from UB (the ub2gm form), the same UB bytes' first 256
+//   got[3072, 3328)  aclshmem_putmem to this PE itself (the MTE engine, as upstream)
 //   dst[4096, ...)   aclshmem_float_iput: 64 floats, src every 3rd float, dst every 2nd
 //   got[5120, ...)   aclshmem_int16_iget: 100 int16, the peer's src every 2nd, got contiguous
 // (the strided calls stage in UB [16, 20 KiB), set by the host with aclshmemx_set_mte_config)
 //   got[2048, ...)   aclshmem_int32_get with non_contiguous_copy_param: 4 rows of 8 int32, the peer's
 //                    rows 16 apart, got's 12 apart (MTE)
+//   dst[5120, ...)   aclshmem_int16_put_signal, non-contiguous: 2 rows of 4 int16, src rows 8 apart,
+//                    dst rows 6 apart; then the peer's dst[7700] is SET to 9
 //   dst[6144, 6400)  aclshmem_half_put_nbi, 128 halves (UDMA)
 //   got[6144, 6400)  aclshmem_bfloat16_get, 128 bfloat16 (UDMA)
 // Teams (made by the host program): `even` = PEs 0 and 2, `row`/`col` of a 2 x 2 split. An even
@@ -63,9 +66,13 @@ extern "C" __global__ __aicore__ void udma_device_api_kernel(GM_ADDR src, GM_ADD
     aclshmem_int16_iget(reinterpret_cast<__gm__ int16_t*>(got + 5120), reinterpret_cast<__gm__ int16_t*>(src + 5120), 1,
                         2, 100, peer);
     aclshmemx_mte_quiet();
+    aclshmem_putmem(got + 3072, src + 3072, 256, me);
     const non_contiguous_copy_param rows{4, 8, 16, 12};
     aclshmem_int32_get(reinterpret_cast<__gm__ int32_t*>(got + 2048), reinterpret_cast<__gm__ int32_t*>(src + 2048),
                        rows, peer);
+    const non_contiguous_copy_param pairs{2, 4, 8, 6};
+    aclshmem_int16_put_signal(reinterpret_cast<__gm__ int16_t*>(dst + 5120), reinterpret_cast<__gm__ int16_t*>(src + 5120),
+                              pairs, reinterpret_cast<__gm__ int32_t*>(dst + 7700), 9, ACLSHMEM_SIGNAL_SET, peer);
 
     aclshmem_half_put_nbi(reinterpret_cast<__gm__ half*>(dst + 6144), reinterpret_cast<__gm__ half*>(src + 6144), 128,
                           peer);

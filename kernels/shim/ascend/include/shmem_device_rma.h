@@ -3,8 +3,8 @@
 // WQE staged in the UB buffer of aclshmemx_set_udma_config (default: 128 B at UB offset 189 KiB,
 // event 0, as upstream), and the blocking forms quiet the peer afterwards. The non-contiguous
 // "detailed" overloads run on the MTE engine as upstream's (shmem_device_rma_mte.h: staged in the
-// UB buffer of aclshmemx_set_mte_config), complete when they return. A call to the PE's own
-// memory (upstream: MTE) stops the kernel naming it.
+// UB buffer of aclshmemx_set_mte_config), complete when they return, and so does a call to the
+// PE's own memory.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -31,6 +31,9 @@ UdmaRoute udma_route(const char* api, int pe);
 // The ub2gm forms (upstream: a __ubuf__ side, the same C++ type here): one MTE copy between the
 // calling core's UB and the PE's GM, not waited for (aclshmemx_mte_quiet waits).
 void ub_nbi(const char* api, bool put, void* dst, const void* src, uint64_t bytes, int pe);
+// A call to the calling PE's own memory: the MTE engine through the aclshmemx_set_mte_config
+// buffer, as upstream; `blocking` waits for it (aclshmemx_mte_quiet).
+void own_pe(const char* api, void* dst, const void* src, uint64_t bytes, bool blocking);
 inline bool in_local_ub(const void* p) {
   const BlockContext& b = block();
   const auto* u = static_cast<const uint8_t*>(p);
@@ -40,6 +43,7 @@ inline bool in_local_ub(const void* p) {
 template <typename T>
 SYMSIM_INLINE void put(const char* api, T* dst, T* src, uint64_t elems, int pe, bool blocking) {
   if (!blocking && in_local_ub(src)) return ub_nbi(api, true, dst, src, elems * sizeof(T), pe);
+  if (pe == my_pe()) return own_pe(api, dst, src, elems * sizeof(T), blocking);
   const UdmaRoute r = udma_route(api, pe);
   udma_post(symsim_udma::rma<T, PIPE_MTE3, ACLSHMEMX_UDMA_OP_CONFIG_DEFAULT>(
       api, symsim_udma::kWrite, src, dst, reinterpret_cast<T*>(r.ub), static_cast<uint32_t>(elems), pe, 0, -1,
@@ -49,6 +53,7 @@ SYMSIM_INLINE void put(const char* api, T* dst, T* src, uint64_t elems, int pe, 
 template <typename T>
 SYMSIM_INLINE void get(const char* api, T* dst, T* src, uint64_t elems, int pe, bool blocking) {
   if (!blocking && in_local_ub(dst)) return ub_nbi(api, false, dst, src, elems * sizeof(T), pe);
+  if (pe == my_pe()) return own_pe(api, dst, src, elems * sizeof(T), blocking);
   const UdmaRoute r = udma_route(api, pe);
   udma_post(symsim_udma::rma<T, PIPE_MTE3, ACLSHMEMX_UDMA_OP_CONFIG_DEFAULT>(
       api, symsim_udma::kRead, dst, src, reinterpret_cast<T*>(r.ub), static_cast<uint32_t>(elems), pe, 0, -1,
@@ -160,18 +165,40 @@ SYMSIM_RMA_SIZED(128)
 // ---- put with signal: the data, then the signal word updated (SET / ADD) ----------------------
 // On UDMA the data are put and quieted, then the word is updated by aclshmemx_signal_op, so the
 // signal never passes the data; the _nbi forms do the same (upstream's WRITE_WITH_NOTIFY carries
-// a 64-bit SET only).
-#define SYMSIM_RMA_SIGNAL(NAME, TYPE)                                                                                  \
-  ACLSHMEM_DEVICE void aclshmem_##NAME##_put_signal(__gm__ TYPE* dst, __gm__ TYPE* src, size_t elem_size,              \
-                                                    __gm__ int32_t* sig_addr, int32_t signal, int sig_op, int pe) {    \
-    ::symsim::shim::rma::put("aclshmem_" #NAME "_put_signal", dst, src, elem_size, pe, true);                          \
+// a 64-bit SET only). The non-contiguous forms move the data on the MTE engine first.
+#define SYMSIM_RMA_SIGNAL_FORMS(NAME, TYPE, SUFFIX)                                                                    \
+  ACLSHMEM_DEVICE void aclshmem_##NAME##_put_signal##SUFFIX(__gm__ TYPE* dst, __gm__ TYPE* src, size_t elem_size,      \
+                                                            __gm__ int32_t* sig_addr, int32_t signal, int sig_op,      \
+                                                            int pe) {                                                  \
+    ::symsim::shim::rma::put("aclshmem_" #NAME "_put_signal" #SUFFIX, dst, src, elem_size, pe, true);                  \
     aclshmemx_signal_op(sig_addr, signal, sig_op, pe);                                                                 \
   }                                                                                                                    \
-  ACLSHMEM_DEVICE void aclshmem_##NAME##_put_signal_nbi(__gm__ TYPE* dst, __gm__ TYPE* src, size_t elem_size,          \
-                                                        __gm__ int32_t* sig_addr, int32_t signal, int sig_op, int pe) { \
-    ::symsim::shim::rma::put("aclshmem_" #NAME "_put_signal_nbi", dst, src, elem_size, pe, true);                      \
+  ACLSHMEM_DEVICE void aclshmem_##NAME##_put_signal##SUFFIX(AscendC::GlobalTensor<TYPE> dst,                           \
+                                                            AscendC::GlobalTensor<TYPE> src, size_t elem_size,         \
+                                                            __gm__ int32_t* sig_addr, int32_t signal, int sig_op,      \
+                                                            int pe) {                                                  \
+    aclshmem_##NAME##_put_signal##SUFFIX(dst.GetPhyAddr(), src.GetPhyAddr(), elem_size, sig_addr, signal, sig_op, pe); \
+  }                                                                                                                    \
+  ACLSHMEM_DEVICE void aclshmem_##NAME##_put_signal##SUFFIX(__gm__ TYPE* dst, __gm__ TYPE* src,                        \
+                                                            const non_contiguous_copy_param& copy_params,              \
+                                                            __gm__ int32_t* sig_addr, int32_t signal, int sig_op,      \
+                                                            int pe) {                                                  \
+    ::symsim::shim::rma::strided("aclshmem_" #NAME "_put_signal" #SUFFIX, true, dst, src, copy_params.dst_ld,          \
+                                 copy_params.src_ld, sizeof(TYPE), copy_params.length, copy_params.repeat, pe);        \
     aclshmemx_signal_op(sig_addr, signal, sig_op, pe);                                                                 \
+  }                                                                                                                    \
+  ACLSHMEM_DEVICE void aclshmem_##NAME##_put_signal##SUFFIX(AscendC::GlobalTensor<TYPE> dst,                           \
+                                                            AscendC::GlobalTensor<TYPE> src,                           \
+                                                            const non_contiguous_copy_param& copy_params,              \
+                                                            __gm__ int32_t* sig_addr, int32_t signal, int sig_op,      \
+                                                            int pe) {                                                  \
+    aclshmem_##NAME##_put_signal##SUFFIX(dst.GetPhyAddr(), src.GetPhyAddr(), copy_params, sig_addr, signal, sig_op,    \
+                                         pe);                                                                          \
   }
+// Pointer, GlobalTensor and non-contiguous (MTE) forms, blocking and _nbi.
+#define SYMSIM_RMA_SIGNAL(NAME, TYPE)        \
+  SYMSIM_RMA_SIGNAL_FORMS(NAME, TYPE, )      \
+  SYMSIM_RMA_SIGNAL_FORMS(NAME, TYPE, _nbi)
 SYMSIM_RMA_SIGNAL(half, half)
 SYMSIM_RMA_SIGNAL(float, float)
 SYMSIM_RMA_SIGNAL(double, double)
@@ -186,6 +213,7 @@ SYMSIM_RMA_SIGNAL(uint64, uint64_t)
 SYMSIM_RMA_SIGNAL(char, char)
 SYMSIM_RMA_SIGNAL(bfloat16, bfloat16_t)
 #undef SYMSIM_RMA_SIGNAL
+#undef SYMSIM_RMA_SIGNAL_FORMS
 #define SYMSIM_RMA_SIGNAL_BITS(BITS)                                                                                   \
   ACLSHMEM_DEVICE void aclshmem_put##BITS##_signal(__gm__ void* dst, __gm__ void* src, size_t elem_size,               \
                                                    __gm__ int32_t* sig_addr, int32_t signal, int sig_op, int pe) {     \

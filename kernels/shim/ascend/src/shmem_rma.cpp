@@ -65,6 +65,20 @@ void ub_nbi(const char* api, bool put, void* dst, const void* src, uint64_t byte
   mte::copy_direct_at(api, to, bytes, from, bytes, bytes, 1, site);
 }
 
+void own_pe(const char* api, void* dst, const void* src, uint64_t bytes, bool blocking) {
+  const CallSite site = SYMSIM_CALLER();
+  AivCore& c = core();
+  c.scalar_ops(2);  // read the transport and the MTE staging config from the device state
+  const aclshmem_ub_config_t& cfg = world().hosts[c.pe()].mte_config;
+  BlockContext& b = block();
+  if (cfg.aclshmem_ub < 0 || static_cast<uint64_t>(cfg.aclshmem_ub) + cfg.ub_size > b.ub_bytes)
+    trap(fmt::format("{}: {}: the MTE staging buffer (aclshmemx_set_mte_config: UB offset {}, {} bytes) lies outside "
+                     "the {} B Unified Buffer",
+                     where(site), api, cfg.aclshmem_ub, cfg.ub_size, b.ub_bytes));
+  mte::copy_via_ub_at(api, dst, bytes, src, bytes, bytes, 1, b.ub + cfg.aclshmem_ub, cfg.ub_size, cfg.sync_id, site);
+  if (blocking) pipe_sync_at(PipeSyncRecord::kBarrier, AivPipe::kAll, AivPipe::kAll, 0, site);
+}
+
 void strided(const char* api, bool put, void* dst, const void* src, ptrdiff_t dst_stride, ptrdiff_t src_stride,
              uint32_t elem_bytes, size_t row_elems, size_t rows, int pe) {
   const CallSite site = SYMSIM_CALLER();
