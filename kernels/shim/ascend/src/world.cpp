@@ -1,5 +1,6 @@
 #include "world.h"
 
+#include <algorithm>
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
@@ -333,10 +334,34 @@ void sleep_while_unchanged(AivCore& c, BlockState& b, const uint8_t* addr, uint3
 
 }  // namespace
 
+namespace {
+
+// True when this poll saw bytes the core had not seen at that place among its last polls
+// (records them). Only the first kMaxBytes count: a poll of a flag or CQE changes there.
+bool saw_something_new(SpinState& sp, const void* addr, uint64_t bytes) {
+  const auto* p = static_cast<const uint8_t*>(addr);
+  uint64_t hash = 0xcbf29ce484222325ull;  // FNV-1a
+  for (uint64_t i = 0; i < std::min<uint64_t>(bytes, SpinState::kMaxBytes); ++i) hash = (hash ^ p[i]) * 0x100000001b3ull;
+  for (SpinState::Seen& s : sp.recent)
+    if (s.addr == addr && s.bytes == bytes) {
+      const bool changed = s.hash != hash;
+      s.hash = hash;
+      return changed;
+    }
+  sp.recent[sp.recent_next] = {addr, bytes, hash};
+  sp.recent_next = (sp.recent_next + 1) % SpinState::kRecent;
+  return true;
+}
+
+}  // namespace
+
 void note_poll(const void* addr, uint64_t bytes, CallSite site, uint64_t watch_bytes) {
   AivCore& c = core();
   BlockState& b = *g_world->blocks[c.pe()][c.core()];
   SpinState& sp = b.spin;
+  // A poll that saw something new is progress, like a write: only re-reads of unchanged bytes
+  // count toward a deadlock (else a loop reaping many ready CQEs looks stuck).
+  if (saw_something_new(sp, addr, bytes)) sp.polls = 0;
   if (sp.polls == 0) sp.since_ps = c.local_ps();
   sp.addr = addr;
   sp.bytes = bytes;

@@ -86,6 +86,17 @@ struct SpinState {
   uint64_t skipped = 0;
   bool asleep = false;
   std::unique_ptr<MemoryWatch::Sleeper> sleeper;
+  // The last few places polled and a hash of what they held: a poll of a place not among them,
+  // or one that now holds other bytes, saw something new (a loop walking over ready CQEs or
+  // flags makes progress without writing anything).
+  struct Seen {
+    const void* addr = nullptr;
+    uint64_t bytes = 0;
+    uint64_t hash = 0;
+  };
+  static constexpr size_t kRecent = 8;
+  Seen recent[kRecent];
+  size_t recent_next = 0;
 };
 
 // What the first call of a defer/submit batch fixed; later calls must match it.

@@ -6,6 +6,7 @@
 // (a CTA sees its own copy). Dynamic shared memory (`extern __shared__ T x[]` on the GPU) is
 // SYMSIM_EXTERN_SHARED(T, x) in portable kernel code (device/symsim_launch.cuh).
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 
@@ -41,12 +42,18 @@ inline int4 make_int4(int x, int y, int z, int w) { return {x, y, z, w}; }
 inline uint4 make_uint4(unsigned x, unsigned y, unsigned z, unsigned w) { return {x, y, z, w}; }
 inline float4 make_float4(float x, float y, float z, float w) { return {x, y, z, w}; }
 inline int2 make_int2(int x, int y) { return {x, y}; }
+inline float2 make_float2(float x, float y) { return {x, y}; }
+inline uint2 make_uint2(unsigned x, unsigned y) { return {x, y}; }
 
 namespace symsim::cuda {
 uint3 thread_idx();
 uint3 block_idx();
 dim3 block_dim();
 dim3 grid_dim();
+// The calling CTA's own copy of the static `__shared__` variable `tag` stands for (zeroed when
+// the CTA first reaches it): symsim-rewrite --cuda turns a program's in-function __shared__
+// declarations into references to it.
+void* static_smem(const void* tag, size_t bytes, size_t align);
 }  // namespace symsim::cuda
 
 #define threadIdx (::symsim::cuda::thread_idx())
@@ -118,8 +125,10 @@ inline unsigned __match_all_sync(unsigned mask, T v, int* pred, ::symsim::nv::Si
 }
 #define __grid_constant__
 inline int __syncthreads_count(int pred, ::symsim::nv::Site s) {
-  // A CTA-wide count through shared memory, as the hardware barrier reduction does.
-  __shared__ int symsim_sync_count;
+  // A CTA-wide count through shared memory, as the hardware barrier reduction does (the CTA's
+  // own variable, also in a kernel library, whose __shared__ section no scheduler swaps).
+  static const char tag = 0;
+  int& symsim_sync_count = *static_cast<int*>(::symsim::cuda::static_smem(&tag, sizeof(int), 16));
   __syncthreads(s);
   if (pred) __atomic_fetch_add(&symsim_sync_count, 1, __ATOMIC_RELAXED);
   __syncthreads(s);
@@ -128,6 +137,35 @@ inline int __syncthreads_count(int pred, ::symsim::nv::Site s) {
   if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) symsim_sync_count = 0;
   __syncthreads(s);
   return n;
+}
+
+// min / max as CUDA's math headers declare them in the global namespace.
+#define SYMSIM_MIN_MAX(T)                             \
+  inline T min(T a, T b) { return b < a ? b : a; } \
+  inline T max(T a, T b) { return a < b ? b : a; }
+SYMSIM_MIN_MAX(int)
+SYMSIM_MIN_MAX(unsigned)
+SYMSIM_MIN_MAX(long)
+SYMSIM_MIN_MAX(unsigned long)
+SYMSIM_MIN_MAX(long long)
+SYMSIM_MIN_MAX(unsigned long long)
+SYMSIM_MIN_MAX(float)
+SYMSIM_MIN_MAX(double)
+#undef SYMSIM_MIN_MAX
+
+// Float to integer conversions with the rounding their suffix names, saturating as the hardware
+// does (NaN gives 0).
+inline unsigned __float2uint_rd(float x) {
+  return !(x > 0.0f) ? 0u : x >= 4294967296.0f ? 0xffffffffu : static_cast<unsigned>(x);
+}
+inline unsigned __float2uint_rn(float x) {
+  return !(x > 0.0f) ? 0u : x >= 4294967296.0f ? 0xffffffffu : static_cast<unsigned>(__builtin_nearbyintf(x));
+}
+inline int __float2int_rd(float x) {
+  return x != x ? 0 : x <= -2147483648.0f ? INT32_MIN : x >= 2147483648.0f ? INT32_MAX : static_cast<int>(__builtin_floorf(x));
+}
+inline int __float2int_rn(float x) {
+  return x != x ? 0 : x <= -2147483648.0f ? INT32_MIN : x >= 2147483648.0f ? INT32_MAX : static_cast<int>(__builtin_nearbyintf(x));
 }
 
 // Bit tricks (plain arithmetic).
@@ -185,6 +223,13 @@ SYMSIM_ATOMIC(atomicExch_system, Exch, Sys)
 SYMSIM_ATOMIC(atomicMax_system, Max, Sys)
 SYMSIM_ATOMIC(atomicAdd_block, Add, Cta)
 #undef SYMSIM_ATOMIC
+// CUDA's unsigned long long overloads: a uint64_t (unsigned long) operand converts to them.
+inline unsigned long long atomicAdd(unsigned long long* p, unsigned long long v, ::symsim::nv::Site s = SYMSIM_HERE) {
+  return atomicAdd<unsigned long long>(p, v, s);
+}
+inline unsigned long long atomicMax(unsigned long long* p, unsigned long long v, ::symsim::nv::Site s = SYMSIM_HERE) {
+  return atomicMax<unsigned long long>(p, v, s);
+}
 template <typename T>
 inline T atomicCAS(T* p, T compare, T v, ::symsim::nv::Site s = SYMSIM_HERE) {
   return ::symsim::cuda::atom<T>(p, ::symsim::nv::AtomicOp::Cas, v, compare, ::symsim::nv::Sem::Relaxed,
