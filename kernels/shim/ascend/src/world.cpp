@@ -110,8 +110,9 @@ void vector_barrier_all(CallSite site, const char* api) {
     w.sys->hooks().emit(&Observer::on_device_barrier, w.vec_release_ps);
     c.wait_until(w.vec_release_ps);
   } else {
-    b.waiting_on = fmt::format("{} at {}:{} ({} of {} arrived)", api, site.file ? site.file : "?", site.line,
-                               w.vec_arrived, expected);
+    // This block's place in the arrival order (how many were in when it came), not a count now.
+    b.waiting_on = fmt::format("{} at {}:{} (it was arrival {} of the {} the barrier waits for)", api,
+                               site.file ? site.file : "?", site.line, w.vec_arrived, expected);
     while (w.vec_generation == gen) c.wait(w.vec_event);
     b.waiting_on.clear();
   }
