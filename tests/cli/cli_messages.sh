@@ -116,11 +116,13 @@ assert isinstance(params["fabric.port_latency_ns"]["value"], float) or "fabric.p
 ' ;;
   result_matches_schema)
     # Results of both families (a trap included) validate against docs/schema/result.schema.json.
-    python3 -c "import jsonschema" 2>/dev/null || { echo "python3-jsonschema missing"; exit 77; }
+    # Debian's python3-jsonschema is the system interpreter's (a pyenv python3 may not see it).
+    pyjs=python3; [ -x /usr/bin/python3 ] && /usr/bin/python3 -c "import jsonschema" 2>/dev/null && pyjs=/usr/bin/python3
+    $pyjs -c "import jsonschema" 2>/dev/null || { echo "python3-jsonschema missing"; exit 77; }
     expect 1 "$symsim" run "$src/scenarios/nvidia/tma_probe_2gpu.json" --set kernel.args.tx_shortfall=16 --out nv
     expect 0 "$symsim" run "$src/scenarios/hazards/cq_overflow_buggy.json" --out asc
     for r in nv asc; do
-      python3 - "$src/docs/schema/result.schema.json" $r/result.json <<'PYEOF' || fail "$r/result.json does not match the schema"
+      $pyjs - "$src/docs/schema/result.schema.json" $r/result.json <<'PYEOF' || fail "$r/result.json does not match the schema"
 import json, sys, jsonschema
 schema, doc = (json.load(open(p)) for p in sys.argv[1:])
 errors = list(jsonschema.Draft7Validator(schema).iter_errors(doc))
