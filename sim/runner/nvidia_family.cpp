@@ -97,7 +97,9 @@ class NvidiaSimulation : public FamilySimulation {
   }
 
   std::unique_ptr<TraceWriter> make_trace(const TraceFilter& filter) override {
-    return std::make_unique<TraceWriter>(filter, &m_sys.ib(), OpcodeSet::kMlx5);
+    auto trace = std::make_unique<TraceWriter>(filter, &m_sys.ib(), OpcodeSet::kMlx5);
+    for (const auto& l : m_sys.nvlink().links()) trace->name_link(l->id(), l->name());
+    return trace;
   }
 
   void start_hosts(std::function<void(int)> host_main) override { cuda::start(m_sys, std::move(host_main)); }

@@ -85,16 +85,22 @@ for line, h in zip(lines, shown):
     # Sites relative to the source root, whatever the build left in __FILE__ (a compiler cache
     # makes them relative to a build folder), in the site field and inside details alike.
     expect 0 "$symsim" run "$src/scenarios/hazards/cq_overflow_buggy.json" --out out
+    # A compiler cache shared between checkouts of this repository can hand this build an
+    # object compiled in another checkout, whose __FILE__ is then that checkout's absolute path:
+    # outside this source root, so it stays absolute. Either way, all of one kind.
     py out/result.json '
 sites = {h["site"] for h in r["hazards"] if "site" in h}
-assert sites == {"kernels/hazards/cq_overflow/cq_overflow_kernel.cpp:23"}, sites
+want = "kernels/hazards/cq_overflow/cq_overflow_kernel.cpp:23"
+other_checkout = len(sites) == 1 and next(iter(sites)).startswith("/") and next(iter(sites)).endswith("/" + want)
+assert sites == {want} or other_checkout, sites
 '
     expect 0 "$symsim" run "$src/scenarios/hazards/fault_drop_doorbell.json" --out out2
     py out2/result.json '
 import re
 text = " ".join(h["detail"] + " " + h.get("site", "") for h in r["hazards"])
 paths = re.findall(r"[^ ()]*kernels/udma/[^ :]*\.cpp", text)
-assert paths and all(p.startswith("kernels/") for p in paths), paths
+assert paths and (all(p.startswith("kernels/") for p in paths) or all(p.startswith("/") for p in paths)), paths
+assert not any(p.startswith("../") for p in paths), paths
 ' ;;
   deadlock_arrival_order)
     # The count in a barrier wait is the core's place in the arrival order: said as such.
