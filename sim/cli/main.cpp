@@ -15,7 +15,8 @@
 #include "explore/explore_command.h"
 #include "io/output_file.h"
 #include "kernel_registry.h"
-#include "models/platform/ascend_params.h"
+#include "io/strict_json.h"
+#include "runner/platform_family.h"
 #include "runner/runner.h"
 #include "scenario/input_error.h"
 #include "scenario/scenario.h"
@@ -33,6 +34,30 @@ namespace {
 
 constexpr int kExitPass = 0, kExitFail = 1, kExitInput = 2, kExitInternal = 3;
 
+// Presets with their family, then each family's parameters (every preset of the family sets
+// all of them, with its source).
+void list_platforms() {
+  for (const std::string& name : platform_names()) {
+    std::string family = "?";
+    try {
+      family = io::read_strict_json_file(platform_dir() + "/" + name + ".json").value("family", "?");
+    } catch (const std::exception&) {
+      family = "unreadable: symsim validate names what is wrong";
+    }
+    std::cout << fmt::format("{:<20} [{}]\n", name, family);
+  }
+  for (const PlatformFamily* f : platform_families()) {
+    std::cout << fmt::format("\n{} parameters (each {} preset sets all of them, with its source):\n", f->name(), f->name());
+    for (const ParamInfo& i : f->parameters()) std::cout << fmt::format("    {:<28} {}\n", i.key, i.doc);
+  }
+}
+
+constexpr const char* kListable =
+    "  symsim list kernels     the kernels a scenario can name (with --kernel-lib FILE.so: a library's too)\n"
+    "  symsim list platforms   the platform presets, and each family's parameters\n"
+    "  symsim list faults      the fault kinds a scenario's \"faults\" can inject\n"
+    "  symsim list hazards     the hazard ids, for \"checkers\" and \"expect.hazards\"\n";
+
 int list(const std::string& what) {
   if (what == "kernels") {
     for (const auto& [name, k] : KernelRegistry::instance().all()) {
@@ -41,17 +66,16 @@ int list(const std::string& what) {
         std::cout << fmt::format("    {:<14} {} (default {}, range {}..{})\n", a.name, a.doc, a.default_value, a.min, a.max);
     }
   } else if (what == "platforms") {
-    AscendParams p;
-    for (const std::string& name : platform_names()) std::cout << name << "\n";
-    std::cout << "\nparameters (each preset sets all of them, with its source):\n";
-    for (const ParamInfo& i : p.table()) std::cout << fmt::format("    {:<28} {}\n", i.key, i.doc);
+    list_platforms();
   } else if (what == "faults") {
     for (const CatalogEntry& e : fault_catalog())
       std::cout << fmt::format("{:<28} {}{}\n", e.id, e.doc, fault_implemented(e.id) ? "" : " (not implemented yet)");
   } else if (what == "hazards") {
     for (const CatalogEntry& e : hazard_catalog()) std::cout << fmt::format("{:<28} {}\n", e.id, e.doc);
+  } else if (what.empty()) {
+    std::cout << "symsim list WHAT, where WHAT is one of:\n" << kListable;
   } else {
-    std::cerr << "symsim list: expected kernels, platforms, faults or hazards\n";
+    std::cerr << fmt::format("symsim list: cannot list '{}'; it lists:\n{}", what, kListable);
     return kExitInput;
   }
   return kExitPass;
@@ -105,7 +129,7 @@ int sc_main(int argc, char* argv[]) {
 
   std::string what;
   CLI::App* list_cmd = app.add_subcommand("list", "list kernels, platforms, faults or hazards");
-  list_cmd->add_option("what", what, "kernels|platforms|faults|hazards")->required();
+  list_cmd->add_option("what", what, "kernels|platforms|faults|hazards");
   list_cmd->add_option("--kernel-lib", kernel_libs, "load a kernel library first, repeatable");
 
 #ifdef SYMSIM_HAVE_LITMUS

@@ -1,13 +1,15 @@
-// Runs one scenario: builds the platform, attaches observers, runs one host program per PE,
-// and turns what happened into result.json (status, hazards, expectations, statistics).
+// Runs one scenario, whatever its platform family: the family builds the platform and attaches
+// its own observers (runner/platform_family.h); this runs one host program per PE and turns
+// what happened into the one result model (runner/result_json.h).
 #pragma once
-#include <optional>
+#include <cstdint>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "models/core/observer.h"
+#include "runner/run_summary.h"
 #include "scenario/scenario.h"
 
 namespace symsim {
@@ -26,10 +28,5 @@ struct RunOutput {
 
 // One simulation per process: call once. `observers` are attached to the models too (tests).
 RunOutput run_scenario(const Scenario& s, const TraceOptions& trace, const std::vector<Observer*>& observers = {});
-// The family runners run_scenario dispatches to (scenario/platform_family.h).
-RunOutput run_ascend_scenario(const Scenario& s, const TraceOptions& trace, const std::vector<Observer*>& observers);
-
-// The short human summary printed after a run.
-std::string summarize(const nlohmann::json& result);
 
 }  // namespace symsim

@@ -17,8 +17,10 @@
 #include "models/platform/ascend_params.h"
 #include "package/install_layout.h"
 #include "scenario/input_error.h"
-#include "scenario/platform_family.h"
+#include "runner/platform_family.h"
 #include "scenario/resource_estimate.h"
+#include "scenario/schema_check.h"
+#include "scenario/set_override.h"
 #include "io/strict_json.h"
 
 #ifndef SYMSIM_SOURCE_DIR
@@ -94,9 +96,9 @@ void load_preset(const std::string& name, Scenario& s) {
   c.only_keys(j, "", {"symsim_platform", "name", "family", "description", "params"});
   s.platform_family = c.string(c.require(j, "", "family"), "/family");
   const PlatformFamily* family = find_family(s.platform_family);
-  if (!family) c.fail("/family", fmt::format("unknown platform family '{}' (known: ascend, nvidia)", s.platform_family));
+  if (!family) c.fail("/family", fmt::format("unknown platform family '{}' (known: {})", s.platform_family, family_names()));
   const json& params = c.require(j, "", "params");
-  const ParamTable table = family->table();
+  const ParamTable table = family->parameters();
   for (const ParamInfo& p : table) {
     const std::string ptr = "/params/" + pointer_escape(p.key);
     if (!params.contains(p.key)) c.fail(ptr, "missing: a preset must set every parameter");
@@ -152,7 +154,7 @@ void check_resources(const Checker& c, const Scenario& s) {
 }
 
 void apply_override(const Checker& c, Scenario& s, const std::string& key, const json& value, const std::string& ptr) {
-  for (const ParamInfo& p : find_family(s.platform_family)->table()) {
+  for (const ParamInfo& p : find_family(s.platform_family)->parameters()) {
     if (p.key == key) {
       s.params[key] = c.number(value, ptr, p.min, p.max, p.integer);
       s.param_sources[key] = "scenario override";
@@ -161,45 +163,6 @@ void apply_override(const Checker& c, Scenario& s, const std::string& key, const
     }
   }
   c.fail(ptr, fmt::format("unknown platform parameter '{}'", key));
-}
-
-// --set PATH=VALUE: platform.* go to /overrides, everything else is a path into the document.
-void apply_set(json& doc, const std::string& file, const std::string& set) {
-  const auto eq = set.find('=');
-  if (eq == std::string::npos || eq == 0) throw InputError(file, "", fmt::format("--set '{}': expected PATH=VALUE", set));
-  const std::string path = set.substr(0, eq);
-  const std::string text = set.substr(eq + 1);
-  json value;
-  try {
-    value = json::parse(text);
-  } catch (const json::parse_error&) {
-    value = text;  // a bare word is a string
-  } catch (const json::exception& e) {  // 1e400: a number no JSON number type holds
-    throw InputError(file, "", fmt::format("--set '{}': the value is not a usable number ({})", set, e.what()));
-  }
-  if (path.rfind("platform.", 0) == 0) {
-    if (doc.contains("overrides") && !doc["overrides"].is_object())
-      throw InputError(file, "/overrides", fmt::format("--set {}: expected an object of dotted parameter names, got {}",
-                                                       path, type_name(doc["overrides"])));
-    doc["overrides"][path.substr(9)] = value;
-    return;
-  }
-  std::vector<std::string> parts;
-  std::stringstream ss(path);
-  for (std::string part; std::getline(ss, part, '.');) parts.push_back(part);
-  json* node = &doc;
-  std::string ptr;
-  for (size_t i = 0; i < parts.size(); ++i) {
-    ptr += "/" + pointer_escape(parts[i]);
-    const bool last = i + 1 == parts.size();
-    // New keys are allowed where validation will judge them: top-level and second-level
-    // fields, and kernel arguments (checked against the kernel's declaration).
-    const bool creatable = (last && parts.size() <= 2) || (parts.size() == 3 && parts[0] == "kernel" && parts[1] == "args");
-    if (!node->is_object() || (!node->contains(parts[i]) && !creatable))
-      throw InputError(file, ptr, fmt::format("--set {}: this path names nothing in the scenario", path));
-    node = &(*node)[parts[i]];
-  }
-  *node = value;
 }
 
 }  // namespace
@@ -228,12 +191,12 @@ Scenario load_scenario_text(const std::string& text, const std::string& path, co
   s.file = path;
   json doc = io::parse_strict_json(text, path);
   const Checker c(path);
-  c.only_keys(doc, "", {"symsim", "name", "description", "seed", "platform", "overrides", "pes", "kernel", "faults",
-                        "checkers", "expect"});
-  for (const std::string& set : options.sets) apply_set(doc, path, set);
+  if (!doc.is_object()) c.fail("/", fmt::format("expected an object, got {}", type_name(doc)));
+  for (const std::string& set : options.sets) apply_set(doc, path, parse_set(set, path));
   if (options.seed) doc["seed"] = *options.seed;
-  c.only_keys(doc, "", {"symsim", "name", "description", "seed", "platform", "overrides", "pes", "kernel", "faults",
-                        "checkers", "expect"});
+  // The structure (keys, types, fixed ranges) is the published schema's; what depends on the
+  // preset, the kernel or the fabric is checked below.
+  check_against_schema(SchemaKind::kScenario, doc, path);
 
   if (c.number(c.require(doc, "", "symsim"), "/symsim", 1, 1, true) != 1) c.fail("/symsim", "unsupported version");
   s.name = c.string(c.require(doc, "", "name"), "/name");
@@ -246,12 +209,10 @@ Scenario load_scenario_text(const std::string& text, const std::string& path, co
     s.platform_name = platform.get<std::string>();
     load_preset(s.platform_name, s);
   } else if (platform.is_object()) {
-    c.only_keys(platform, "/platform", {"base", "params"});
     s.platform_name = c.string(c.require(platform, "/platform", "base"), "/platform/base");
     load_preset(s.platform_name, s);
     if (platform.contains("params")) {
       const json& p = platform["params"];
-      if (!p.is_object()) c.fail("/platform/params", "expected an object of parameter values");
       for (auto it = p.begin(); it != p.end(); ++it)
         apply_override(c, s, it.key(), it.value(), "/platform/params/" + pointer_escape(it.key()));
     }
@@ -260,11 +221,10 @@ Scenario load_scenario_text(const std::string& text, const std::string& path, co
   }
   if (doc.contains("overrides")) {
     const json& o = doc["overrides"];
-    if (!o.is_object()) c.fail("/overrides", "expected an object of dotted parameter names");
     for (auto it = o.begin(); it != o.end(); ++it)
       apply_override(c, s, it.key(), it.value(), "/overrides/" + pointer_escape(it.key()));
   }
-  for (const char* pow2 : find_family(s.platform_family)->pow2_params) {
+  for (const char* pow2 : find_family(s.platform_family)->pow2_params()) {
     const auto v = static_cast<uint64_t>(s.params[pow2]);
     if ((v & (v - 1)) != 0) c.fail(std::string("/overrides/") + pow2, fmt::format("{} must be a power of two", v));
   }
@@ -272,24 +232,25 @@ Scenario load_scenario_text(const std::string& text, const std::string& path, co
   s.pes = static_cast<int>(c.number(c.require(doc, "", "pes"), "/pes", 1, kMaxPes, true));
 
   const json& k = c.require(doc, "", "kernel");
-  c.only_keys(k, "/kernel", {"name", "blocks", "args"});
   s.kernel = c.string(c.require(k, "/kernel", "name"), "/kernel/name");
   const KernelInfo* info = KernelRegistry::instance().find(s.kernel);
   if (!info) {
     std::string known;
     for (const auto& [name, _] : KernelRegistry::instance().all()) known += (known.empty() ? "" : ", ") + name;
-    c.fail("/kernel/name", fmt::format("unknown kernel '{}' (known: {})", s.kernel, known));
+    c.fail("/kernel/name", fmt::format("unknown kernel '{}' (known: {}); a kernel built as a library "
+                                       "(cmake/SymsimKernelLibrary.cmake) is named after loading it with "
+                                       "--kernel-lib FILE.so",
+                                       s.kernel, known));
   }
   if (info->platform_family != s.platform_family)
     c.fail("/kernel/name", fmt::format("kernel '{}' runs on {} platforms, '{}' is {}", s.kernel, info->platform_family,
                                        s.platform_name, s.platform_family));
   const int max_blocks =
-      std::min(info->max_blocks, static_cast<int>(s.params[find_family(s.platform_family)->blocks_param]));
+      std::min(info->max_blocks, static_cast<int>(s.params[find_family(s.platform_family)->blocks_param()]));
   if (k.contains("blocks")) s.blocks = static_cast<int>(c.number(k["blocks"], "/kernel/blocks", 1, max_blocks, true));
   for (const KernelArg& a : info->args) s.args[a.name] = a.default_value;
   if (k.contains("args")) {
     const json& args = k["args"];
-    if (!args.is_object()) c.fail("/kernel/args", "expected an object");
     for (auto it = args.begin(); it != args.end(); ++it) {
       const std::string ptr = "/kernel/args/" + pointer_escape(it.key());
       const auto a = std::find_if(info->args.begin(), info->args.end(), [&](const KernelArg& x) { return x.name == it.key(); });
@@ -323,29 +284,18 @@ Scenario load_scenario_text(const std::string& text, const std::string& path, co
 
   if (doc.contains("checkers")) {
     const json& k = doc["checkers"];
-    if (!k.is_object()) c.fail("/checkers", "expected an object of hazard ids and true/false");
     for (auto it = k.begin(); it != k.end(); ++it) {
       const std::string ptr = "/checkers/" + pointer_escape(it.key());
       if (!is_hazard_id(it.key())) c.fail(ptr, fmt::format("unknown hazard id '{}' (symsim list hazards)", it.key()));
-      if (!it.value().is_boolean()) c.fail(ptr, fmt::format("expected true or false, got {}", type_name(it.value())));
       s.checkers[it.key()] = it.value().get<bool>();
     }
   }
 
   if (doc.contains("expect")) {
     const json& e = doc["expect"];
-    c.only_keys(e, "/expect", {"hazards", "max_sim_time_us", "min_sim_time_us", "trap", "checks"});
-    if (e.contains("trap")) {
-      if (!e["trap"].is_boolean()) c.fail("/expect/trap", fmt::format("expected true or false, got {}", type_name(e["trap"])));
-      s.expect.trap = e["trap"].get<bool>();
-    }
-    if (e.contains("checks")) {
-      const std::string v = c.string(e["checks"], "/expect/checks");
-      if (v != "pass" && v != "fail" && v != "any") c.fail("/expect/checks", fmt::format("expected \"pass\", \"fail\" or \"any\", got '{}'", v));
-      s.expect.checks = v;
-    }
+    if (e.contains("trap")) s.expect.trap = e["trap"].get<bool>();
+    if (e.contains("checks")) s.expect.checks = e["checks"].get<std::string>();  // "pass", "fail" or "any"
     if (e.contains("hazards")) {
-      if (!e["hazards"].is_array()) c.fail("/expect/hazards", "expected an array of hazard ids");
       for (size_t i = 0; i < e["hazards"].size(); ++i) {
         const std::string id = c.string(e["hazards"][i], fmt::format("/expect/hazards/{}", i));
         if (!is_hazard_id(id)) c.fail(fmt::format("/expect/hazards/{}", i), fmt::format("unknown hazard id '{}'", id));
@@ -359,10 +309,13 @@ Scenario load_scenario_text(const std::string& text, const std::string& path, co
                                                     *s.expect.min_sim_time_us, *s.expect.max_sim_time_us));
   }
 
+  // Integer-valued parameters and arguments are written as integers (65536, not 65536.0).
+  const auto number_json = [](double v, bool integer) { return integer ? json(static_cast<int64_t>(v)) : json(v); };
   json params = json::object();
-  for (const auto& [key, v] : s.params) params[key] = {{"value", v}, {"source", s.param_sources[key]}};
+  for (const ParamInfo& p : find_family(s.platform_family)->parameters())
+    params[p.key] = {{"value", number_json(s.params.at(p.key), p.integer)}, {"source", s.param_sources[p.key]}};
   json args = json::object();
-  for (const auto& [key, v] : s.args) args[key] = v;
+  for (const KernelArg& a : info->args) args[a.name] = number_json(s.args.at(a.name), a.integer);
   s.effective = {{"name", s.name}, {"seed", s.seed}, {"platform", {{"name", s.platform_name}, {"params", params}}},
                  {"pes", s.pes}, {"kernel", {{"name", s.kernel}, {"blocks", s.blocks}, {"args", args}}},
                  {"faults", s.faults}};

@@ -7,6 +7,7 @@
 
 #include "io/strict_json.h"
 #include "scenario/input_error.h"
+#include "scenario/schema_check.h"
 
 namespace fs = std::filesystem;
 using nlohmann::ordered_json;
@@ -54,62 +55,32 @@ SweepSpec load_sweep(const std::string& path) {
     }
   }
   if (!doc.is_object()) throw InputError(path, "", "a sweep file is a JSON object");
-  static const std::vector<std::string> known = {"symsim_sweep", "name",  "description", "scenarios",
-                                                 "grid",         "seeds", "set",         "columns"};
-  for (const auto& [k, v] : doc.items())
-    if (std::find(known.begin(), known.end(), k) == known.end())
-      throw InputError(path, "/" + k, "unknown key");
-  if (doc.value("symsim_sweep", 0) != 1) throw InputError(path, "/symsim_sweep", "must be 1");
-  if (!doc.contains("name") || !doc["name"].is_string()) throw InputError(path, "/name", "must be a string");
+  // Keys, types and shapes: the published schema (docs/schema/sweep.schema.json).
+  check_against_schema(SchemaKind::kSweep, doc, path);
   spec.name = doc["name"].get<std::string>();
-  if (spec.name.empty() || spec.name.find_first_of("/\\") != std::string::npos)
-    throw InputError(path, "/name", "must be a plain name");
 
-  const ordered_json& scenarios = doc.value("scenarios", ordered_json());
-  if (!scenarios.is_array() || scenarios.empty())
-    throw InputError(path, "/scenarios", "must be a non-empty array of scenario files");
+  const ordered_json& scenarios = doc["scenarios"];
   const fs::path base = fs::path(path).parent_path();
 
   std::vector<std::string> fixed;
   if (doc.contains("set")) {
-    if (!doc["set"].is_array()) throw InputError(path, "/set", "must be an array of \"PATH=VALUE\" strings");
-    for (size_t i = 0; i < doc["set"].size(); ++i) {
-      if (!doc["set"][i].is_string())
-        throw InputError(path, fmt::format("/set/{}", i), "must be a \"PATH=VALUE\" string");
-      fixed.push_back(doc["set"][i].get<std::string>());
-    }
+    for (const ordered_json& set : doc["set"]) fixed.push_back(set.get<std::string>());
   }
   // Axes: grid keys in file order, then seeds.
   std::vector<std::pair<std::string, std::vector<ordered_json>>> axes;
   if (doc.contains("grid")) {
-    if (!doc["grid"].is_object())
-      throw InputError(path, "/grid", "must be an object of dotted path -> array of values");
     for (const auto& [k, v] : doc["grid"].items()) {
-      if (!v.is_array() || v.empty())
-        throw InputError(path, "/grid/" + k, "must be a non-empty array of values");
       if (k == "seed") throw InputError(path, "/grid/seed", "use \"seeds\" for seeds");
       axes.emplace_back(k, std::vector<ordered_json>(v.begin(), v.end()));
     }
   }
   if (doc.contains("seeds")) {
     const ordered_json& seeds = doc["seeds"];
-    if (!seeds.is_array() || seeds.empty())
-      throw InputError(path, "/seeds", "must be a non-empty array of integers");
-    for (size_t i = 0; i < seeds.size(); ++i)
-      if (!seeds[i].is_number_unsigned())
-        throw InputError(path, fmt::format("/seeds/{}", i), "must be a non-negative integer");
     axes.emplace_back("seed", std::vector<ordered_json>(seeds.begin(), seeds.end()));
   }
   for (const auto& a : axes) spec.grid_keys.push_back(a.first);
   if (doc.contains("columns")) {
-    if (!doc["columns"].is_object())
-      throw InputError(path, "/columns", "must be an object of column name -> JSON pointer");
-    for (const auto& [k, v] : doc["columns"].items()) {
-      if (!v.is_string() || v.get<std::string>().empty() || v.get<std::string>()[0] != '/')
-        throw InputError(path, "/columns/" + k,
-                         "must be a JSON pointer into result.json such as \"/stats/totals/wqes\"");
-      spec.columns.push_back({k, v.get<std::string>()});
-    }
+    for (const auto& [k, v] : doc["columns"].items()) spec.columns.push_back({k, v.get<std::string>()});
   }
 
   // The size first: a grid too big to run is refused before anything is allocated for it.
@@ -123,8 +94,6 @@ SweepSpec load_sweep(const std::string& path) {
 
   uint64_t h = fnv1a(spec.name);
   for (size_t si = 0; si < scenarios.size(); ++si) {
-    if (!scenarios[si].is_string())
-      throw InputError(path, fmt::format("/scenarios/{}", si), "must be a file path");
     const std::string written = scenarios[si].get<std::string>();
     const fs::path resolved = fs::path(written).is_absolute() ? fs::path(written) : base / written;
     h = fnv1a(read_text(resolved.string(), path, fmt::format("/scenarios/{}", si)), fnv1a(written, h));

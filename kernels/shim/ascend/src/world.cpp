@@ -115,7 +115,8 @@ void vector_barrier_all_at(CallSite site, const char* api) {
   } else {
     b.barrier_api = api;
     b.barrier_site = site;
-    b.waiting_on = fmt::format("({} of {} arrived)", w.vec_arrived, expected);
+    // This block's place in the arrival order (how many were in when it came), not a count now.
+    b.waiting_on = fmt::format("(it was arrival {} of the {} the barrier waits for)", w.vec_arrived, expected);
     while (w.vec_generation == gen) c.wait(w.vec_event);
     b.waiting_on.clear();
   }
