@@ -38,11 +38,18 @@ def run(cmd, log):
     return p.returncode
 
 
+def skipped(a, e):
+    """Entries not asked for (--only ids, --kind micro|app)."""
+    if a.only and e["id"] not in a.only:
+        return True
+    return bool(a.kind) and (e.get("kind") == "micro") != (a.kind == "micro")
+
+
 def cmd_sim(a):
     os.makedirs(os.path.join(a.out, "scenarios"), exist_ok=True)
     with open(os.path.join(a.out, "log.txt"), "w") as log:
         for e in load_set(a.set):
-            if a.only and e["id"] not in a.only:
+            if skipped(a, e):
                 continue
             with open(e["scenario"]) as f:
                 scenario = json.load(f)
@@ -72,7 +79,7 @@ def cmd_hw(a):
     present = gpus_present()
     with open(os.path.join(a.out, "log.txt"), "w") as log:
         for e in load_set(a.set):
-            if a.only and e["id"] not in a.only:
+            if skipped(a, e):
                 continue
             # An entry meant for several GPUs run on fewer would no longer be like for like.
             if gpus_wanted(e) > present:
@@ -242,6 +249,7 @@ def main():
     p.add_argument("--repeat", type=int, default=6)
     p.add_argument("--timeout-s", type=int, default=20)
     p.add_argument("--only", nargs="*")
+    p.add_argument("--kind", choices=["micro", "app"], help="only the micro (calib_probe) or the application entries")
     p.add_argument("--calib", nargs="+", help="calibration tables the micro rows are compared with (compare mode)",
                    default=[os.path.join(HERE, "..", "calib", "results", "h200-2026-12-02", f)
                             for f in ("run2.md", "tma_sm-16warps-run2.md")]
