@@ -67,5 +67,10 @@ if "$here/symsim-nvcc" -c -O2 -std=c++17 -arch=sm_90a -I"$k" "$k/internode_ll.cu
 else
   echo "internode_ll.cu: does not build; first errors:"
   grep -m5 -E "error" "$work/internode_ll.build.log" | sed "s#$src/##"
+  # Without NVSHMEM's headers, what is left undeclared is NVSHMEM's own API.
+  "$here/symsim-nvcc" -c -O0 -std=c++17 -DDISABLE_NVSHMEM -I"$k" "$k/internode_ll.cu" -o "$work/internode_ll.o" \
+    >"$work/internode_ll.nonvshmem.log" 2>&1
+  echo "internode_ll.cu with -DDISABLE_NVSHMEM: undeclared: $(grep -oE "error: [^a-z_ ]{1,3}(ibgda_[a-z_]+|nvshmem[a-z_]*|cg)[^a-z_ ]{1,3} (was not|has not)" \
+    "$work/internode_ll.nonvshmem.log" | grep -oE "ibgda_[a-z_]+|nvshmem[a-z_]*|cg" | sort -u | paste -sd' ')"
 fi
 exit $failed

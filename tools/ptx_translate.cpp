@@ -5,6 +5,7 @@
 // labels and `bra` are C++ labels and goto.
 #include "ptx_translate.h"
 
+#include <algorithm>
 #include <cctype>
 #include <map>
 #include <set>
@@ -299,7 +300,30 @@ class Translator {
     if (op == "cp" && in.mods.size() >= 2 && in.mods[0] == "async" && in.mods[1] == "bulk") return bulk_copy(in);
     if (op == "mov") {
       need(in, 2);
-      return write(in.operands[0], read(in.operands[1]));
+      const std::vector<std::string> dst = vector_items(in.operands[0]), src = vector_items(in.operands[1]);
+      if (dst.size() == 1 && src.size() == 1) return write(in.operands[0], read(in.operands[1]));
+      // mov.b64 {lo, hi}, x / mov.b64 x, {lo, hi} (also .b32 with 16-bit halves): unpack, pack.
+      const uint32_t bytes = type_bytes(in);
+      const size_t parts = std::max(dst.size(), src.size());
+      if ((dst.size() != 1 && src.size() != 1) || bytes % parts != 0 || bytes > 8) throw Unsupported{in.text};
+      const std::string bits = std::to_string(8 * bytes / parts);
+      const std::string mask = bits == "64" ? "~0ull" : "((1ull << " + bits + ") - 1)";
+      std::string code;
+      if (dst.size() > 1) {
+        code = "const uint64_t symsim_whole = " + read(src[0]) + "; ";
+        for (size_t i = 0; i < parts; ++i)
+          code += write(dst[i], "((symsim_whole >> " + std::to_string(i) + " * " + bits + ") & " + mask + ")");
+        return code;
+      }
+      std::string packed = "0ull";
+      for (size_t i = 0; i < parts; ++i)
+        packed = "(" + packed + " | ((" + read(src[i]) + " & " + mask + ") << " + std::to_string(i) + " * " + bits + "))";
+      return write(dst[0], packed);
+    }
+    if (op == "prmt" && in.mods.size() == 1 && in.mods[0] == "b32") {  // default mode: a byte permute
+      need(in, 4);
+      return write(in.operands[0], std::string(kX) + "prmt(" + read(in.operands[1]) + ", " + read(in.operands[2]) + ", " +
+                                       read(in.operands[3]) + ")");
     }
     if (op == "elect" && in.has("sync")) {
       need(in, 2);

@@ -1,5 +1,7 @@
 #include "models/ascend/aiv_core.h"
 
+#include "models/fabric/fabric.h"
+
 #include <algorithm>
 #include <cstring>
 
@@ -71,6 +73,27 @@ Ps AivCore::copy(AivPipe pipe, uint8_t* dst, const uint8_t* src, uint64_t bytes)
     duration = static_cast<Ps>(static_cast<double>(duration) * m_hooks.faults().core_slowdown(m_pe, m_core, start));
   p.free_ps = start + duration;
   scalar_ops(1);
+  return land(pipe, dst, src, bytes);
+}
+
+Ps AivCore::copy_across(AivPipe pipe, uint8_t* dst, const uint8_t* src, uint64_t bytes, Fabric& fabric, int peer_pe) {
+  Pipe& p = m_pipes[static_cast<int>(pipe)];
+  const Ps start = std::max({m_local_ps, p.free_ps, p.gate_ps});
+  const Ps issued = start + m_mte_latency_ps;
+  const Ps engine_done = issued + transfer_ps(bytes, m_params.aiv_mte_gbytes_per_s);
+  Ps arrived;
+  if (pipe == AivPipe::kMte2) {  // a read: the request reaches the peer, the data comes back
+    arrived = fabric.send(peer_pe, m_pe, bytes, issued + fabric.control_latency_ps(m_pe, peer_pe)).last_unit_ps;
+  } else {
+    arrived = fabric.send(m_pe, peer_pe, bytes, issued).last_unit_ps;
+  }
+  p.free_ps = std::max(engine_done, arrived);
+  scalar_ops(1);
+  return land(pipe, dst, src, bytes);
+}
+
+Ps AivCore::land(AivPipe pipe, uint8_t* dst, const uint8_t* src, uint64_t bytes) {
+  Pipe& p = m_pipes[static_cast<int>(pipe)];
   if (pipe == AivPipe::kMte2) {
     // GM -> UB: GM is read at issue and the core's own UB is seen by no one else, so the bytes
     // land now (a kernel that reads them before its WaitFlag is pipe_sync_missing's business).

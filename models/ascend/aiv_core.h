@@ -18,6 +18,8 @@
 
 namespace symsim {
 
+class Fabric;
+
 enum class AivPipe : int { kScalar = 0, kVector = 1, kMte2 = 2, kMte3 = 3, kAll = 4 };
 constexpr int kAivPipes = 4;
 constexpr int kAivEventIds = 16;
@@ -50,6 +52,10 @@ class AivCore {
 
   // An asynchronous copy on `pipe`; returns its completion time.
   Ps copy(AivPipe pipe, uint8_t* dst, const uint8_t* src, uint64_t bytes);
+  // A copy whose GM side is another PE's HBM (`peer_pe`), across `fabric`: on MTE3 the bytes
+  // go out to the peer and become visible as they arrive; on MTE2 the request crosses, the data
+  // comes back and is in UB then. The pipe is busy until the last byte is through.
+  Ps copy_across(AivPipe pipe, uint8_t* dst, const uint8_t* src, uint64_t bytes, Fabric& fabric, int peer_pe);
   // An operation that occupies `pipe` for `duration` (vector work).
   Ps occupy(AivPipe pipe, Ps duration);
   void set_flag(AivPipe src, AivPipe dst, int id);
@@ -80,6 +86,8 @@ class AivCore {
   };
 
   void force(std::vector<PendingWrite>& writes);
+  // The bytes of a copy on `pipe` that completes at p.free_ps: in UB now (MTE2), else visible then.
+  Ps land(AivPipe pipe, uint8_t* dst, const uint8_t* src, uint64_t bytes);
   Event& event(AivPipe src, AivPipe dst, int id) {
     return m_events[static_cast<int>(src)][static_cast<int>(dst)][static_cast<unsigned>(id) % kAivEventIds];
   }

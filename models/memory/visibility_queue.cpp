@@ -25,7 +25,7 @@ VisibilityQueue::Handle VisibilityQueue::allocate() {
 
 void VisibilityQueue::release(Handle h) {
   Entry& e = m_entries[h];
-  if (e.watched) unwatch_entry(h);
+  if (e.watch) unwatch_entry(h);
   if (e.stream) unindex_stream(h);
   e.live = false;
   ++e.generation;
@@ -79,6 +79,7 @@ VisibilityQueue::Handle VisibilityQueue::enqueue(Ps first_visible_ps, Ps unit_in
   e.applied = 0;
   e.live = true;
   e.zeros = false;
+  e.watch = false;
   e.watched = false;
   e.src = nullptr;
   e.held_from = e.held_to = 0;
@@ -166,28 +167,45 @@ std::pair<uintptr_t, uintptr_t> pages_of(const uint8_t* begin, uint64_t len) {
 
 void VisibilityQueue::watch_entry(Handle h, const uint8_t* begin, uint64_t len) {
   Entry& e = m_entries[h];
-  e.watched = true;
+  e.watch = true;
+  if (m_indexing) index_entry(h);
+  m_watch->written(begin, len, e.next_ps, e.dst ? e.unit_bytes : 0, e.unit_interval_ps);
+}
+
+std::pair<const uint8_t*, uint64_t> VisibilityQueue::watched_range(Handle h) const {
+  const Entry& e = m_entries[h];
+  if (e.dst) return {e.dst, e.len};
+  const auto t = m_action_touch.find(h);
+  if (t == m_action_touch.end()) return {nullptr, 0};
+  return t->second;
+}
+
+void VisibilityQueue::index_entry(Handle h) {
+  const auto [begin, len] = watched_range(h);
+  if (!begin) return;
+  m_entries[h].watched = true;
   const auto [first, last] = pages_of(begin, len);
   for (uintptr_t p = first; p <= last; ++p) m_by_page.insert(p, h);
-  m_watch->written(begin, len, e.next_ps, e.dst ? e.unit_bytes : 0, e.unit_interval_ps);
 }
 
 void VisibilityQueue::unwatch_entry(Handle h) {
   Entry& e = m_entries[h];
-  e.watched = false;
-  const uint8_t* begin = e.dst;
-  uint64_t len = e.len;
-  if (!begin) {
-    const auto t = m_action_touch.find(h);
-    if (t == m_action_touch.end()) return;
-    std::tie(begin, len) = t->second;
-    m_action_touch.erase(t);
+  e.watch = false;
+  if (e.watched) {
+    e.watched = false;
+    const auto [begin, len] = watched_range(h);
+    const auto [first, last] = pages_of(begin, len);
+    for (uintptr_t p = first; p <= last; ++p) m_by_page.erase(p, h);
   }
-  const auto [first, last] = pages_of(begin, len);
-  for (uintptr_t p = first; p <= last; ++p) m_by_page.erase(p, h);
+  if (!e.dst) m_action_touch.erase(h);
 }
 
 Ps VisibilityQueue::earliest_write_ps(const uint8_t* begin, const uint8_t* end) {
+  if (!m_indexing) {  // the first reader to sleep: file what is pending now, then keep it filed
+    m_indexing = true;
+    for (Handle h = 0; h < m_entries.size(); ++h)
+      if (m_entries[h].live && m_entries[h].watch) index_entry(h);
+  }
   Ps best = MemoryWatch::kNever;
   const auto [first, last] = pages_of(begin, static_cast<uint64_t>(end - begin));
   for (uintptr_t p = first; p <= last; ++p) {
@@ -261,7 +279,7 @@ void VisibilityQueue::force(Handle h) {
   settle(now);  // what is due has happened, in order (a put's reads of bytes this write changes)
   if (!pending(h, generation)) return;
   Entry& e = m_entries[h];
-  if (m_watch && e.watched && e.dst)  // visible now instead of at its time
+  if (m_watch && e.watch && e.dst)  // visible now instead of at its time
     m_watch->written(e.dst + e.applied, e.len - e.applied, now);
   // Unit by unit, a stream that reads the bytes before the unit's own time reads them first.
   while (e.applied < e.len) {

@@ -74,7 +74,8 @@ class VisibilityQueue {
   Ps horizon_ps() const { return m_horizon_ps; }
 
   // Readers asleep on memory (MemoryWatch) hear of every write from now on; the queue then
-  // also indexes its pending writes by page to answer earliest_write_ps.
+  // also indexes its pending writes by page to answer earliest_write_ps, from the first time
+  // that is asked (a run where no reader ever sleeps never pays for the index).
   void set_watch(MemoryWatch* watch) { m_watch = watch; }
   // When the first pending write touching [begin, end) becomes visible; MemoryWatch::kNever if none.
   Ps earliest_write_ps(const uint8_t* begin, const uint8_t* end);
@@ -90,6 +91,7 @@ class VisibilityQueue {
     uint32_t generation = 0;
     bool live = false;
     bool zeros = false;              // the bytes are all zero (nothing stored)
+    bool watch = false;              // reported to m_watch: readers asleep on memory may want it
     bool watched = false;            // in m_by_page
     const uint8_t* src = nullptr;    // DMA: read when applied; else the bytes are in `data`
     std::vector<uint8_t> data;       // a DMA's units read early (held_from..held_to), else the bytes
@@ -138,6 +140,10 @@ class VisibilityQueue {
                  DoneFn done, Lane lane);
   void watch_entry(Handle h, const uint8_t* begin, uint64_t len);
   void unwatch_entry(Handle h);
+  // Files a watched entry in m_by_page (once earliest_write_ps has been asked).
+  void index_entry(Handle h);
+  // The memory a watched entry writes: its destination, or what its action said it touches.
+  std::pair<const uint8_t*, uint64_t> watched_range(Handle h) const;
   void release(Handle h);
   void unindex_stream(Handle h);
   // Reads units of stream `e` from its source now, up to byte offset `end` (a unit boundary).
@@ -159,8 +165,10 @@ class VisibilityQueue {
   size_t m_live = 0;
   Ps m_horizon_ps = 0;
   MemoryWatch* m_watch = nullptr;
-  // Pending watched writes by 4 KiB page (a write leaves when it is fully visible).
+  // Pending watched writes by 4 KiB page (a write leaves when it is fully visible); kept only
+  // from the first earliest_write_ps on (m_indexing).
   PageMultimap<Handle> m_by_page;
+  bool m_indexing = false;
   // Where an action writes (its entry has no destination of its own).
   std::unordered_map<Handle, std::pair<const uint8_t*, uint64_t>> m_action_touch;
   // Pending streams by the 64 KiB chunks of their source (few inserts for a large put; a
@@ -169,7 +177,9 @@ class VisibilityQueue {
   PageMultimap<Handle> m_streams;
   // Writes made visible before their time, with the bytes they replaced, until that time: a
   // stream scheduled meanwhile reads those for its units due earlier. Few: each lives from a
-  // WaitFlag / st_dev to the write's own time.
+  // WaitFlag / st_dev to the write's own time. Kept in the order they were made (a FIFO, not a
+  // heap of expiries: cores' times interleave, but barely), and one whose time is at or before
+  // m_early_expired_ps counts as gone even while a later-made one ahead of it keeps it filed.
   struct EarlyWrite {
     const uint8_t* begin = nullptr;
     uint64_t len = 0;
@@ -179,7 +189,11 @@ class VisibilityQueue {
   std::vector<EarlyWrite> m_early;
   std::vector<uint32_t> m_early_free;
   PageMultimap<uint32_t> m_early_chunks;
-  std::priority_queue<std::pair<Ps, uint32_t>, std::vector<std::pair<Ps, uint32_t>>, std::greater<>> m_early_expiry;
+  std::vector<uint32_t> m_early_order;  // oldest first from m_early_head
+  size_t m_early_head = 0;
+  Ps m_early_expired_ps = 0;  // every early write due at or before this has expired
+  bool early_gone(const EarlyWrite& w) const { return w.write_ps <= m_early_expired_ps; }
+  bool any_early() const { return m_early_head != m_early_order.size(); }
   void expire_early(Ps now_ps);
   void remember_early(const uint8_t* begin, uint64_t len, Ps write_ps);
   // A stream just scheduled: its units due before an early write read the bytes it replaced.

@@ -22,14 +22,14 @@ VisibilityQueue::Handle VisibilityQueue::schedule_stream(Ps first_visible_ps, Ps
   m_entries[h].stream = true;
   for (uint64_t c = chunk_of(src, kStreamChunkBytes); c <= chunk_of(src + len - 1, kStreamChunkBytes); ++c)
     m_streams.insert(c, h);
-  if (!m_early_expiry.empty()) read_before_early_writes(h);
+  if (any_early()) read_before_early_writes(h);
   return h;
 }
 
 void VisibilityQueue::expire_early(Ps now_ps) {
-  while (!m_early_expiry.empty() && m_early_expiry.top().first <= now_ps) {
-    const uint32_t i = m_early_expiry.top().second;
-    m_early_expiry.pop();
+  m_early_expired_ps = std::max(m_early_expired_ps, now_ps);
+  while (any_early() && early_gone(m_early[m_early_order[m_early_head]])) {
+    const uint32_t i = m_early_order[m_early_head++];
     EarlyWrite& w = m_early[i];
     for (uint64_t c = chunk_of(w.begin, kStreamChunkBytes); c <= chunk_of(w.begin + w.len - 1, kStreamChunkBytes); ++c)
       m_early_chunks.erase(c, i);
@@ -39,6 +39,13 @@ void VisibilityQueue::expire_early(Ps now_ps) {
       w.old.clear();
     }
     m_early_free.push_back(i);
+  }
+  if (!any_early()) {
+    m_early_order.clear();
+    m_early_head = 0;
+  } else if (m_early_head >= 64 && 2 * m_early_head >= m_early_order.size()) {
+    m_early_order.erase(m_early_order.begin(), m_early_order.begin() + static_cast<std::ptrdiff_t>(m_early_head));
+    m_early_head = 0;
   }
 }
 
@@ -58,7 +65,7 @@ void VisibilityQueue::remember_early(const uint8_t* begin, uint64_t len, Ps writ
   w.old.assign(begin, begin + len);
   for (uint64_t c = chunk_of(begin, kStreamChunkBytes); c <= chunk_of(begin + len - 1, kStreamChunkBytes); ++c)
     m_early_chunks.insert(c, i);
-  m_early_expiry.push({write_ps, i});
+  m_early_order.push_back(i);
 }
 
 void VisibilityQueue::read_before_early_writes(Handle h) {
@@ -70,7 +77,7 @@ void VisibilityQueue::read_before_early_writes(Handle h) {
       const EarlyWrite& w = m_early[i];
       const uint8_t* lo = std::max(e.src, w.begin);
       const uint8_t* hi = std::min(end, w.begin + w.len);
-      if (lo >= hi || e.next_ps >= w.write_ps) return;
+      if (lo >= hi || e.next_ps >= w.write_ps || early_gone(w)) return;
       const uint64_t unit = e.unit_bytes;
       uint64_t before_end = e.len;  // bytes of the units that land (read) before the write
       if (e.unit_interval_ps > 0)
@@ -89,12 +96,12 @@ VisibilityQueue::Handle VisibilityQueue::schedule_read(Ps read_ps, Ps first_visi
                                                        uint32_t unit_bytes, uint8_t* dst, const uint8_t* src,
                                                        uint64_t len, Lane lane) {
   const Handle h = schedule(first_visible_ps, unit_interval_ps, unit_bytes, dst, src, len, nullptr, lane);
-  if (m_early_expiry.empty() || len == 0) return h;
+  if (!any_early() || len == 0) return h;
   std::vector<uint32_t> early;  // the early writes of these bytes due after the read
   for (uint64_t c = chunk_of(src, kStreamChunkBytes); c <= chunk_of(src + len - 1, kStreamChunkBytes); ++c)
     m_early_chunks.for_each(c, [&](uint32_t i) {
       const EarlyWrite& w = m_early[i];
-      if (w.write_ps > read_ps && w.begin < src + len && src < w.begin + w.len &&
+      if (w.write_ps > read_ps && !early_gone(w) && w.begin < src + len && src < w.begin + w.len &&
           std::find(early.begin(), early.end(), i) == early.end())
         early.push_back(i);
     });

@@ -36,11 +36,9 @@ void FlagBeforeDataChecker::on_wqe_post(const PostRecord& p) {
 
 void FlagBeforeDataChecker::on_wqe_executed(const WqeRecord& r) {
   QpState& s = m_qps[r.qp];
-  Landing l;
-  l.r = r;
-  l.post_ps = r.doorbell_ps;
+  Ps post_ps = r.doorbell_ps;
   while (!s.posts.empty() && s.posts.front().first <= r.wqe_index) {
-    if (s.posts.front().first == r.wqe_index) l.post_ps = s.posts.front().second;
+    if (s.posts.front().first == r.wqe_index) post_ps = s.posts.front().second;
     s.posts.pop_front();
   }
   if (r.cqe_ps != 0) {
@@ -52,26 +50,34 @@ void FlagBeforeDataChecker::on_wqe_executed(const WqeRecord& r) {
   // before (a fenced WQE starts after every earlier one completed, and later ones start after
   // it), SO here, or RO here after an SO WQE.
   if (r.flags & udma::flag::kFence) s.fence_seen = true, s.fence_bound = r.wqe_index;
-  l.has_order = s.fence_seen;
-  l.ordered_below = s.fence_seen ? s.fence_bound : 0;
+  bool has_order = s.fence_seen;
+  uint32_t ordered_below = s.fence_seen ? s.fence_bound : 0;
   const uint8_t odr = r.flags & udma::kPlaceOrderMask;
   if (odr == udma::kOdrStrong) {
-    l.has_order = true;
-    l.ordered_below = r.wqe_index;
+    has_order = true;
+    ordered_below = r.wqe_index;
     s.so_seen = true;
     s.last_so = r.wqe_index;
   } else if (odr == udma::kOdrRelaxed && s.so_seen) {
-    l.has_order = true;
-    l.ordered_below = std::max(l.ordered_below, s.last_so + 1);
+    has_order = true;
+    ordered_below = std::max(ordered_below, s.last_so + 1);
   }
-  l.seq = ++m_seq;
+  const uint64_t seq = ++m_seq;
+  uint64_t dst;
   if (lands_remote(r.opcode)) {
-    l.dst = r.remote_va;
-    m_landings.add(r.remote_va, r.remote_va + r.bytes, l);
+    dst = r.remote_va;
   } else if (r.opcode == udma::kRead) {
-    l.dst = r.local_va;
-    m_landings.add(r.local_va, r.local_va + r.bytes, l);
+    dst = r.local_va;
+  } else {
+    return;
   }
+  Landing& l = m_landings.emplace(dst, dst + r.bytes);  // filled in place: no copy of the record
+  l.r = r;
+  l.post_ps = post_ps;
+  l.ordered_below = ordered_below;
+  l.has_order = has_order;
+  l.seq = seq;
+  l.dst = dst;
 }
 
 void FlagBeforeDataChecker::on_cqe_reaped(const QpRef& q, uint32_t cqe_index, const uint8_t*, int, Ps t) {
@@ -85,7 +91,7 @@ void FlagBeforeDataChecker::on_cqe_reaped(const QpRef& q, uint32_t cqe_index, co
     s->cqes.pop_front();
   }
   if (!any) return;
-  s->reaps.push_back({t, upto});
+  s->reaps.emplace_back(t, upto);
   if (s->reaps.size() > 4096) {
     s->reaps.pop_front();
     s->reaps_trimmed = true;
@@ -95,11 +101,19 @@ void FlagBeforeDataChecker::on_cqe_reaped(const QpRef& q, uint32_t cqe_index, co
 Ps FlagBeforeDataChecker::known_complete_ps(const Landing& data) const {
   const QpState* s = m_qps.find(data.r.qp);
   if (!s || s->reaps.empty()) return kNever;
-  const auto it = std::lower_bound(s->reaps.begin(), s->reaps.end(), data.r.wqe_index,
-                                   [](const Reap& x, uint32_t w) { return x.upto < w; });
-  if (it == s->reaps.end()) return kNever;
-  if (it == s->reaps.begin() && s->reaps_trimmed) return 0;
-  return it->t;
+  // The first reap covering the WQE (binary search: both fields increase).
+  size_t lo = 0, hi = s->reaps.size();
+  while (lo < hi) {
+    const size_t mid = lo + (hi - lo) / 2;
+    if (s->reaps[mid].upto < data.r.wqe_index) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  if (lo == s->reaps.size()) return kNever;
+  if (lo == 0 && s->reaps_trimmed) return 0;
+  return s->reaps[lo].t;
 }
 
 void FlagBeforeDataChecker::on_device_barrier(Ps) { m_readers = {}; }

@@ -11,11 +11,12 @@
 // sender): each event costs O(1) amortised, plus the overlap query of a read.
 #pragma once
 #include <cstdint>
-#include <deque>
 #include <unordered_map>
 #include <vector>
 
 #include "checkers/checkers.h"
+#include "checkers/interval_list.h"
+#include "checkers/ring_fifo.h"
 
 namespace symsim {
 
@@ -49,9 +50,9 @@ class FlagBeforeDataChecker : public Checker {
     uint32_t upto;  // every WQE of the QP up to this index has completed
   };
   struct QpState {
-    std::deque<std::pair<uint32_t, Ps>> posts;           // (WQE index, post time) not yet executed
-    std::deque<std::pair<uint32_t, uint32_t>> cqes;      // (CQE index, WQE index) not yet reaped
-    std::deque<Reap> reaps;                              // oldest first, both fields increasing
+    RingFifo<std::pair<uint32_t, Ps>> posts;        // (WQE index, post time) not yet executed
+    RingFifo<std::pair<uint32_t, uint32_t>> cqes;   // (CQE index, WQE index) not yet reaped
+    RingFifo<Reap> reaps;                           // oldest first, both fields increasing
     bool reaps_trimmed = false;
     bool fence_seen = false;
     uint32_t fence_bound = 0;  // index of the latest fenced WQE: everything before it is ordered

@@ -55,7 +55,7 @@ void SrcReuseChecker::judge(const Window& win, const Rewrite& w) {
   h.time_ps = w.t;
   h.site = site_text(w.site);
   h.observed = observed;
-  const SiteRef posted_at = m_ctx.sites.site_of(r->qp, r->wqe_index);
+  const auto posted_at = m_ctx.sites.site_of(r->qp, r->wqe_index);
   const std::string what = fmt::format(
       "a {} rewrote {} bytes of the source of WQE {} ({} of {} bytes to PE {}{}) at {}", w.what, w.bytes,
       r->wqe_index, opcode_text(r->opcode), r->bytes, r->target_pe, posted_at.known() ? ", posted" + at_site(posted_at) : "",

@@ -65,6 +65,27 @@ static_assert(same<void (*)(int32_t*, int32_t*, uint32_t, uint64_t*, uint64_t, i
                        &aclshmemx_udma_put_signal_nbi<int32_t>))>,
               "aclshmemx_udma_put_signal_nbi");
 
+// Scalar, strided and signal forms, half and bfloat16, the MTE engine and teams.
+static_assert(same<void (*)(half*, const half, int), decltype(&aclshmem_half_p)>, "half_p");
+static_assert(same<bfloat16_t (*)(bfloat16_t*, int32_t), decltype(&aclshmem_bfloat16_g)>, "bfloat16_g");
+static_assert(same<void (*)(int32_t*, int32_t*, ptrdiff_t, ptrdiff_t, size_t, int), decltype(&aclshmem_int32_iput)>,
+              "int32_iput");
+static_assert(same<void (*)(void*, void*, ptrdiff_t, ptrdiff_t, size_t, int), decltype(&aclshmem_iget64)>, "iget64");
+static_assert(same<void (*)(void*, void*, size_t, int32_t*, int32_t, int, int), decltype(&aclshmem_put32_signal)>,
+              "put32_signal");
+constexpr void (*half_put_nbi)(half*, half*, uint32_t, int32_t) = &aclshmem_half_put_nbi;
+constexpr void (*int32_get_detailed)(int32_t*, int32_t*, const non_contiguous_copy_param&, int32_t) =
+    &aclshmem_int32_get;
+constexpr void (*mte_put)(float*, float*, float*, uint32_t, uint32_t, int, uint32_t) = &aclshmemx_mte_put_nbi<float>;
+constexpr void (*mte_put_ub)(float*, float*, uint32_t, int, uint32_t) = &aclshmemx_mte_put_nbi<float>;
+static_assert(same<void (*)(), decltype(&aclshmemx_mte_quiet)>, "mte_quiet");
+static_assert(same<int (*)(aclshmem_team_t, int, int, int, aclshmem_team_t*), decltype(&aclshmem_team_split_strided)>,
+              "team_split_strided");
+static_assert(same<int (*)(aclshmem_team_t, int, aclshmem_team_t*, aclshmem_team_t*), decltype(&aclshmem_team_split_2d)>,
+              "team_split_2d");
+static_assert(same<int (*)(aclshmem_team_t, int, aclshmem_team_t), decltype(&aclshmem_team_translate_pe)>,
+              "team_translate_pe");
+
 // AscendC (CANN's kernel_operator.h).
 static_assert(same<void (*)(int32_t), decltype(&AscendC::SetFlag<AscendC::HardEvent::MTE3_S>)>, "SetFlag");
 static_assert(same<void (*)(), decltype(&AscendC::PipeBarrier<PIPE_ALL>)>, "PipeBarrier");
@@ -81,7 +102,10 @@ TEST(UpstreamSignatures, DeviceCallsAreAddressableWithUpstreamTypes) {
                              reinterpret_cast<const void*>(&aclshmem_int32_wait_until),
                              reinterpret_cast<const void*>(&aclshmem_int32_atomic_add),
                              reinterpret_cast<const void*>(udma_put), reinterpret_cast<const void*>(udma_get),
-                             reinterpret_cast<const void*>(int32_put), reinterpret_cast<const void*>(float_get_nbi)};
+                             reinterpret_cast<const void*>(int32_put), reinterpret_cast<const void*>(float_get_nbi),
+                             reinterpret_cast<const void*>(half_put_nbi),
+                             reinterpret_cast<const void*>(int32_get_detailed), reinterpret_cast<const void*>(mte_put),
+                             reinterpret_cast<const void*>(mte_put_ub)};
   for (const void* a : addresses) EXPECT_NE(a, nullptr);
   EXPECT_NE(addresses[3], addresses[4]);
 }

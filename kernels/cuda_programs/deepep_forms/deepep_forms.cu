@@ -2,8 +2,10 @@
 // templates spliced from a #define'd string, %laneid in extended asm, static __shared__ per CTA
 // (also in a template, one copy per instantiation), named barriers (bar.sync id, count),
 // __syncthreads_count, mbarrier state tokens and mbarrier.inval, lg2/ex2.approx, ld/st .b128,
-// bf16 rounding, min/max.
+// bf16 rounding and __hmax2, fp8 conversion, __float2uint_rd, atomicAdd on unsigned long long,
+// mov.b64 pack/unpack and prmt.b32 (DeepEP's byte swaps).
 #include <cuda_bf16.h>
+#include <cuda_fp8.h>
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -18,7 +20,7 @@
 namespace {
 constexpr int kCtas = 4;
 constexpr int kThreads = 64;
-constexpr int kResults = 16;
+constexpr int kResults = 22;
 }  // namespace
 
 __device__ __forceinline__ int ld_spliced(const int* p) {
@@ -49,6 +51,29 @@ __device__ __forceinline__ unsigned __int128 ld_b128(const void* p) {
 __device__ __forceinline__ void st_b128(void* p, unsigned __int128 v) {
   asm volatile("st.global.b128 [%0], %1;" ::"l"(p), "q"(v) : "memory");
 }
+// Byte swaps as DeepEP's ibgda_device.cuh writes them (mov.b64 unpack/pack, prmt.b32).
+__device__ __forceinline__ uint64_t swap64(uint64_t x) {
+  uint64_t ret;
+  asm("{\n\t"
+      ".reg .b32 ign;\n\t"
+      ".reg .b32 lo;\n\t"
+      ".reg .b32 hi;\n\t"
+      ".reg .b32 new_lo;\n\t"
+      ".reg .b32 new_hi;\n\t"
+      "mov.b64 {lo,hi}, %1;\n\t"
+      "prmt.b32 new_hi, lo, ign, 0x0123;\n\t"
+      "prmt.b32 new_lo, hi, ign, 0x0123;\n\t"
+      "mov.b64 %0, {new_lo,new_hi};\n\t"
+      "}"
+      : "=l"(ret)
+      : "l"(x));
+  return ret;
+}
+__device__ __forceinline__ uint32_t prmt_sign(uint32_t a, uint32_t b) {
+  uint32_t d;
+  asm("prmt.b32 %0, %1, %2, 0x8f40;" : "=r"(d) : "r"(a), "r"(b));  // bytes: a0, b0, sign(b3), sign(a0)
+  return d;
+}
 __device__ __forceinline__ void named_sync(int id, int threads) { asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(threads)); }
 
 // One per-CTA array per instantiation: kSlots differs, so a shared copy would collide.
@@ -66,6 +91,7 @@ __device__ int sum_through_shared(int value) {
 __global__ void forms(const int* input, int* results) {
   __shared__ int cta_tag[kThreads];
   __shared__ __align__(8) uint64_t bar;
+  __shared__ unsigned long long shared_sum;
   const int cta = static_cast<int>(blockIdx.x), tid = static_cast<int>(threadIdx.x);
   int* out = results + cta * kResults;
 
@@ -110,6 +136,23 @@ __global__ void forms(const int* input, int* results) {
     out[9] = static_cast<int>(token);  // the second arrival belongs to phase 1
   }
   if (tid == 33) out[10] = lane_plain();  // 1
+  if (tid < 4) atomicAdd(&shared_sum, static_cast<uint64_t>(tid + 1));  // uint64_t into the ull overload
+  __syncthreads();
+  if (tid == 2) {
+    // fp8 (E4M3, saturating), float -> integer rounding, bf16 lane-wise max, a shared atomic sum.
+    out[16] = __nv_cvt_float2_to_fp8x2(make_float2(1.0f, -2.5f), __NV_SATFINITE, __NV_E4M3);  // 0xc238
+    out[17] = static_cast<int>(__nv_cvt_float_to_fp8(448.0f, __NV_SATFINITE, __NV_E4M3) |
+                               __nv_cvt_float_to_fp8(500.0f, __NV_SATFINITE, __NV_E4M3) << 8 |
+                               __nv_cvt_float_to_fp8(1.0f / 512.0f, __NV_SATFINITE, __NV_E4M3) << 16 |
+                               static_cast<unsigned>(__nv_cvt_float_to_fp8(1.0625f, __NV_SATFINITE, __NV_E4M3)) << 24);
+    const __nv_bfloat162 m = __hmax2(__nv_bfloat162(1.0f, 5.0f), __nv_bfloat162(3.0f, 2.0f));
+    out[18] = static_cast<int>(__float2uint_rd(3.7f) + 10 * __float2uint_rd(-1.0f)) + 100 * static_cast<int>(float(m.y)) +
+              1000 * static_cast<int>(float(m.x));  // 3 + 0 + 500 + 3000
+    out[19] = static_cast<int>(shared_sum);             // 1 + 2 + 3 + 4
+    const uint64_t swapped = swap64(0x0102030405060708ull);
+    out[20] = static_cast<int>(swapped >> 32) ^ static_cast<int>(swapped);  // 0x08070605 ^ 0x04030201
+    out[21] = static_cast<int>(prmt_sign(0x11223384u, 0x95667788u));      // 0xff ff 88 84 -> 0xffff8884
+  }
   if (tid == 1) {
     // .b128: 16 bytes in one access each way (input[4..7] to out[12..15]).
     st_b128(out + 12, ld_b128(input + 4));
@@ -139,7 +182,8 @@ int main() {
   int good = 0, total = 0;
   for (int c = 0; c < kCtas; ++c) {
     const int want[kResults] = {kThreads, 4 * c + 6, 8 * c + 28, host_input[c], 10, 32, (c < 1 ? 1 : c > 2 ? 2 : c) + 100 * kThreads / 2, 1, 0, 1, 1, 11,
-                               host_input[4], host_input[5], host_input[6], host_input[7]};
+                               host_input[4], host_input[5], host_input[6], host_input[7],
+                               0xc238, 0x38017e7e, 3503, 10, 0x08070605 ^ 0x04030201, static_cast<int>(0xffff8884u)};
     for (int i = 0; i < kResults; ++i, ++total) {
       if (got[c * kResults + i] == want[i]) ++good;
       else std::printf("cta %d check %d: got %d, want %d\n", c, i, got[c * kResults + i], want[i]);

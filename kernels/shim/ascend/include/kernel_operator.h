@@ -6,6 +6,7 @@
 #include <cstring>
 #include <type_traits>
 
+#include "symsim/element_types.h"
 #include "symsim/shim_core.h"
 
 // Address-space and function qualifiers are no-ops on the host compiler.

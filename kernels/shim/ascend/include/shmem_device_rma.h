@@ -1,9 +1,10 @@
 // The generic CANN SHMEM RMA calls (shmem_device_rma.h) on the transport configured to each PE.
 // symsim models the UDMA transport, which every peer is reached by: a put or get becomes a UDMA
 // WQE staged in the UB buffer of aclshmemx_set_udma_config (default: 128 B at UB offset 189 KiB,
-// event 0, as upstream), and the blocking forms quiet the peer afterwards. Calls upstream runs
-// on a transport symsim does not model (the non-contiguous "detailed" overloads, MTE; a PE's own
-// memory, MTE) do not compile, and the error names them.
+// event 0, as upstream), and the blocking forms quiet the peer afterwards. The non-contiguous
+// "detailed" overloads run on the MTE engine as upstream's (shmem_device_rma_mte.h: staged in the
+// UB buffer of aclshmemx_set_mte_config), complete when they return, and so does a call to the
+// PE's own memory.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -11,7 +12,9 @@
 
 #include "kernel_operator.h"
 #include "shmem_device_sync.h"
+#include "shmem_device_rma_mte.h"
 #include "shmem_device_udma.h"
+#include "shmem_host.h"
 #include "shmem_types.h"
 #include "symsim/shim_core.h"
 
@@ -25,9 +28,22 @@ struct UdmaRoute {
   uint32_t sync_id;
 };
 UdmaRoute udma_route(const char* api, int pe);
+// The ub2gm forms (upstream: a __ubuf__ side, the same C++ type here): one MTE copy between the
+// calling core's UB and the PE's GM, not waited for (aclshmemx_mte_quiet waits).
+void ub_nbi(const char* api, bool put, void* dst, const void* src, uint64_t bytes, int pe);
+// A call to the calling PE's own memory: the MTE engine through the aclshmemx_set_mte_config
+// buffer, as upstream; `blocking` waits for it (aclshmemx_mte_quiet).
+void own_pe(const char* api, void* dst, const void* src, uint64_t bytes, bool blocking);
+inline bool in_local_ub(const void* p) {
+  const BlockContext& b = block();
+  const auto* u = static_cast<const uint8_t*>(p);
+  return u >= b.ub && u < b.ub + b.ub_bytes;
+}
 
 template <typename T>
 SYMSIM_INLINE void put(const char* api, T* dst, T* src, uint64_t elems, int pe, bool blocking) {
+  if (!blocking && in_local_ub(src)) return ub_nbi(api, true, dst, src, elems * sizeof(T), pe);
+  if (pe == my_pe()) return own_pe(api, dst, src, elems * sizeof(T), blocking);
   const UdmaRoute r = udma_route(api, pe);
   udma_post(symsim_udma::rma<T, PIPE_MTE3, ACLSHMEMX_UDMA_OP_CONFIG_DEFAULT>(
       api, symsim_udma::kWrite, src, dst, reinterpret_cast<T*>(r.ub), static_cast<uint32_t>(elems), pe, 0, -1,
@@ -36,6 +52,8 @@ SYMSIM_INLINE void put(const char* api, T* dst, T* src, uint64_t elems, int pe, 
 }
 template <typename T>
 SYMSIM_INLINE void get(const char* api, T* dst, T* src, uint64_t elems, int pe, bool blocking) {
+  if (!blocking && in_local_ub(dst)) return ub_nbi(api, false, dst, src, elems * sizeof(T), pe);
+  if (pe == my_pe()) return own_pe(api, dst, src, elems * sizeof(T), blocking);
   const UdmaRoute r = udma_route(api, pe);
   udma_post(symsim_udma::rma<T, PIPE_MTE3, ACLSHMEMX_UDMA_OP_CONFIG_DEFAULT>(
       api, symsim_udma::kRead, dst, src, reinterpret_cast<T*>(r.ub), static_cast<uint32_t>(elems), pe, 0, -1,
@@ -86,24 +104,22 @@ ACLSHMEM_DEVICE void aclshmem_getmem_nbi(__gm__ void* dst, __gm__ void* src, uin
     ::symsim::shim::rma::OP("aclshmem_" #NAME "_" #OP #SUFFIX, dst.GetPhyAddr(), src.GetPhyAddr(), elem_size, pe,      \
                             BLOCKING);                                                                                 \
   }                                                                                                                    \
-  template <typename P, typename = std::enable_if_t<std::is_same<P, non_contiguous_copy_param>::value>>                \
-  ACLSHMEM_DEVICE void aclshmem_##NAME##_##OP##SUFFIX(__gm__ TYPE*, __gm__ TYPE*, const P&, int32_t) {                 \
-    static_assert(::symsim::shim::rma::unsupported<P>::value,                                                          \
-                  "aclshmem_" #NAME "_" #OP #SUFFIX " with non_contiguous_copy_param runs on the MTE transport, "      \
-                  "which symsim does not model");                                                                      \
+  ACLSHMEM_DEVICE void aclshmem_##NAME##_##OP##SUFFIX(__gm__ TYPE* dst, __gm__ TYPE* src,                              \
+                                                      const non_contiguous_copy_param& copy_params, int32_t pe) {      \
+    ::symsim::shim::rma::strided("aclshmem_" #NAME "_" #OP #SUFFIX, (#OP)[0] == 'p', dst, src, copy_params.dst_ld,     \
+                                 copy_params.src_ld, sizeof(TYPE), copy_params.length, copy_params.repeat, pe);        \
   }                                                                                                                    \
-  template <typename P, typename = std::enable_if_t<std::is_same<P, non_contiguous_copy_param>::value>>                \
-  ACLSHMEM_DEVICE void aclshmem_##NAME##_##OP##SUFFIX(AscendC::GlobalTensor<TYPE>, AscendC::GlobalTensor<TYPE>,        \
-                                                      const P&, int) {                                                 \
-    static_assert(::symsim::shim::rma::unsupported<P>::value,                                                          \
-                  "aclshmem_" #NAME "_" #OP #SUFFIX " with non_contiguous_copy_param runs on the MTE transport, "      \
-                  "which symsim does not model");                                                                      \
+  ACLSHMEM_DEVICE void aclshmem_##NAME##_##OP##SUFFIX(AscendC::GlobalTensor<TYPE> dst,                                 \
+                                                      AscendC::GlobalTensor<TYPE> src,                                 \
+                                                      const non_contiguous_copy_param& copy_params, int pe) {          \
+    aclshmem_##NAME##_##OP##SUFFIX(dst.GetPhyAddr(), src.GetPhyAddr(), copy_params, pe);                               \
   }
 #define SYMSIM_RMA_TYPE(NAME, TYPE)                                                                                    \
   SYMSIM_RMA_TYPED(NAME, TYPE, put, true, )                                                                            \
   SYMSIM_RMA_TYPED(NAME, TYPE, put, false, _nbi)                                                                       \
   SYMSIM_RMA_TYPED(NAME, TYPE, get, true, )                                                                            \
   SYMSIM_RMA_TYPED(NAME, TYPE, get, false, _nbi)
+SYMSIM_RMA_TYPE(half, half)
 SYMSIM_RMA_TYPE(float, float)
 SYMSIM_RMA_TYPE(double, double)
 SYMSIM_RMA_TYPE(int8, int8_t)
@@ -115,6 +131,7 @@ SYMSIM_RMA_TYPE(uint16, uint16_t)
 SYMSIM_RMA_TYPE(uint32, uint32_t)
 SYMSIM_RMA_TYPE(uint64, uint64_t)
 SYMSIM_RMA_TYPE(char, char)
+SYMSIM_RMA_TYPE(bfloat16, bfloat16_t)
 #undef SYMSIM_RMA_TYPE
 #undef SYMSIM_RMA_TYPED
 
@@ -148,18 +165,41 @@ SYMSIM_RMA_SIZED(128)
 // ---- put with signal: the data, then the signal word updated (SET / ADD) ----------------------
 // On UDMA the data are put and quieted, then the word is updated by aclshmemx_signal_op, so the
 // signal never passes the data; the _nbi forms do the same (upstream's WRITE_WITH_NOTIFY carries
-// a 64-bit SET only).
-#define SYMSIM_RMA_SIGNAL(NAME, TYPE)                                                                                  \
-  ACLSHMEM_DEVICE void aclshmem_##NAME##_put_signal(__gm__ TYPE* dst, __gm__ TYPE* src, size_t elem_size,              \
-                                                    __gm__ int32_t* sig_addr, int32_t signal, int sig_op, int pe) {    \
-    ::symsim::shim::rma::put("aclshmem_" #NAME "_put_signal", dst, src, elem_size, pe, true);                          \
+// a 64-bit SET only). The non-contiguous forms move the data on the MTE engine first.
+#define SYMSIM_RMA_SIGNAL_FORMS(NAME, TYPE, SUFFIX)                                                                    \
+  ACLSHMEM_DEVICE void aclshmem_##NAME##_put_signal##SUFFIX(__gm__ TYPE* dst, __gm__ TYPE* src, size_t elem_size,      \
+                                                            __gm__ int32_t* sig_addr, int32_t signal, int sig_op,      \
+                                                            int pe) {                                                  \
+    ::symsim::shim::rma::put("aclshmem_" #NAME "_put_signal" #SUFFIX, dst, src, elem_size, pe, true);                  \
     aclshmemx_signal_op(sig_addr, signal, sig_op, pe);                                                                 \
   }                                                                                                                    \
-  ACLSHMEM_DEVICE void aclshmem_##NAME##_put_signal_nbi(__gm__ TYPE* dst, __gm__ TYPE* src, size_t elem_size,          \
-                                                        __gm__ int32_t* sig_addr, int32_t signal, int sig_op, int pe) { \
-    ::symsim::shim::rma::put("aclshmem_" #NAME "_put_signal_nbi", dst, src, elem_size, pe, true);                      \
+  ACLSHMEM_DEVICE void aclshmem_##NAME##_put_signal##SUFFIX(AscendC::GlobalTensor<TYPE> dst,                           \
+                                                            AscendC::GlobalTensor<TYPE> src, size_t elem_size,         \
+                                                            __gm__ int32_t* sig_addr, int32_t signal, int sig_op,      \
+                                                            int pe) {                                                  \
+    aclshmem_##NAME##_put_signal##SUFFIX(dst.GetPhyAddr(), src.GetPhyAddr(), elem_size, sig_addr, signal, sig_op, pe); \
+  }                                                                                                                    \
+  ACLSHMEM_DEVICE void aclshmem_##NAME##_put_signal##SUFFIX(__gm__ TYPE* dst, __gm__ TYPE* src,                        \
+                                                            const non_contiguous_copy_param& copy_params,              \
+                                                            __gm__ int32_t* sig_addr, int32_t signal, int sig_op,      \
+                                                            int pe) {                                                  \
+    ::symsim::shim::rma::strided("aclshmem_" #NAME "_put_signal" #SUFFIX, true, dst, src, copy_params.dst_ld,          \
+                                 copy_params.src_ld, sizeof(TYPE), copy_params.length, copy_params.repeat, pe);        \
     aclshmemx_signal_op(sig_addr, signal, sig_op, pe);                                                                 \
+  }                                                                                                                    \
+  ACLSHMEM_DEVICE void aclshmem_##NAME##_put_signal##SUFFIX(AscendC::GlobalTensor<TYPE> dst,                           \
+                                                            AscendC::GlobalTensor<TYPE> src,                           \
+                                                            const non_contiguous_copy_param& copy_params,              \
+                                                            __gm__ int32_t* sig_addr, int32_t signal, int sig_op,      \
+                                                            int pe) {                                                  \
+    aclshmem_##NAME##_put_signal##SUFFIX(dst.GetPhyAddr(), src.GetPhyAddr(), copy_params, sig_addr, signal, sig_op,    \
+                                         pe);                                                                          \
   }
+// Pointer, GlobalTensor and non-contiguous (MTE) forms, blocking and _nbi.
+#define SYMSIM_RMA_SIGNAL(NAME, TYPE)        \
+  SYMSIM_RMA_SIGNAL_FORMS(NAME, TYPE, )      \
+  SYMSIM_RMA_SIGNAL_FORMS(NAME, TYPE, _nbi)
+SYMSIM_RMA_SIGNAL(half, half)
 SYMSIM_RMA_SIGNAL(float, float)
 SYMSIM_RMA_SIGNAL(double, double)
 SYMSIM_RMA_SIGNAL(int8, int8_t)
@@ -171,7 +211,30 @@ SYMSIM_RMA_SIGNAL(uint16, uint16_t)
 SYMSIM_RMA_SIGNAL(uint32, uint32_t)
 SYMSIM_RMA_SIGNAL(uint64, uint64_t)
 SYMSIM_RMA_SIGNAL(char, char)
+SYMSIM_RMA_SIGNAL(bfloat16, bfloat16_t)
 #undef SYMSIM_RMA_SIGNAL
+#undef SYMSIM_RMA_SIGNAL_FORMS
+#define SYMSIM_RMA_SIGNAL_BITS(BITS)                                                                                   \
+  ACLSHMEM_DEVICE void aclshmem_put##BITS##_signal(__gm__ void* dst, __gm__ void* src, size_t elem_size,               \
+                                                   __gm__ int32_t* sig_addr, int32_t signal, int sig_op, int pe) {     \
+    using E = ::symsim::shim::rma::Bits<BITS>;                                                                         \
+    ::symsim::shim::rma::put("aclshmem_put" #BITS "_signal", static_cast<E*>(dst), static_cast<E*>(src), elem_size,    \
+                             pe, true);                                                                                \
+    aclshmemx_signal_op(sig_addr, signal, sig_op, pe);                                                                 \
+  }                                                                                                                    \
+  ACLSHMEM_DEVICE void aclshmem_put##BITS##_signal_nbi(__gm__ void* dst, __gm__ void* src, size_t elem_size,           \
+                                                       __gm__ int32_t* sig_addr, int32_t signal, int sig_op, int pe) { \
+    using E = ::symsim::shim::rma::Bits<BITS>;                                                                         \
+    ::symsim::shim::rma::put("aclshmem_put" #BITS "_signal_nbi", static_cast<E*>(dst), static_cast<E*>(src),           \
+                             elem_size, pe, true);                                                                     \
+    aclshmemx_signal_op(sig_addr, signal, sig_op, pe);                                                                 \
+  }
+SYMSIM_RMA_SIGNAL_BITS(8)
+SYMSIM_RMA_SIGNAL_BITS(16)
+SYMSIM_RMA_SIGNAL_BITS(32)
+SYMSIM_RMA_SIGNAL_BITS(64)
+SYMSIM_RMA_SIGNAL_BITS(128)
+#undef SYMSIM_RMA_SIGNAL_BITS
 ACLSHMEM_DEVICE void aclshmem_putmem_signal(__gm__ void* dst, __gm__ void* src, size_t elem_size,
                                             __gm__ int32_t* sig_addr, int32_t signal, int sig_op, int pe) {
   aclshmem_char_put_signal(static_cast<char*>(dst), static_cast<char*>(src), elem_size, sig_addr, signal, sig_op, pe);
@@ -187,21 +250,14 @@ ACLSHMEM_DEVICE void aclshmem_putmem_signal_nbi(__gm__ void* dst, __gm__ void* s
 ACLSHMEM_DEVICE void aclshmem_quiet() { ::symsim::shim::rma::quiet_all("aclshmem_quiet"); }
 ACLSHMEM_DEVICE void aclshmem_fence() { ::symsim::shim::rma::quiet_all("aclshmem_fence"); }
 
-// ---- the world team ------------------------------------------------------------------------
-ACLSHMEM_DEVICE int aclshmem_team_my_pe(aclshmem_team_t team) {
-  return team == ACLSHMEM_TEAM_WORLD ? aclshmem_my_pe() : -1;
-}
-ACLSHMEM_DEVICE int aclshmem_team_n_pes(aclshmem_team_t team) {
-  return team == ACLSHMEM_TEAM_WORLD ? aclshmem_n_pes() : -1;
-}
+// ---- teams: the world and those split from it (host programs and kernels alike) -------------
+ACLSHMEM_DEVICE int aclshmem_team_my_pe(aclshmem_team_t team) { return ::symsim::shim::team_rank(team); }
+ACLSHMEM_DEVICE int aclshmem_team_n_pes(aclshmem_team_t team) { return ::symsim::shim::team_size(team); }
 ACLSHMEM_DEVICE int aclshmem_team_translate_pe(aclshmem_team_t src_team, int src_pe, aclshmem_team_t dest_team) {
-  return src_team == ACLSHMEM_TEAM_WORLD && dest_team == ACLSHMEM_TEAM_WORLD && src_pe >= 0 &&
-                 src_pe < aclshmem_n_pes()
-             ? src_pe
-             : -1;
+  return ::symsim::shim::team_translate(src_team, src_pe, dest_team);
 }
 ACLSHMEM_DEVICE int aclshmem_team_pe_mapping(aclshmem_team_t team, int pe) {
-  return aclshmem_team_translate_pe(team, pe, ACLSHMEM_TEAM_WORLD);
+  return ::symsim::shim::team_translate(team, pe, ACLSHMEM_TEAM_WORLD);
 }
 
 // aclshmemx_set_udma_config is one function for host programs and kernels (shmem_host.h).

@@ -20,7 +20,8 @@ namespace symsim::shim::p2p {
 void check_cmp(const char* api, int cmp);
 // The device barrier over every block of every PE (aclshmem_barrier_all in a kernel).
 void device_barrier_all(const char* api);
-// The same for a team call: the world team only (another team stops the kernel naming `api`).
+// The same for a team (teams.h): every block of its members' launches; from a host program,
+// the members' host programs. A team the PE is not in stops the kernel naming `api`.
 void device_barrier_team(const char* api, int team);
 // aclshmemx_signal_op: SET or ADD `signal` into the word on `pe` (another PE: a UDMA atomic,
 // CAS-emulated set or FAA, completed before it returns so no CQE is left; the calling PE: a

@@ -37,8 +37,22 @@ void aclshmem_barrier_all();
 // nothing): from now on, and such a size stops the kernel.
 int aclshmemx_set_udma_config(uint64_t offset, uint32_t ub_size, uint32_t sync_id);
 void aclshmemi_control_barrier_all();
+// The MTE engine's UB staging buffer (aclshmem_<T>_iput / iget): offset, size, event; default the
+// first 16 KiB of UB and event 0. In a kernel: from now on.
+int aclshmemx_set_mte_config(uint64_t offset, uint32_t ub_size, uint32_t sync_id);
+// Teams, collective over the parent's PEs (the same splits in the same order on each): a strided
+// subset of the parent, or its rows of x_range PEs and its columns. A PE outside a new team gets
+// ACLSHMEM_TEAM_INVALID. Destroy is collective over the team's members.
+int aclshmem_team_split_strided(aclshmem_team_t parent_team, int pe_start, int pe_stride, int pe_size,
+                                aclshmem_team_t* new_team);
+int aclshmem_team_split_2d(aclshmem_team_t parent_team, int x_range, aclshmem_team_t* x_team, aclshmem_team_t* y_team);
+void aclshmem_team_destroy(aclshmem_team_t team);
 
 namespace symsim::shim {
+// Team queries (host programs and kernels): -1 for a team that is not live or a PE outside it.
+int team_rank(int team);
+int team_size(int team);
+int team_translate(int src_team, int src_pe, int dest_team);
 // aclshmemx_init_attr of a host program built with ACLSHMEM_RELAY_SUPPORT: one QP per
 // (target, relay) pair, [pe * n_pes + relay_pe]; a QP count other than 1 is not supported.
 int init_attr_relay_build(aclshmemx_bootstrap_t flags, aclshmemx_init_attr_t* attr);

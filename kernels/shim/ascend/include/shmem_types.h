@@ -105,7 +105,7 @@ struct non_contiguous_copy_param {
   uint32_t dst_ld;
 };
 
-// Teams: symsim knows the world team only.
+// Teams: the world (0) and those split from it.
 typedef int aclshmem_team_t;
 enum aclshmem_team_index_t { ACLSHMEM_TEAM_INVALID = -1, ACLSHMEM_TEAM_WORLD = 0 };
 

@@ -48,10 +48,10 @@ EventPipes pipes_of(AscendC::HardEvent e) {
 
 }  // namespace
 
-namespace {
+namespace symsim::shim {
 
 // SetFlag / WaitFlag / PipeBarrier on the running core, reported to the checkers.
-void sync_event(symsim::PipeSyncRecord::Kind kind, AivPipe src, AivPipe dst, int id, symsim::shim::CallSite site) {
+void pipe_sync_at(symsim::PipeSyncRecord::Kind kind, AivPipe src, AivPipe dst, int id, symsim::shim::CallSite site) {
   const symsim::shim::UncountedCall uncounted;
   symsim::AivCore& c = symsim::shim::core();
   symsim::PipeSyncRecord r;
@@ -71,16 +71,20 @@ void sync_event(symsim::PipeSyncRecord::Kind kind, AivPipe src, AivPipe dst, int
   symsim::shim::system().hooks().emit(&symsim::Observer::on_pipe_sync, r);
 }
 
+}  // namespace symsim::shim
+
+namespace {
+using symsim::shim::pipe_sync_at;
 }  // namespace
 
 void pipe_barrier(pipe_t pipe) {
-  sync_event(symsim::PipeSyncRecord::kBarrier, pipe_of(pipe), pipe_of(pipe), 0, SYMSIM_CALLER());
+  pipe_sync_at(symsim::PipeSyncRecord::kBarrier, pipe_of(pipe), pipe_of(pipe), 0, SYMSIM_CALLER());
 }
 void set_flag(pipe_t src, pipe_t dst, int id) {
-  sync_event(symsim::PipeSyncRecord::kSetFlag, pipe_of(src), pipe_of(dst), id, SYMSIM_CALLER());
+  pipe_sync_at(symsim::PipeSyncRecord::kSetFlag, pipe_of(src), pipe_of(dst), id, SYMSIM_CALLER());
 }
 void wait_flag(pipe_t src, pipe_t dst, int id) {
-  sync_event(symsim::PipeSyncRecord::kWaitFlag, pipe_of(src), pipe_of(dst), id, SYMSIM_CALLER());
+  pipe_sync_at(symsim::PipeSyncRecord::kWaitFlag, pipe_of(src), pipe_of(dst), id, SYMSIM_CALLER());
 }
 void dcci(const void* addr, cache_line_t) {
   symsim::shim::cache_clean_invalidate_at(addr, AscendC::CACHE_LINE_SIZE, SYMSIM_CALLER(), 8);
@@ -102,14 +106,14 @@ namespace detail {
 
 void set_flag(HardEvent e, int id) {
   const EventPipes p = pipes_of(e);
-  sync_event(symsim::PipeSyncRecord::kSetFlag, p.src, p.dst, id, SYMSIM_CALLER());
+  pipe_sync_at(symsim::PipeSyncRecord::kSetFlag, p.src, p.dst, id, SYMSIM_CALLER());
 }
 void wait_flag(HardEvent e, int id) {
   const EventPipes p = pipes_of(e);
-  sync_event(symsim::PipeSyncRecord::kWaitFlag, p.src, p.dst, id, SYMSIM_CALLER());
+  pipe_sync_at(symsim::PipeSyncRecord::kWaitFlag, p.src, p.dst, id, SYMSIM_CALLER());
 }
 void pipe_barrier(pipe_t p) {
-  sync_event(symsim::PipeSyncRecord::kBarrier, pipe_of(p), pipe_of(p), 0, SYMSIM_CALLER());
+  pipe_sync_at(symsim::PipeSyncRecord::kBarrier, pipe_of(p), pipe_of(p), 0, SYMSIM_CALLER());
 }
 void scalar_access() { symsim::shim::core().scalar_ops(1); }
 
@@ -138,7 +142,16 @@ void ub_release_all() {
 
 void copy_blocks(uint8_t* dst, uint64_t dst_stride_bytes, const uint8_t* src, uint64_t src_stride_bytes,
                  uint64_t block_bytes, uint64_t blocks, bool byte_granular) {
-  const symsim::shim::CallSite site = SYMSIM_CALLER();
+  symsim::shim::copy_blocks_at(dst, dst_stride_bytes, src, src_stride_bytes, block_bytes, blocks, byte_granular,
+                               SYMSIM_CALLER());
+}
+
+}  // namespace detail
+}  // namespace AscendC
+
+void symsim::shim::copy_blocks_at(uint8_t* dst, uint64_t dst_stride_bytes, const uint8_t* src,
+                                  uint64_t src_stride_bytes, uint64_t block_bytes, uint64_t blocks,
+                                  bool byte_granular, CallSite site) {
   const symsim::shim::UncountedCall uncounted;  // a GM->UB copy in a loop may be a poll
   symsim::AivCore& c = symsim::shim::core();
   symsim::AscendSystem& sys = symsim::shim::system();
@@ -180,13 +193,15 @@ void copy_blocks(uint8_t* dst, uint64_t dst_stride_bytes, const uint8_t* src, ui
                                      "region)",
                                      symsim::shim::where(site), piece_bytes));
     }
-    r.visible_ps = c.copy(pipe, to, from, piece_bytes);
+    // A GM side in another PE's HBM (a peer's address from aclshmem_ptr): across the fabric.
+    const int peer = pipe == AivPipe::kMte3 && d && d->pe != c.pe()   ? d->pe
+                     : pipe == AivPipe::kMte2 && s && s->pe != c.pe() ? s->pe
+                                                                      : -1;
+    r.visible_ps = peer >= 0 ? c.copy_across(pipe, to, from, piece_bytes, sys.fabric(), peer)
+                             : c.copy(pipe, to, from, piece_bytes);
     sys.hooks().emit(&symsim::Observer::on_copy, r);
   }
 }
-
-}  // namespace detail
-}  // namespace AscendC
 
 namespace symsim::shim {
 

@@ -17,11 +17,10 @@ void check_cmp(const char* api, int cmp) {
 void device_barrier_all(const char* api) { vector_barrier_all_at(SYMSIM_CALLER(), api); }
 
 void device_barrier_team(const char* api, int team) {
-  const CallSite site = SYMSIM_CALLER();
-  if (team != ACLSHMEM_TEAM_WORLD)
-    trap(fmt::format("{}: {} on team {}: symsim models the world team (ACLSHMEM_TEAM_WORLD) only", where(site), api,
-                     team));
-  vector_barrier_all_at(site, api);
+  if (AivCore::current())
+    team_device_barrier(team, api, SYMSIM_CALLER());
+  else
+    team_host_barrier(team, api);
 }
 
 void signal_op(int32_t* sig_addr, int32_t signal, int sig_op, int pe) {

@@ -12,9 +12,11 @@
 #include "models/core/qp_table.h"
 #include "models/platform/ascend_system.h"
 #include "shmem_types.h"
+#include "models/ascend/aiv_core.h"
 #include "symsim/code_site.h"
 #include "symsim/shim_core.h"
 #include "symsim/shim_runtime.h"
+#include "teams.h"
 
 namespace symsim::shim {
 
@@ -38,6 +40,8 @@ struct HostState {
   std::vector<std::unique_ptr<Stream>> streams;
   // The generic RMA calls' UDMA staging (aclshmemx_set_udma_config; upstream's default).
   aclshmem_udma_config_t udma_config{189 * 1024, ACLSHMEM_UDMA_MTE_STAGING_UB_SIZE, 0};
+  // The MTE engine's staging of the strided calls (aclshmemx_set_mte_config; upstream's default).
+  aclshmem_ub_config_t mte_config{0, 16 * 1024, 0};
 };
 
 // What a coroutine polls, kept as fields and formatted only when a hang is reported.
@@ -157,6 +161,7 @@ struct World {
   QuiescentHint quiescent_hint;
   std::vector<WaitRecord> gave_up;   // polls past the retry limit
   QpTable<PostCursor> posts;         // wqe_posts.h
+  Teams teams;                       // teams.h
 };
 
 World& world();
@@ -167,6 +172,19 @@ void vector_barrier_all_at(CallSite site, const char* api);
 namespace simt {
 void reject_in_vf_at(const char* what, CallSite site);
 }
+// AscendC internals (ascendc.cpp): a copy between GM and UB or UB and UB (DataCopy / DataCopyPad;
+// a GM side in another PE's HBM crosses the fabric), and SetFlag / WaitFlag / PipeBarrier.
+void copy_blocks_at(uint8_t* dst, uint64_t dst_stride_bytes, const uint8_t* src, uint64_t src_stride_bytes,
+                    uint64_t block_bytes, uint64_t blocks, bool byte_granular, CallSite site);
+void pipe_sync_at(PipeSyncRecord::Kind kind, AivPipe src, AivPipe dst, int id, CallSite site);
+namespace mte {
+// shmem_device_mte.h's copy_via_ub for shim code.
+void copy_via_ub_at(const char* api, void* dst, uint64_t dst_stride_bytes, const void* src, uint64_t src_stride_bytes,
+                    uint64_t row_bytes, uint64_t rows, void* ub, uint64_t ub_bytes, uint32_t sync_id, CallSite site);
+void* peer_at(const char* api, const void* addr, int pe, CallSite site);
+void copy_direct_at(const char* api, void* dst, uint64_t dst_stride_bytes, const void* src, uint64_t src_stride_bytes,
+                    uint64_t row_bytes, uint64_t rows, CallSite site);
+}  // namespace mte
 inline SiteRef site_ref(CallSite s) {
   SiteRef r;
   r.pc = s.pc;

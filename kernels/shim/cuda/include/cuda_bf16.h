@@ -30,7 +30,31 @@ struct __nv_bfloat16 {
 };
 struct __nv_bfloat162 {
   __nv_bfloat16 x, y;
+  __nv_bfloat162() = default;
+  __nv_bfloat162(__nv_bfloat16 a, __nv_bfloat16 b) : x(a), y(b) {}
 };
+inline __nv_bfloat16 symsim_bf16_from_bits(uint16_t bits) {
+  __nv_bfloat16 b;
+  b.__x = bits;
+  return b;
+}
+#define CUDART_ZERO_BF16 symsim_bf16_from_bits(0x0000u)
+#define CUDART_ONE_BF16 symsim_bf16_from_bits(0x3f80u)
+#define CUDART_INF_BF16 symsim_bf16_from_bits(0x7f80u)
+#define CUDART_NAN_BF16 symsim_bf16_from_bits(0x7fffu)
+// Lane-wise max / min (a NaN lane gives the other operand, as the hardware's __hmax2/__hmin2).
+inline __nv_bfloat16 symsim_bf16_pick(__nv_bfloat16 a, __nv_bfloat16 b, bool want_max) {
+  const float fa = a, fb = b;
+  if (fa != fa) return b;
+  if (fb != fb) return a;
+  return (want_max ? fa >= fb : fa <= fb) ? a : b;
+}
+inline __nv_bfloat162 __hmax2(__nv_bfloat162 a, __nv_bfloat162 b) {
+  return {symsim_bf16_pick(a.x, b.x, true), symsim_bf16_pick(a.y, b.y, true)};
+}
+inline __nv_bfloat162 __hmin2(__nv_bfloat162 a, __nv_bfloat162 b) {
+  return {symsim_bf16_pick(a.x, b.x, false), symsim_bf16_pick(a.y, b.y, false)};
+}
 using nv_bfloat16 = __nv_bfloat16;
 using nv_bfloat162 = __nv_bfloat162;
 inline __nv_bfloat16 __float2bfloat16(float f) { return __nv_bfloat16(f); }

@@ -42,6 +42,8 @@ inline int4 make_int4(int x, int y, int z, int w) { return {x, y, z, w}; }
 inline uint4 make_uint4(unsigned x, unsigned y, unsigned z, unsigned w) { return {x, y, z, w}; }
 inline float4 make_float4(float x, float y, float z, float w) { return {x, y, z, w}; }
 inline int2 make_int2(int x, int y) { return {x, y}; }
+inline float2 make_float2(float x, float y) { return {x, y}; }
+inline uint2 make_uint2(unsigned x, unsigned y) { return {x, y}; }
 
 namespace symsim::cuda {
 uint3 thread_idx();
@@ -151,6 +153,21 @@ SYMSIM_MIN_MAX(float)
 SYMSIM_MIN_MAX(double)
 #undef SYMSIM_MIN_MAX
 
+// Float to integer conversions with the rounding their suffix names, saturating as the hardware
+// does (NaN gives 0).
+inline unsigned __float2uint_rd(float x) {
+  return !(x > 0.0f) ? 0u : x >= 4294967296.0f ? 0xffffffffu : static_cast<unsigned>(x);
+}
+inline unsigned __float2uint_rn(float x) {
+  return !(x > 0.0f) ? 0u : x >= 4294967296.0f ? 0xffffffffu : static_cast<unsigned>(__builtin_nearbyintf(x));
+}
+inline int __float2int_rd(float x) {
+  return x != x ? 0 : x <= -2147483648.0f ? INT32_MIN : x >= 2147483648.0f ? INT32_MAX : static_cast<int>(__builtin_floorf(x));
+}
+inline int __float2int_rn(float x) {
+  return x != x ? 0 : x <= -2147483648.0f ? INT32_MIN : x >= 2147483648.0f ? INT32_MAX : static_cast<int>(__builtin_nearbyintf(x));
+}
+
 // Bit tricks (plain arithmetic).
 inline int __popc(unsigned v) { return __builtin_popcount(v); }
 inline int __popcll(unsigned long long v) { return __builtin_popcountll(v); }
@@ -206,6 +223,13 @@ SYMSIM_ATOMIC(atomicExch_system, Exch, Sys)
 SYMSIM_ATOMIC(atomicMax_system, Max, Sys)
 SYMSIM_ATOMIC(atomicAdd_block, Add, Cta)
 #undef SYMSIM_ATOMIC
+// CUDA's unsigned long long overloads: a uint64_t (unsigned long) operand converts to them.
+inline unsigned long long atomicAdd(unsigned long long* p, unsigned long long v, ::symsim::nv::Site s = SYMSIM_HERE) {
+  return atomicAdd<unsigned long long>(p, v, s);
+}
+inline unsigned long long atomicMax(unsigned long long* p, unsigned long long v, ::symsim::nv::Site s = SYMSIM_HERE) {
+  return atomicMax<unsigned long long>(p, v, s);
+}
 template <typename T>
 inline T atomicCAS(T* p, T compare, T v, ::symsim::nv::Site s = SYMSIM_HERE) {
   return ::symsim::cuda::atom<T>(p, ::symsim::nv::AtomicOp::Cas, v, compare, ::symsim::nv::Sem::Relaxed,

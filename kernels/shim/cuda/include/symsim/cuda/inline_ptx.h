@@ -93,6 +93,20 @@ inline uint64_t f32_bits(float f) {
   return w;
 }
 
+// prmt.b32 d, a, b, c (default mode): byte i of d is byte (c >> 4i) & 7 of {b, a}, or that
+// byte's sign bit replicated when bit 3 of the selector is set.
+inline uint64_t prmt(uint64_t a, uint64_t b, uint64_t c) {
+  const uint64_t both = (a & 0xffffffffu) | ((b & 0xffffffffu) << 32);
+  uint32_t d = 0;
+  for (int i = 0; i < 4; ++i) {
+    const auto sel = static_cast<uint32_t>((c >> (4 * i)) & 0xf);
+    uint32_t byte = static_cast<uint32_t>((both >> (8 * (sel & 7))) & 0xff);
+    if (sel & 8) byte = (byte & 0x80) ? 0xff : 0x00;
+    d |= byte << (8 * i);
+  }
+  return d;
+}
+
 // mbarrier.arrive with a state result: the token is the index of the phase the arrival belongs
 // to (try_wait/test_wait without .parity wait for that phase's parity, as the hardware does).
 uint64_t mbar_arrive_token(void* mbar, uint32_t count, uint32_t tx_bytes, Site site);

@@ -1,0 +1,49 @@
+// A FIFO in one power-of-two ring that grows by doubling: push_back and pop_front allocate
+// nothing once warm (a std::deque allocates a block every few pushes), and the live entries are
+// indexable oldest first (for a binary search over entries kept in order).
+#pragma once
+#include <cstddef>
+#include <utility>
+#include <vector>
+
+namespace symsim {
+
+template <typename T>
+class RingFifo {
+ public:
+  bool empty() const { return m_size == 0; }
+  size_t size() const { return m_size; }
+  T& front() { return m_items[m_head]; }
+  const T& front() const { return m_items[m_head]; }
+  T& back() { return (*this)[m_size - 1]; }
+  // The i-th live entry, oldest first.
+  T& operator[](size_t i) { return m_items[(m_head + i) & (m_items.size() - 1)]; }
+  const T& operator[](size_t i) const { return m_items[(m_head + i) & (m_items.size() - 1)]; }
+
+  template <typename... Args>
+  T& emplace_back(Args&&... args) {
+    if (m_size == m_items.size()) grow();
+    T& slot = m_items[(m_head + m_size) & (m_items.size() - 1)];
+    slot = T{std::forward<Args>(args)...};
+    ++m_size;
+    return slot;
+  }
+  void pop_front() {
+    m_head = (m_head + 1) & (m_items.size() - 1);
+    --m_size;
+  }
+
+ private:
+  void grow() {
+    std::vector<T> bigger(m_items.empty() ? 16 : 2 * m_items.size());
+    for (size_t i = 0; i < m_size; ++i) bigger[i] = std::move((*this)[i]);
+    m_items = std::move(bigger);
+    m_head = 0;
+  }
+
+  std::vector<T> m_items;
+  size_t m_head = 0;
+  size_t m_size = 0;
+};
+
+}  // namespace symsim

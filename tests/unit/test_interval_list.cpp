@@ -1,0 +1,66 @@
+// The landing index of flag_before_data (IntervalList, filed by page) and the ring FIFO under
+// its per-QP queues: overlaps come back by begin then oldest first, once each however many
+// pages a range covers, and evicted ranges are gone from every page they covered.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "checkers/interval_list.h"
+#include "checkers/ring_fifo.h"
+
+using namespace symsim;
+
+namespace {
+
+std::vector<int> hits(const IntervalList<int>& l, uint64_t begin, uint64_t end) {
+  std::vector<int> out;
+  l.overlapping(begin, end, [&](size_t, int v) { out.push_back(v); });
+  return out;
+}
+
+}  // namespace
+
+TEST(IntervalList, ARangeOverManyPagesIsFoundOnceByBeginThenAge) {
+  IntervalList<int> l(8);
+  l.add(3 * 4096 + 100, 9 * 4096, 1);  // six pages
+  l.add(5 * 4096, 5 * 4096 + 8, 2);
+  l.add(3 * 4096 + 100, 4 * 4096, 3);   // same begin as 1, added later
+  EXPECT_EQ(hits(l, 0, 20 * 4096), (std::vector<int>{1, 3, 2}));
+  EXPECT_EQ(hits(l, 5 * 4096 + 4, 5 * 4096 + 5), (std::vector<int>{1, 2}));
+  EXPECT_EQ(hits(l, 8 * 4096 + 4095, 8 * 4096 + 4096), (std::vector<int>{1}));
+  EXPECT_EQ(hits(l, 9 * 4096, 10 * 4096), (std::vector<int>{}));  // end is exclusive
+}
+
+TEST(IntervalList, AnEmptyRangeOverlapsOnlyAQueryAroundIt) {
+  IntervalList<int> l(4);
+  l.add(4096 + 10, 4096 + 10, 1);
+  EXPECT_EQ(hits(l, 4096, 4096 + 20), (std::vector<int>{1}));
+  EXPECT_EQ(hits(l, 4096 + 10, 4096 + 20), (std::vector<int>{}));
+  EXPECT_EQ(hits(l, 4096, 4096 + 10), (std::vector<int>{}));
+}
+
+TEST(IntervalList, EvictionClearsEveryPageOfTheOldest) {
+  IntervalList<int> l(2);
+  const size_t a = l.add(0, 3 * 4096, 1);
+  l.add(4096, 4096 + 1, 2);
+  l.add(2 * 4096, 2 * 4096 + 1, 3);  // evicts 1
+  EXPECT_EQ(l.get(a), nullptr);
+  EXPECT_EQ(hits(l, 0, 3 * 4096), (std::vector<int>{2, 3}));
+  for (int i = 4; i < 1000; ++i) l.add(4096, 4096 + 1, i);  // reuse: nothing left behind
+  EXPECT_EQ(hits(l, 0, 3 * 4096), (std::vector<int>{998, 999}));
+}
+
+TEST(RingFifo, KeepsOrderAcrossGrowthAndWrap) {
+  RingFifo<int> f;
+  int next_out = 0;
+  for (int i = 0; i < 100; ++i) {
+    f.emplace_back(i);
+    if (i % 3 == 0) {
+      EXPECT_EQ(f.front(), next_out++);
+      f.pop_front();
+    }
+  }
+  ASSERT_EQ(f.size(), static_cast<size_t>(100 - next_out));
+  for (size_t i = 0; i < f.size(); ++i) EXPECT_EQ(f[i], next_out + static_cast<int>(i));
+  EXPECT_EQ(f.back(), 99);
+}
