@@ -3,7 +3,9 @@
 
   hw_diff.py sim --symsim build/bin/symsim --out DIR       simulator runs (here)
   hw_diff.py hw  --runner build-hw/bin/symsim-hw --out DIR  GPU runs (on the GPU machine)
-  hw_diff.py compare --sim DIR --hw DIR [DIR ...]          markdown table on stdout
+  hw_diff.py compare --sim DIR --hw DIR [DIR ...]          markdown tables on stdout: application
+                                                           rows, then micro rows (calib_probe) against
+                                                           the calibration tables (--calib)
 
 The simulator runs each scenario on the platform given by --platform (default h200, the GPU
 measured), written into a copy of the scenario. Its kernel time is the scenario kernel's longest
@@ -36,11 +38,18 @@ def run(cmd, log):
     return p.returncode
 
 
+def skipped(a, e):
+    """Entries not asked for (--only ids, --kind micro|app)."""
+    if a.only and e["id"] not in a.only:
+        return True
+    return bool(a.kind) and (e.get("kind") == "micro") != (a.kind == "micro")
+
+
 def cmd_sim(a):
     os.makedirs(os.path.join(a.out, "scenarios"), exist_ok=True)
     with open(os.path.join(a.out, "log.txt"), "w") as log:
         for e in load_set(a.set):
-            if a.only and e["id"] not in a.only:
+            if skipped(a, e):
                 continue
             with open(e["scenario"]) as f:
                 scenario = json.load(f)
@@ -70,7 +79,7 @@ def cmd_hw(a):
     present = gpus_present()
     with open(os.path.join(a.out, "log.txt"), "w") as log:
         for e in load_set(a.set):
-            if a.only and e["id"] not in a.only:
+            if skipped(a, e):
                 continue
             # An entry meant for several GPUs run on fewer would no longer be like for like.
             if gpus_wanted(e) > present:
@@ -120,12 +129,71 @@ def weak_detail(result):
     return ""
 
 
+def calib_rows(paths):
+    """Row id -> (value, unit) from calibration tables (first file holding a row wins)."""
+    rows = {}
+    for path in paths:
+        try:
+            with open(path) as f:
+                lines = f.readlines()
+        except OSError:
+            continue
+        for line in lines:
+            cols = [c.strip() for c in line.split("|")]
+            if len(cols) > 5 and cols[1].startswith("`") and cols[1].endswith("`"):
+                try:
+                    rows.setdefault(cols[1].strip("`"), (float(cols[3]), cols[4]))
+                except ValueError:
+                    pass
+    return rows
+
+
+def probe_value(result):
+    """calib_probe's figure ("value=X unit" in its check) from a result.json."""
+    for c in (result or {}).get("checks", []):
+        d = c.get("detail", "")
+        if d.startswith("value="):
+            return float(d.split()[0][len("value="):])
+    return None
+
+
+def cmd_compare_micro(a, entries):
+    rows = calib_rows(a.calib)
+    print("\n### Microbenchmark rows (calib_probe re-simulating a calibration row)\n")
+    print("| row | calibration value | unit | sim | sim / calibration | hw, same probe | sim / hw probe |")
+    print("| --- | ---: | --- | ---: | ---: | ---: | ---: |")
+    errs = []
+    for e in entries:
+        sim = probe_value(read(os.path.join(a.sim, e["id"], "result.json")))
+        hw = probe_value(read_hw(a.hw, e["id"]))
+        ref, unit = rows.get(e["row"], (None, ""))
+        g = lambda v: f"{v:.4g}" if v is not None else "-"
+        r1 = f"{sim / ref:.2f}" if sim and ref else "-"
+        r2 = f"{sim / hw:.2f}" if sim and hw else "-"
+        if sim and ref:
+            errs.append(abs(sim - ref) / ref)
+        print(f"| `{e['row']}` | {g(ref)} | {unit} | {g(sim)} | {r1} | {g(hw)} | {r2} |")
+    if errs:
+        print(f"\nCalibration rows re-simulated: {len(errs)}; within 10%: {sum(x <= 0.10 for x in errs)}; "
+              f"median |error| {sorted(errs)[len(errs) // 2] * 100:.0f}%, worst {max(errs) * 100:.0f}%.")
+
+
 def cmd_compare(a):
+    entries = load_set(a.set)
+    micro = [e for e in entries if e.get("kind") == "micro"]
+    app = [e for e in entries if e.get("kind") != "micro"]
+    print("### Application rows\n")
+    rows = cmd_compare_app(a, app)
+    cmd_compare_micro(a, micro)
+    return rows
+
+
+def cmd_compare_app(a, entries):
     rows = []
     print("| id | PEs / GPUs | sim checks | hw checks | received bytes | sim kernel (us) | hw, all PEs launched (us) | sim / hw | error | hw, from first launch (us) | litmus weak (sim; hw) |")
     print("| --- | --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | --- |")
     errors = []
-    for e in load_set(a.set):
+    for e in entries:
         sim = read(os.path.join(a.sim, e["id"], "result.json"))
         h = read_hw(a.hw, e["id"])
         sim_us = sim_kernel_us(sim) if sim else None
@@ -181,6 +249,11 @@ def main():
     p.add_argument("--repeat", type=int, default=6)
     p.add_argument("--timeout-s", type=int, default=20)
     p.add_argument("--only", nargs="*")
+    p.add_argument("--kind", choices=["micro", "app"], help="only the micro (calib_probe) or the application entries")
+    p.add_argument("--calib", nargs="+", help="calibration tables the micro rows are compared with (compare mode)",
+                   default=[os.path.join(HERE, "..", "calib", "results", "h200-2026-12-02", f)
+                            for f in ("run2.md", "tma_sm-16warps-run2.md")]
+                   + [os.path.join(HERE, "..", "..", "docs", "hw-calibration.md")])
     a = p.parse_args()
     if a.mode == "sim":
         cmd_sim(a)

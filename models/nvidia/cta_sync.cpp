@@ -22,6 +22,7 @@ void release_into(CudaThread& t, SyncCarry& carry) {
 
 void cta_barrier(uint32_t id, uint32_t count, Site site) {
   CudaThread& t = this_thread();
+  use_loads(t);
   GpuScheduler& s = this_scheduler();
   NvidiaSystem& sys = this_system();
   Cta& c = *t.cta;
@@ -61,6 +62,7 @@ uint32_t live_lanes() {
 
 uint64_t warp_op(WarpOp op, uint32_t mask, uint64_t value, uint32_t arg, uint32_t width, Site site) {
   CudaThread& t = this_thread();
+  use_loads(t);
   GpuScheduler& s = this_scheduler();
   NvidiaSystem& sys = this_system();
   Cta& c = *t.cta;

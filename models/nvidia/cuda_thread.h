@@ -16,6 +16,7 @@
 #include "models/core/time.h"
 #include "models/nvidia/fiber.h"
 #include "models/nvidia/mem_order.h"
+#include "models/nvidia/sm_ports.h"
 
 namespace symsim::nv {
 
@@ -52,6 +53,7 @@ struct CudaThread {
   uint32_t spin = 0;
   uintptr_t last_poll_addr = 0;
   uint64_t last_poll_value = 0;
+  uint32_t last_poll_bytes = 0;
   bool blocked = false;
   bool finished = false;
   // TMA bulk store groups: completion time of each committed group, oldest first, and the
@@ -66,6 +68,10 @@ struct CudaThread {
   // mbarrier wait: which barrier and parity this thread is blocked on.
   uintptr_t mbar_wait = 0;
   uint32_t mbar_parity = 0;
+  // Data loads in flight: when each returns (a ring, at most sm.loads_in_flight_per_thread).
+  static constexpr uint32_t kMaxLoadsInFlight = 16;
+  std::array<Ps, kMaxLoadsInFlight> loads{};
+  uint32_t loads_head = 0, loads_count = 0;
 };
 
 // One warp's rendezvous for __syncwarp, shuffles and votes.
@@ -113,7 +119,7 @@ struct Cta {
   std::vector<WarpSync> warps;
   std::map<uintptr_t, Mbarrier> mbarriers;  // by shared-memory address
   std::vector<CudaThread*> mbar_waiters;
-  BandwidthResource tma;  // the SM's TMA unit
+  SmPorts ports;  // the SM's TMA engine, write path and atomic issue
   // Expires with the CTA: TMA copies still in flight then write nowhere.
   std::shared_ptr<char> alive = std::make_shared<char>(0);
 };

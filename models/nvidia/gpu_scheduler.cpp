@@ -128,6 +128,9 @@ void GpuScheduler::start_launch() {
   m_queue.pop_front();
   m_aborting = false;
   Launch& l = *m_current;
+  // Queued behind a kernel that has just ended: the GPU starts it gpu.launch_gap_us later
+  // (on an idle stream, gpu.launch_start_us after it arrived).
+  if (l.queued_ps < m_last_end_ps) l.start_ps = m_last_end_ps + ns_to_ps(m_sys.params().launch_gap_us * 1000.0);
   l.ctas.resize(l.grid.count());
   m_free_sms.clear();
   const int sms = static_cast<int>(m_sys.params().sm_count);
@@ -147,7 +150,6 @@ void GpuScheduler::start_cta(Launch& l, uint32_t index, int sm) {
   c.index = index;
   c.idx = {index % l.grid.x, (index / l.grid.x) % l.grid.y, index / (l.grid.x * l.grid.y)};
   c.sm = sm;
-  c.tma.set_bandwidth(m_sys.params().tma_gbytes_per_s);
   c.smem.assign(l.dyn_smem_bytes, 0);
   c.static_image.assign(static_smem_bytes(), 0);
   const uint32_t n = l.block.count();
@@ -242,6 +244,7 @@ void GpuScheduler::end_launch() {
   if (!m_aborting && l.end_ps > now_ps()) sc_core::wait(sc_core::sc_time::from_value(l.end_ps - now_ps()));
   l.done = true;
   l.end_ps = std::max(l.end_ps, now_ps());
+  m_last_end_ps = l.end_ps;
   l.ctas.clear();
   l.finished.notify(sc_core::SC_ZERO_TIME);
   m_current.reset();
@@ -253,11 +256,12 @@ void GpuScheduler::busy(CudaThread& t) {
   t.spin = 0;
 }
 
-void GpuScheduler::poll(CudaThread& t, uintptr_t addr, uint64_t value) {
+void GpuScheduler::poll(CudaThread& t, uintptr_t addr, uint64_t value, uint32_t bytes) {
   if (addr != t.last_poll_addr || value != t.last_poll_value) {
     busy(t);
     t.last_poll_addr = addr;
     t.last_poll_value = value;
+    t.last_poll_bytes = std::min<uint32_t>(bytes, 8);
     return;
   }
   if (++t.spin == kSpinIdle) {
@@ -265,6 +269,22 @@ void GpuScheduler::poll(CudaThread& t, uintptr_t addr, uint64_t value) {
   } else if (t.spin > kSpinIdle) {
     m_sys.idle_poll();
   }
+}
+
+bool GpuScheduler::idle_poller_sees_change() const {
+  if (!m_current) return false;
+  for (const auto& cta : m_current->ctas) {
+    if (!cta) continue;
+    for (const auto& t : cta->threads) {
+      if (t->finished || t->blocked || t->spin < kSpinIdle || t->last_poll_bytes == 0) continue;
+      const void* p = reinterpret_cast<const void*>(t->last_poll_addr);
+      if (!m_sys.memory().in_hbm(p, t->last_poll_bytes)) continue;
+      uint64_t now = 0;
+      std::memcpy(&now, p, t->last_poll_bytes);
+      if (now != t->last_poll_value) return true;
+    }
+  }
+  return false;
 }
 
 void GpuScheduler::advance(CudaThread& t, Ps d) {

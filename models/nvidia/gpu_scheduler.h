@@ -38,8 +38,12 @@ class GpuScheduler {
   void sync_to(CudaThread& t, Ps t_ps);
   // The thread did something other than re-reading an unchanged word (hang detection).
   void busy(CudaThread& t);
-  // The thread polled `addr` and read `value`: unchanged polls in a row make it idle.
-  void poll(CudaThread& t, uintptr_t addr, uint64_t value);
+  // The thread polled `bytes` (up to 8) at `addr` and read `value`: unchanged polls in a row
+  // make it idle.
+  void poll(CudaThread& t, uintptr_t addr, uint64_t value, uint32_t bytes);
+  // True when an idle polling thread's word in GPU memory no longer holds what it last read
+  // (a write landed after its last poll: its next poll sees it, so nothing is stuck yet).
+  bool idle_poller_sees_change() const;
   // Parks the thread until wake(); `what` says on what (hang reports).
   void block(CudaThread& t);
   // Makes a blocked thread runnable at `t_ps` (from the thread that releases it).
@@ -79,6 +83,7 @@ class GpuScheduler {
   std::priority_queue<Ready, std::vector<Ready>, std::greater<Ready>> m_ready;
   uint64_t m_seq = 0;
   uint64_t m_resumes = 0;
+  Ps m_last_end_ps = 0;  // end of the last launch (the next queued one starts a launch gap after)
   std::vector<int> m_free_sms;
   sc_core::sc_event m_work;
   bool m_aborting = false;

@@ -18,18 +18,33 @@ struct NvidiaParams {
   double sm_load_issue_ns = 0;     // a weak (data) load: pipelined, the thread does not wait for it
   double sm_syncthreads_ns = 0;    // CTA barrier release after the last arrival
   double sm_warp_sync_ns = 0;      // __syncwarp / shuffle / vote
+  double sm_loads_in_flight = 0;   // data loads one thread keeps in flight before it waits for the oldest
+  double sm_store_gbytes_per_s = 0;  // the SM's write path: stores and bulk stores together
+  double sm_atomic_issue_ns = 0;   // one global atomic through the SM's atomic issue port
   // Memory of one GPU.
   double l2_latency_ns = 0;        // one way SM -> L2 (a load round trip is twice this)
   double hbm_latency_ns = 0;       // extra for a bulk read served by HBM instead of L2
+  double l2_effective_bytes = 0;   // what the L2 holds of scattered lines (LRU; misses go to HBM)
   double hbm_bytes = 0;
   double hbm_gbytes_per_s = 0;
   double mem_reorder_window_ns = 0;     // largest seeded extra delay of a weak/relaxed local store
   double nvlink_reorder_window_ns = 0;  // ... of one to an NVLink peer
   double fence_sys_ns = 0;         // extra cost of a system-scope fence (no pending writes)
   double fence_gpu_ns = 0;         // ... of a GPU-scope fence (a release.gpu or fence.*.gpu)
-  // TMA unit of one SM.
-  double tma_issue_ns = 0;
-  double tma_gbytes_per_s = 0;
+  // Atomics at the L2.
+  double atomic_unit_ns = 0;           // a returning atomic above a load's L2 round trip
+  double atomic_miss_ns = 0;           // ... more when its line is not in L2
+  double atomic_same_address_ns = 0;   // an atomic's L2 slot after the previous one on its address
+  // TMA engine of one SM.
+  double tma_issue_ns = 0;             // from the copy instruction to its request leaving the SM
+  double tma_load_issue_ns = 0;        // issuing thread's cost per bulk load (the loop around it included)
+  double tma_store_issue_ns = 0;       // ... per bulk store
+  double tma_engine_ns = 0;            // engine occupancy per copy (at least)
+  double tma_load_gbytes_per_s = 0;    // bytes per SM of all bulk loads together
+  double tma_load_l2_ns = 0;           // one bulk load alone: fixed time, source in L2
+  double tma_load_hbm_ns = 0;          // ... source in HBM
+  double tma_copy_gbytes_per_s = 0;    // one bulk load alone: streaming rate
+  double tma_store_ns = 0;             // one bulk store alone: fixed time (its bytes at sm.store_gbytes_per_s)
   // NVLink port per GPU and the NVSwitch.
   double nvlink_gpus_per_domain = 0;
   double nvlink_gbytes_per_s = 0;  // per GPU and direction (all links together)
@@ -59,6 +74,9 @@ struct NvidiaParams {
   double host_memcpy_latency_us = 0;
   double host_launch_us = 0;
   double launch_start_us = 0;      // GPU side of a launch (grid start and drain), put before its CTAs start
+  double launch_gap_us = 0;        // from a kernel's end to the next queued one's start
+  double memcpy_d2d_us = 0;        // cudaMemcpy device to device: fixed cost
+  double memcpy_d2d_gbytes_per_s = 0;  // ... bytes copied per ns
   // Simulation control.
   double sim_quantum_ns = 0;
   double sim_max_time_us = 0;

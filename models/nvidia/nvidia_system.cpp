@@ -37,7 +37,8 @@ NvidiaSystem::NvidiaSystem(const NvidiaParams& params, int n_gpus, uint64_t seed
       m_rng(seed ^ 0x9e3779b97f4a7c15ull),
       m_hbm_ports(n_gpus, BandwidthResource(params.hbm_gbytes_per_s)),
       m_pcie_up(n_gpus, BandwidthResource(params.pcie_gbytes_per_s)),
-      m_pcie_down(n_gpus, BandwidthResource(params.pcie_gbytes_per_s)) {
+      m_pcie_down(n_gpus, BandwidthResource(params.pcie_gbytes_per_s)),
+      m_l2(n_gpus, L2Residency(static_cast<uint64_t>(params.l2_effective_bytes))) {
   m_nvlink.attach(&m_hooks);
   m_ib.attach(&m_hooks, seed);
   m_order.set_gpu_of([](const void* p, void* ctx) { return static_cast<DeviceMemory*>(ctx)->gpu_of(p); }, &m_memory);
@@ -62,6 +63,11 @@ Ps NvidiaSystem::one_way_ps(int from, int owner) const {
   return from == owner ? l2 : l2 + m_nvlink.one_way_ps();
 }
 
+bool NvidiaSystem::l2_access(const void* p, uint64_t bytes) {
+  if (!m_memory.in_hbm(p, bytes)) return false;
+  return m_l2[m_memory.gpu_of(p)].access(reinterpret_cast<uintptr_t>(p), bytes);
+}
+
 Landing NvidiaSystem::store_landing(int from, int owner, uint64_t bytes, Ps t_ps) {
   const Ps l2 = ns_to_ps(m_params.l2_latency_ns);
   const uint32_t unit = static_cast<uint32_t>(m_params.nvlink_visibility_bytes);
@@ -69,6 +75,8 @@ Landing NvidiaSystem::store_landing(int from, int owner, uint64_t bytes, Ps t_ps
   l.unit_bytes = unit;
   if (from == owner) {
     if (bytes <= unit) {
+      // Small writes take HBM bandwidth too (written back from L2), without waiting for it.
+      m_hbm_ports[owner].reserve(t_ps + l2, bytes);
       l.first_ps = l.last_ps = t_ps + l2;
       return l;
     }
@@ -120,6 +128,8 @@ std::string addr_text(uintptr_t a) {
 
 void NvidiaSystem::check_deadlock() {
   if (m_deadlocked || m_live == 0 || m_idle < m_live || m_hosts_busy > 0 || !m_visibility.empty()) return;
+  for (auto& s : m_schedulers)
+    if (s->idle_poller_sees_change()) return;
   m_deadlocked = true;
   for (auto& s : m_schedulers) s->abort("deadlock");
 }

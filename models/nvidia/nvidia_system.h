@@ -18,6 +18,7 @@
 #include "models/nvidia/device_memory.h"
 #include "models/nvidia/fiber.h"
 #include "models/nvidia/gpu_scheduler.h"
+#include "models/nvidia/l2_residency.h"
 #include "models/nvidia/mem_order.h"
 #include "models/nvidia/nvidia_params.h"
 #include "models/nvidia/nvlink.h"
@@ -53,6 +54,10 @@ class NvidiaSystem {
   GpuScheduler& scheduler(int gpu) { return *m_schedulers[gpu]; }
   Nic& nic(int gpu) { return *m_nics[gpu]; }
   BandwidthResource& hbm_port(int gpu) { return m_hbm_ports[gpu]; }
+  L2Residency& l2(int gpu) { return m_l2[gpu]; }
+  // Brings [p, p + bytes) into its owner's L2 when it is GPU memory (writes of any agent
+  // allocate there); true when it was all there already.
+  bool l2_access(const void* p, uint64_t bytes);
   BandwidthResource& pcie_up(int gpu) { return m_pcie_up[gpu]; }      // GPU -> NIC
   BandwidthResource& pcie_down(int gpu) { return m_pcie_down[gpu]; }  // NIC -> GPU
 
@@ -110,6 +115,7 @@ class NvidiaSystem {
   StackPool m_stacks;
   ptx::Rng m_rng;
   std::vector<BandwidthResource> m_hbm_ports, m_pcie_up, m_pcie_down;
+  std::vector<L2Residency> m_l2;
   std::vector<std::unique_ptr<GpuScheduler>> m_schedulers;
   std::vector<std::unique_ptr<Nic>> m_nics;
   uint64_t m_live = 0, m_idle = 0;

@@ -137,6 +137,7 @@ GpuScheduler& this_scheduler() { return this_system().scheduler(this_thread().ct
 
 void work(double ops) {
   CudaThread& t = this_thread();
+  use_loads(t);
   this_scheduler().advance(t, static_cast<Ps>(ops * static_cast<double>(op_ps())));
 }
 
@@ -151,6 +152,47 @@ bool in_shared(const void* p, uint64_t bytes) {
   const auto b = reinterpret_cast<uintptr_t>(__start_symsim_shared);
   const auto e = reinterpret_cast<uintptr_t>(__stop_symsim_shared);
   return b && a >= b && a + bytes <= e;
+}
+
+namespace {
+
+// When a weak load's data is back at the SM: an L2 round trip, plus HBM on a miss (the line
+// comes in), or over NVLink from a peer (whose L2 serves it).
+Ps weak_load_return_ps(NvidiaSystem& sys, int gpu, int owner, const void* addr, uint32_t bytes, Ps sample) {
+  const auto& p = sys.params();
+  const bool hit = sys.l2_access(addr, bytes);
+  if (owner != gpu) return sys.read_return_ps(owner, gpu, bytes, sample + sys.one_way_ps(gpu, owner));
+  const Ps l2 = ns_to_ps(p.l2_latency_ns);
+  if (hit) return sample + 2 * l2;
+  const Ps start = sys.hbm_port(owner).reserve(sample + l2, std::max<uint64_t>(bytes, L2Residency::kLineBytes));
+  return std::max(sample + 2 * l2 + ns_to_ps(p.hbm_latency_ns),
+                  start + transfer_ps(L2Residency::kLineBytes, p.hbm_gbytes_per_s) + l2);
+}
+
+// The thread keeps at most sm.loads_in_flight_per_thread data loads out: one more waits for
+// the oldest to return. The shim cannot see when loaded data is used: loads overlap each other
+// only, and the thread's next operation of another kind waits for them (use_loads).
+void track_load(CudaThread& t, GpuScheduler& s, Ps returns_ps) {
+  const auto limit = static_cast<uint32_t>(this_system().params().sm_loads_in_flight);
+  constexpr uint32_t kRing = CudaThread::kMaxLoadsInFlight;
+  if (t.loads_count >= limit) {
+    const Ps oldest = t.loads[t.loads_head];
+    t.loads_head = (t.loads_head + 1) % kRing;
+    --t.loads_count;
+    if (oldest > t.local_ps) s.advance(t, oldest - t.local_ps);
+  }
+  t.loads[(t.loads_head + t.loads_count) % kRing] = returns_ps;
+  ++t.loads_count;
+}
+
+}  // namespace
+
+void use_loads(CudaThread& t) {
+  if (t.loads_count == 0) return;
+  Ps latest = t.local_ps;
+  for (uint32_t i = 0; i < t.loads_count; ++i) latest = std::max(latest, t.loads[(t.loads_head + i) % CudaThread::kMaxLoadsInFlight]);
+  t.loads_count = 0;
+  if (latest > t.local_ps) this_scheduler().advance(t, latest - t.local_ps);
 }
 
 void load(void* out, const void* addr, uint32_t bytes, Sem sem, Scope scope, Site site) {
@@ -172,6 +214,7 @@ void load(void* out, const void* addr, uint32_t bytes, Sem sem, Scope scope, Sit
   Ps sample = strong ? t.local_ps + sys.one_way_ps(gpu, owner) : t.local_ps;
   sample = std::max(sample, OrderModel::read_wait_ps(t.order, a, a + bytes));
   if (strong) {
+    use_loads(t);
     t.wait = {"polls a word (ld strong)", site.file, site.line, a, t.wait.value};
   }
   s.sync_to(t, sample);
@@ -182,17 +225,19 @@ void load(void* out, const void* addr, uint32_t bytes, Sem sem, Scope scope, Sit
   if (strong) {
     const uint64_t v = read_u(static_cast<const uint8_t*>(out), std::min<uint32_t>(bytes, 8));
     t.wait.value = v;
-    s.poll(t, a, v);
+    s.poll(t, a, v, bytes);
     t.local_ps = std::max(t.local_ps, sys.read_return_ps(owner, gpu, bytes, sample));
   } else {
     s.busy(t);
     t.wait = {};
+    track_load(t, s, weak_load_return_ps(sys, gpu, owner, addr, bytes, sample));
     t.local_ps += ns_to_ps(sys.params().sm_load_issue_ns);
   }
 }
 
 void store(void* addr, const void* value, uint32_t bytes, Sem sem, Scope scope, Site site) {
   CudaThread& t = this_thread();
+  use_loads(t);
   GpuScheduler& s = this_scheduler();
   NvidiaSystem& sys = this_system();
   s.busy(t);
@@ -216,6 +261,10 @@ void store(void* addr, const void* value, uint32_t bytes, Sem sem, Scope scope, 
   const int gpu = t.cta->gpu;
   const int owner = owner_of(t, addr, bytes, "a store");
   const auto a = reinterpret_cast<uintptr_t>(addr);
+  // The SM's write path takes every store's bytes; a thread waits while it is backed up.
+  const Ps accepted = t.cta->ports.write_path.reserve(t.local_ps, transfer_ps(bytes, sys.params().sm_store_gbytes_per_s));
+  if (accepted > t.local_ps) s.advance(t, accepted - t.local_ps);
+  sys.l2_access(addr, bytes);
   const Ps issue = t.local_ps;
   Landing l = sys.store_landing(gpu, owner, bytes, issue);
   Ps first = l.first_ps + sys.reorder_jitter_ps(owner != gpu);
@@ -249,6 +298,7 @@ void store(void* addr, const void* value, uint32_t bytes, Sem sem, Scope scope, 
 uint64_t atomic(void* addr, AtomicOp op, AtomicType type, uint64_t operand, uint64_t compare, Sem sem, Scope scope,
                 bool want_result, Site site) {
   CudaThread& t = this_thread();
+  use_loads(t);
   GpuScheduler& s = this_scheduler();
   NvidiaSystem& sys = this_system();
   const uint32_t bytes = type_bytes(type);
@@ -258,7 +308,7 @@ uint64_t atomic(void* addr, AtomicOp op, AtomicType type, uint64_t operand, uint
     const uint64_t v = apply_atomic(op, type, old, operand, compare);
     std::memcpy(p, &v, bytes);
     if (op == AtomicOp::Cas && old != compare) {
-      s.poll(t, reinterpret_cast<uintptr_t>(addr), old);
+      s.poll(t, reinterpret_cast<uintptr_t>(addr), old, bytes);
     } else {
       s.busy(t);
     }
@@ -270,12 +320,17 @@ uint64_t atomic(void* addr, AtomicOp op, AtomicType type, uint64_t operand, uint
   const int owner = owner_of(t, addr, bytes, "an atomic");
   const auto a = reinterpret_cast<uintptr_t>(addr);
   const Ps issue = t.local_ps;
-  // The atomic is performed at the owner's L2 when the request arrives (after the thread's
-  // earlier writes to the same bytes).
-  Ps perform = gpu == owner ? issue + sys.one_way_ps(gpu, owner)
-                            : sys.store_landing(gpu, owner, 16, issue).last_ps;
+  const auto& p = sys.params();
+  // The atomic leaves through the SM's atomic port and is performed at the owner's L2 when the
+  // request arrives (after the thread's earlier writes to the same bytes), in its turn on
+  // that address.
+  const Ps sent = t.cta->ports.atomic_issue.reserve(issue, ns_to_ps(p.sm_atomic_issue_ns));
+  Ps perform = gpu == owner ? sent + sys.one_way_ps(gpu, owner) : sys.store_landing(gpu, owner, 16, sent).last_ps;
   const Ps own = t.order.own.overlap_visible_ps(a, a + bytes);
   if (own >= perform) perform = own + 1;
+  const uint64_t warp_key = reinterpret_cast<uintptr_t>(t.cta) * 64 + t.warp;
+  perform = sys.l2(owner).atomic_slot(a, perform, warp_key, issue, ns_to_ps(p.atomic_same_address_ns));
+  const bool hit = sys.l2_access(addr, bytes);
   struct Result {
     uint64_t old = 0;
     std::vector<ReleaseInfo> releases;
@@ -305,8 +360,9 @@ uint64_t atomic(void* addr, AtomicOp op, AtomicType type, uint64_t operand, uint
     s.advance(t, op_ps());
     return 0;
   }
-  const Ps back = gpu == owner ? perform + ns_to_ps(sys.params().l2_latency_ns)
-                               : perform + sys.nvlink().one_way_ps() + ns_to_ps(sys.params().l2_latency_ns);
+  const Ps unit = ns_to_ps(p.atomic_unit_ns + (hit ? 0.0 : p.atomic_miss_ns));
+  const Ps back = gpu == owner ? perform + unit + ns_to_ps(p.l2_latency_ns)
+                               : perform + unit + sys.nvlink().one_way_ps() + ns_to_ps(p.l2_latency_ns);
   t.wait = {"waits for an atomic's result", site.file, site.line, a, t.wait.value};
   s.sync_to(t, back);
   sys.visibility().settle(now_ps());
@@ -314,7 +370,7 @@ uint64_t atomic(void* addr, AtomicOp op, AtomicType type, uint64_t operand, uint
   if (op == AtomicOp::Cas && result->old != compare) {
     t.wait.what = "spins on a compare-and-swap";
     t.wait.value = result->old;
-    s.poll(t, a, result->old);
+    s.poll(t, a, result->old, bytes);
   } else {
     s.busy(t);
     t.wait = {};
@@ -324,6 +380,7 @@ uint64_t atomic(void* addr, AtomicOp op, AtomicType type, uint64_t operand, uint
 
 void fence(Sem sem, Scope scope, Site site) {
   CudaThread& t = this_thread();
+  use_loads(t);
   GpuScheduler& s = this_scheduler();
   NvidiaSystem& sys = this_system();
   s.busy(t);
@@ -337,12 +394,14 @@ void fence(Sem sem, Scope scope, Site site) {
 
 uint64_t clock64() {
   CudaThread& t = this_thread();
+  use_loads(t);
   return static_cast<uint64_t>(static_cast<double>(t.local_ps) / 1000.0 * this_system().params().sm_clock_ghz);
 }
 
 void nanosleep(uint32_t ns) {
   // Not "busy": a poll loop that sleeps between polls still counts as idle when nothing changes.
   CudaThread& t = this_thread();
+  use_loads(t);
   this_scheduler().sync_to(t, t.local_ps + ns_to_ps(ns));
 }
 

@@ -80,10 +80,43 @@ int owner_checked(const CudaThread& t, const void* p, uint32_t bytes, Site site,
   return owner;
 }
 
+// When a bulk load's bytes are all in shared memory: the SM's TMA engine takes the copy for
+// its engine cost or its bytes at the load cap, whichever is longer; from its start the copy
+// takes the one-copy time of its source (L2 or HBM) and size; HBM bandwidth on a miss, NVLink
+// for a peer's memory.
+Ps load_done_ps(CudaThread& t, const void* src, uint32_t bytes, int owner, Ps sample) {
+  NvidiaSystem& sys = this_system();
+  const auto& p = sys.params();
+  const Ps occupancy = std::max(ns_to_ps(p.tma_engine_ns), transfer_ps(bytes, p.tma_load_gbytes_per_s));
+  const Ps start = t.cta->ports.tma_engine.reserve(t.local_ps, occupancy);
+  const bool hit = sys.l2_access(src, bytes);
+  Ps done = start + ns_to_ps(hit ? p.tma_load_l2_ns : p.tma_load_hbm_ns) + transfer_ps(bytes, p.tma_copy_gbytes_per_s);
+  if (owner != t.cta->gpu || !hit) done = std::max(done, sys.read_return_ps(owner, t.cta->gpu, bytes, sample));
+  return std::max(done, sample + 1);
+}
+
+// A bulk store's landing, no faster than one copy alone: its fixed time, then its bytes at the
+// SM's write rate (unit by unit).
+Landing stretched(Landing l, uint64_t bytes, Ps t0_ps, double gbytes_per_s) {
+  const Ps last = t0_ps + transfer_ps(bytes, gbytes_per_s);
+  if (last <= l.last_ps) return l;
+  const uint64_t units = l.unit_bytes ? (bytes + l.unit_bytes - 1) / l.unit_bytes : 1;
+  l.first_ps = std::max(l.first_ps, t0_ps + transfer_ps(std::min<uint64_t>(bytes, l.unit_bytes), gbytes_per_s));
+  if (units <= 1 || l.first_ps >= last) {
+    l.first_ps = l.last_ps = std::max(l.first_ps, last);
+    l.interval_ps = 0;
+    return l;
+  }
+  l.interval_ps = (last - l.first_ps) / (units - 1);
+  l.last_ps = l.first_ps + (units - 1) * l.interval_ps;
+  return l;
+}
+
 }  // namespace
 
 void tma_load(void* smem_dst, const void* gmem_src, uint32_t bytes, void* mbar, Site site) {
   CudaThread& t = this_thread();
+  use_loads(t);
   NvidiaSystem& sys = this_system();
   GpuScheduler& s = this_scheduler();
   s.busy(t);
@@ -95,9 +128,7 @@ void tma_load(void* smem_dst, const void* gmem_src, uint32_t bytes, void* mbar, 
   const Ps issue = t.local_ps + ns_to_ps(sys.params().tma_issue_ns);
   Ps sample = std::max(issue + sys.one_way_ps(gpu, owner), OrderModel::read_wait_ps(t.order, a, a + bytes));
   sys.order().data_read(t.order, a, a + bytes, sample, site.file, site.line);
-  const Ps start = t.cta->tma.reserve(sample, bytes);
-  const Ps done = std::max(sys.read_return_ps(owner, gpu, bytes, sample),
-                           start + transfer_ps(bytes, t.cta->tma.bandwidth_gbytes_per_s()));
+  const Ps done = load_done_ps(t, gmem_src, bytes, owner, sample);
   std::weak_ptr<char> alive = t.cta->alive;
   Cta* cta = t.cta;
   VisibilityQueue* vis = &sys.visibility();
@@ -110,11 +141,12 @@ void tma_load(void* smem_dst, const void* gmem_src, uint32_t bytes, void* mbar, 
     });
   });
   complete_tx(*t.cta, mbar, bytes, done, site);
-  s.advance(t, ns_to_ps(sys.params().sm_op_ns));
+  s.advance(t, ns_to_ps(sys.params().tma_load_issue_ns));
 }
 
 void tma_store(void* gmem_dst, const void* smem_src, uint32_t bytes, Site site) {
   CudaThread& t = this_thread();
+  use_loads(t);
   NvidiaSystem& sys = this_system();
   GpuScheduler& s = this_scheduler();
   s.busy(t);
@@ -122,9 +154,14 @@ void tma_store(void* gmem_dst, const void* smem_src, uint32_t bytes, Site site) 
   const int gpu = t.cta->gpu;
   const int owner = owner_checked(t, gmem_dst, bytes, site, "tma_store_1d");
   const auto a = reinterpret_cast<uintptr_t>(gmem_dst);
-  const Ps issue = t.local_ps + ns_to_ps(sys.params().tma_issue_ns);
-  const Ps start = t.cta->tma.reserve(issue, bytes);
-  const Landing l = sys.store_landing(gpu, owner, bytes, start);
+  const auto& p = sys.params();
+  // The engine takes the copy, then the SM's write path its bytes (as plain stores' bytes);
+  // one store alone lands tma.store_ns plus its bytes' time after it is issued.
+  const Ps engine = t.cta->ports.tma_engine.reserve(t.local_ps, ns_to_ps(p.tma_engine_ns));
+  const Ps start = t.cta->ports.write_path.reserve(engine, transfer_ps(bytes, p.sm_store_gbytes_per_s));
+  sys.l2_access(gmem_dst, bytes);
+  const Landing l = stretched(sys.store_landing(gpu, owner, bytes, start), bytes,
+                              start + ns_to_ps(p.tma_store_ns), p.sm_store_gbytes_per_s);
   const Ps first = l.first_ps + sys.reorder_jitter_ps(owner != gpu);
   const Ps last = first + (l.last_ps - l.first_ps);
   sys.visibility().schedule(first, l.interval_ps, l.unit_bytes, static_cast<uint8_t*>(gmem_dst),
@@ -133,7 +170,7 @@ void tma_store(void* gmem_dst, const void* smem_src, uint32_t bytes, Site site) 
                     {WriterKind::Tma, gpu, static_cast<int>(t.cta->index), static_cast<int>(t.tid), site.file, site.line}});
   t.bulk_open = true;
   t.bulk_open_ps = std::max(t.bulk_open_ps, last);
-  s.advance(t, ns_to_ps(sys.params().sm_op_ns));
+  s.advance(t, ns_to_ps(p.tma_store_issue_ns));
 }
 
 void tma_commit() {
@@ -146,6 +183,7 @@ void tma_commit() {
 
 void tma_wait(uint32_t pending, Site site) {
   CudaThread& t = this_thread();
+  use_loads(t);
   GpuScheduler& s = this_scheduler();
   s.busy(t);
   Ps until = t.local_ps;
@@ -173,6 +211,7 @@ void mbar_init(void* mbar, uint32_t count) {
 
 void mbar_arrive(void* mbar, uint32_t count, uint32_t tx_bytes, Site site) {
   CudaThread& t = this_thread();
+  use_loads(t);
   this_scheduler().busy(t);
   Mbarrier& m = mbarrier(*t.cta, mbar, site);
   if (count > m.pending)
@@ -193,6 +232,7 @@ void mbar_expect_tx(void* mbar, uint32_t tx_bytes) {
 
 bool mbar_test(void* mbar, uint32_t parity, Site site) {
   CudaThread& t = this_thread();
+  use_loads(t);
   Mbarrier& m = mbarrier(*t.cta, mbar, site);
   parity &= 1;
   const bool done = (m.phase & 1) != parity && t.local_ps >= m.complete_ps[parity];
@@ -206,6 +246,7 @@ bool mbar_test(void* mbar, uint32_t parity, Site site) {
 
 void mbar_wait(void* mbar, uint32_t parity, Site site) {
   CudaThread& t = this_thread();
+  use_loads(t);
   GpuScheduler& s = this_scheduler();
   NvidiaSystem& sys = this_system();
   s.busy(t);

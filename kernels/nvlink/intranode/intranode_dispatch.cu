@@ -55,13 +55,18 @@ __global__ void intranode_dispatch(IntranodeDispatchArgs a) {
   }
   ptx::tma_store_wait<0>();
 
-  // Counts: every SM's slots are taken once all SMs are here.
+  // Counts: every SM's slots are taken once all SMs are here. SM 0's thread r writes rank r's
+  // count and signals rank r (its release orders the count), then the grid waits for SM 0:
+  // nvlink_barrier's own opening grid sync would only repeat the one above.
   comm::grid_sync(&a.ws->grid_sync_count[1], sm, num_sms, thread);
-  if (sm == 0 && static_cast<int>(thread) < ranks) {
-    const int count = ptx::ld_acquire_gpu(a.send_counter + thread);
-    ptx::st_relaxed_sys(map(a.recv_count + me, static_cast<int>(thread)), count + 1);
+  if (sm == 0) {
+    if (static_cast<int>(thread) < ranks) {
+      const int count = ptx::ld_acquire_gpu(a.send_counter + thread);
+      ptx::st_relaxed_sys(map(a.recv_count + me, static_cast<int>(thread)), count + 1);
+    }
+    comm::nvlink_signal_and_wait(a.ws, map, ranks, thread);
   }
-  comm::nvlink_barrier(a.ws, map, ranks, sm, num_sms, thread);
+  comm::grid_sync(&a.ws->grid_sync_count[0], sm, num_sms, thread);
 
   // Receive side: pack [source][slot] messages into recv_x; warps take messages in turn and
   // move each with a TMA load into shared memory and a TMA store out (the copy epilogue).

@@ -125,7 +125,8 @@ int launch_kernel(const char* name, dim3 grid, dim3 block, size_t dyn_smem_bytes
   l->block = {block.x, block.y, block.z};
   l->dyn_smem_bytes = dyn_smem_bytes;
   l->entry = std::move(body);
-  l->queued_ps = now_ps() + ns_to_ps(p.host_launch_us * 1000.0);
+  host_wait_time(ns_to_ps(p.host_launch_us * 1000.0));  // the host's own cost of the launch call
+  l->queued_ps = now_ps();
   l->start_ps = l->queued_ps + ns_to_ps(p.launch_start_us * 1000.0);
   // The cooperative grid barrier's counter, zero at launch.
   l->grid_sync_word = sys.memory().runtime_alloc(h.rank, 8, 8);
@@ -244,10 +245,11 @@ cudaError_t cudaMemcpy(void* dst, const void* src, size_t bytes, cudaMemcpyKind 
   const auto& p = cuda::system().params();
   // Device to device: the GPU's copy engine reads and writes HBM; otherwise a host transfer.
   cuda::host_wait_time(kind == cudaMemcpyDeviceToDevice
-                           ? ns_to_ps(p.launch_start_us * 1000.0) + transfer_ps(2 * bytes, p.hbm_gbytes_per_s)
+                           ? ns_to_ps(p.memcpy_d2d_us * 1000.0) + transfer_ps(bytes, p.memcpy_d2d_gbytes_per_s)
                            : cuda::copy_ps(bytes));
   cuda::system().visibility().settle(cuda::now_ps());  // device data that has landed by now
   std::memmove(dst, src, bytes);
+  cuda::system().l2_access(dst, bytes);  // copy-engine writes allocate in the destination's L2
   return cuda::set_error(cudaSuccess);
 }
 

@@ -1,0 +1,35 @@
+// calib_probe: the per-SM calibration rows (docs/hw-calibration.md, symsim-calib) as one kernel
+// the simulator and the GPU both run, so that each row can be re-simulated: a stream of 1D
+// bulk loads or stores from one CTA (lane 0 of `warps` warps, `inflight` copies in flight
+// each), a dependent load or atomic chain of one thread, same-address reductions from every
+// CTA, plain 16 B stores from a full CTA, and returning atomics from a full CTA. Thread 0 of
+// each CTA times its CTA with clock64; the host turns cycles into the row's unit.
+#pragma once
+#include <cstdint>
+
+enum CalibProbeMode : int {
+  kProbeTmaLoad = 0,     // GB/s: bulk loads global -> shared
+  kProbeTmaStore = 1,    // GB/s: bulk stores shared -> global
+  kProbeLoadChain = 2,   // ns per dependent load
+  kProbeAtomicChain = 3, // ns per dependent returning atomic
+  kProbeRedOneAddr = 4,  // G ops/s: red.add on one word from every CTA
+  kProbeStoreSm = 5,     // GB/s: one CTA's 16 B stores
+  kProbeAtomicSm = 6,    // G ops/s: one CTA's returning atomics, one per thread in flight
+};
+
+struct CalibProbeArgs {
+  int mode;
+  uint8_t* buf;          // the window the probe walks
+  uint64_t window_bytes; // its size
+  uint32_t bytes;        // per copy (TMA modes)
+  int inflight;          // 1, 2, 4 or 8 (TMA modes)
+  int per_thread;        // copies per issuing warp / loads or atomics per thread / reductions per CTA
+  uint32_t stride;       // bytes between chain elements
+  int bufs;              // shared buffers per issuing warp (TMA modes)
+  int* word;             // the reduction's word
+  unsigned long long* cycles;  // per CTA: clock64 ticks of its timed part
+};
+
+constexpr int kCalibProbeMaxWarps = 16;
+constexpr int kCalibProbeMbarBytes = kCalibProbeMaxWarps * 8 * 8;
+int launch_calib_probe(int ctas, int threads, int smem_bytes, const CalibProbeArgs& args);

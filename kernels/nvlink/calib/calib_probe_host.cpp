@@ -1,0 +1,96 @@
+// Host driver of calib_probe: sets up the window (written first when the row wants it in L2),
+// runs one configuration and reports its figure in the row's unit as "value=..." (hw_diff.py
+// compares it with the calibration row and with the GPU's run of the same probe).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "calib_probe.cuh"
+#include "cuda_runtime.h"
+#include "kernel_registry.h"
+#include "symsim/cuda/runtime.h"
+
+namespace {
+
+constexpr double kSmClockGhz = 1.98;  // clock64 ticks per ns on an H200 running (row sm.clock_ghz)
+constexpr int kSmemBudget = 200 * 1024;
+
+void calib_probe_host(int rank, const symsim::KernelArgs& a) {
+  CalibProbeArgs args{};
+  args.mode = static_cast<int>(a.u64("mode"));
+  args.bytes = static_cast<uint32_t>(a.u64("bytes"));
+  args.inflight = static_cast<int>(a.u64("inflight"));
+  args.per_thread = static_cast<int>(a.u64("count"));
+  args.stride = static_cast<uint32_t>(a.u64("stride"));
+  const int warps = static_cast<int>(a.u64("warps"));
+  const bool tma = args.mode == kProbeTmaLoad || args.mode == kProbeTmaStore;
+  int ctas = 1, threads = 32;
+  if (args.mode == kProbeRedOneAddr) ctas = a.blocks();
+  if (tma) threads = 32 * warps;
+  if (args.mode == kProbeStoreSm || args.mode == kProbeAtomicSm) threads = 1024;
+  uint64_t window = a.u64("window_kib") * 1024;
+  if (tma) window -= window % (static_cast<uint64_t>(warps) * args.bytes);
+  if (tma && !a.u64("hot")) {  // streamed: no copy revisits a line
+    args.per_thread = static_cast<int>(std::min<uint64_t>(args.per_thread, window / (static_cast<uint64_t>(warps) * args.bytes)));
+  }
+  args.bufs = tma ? std::max(1, std::min(args.inflight, kSmemBudget / (warps * static_cast<int>(args.bytes)))) : 1;
+  const int smem = tma ? kCalibProbeMbarBytes + warps * args.bufs * static_cast<int>(args.bytes) : 0;
+  window = std::max<uint64_t>(window, args.mode == kProbeAtomicSm ? 1024 * 128 : 16);
+  cudaMalloc(reinterpret_cast<void**>(&args.buf), window);
+  if (a.u64("hot")) {  // written just before: the window is in L2
+    std::vector<uint8_t> zeros(window, 0);
+    cudaMemcpy(args.buf, zeros.data(), window, cudaMemcpyHostToDevice);
+  }
+  args.window_bytes = window;
+  cudaMalloc(reinterpret_cast<void**>(&args.word), sizeof(int));
+  cudaMemset(args.word, 0, sizeof(int));
+  cudaMalloc(reinterpret_cast<void**>(&args.cycles), sizeof(unsigned long long) * (ctas + 1));
+
+  const int launched = launch_calib_probe(ctas, threads, smem, args);
+  const cudaError_t status = cudaDeviceSynchronize();
+  symsim::check(launched == cudaSuccess && status == cudaSuccess, fmt::format("gpu {}: calib_probe completed", rank),
+                fmt::format("launch {}, synchronize {} ({})", launched, status, cudaGetErrorString(status)));
+  if (launched != cudaSuccess || status != cudaSuccess) return;
+  std::vector<unsigned long long> cycles(ctas);
+  cudaMemcpy(cycles.data(), args.cycles, sizeof(unsigned long long) * ctas, cudaMemcpyDeviceToHost);
+  const double ns = static_cast<double>(*std::max_element(cycles.begin(), cycles.end())) / kSmClockGhz;
+  double value = 0;
+  const char* unit = "";
+  switch (args.mode) {
+    case kProbeTmaLoad:
+    case kProbeTmaStore:
+      value = static_cast<double>(args.bytes) * args.per_thread * warps / ns, unit = "GB/s";
+      break;
+    case kProbeLoadChain:
+    case kProbeAtomicChain:
+      value = ns / args.per_thread, unit = "ns";
+      break;
+    case kProbeRedOneAddr:
+      value = static_cast<double>(ctas) * args.per_thread / ns, unit = "G ops/s";
+      break;
+    case kProbeStoreSm:
+      value = static_cast<double>(window) / ns, unit = "GB/s";
+      break;
+    default:
+      value = static_cast<double>(threads) * args.per_thread / ns, unit = "G ops/s";
+      break;
+  }
+  symsim::check(value > 0, fmt::format("gpu {}: calib_probe mode {} measured", rank, args.mode),
+                fmt::format("value={:.4g} {}", value, unit));
+}
+
+}  // namespace
+
+SYMSIM_REGISTER_KERNEL(calib_probe, {"calib_probe", "nvidia",
+                                     "the per-SM calibration rows (TMA streams, load and atomic chains, same-address "
+                                     "reductions, an SM's stores and atomics) as a kernel both the simulator and the GPU run",
+                                     {{"mode", "0 TMA loads, 1 TMA stores, 2 load chain, 3 atomic chain, 4 red on one word from every CTA, 5 one CTA's stores, 6 one CTA's atomics", 0, 6, 0},
+                                      {"bytes", "bytes per bulk copy (multiple of 16)", 16, 1 << 16, 1024},
+                                      {"inflight", "bulk copies in flight per issuing warp (1, 2, 4 or 8)", 1, 8, 1},
+                                      {"warps", "issuing warps (TMA modes)", 1, kCalibProbeMaxWarps, 1},
+                                      {"count", "copies per issuing warp, loads or atomics per thread, reductions per CTA", 1, 1 << 20, 1024},
+                                      {"window_kib", "KiB of memory the probe walks", 1, 1 << 22, 1024},
+                                      {"hot", "1: the window is written just before (in L2)", 0, 1, 1},
+                                      {"stride", "bytes between chain elements", 16, 1 << 20, 256}},
+                                     132, calib_probe_host});

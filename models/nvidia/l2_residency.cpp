@@ -1,0 +1,42 @@
+#include "models/nvidia/l2_residency.h"
+
+#include <algorithm>
+
+namespace symsim::nv {
+
+bool L2Residency::access(uintptr_t a, uint64_t bytes) {
+  if (bytes == 0 || m_capacity_lines == 0) return false;
+  bool all = true;
+  const uint64_t last = (a + bytes - 1) / kLineBytes;
+  uint64_t first = a / kLineBytes;
+  if (last - first >= m_capacity_lines) {  // only the tail can stay
+    first = last - m_capacity_lines + 1;
+    all = false;
+  }
+  for (uint64_t line = first; line <= last; ++line) {
+    auto it = m_lines.find(line);
+    if (it != m_lines.end()) {
+      m_lru.splice(m_lru.begin(), m_lru, it->second);
+      continue;
+    }
+    all = false;
+    if (m_lines.size() >= m_capacity_lines) {
+      m_lines.erase(m_lru.back());
+      m_lru.pop_back();
+    }
+    m_lru.push_front(line);
+    m_lines.emplace(line, m_lru.begin());
+  }
+  return all;
+}
+
+Ps L2Residency::atomic_slot(uintptr_t addr, Ps arrive_ps, uint64_t warp_key, Ps issue_ps, Ps same_address_ps) {
+  auto [it, fresh] = m_atomics.try_emplace(addr);
+  AtomicAddr& s = it->second;
+  if (!fresh && s.warp_key == warp_key && s.issue_ps == issue_ps) return std::max(arrive_ps, s.performed_ps);
+  const Ps at = fresh ? arrive_ps : std::max(arrive_ps, s.performed_ps + same_address_ps);
+  s = {at, warp_key, issue_ps};
+  return at;
+}
+
+}  // namespace symsim::nv

@@ -1,0 +1,41 @@
+// Which lines of a GPU's memory its L2 holds (least recently used out first, at the effective
+// capacity measured for scattered reads), and the L2's atomic units: an atomic on an address
+// waits for the previous one on the same address; a warp's lanes hitting one address at once
+// reach the L2 as one request (warp aggregation).
+#pragma once
+#include <cstdint>
+#include <list>
+#include <unordered_map>
+
+#include "models/core/time.h"
+
+namespace symsim::nv {
+
+class L2Residency {
+ public:
+  static constexpr uint32_t kLineBytes = 128;
+  explicit L2Residency(uint64_t capacity_bytes) : m_capacity_lines(capacity_bytes / kLineBytes) {}
+
+  // Marks the lines of [a, a + bytes) used now (missing ones are brought in); true when every
+  // one was already held.
+  bool access(uintptr_t a, uint64_t bytes);
+
+  // When an atomic arriving at `arrive_ps` on `addr` is performed: after the one before it on
+  // that address plus `same_address_ps`, unless it is another lane of the same warp
+  // instruction (same `warp_key`, same `issue_ps`), which rides on that request.
+  Ps atomic_slot(uintptr_t addr, Ps arrive_ps, uint64_t warp_key, Ps issue_ps, Ps same_address_ps);
+
+ private:
+  using Lru = std::list<uint64_t>;
+  uint64_t m_capacity_lines;
+  Lru m_lru;  // most recent first
+  std::unordered_map<uint64_t, Lru::iterator> m_lines;
+  struct AtomicAddr {
+    Ps performed_ps = 0;
+    uint64_t warp_key = 0;
+    Ps issue_ps = 0;
+  };
+  std::unordered_map<uintptr_t, AtomicAddr> m_atomics;
+};
+
+}  // namespace symsim::nv

@@ -1,0 +1,101 @@
+// The per-SM model (models/nvidia sm_ports, l2_residency, tma, thread_ops) on the h200 preset:
+// calib_probe in the configuration of a per-SM calibration row reproduces the row's H200 figure
+// within 10% (docs/hw-calibration.md), and the units behave as their fits say.
+#include "models/nvidia/l2_residency.h"
+#include "models/nvidia/sm_ports.h"
+#include "nvidia_test_util.h"
+
+using namespace nvtest;
+
+namespace {
+
+// The probe's figure ("value=X unit" in its check).
+double probe(std::vector<std::string> sets) {
+  const auto out = run("calib_probe", std::move(sets));
+  expect_pass(out);
+  for (const auto& c : out.result["checks"]) {
+    const std::string d = c["detail"];
+    if (d.rfind("value=", 0) == 0) return std::stod(d.substr(6));
+  }
+  ADD_FAILURE() << "calib_probe reported no value";
+  return 0;
+}
+
+std::vector<std::string> tma(int mode, int bytes, int inflight, int warps, int hot) {
+  return {"kernel.args.mode=" + std::to_string(mode), "kernel.args.bytes=" + std::to_string(bytes),
+          "kernel.args.inflight=" + std::to_string(inflight), "kernel.args.warps=" + std::to_string(warps),
+          "kernel.args.count=2048", "kernel.args.hot=" + std::to_string(hot),
+          std::string("kernel.args.window_kib=") + (hot ? "1024" : "262144")};
+}
+
+}  // namespace
+
+TEST(PerSmModel, FourBulkLoadsOf16KiBInFlightFromL2) {  // tma_sm.load_l2.16k.x4_gbps
+  EXPECT_NEAR(probe(tma(0, 16384, 4, 1, 1)), 145.3, 14.5);
+}
+
+TEST(PerSmModel, SixteenIssuingWarpsReachTheEngineCost) {  // tma_sm.load_l2.1k.w16x2_gbps
+  EXPECT_NEAR(probe(tma(0, 1024, 2, 16, 1)), 98.39, 9.8);
+}
+
+TEST(PerSmModel, OneBulkLoadOf64KiBFromHbm) {  // tma_sm.load_hbm.64k.x1_gbps
+  EXPECT_NEAR(probe(tma(0, 65536, 1, 1, 0)), 83.13, 8.3);
+}
+
+TEST(PerSmModel, OneBulkStoreOf64KiB) {  // tma_sm.store.64k.x1_gbps
+  EXPECT_NEAR(probe(tma(1, 65536, 1, 1, 0)), 58.88, 5.9);
+}
+
+TEST(PerSmModel, OneSmStoresAt32BytesPerClock) {  // store.sm.16b_gbps
+  EXPECT_NEAR(probe({"kernel.args.mode=5", "kernel.args.window_kib=65536", "kernel.args.hot=0"}), 63.25, 6.3);
+}
+
+TEST(PerSmModel, ALoadMissingL2WaitsForHbm) {  // mem.load_latency.ws_4096mib_ns
+  EXPECT_NEAR(probe({"kernel.args.mode=2", "kernel.args.count=4000", "kernel.args.window_kib=524288",
+                     "kernel.args.hot=0", "kernel.args.stride=65536"}),
+              345.4, 34.5);
+}
+
+TEST(PerSmModel, AReturningAtomicOnALineInL2) {  // atomic.latency.l2_ns
+  EXPECT_NEAR(probe({"kernel.args.mode=3", "kernel.args.count=4000", "kernel.args.window_kib=16384",
+                     "kernel.args.hot=1", "kernel.args.stride=4224"}),
+              233.8, 23.4);
+}
+
+TEST(PerSmModel, ReductionsOnOneWordSerialiseAtItsL2Slot) {  // atomic.one_address.red.sms132_gops
+  EXPECT_NEAR(probe({"kernel.args.mode=4", "kernel.args.count=2000", "kernel.args.window_kib=1", "kernel.args.hot=0",
+                     "kernel.blocks=132"}),
+              1.45, 0.145);
+}
+
+TEST(PerSmModel, OneSmsReturningAtomicsPipelineAcrossThreads) {  // atomic_pipe.sm.x1_gops
+  EXPECT_NEAR(probe({"kernel.args.mode=6", "kernel.args.count=256", "kernel.args.window_kib=128", "kernel.args.hot=1"}),
+              1.305, 0.13);
+}
+
+TEST(L2Residency, TheLeastRecentlyUsedLineGoesFirst) {
+  symsim::nv::L2Residency l2(2 * symsim::nv::L2Residency::kLineBytes);
+  EXPECT_FALSE(l2.access(0, 128));   // brought in
+  EXPECT_TRUE(l2.access(0, 64));     // held
+  EXPECT_FALSE(l2.access(128, 128));
+  EXPECT_TRUE(l2.access(0, 1));      // line 0 is now the most recent
+  EXPECT_FALSE(l2.access(256, 128)); // evicts line 1
+  EXPECT_TRUE(l2.access(0, 1));
+  EXPECT_FALSE(l2.access(128, 1));
+}
+
+TEST(L2Residency, LanesOfOneWarpInstructionShareOneAtomicSlot) {
+  symsim::nv::L2Residency l2(1 << 20);
+  const symsim::Ps first = l2.atomic_slot(64, 1000, 7, 500, 700);
+  EXPECT_EQ(first, 1000);
+  EXPECT_EQ(l2.atomic_slot(64, 1000, 7, 500, 700), 1000);  // another lane, same instruction
+  EXPECT_EQ(l2.atomic_slot(64, 1000, 8, 500, 700), 1700);  // another warp: the next slot
+  EXPECT_EQ(l2.atomic_slot(128, 1000, 8, 500, 700), 1000); // another address: no wait
+}
+
+TEST(SmUnit, AnEarlierRequestDoesNotQueueBehindALaterOne) {
+  symsim::nv::SmUnit u;
+  EXPECT_EQ(u.reserve(160000, 8000), 160000);  // reached first, ready later
+  EXPECT_EQ(u.reserve(0, 8000), 0);            // ready earlier: not behind it
+  EXPECT_EQ(u.reserve(0, 16000), 8000);        // the rest of slot 0, then slot 1
+}
