@@ -31,6 +31,7 @@ struct HostState {
   bool finished = false;
   std::string waiting_on;
   bool shmem_ready = false;
+  uint64_t instance_id = 0;  // aclshmemx_init_attr_t::instance_id of the live instance
   aclshmemi_aiv_udma_info_t* udma_info = nullptr;  // in this PE's HBM
   uint32_t qp_num = 1;  // aclshmemx_set_qp_num before init
   bool relay_build = false;  // initialised by a host program built with ACLSHMEM_RELAY_SUPPORT
@@ -143,9 +144,14 @@ struct World {
   QuiescentHint quiescent_hint;
   std::vector<WaitRecord> gave_up;   // polls past the retry limit
   QpTable<PostCursor> posts;         // wqe_posts.h
+  std::map<std::pair<uint64_t, int>, int> forked_verdicts;  // symsim/forked_pes.h: (round, rank) -> signal
 };
 
 World& world();
+// AscendC::printf of the running block in the dump build: into its workspace (true); ascendc_dump.cpp.
+namespace dump {
+bool capture(const char* text);
+}
 HostState& host();  // the calling host program's state
 Ps now_ps();
 // Blocks a host coroutine for `d`.
