@@ -89,6 +89,24 @@ else
   build_failed udma_atomic_add atomic
 fi
 
+# The same two examples in upstream's ENABLE_ASCENDC_DUMP build (examples/CMakeLists.txt's
+# definitions): the kernels call InitDump, the host programs Adx::AdumpPrintWorkSpace.
+dump_defs=(-DENABLE_ASCENDC_DUMP -DASCENDC_DUMP=1 -DASCENDC_DEBUG)
+if compile demodump "$ex/udma_demo" "main.cpp udma_demo_kernel.cpp" -I"$ex/utils" -I"$ex/include" "${dump_defs[@]}"; then
+  for t in 0 1; do
+    link upstream_udma_demo_dump_$t demodump "{n_pes} {pe} tcp://127.0.0.1:8899 {n_pes} 0 0 $t" &&
+      run "udma_demo, test type $t, ENABLE_ASCENDC_DUMP build" upstream_udma_demo_dump_$t 4 "$demo_ok" "$demo_bad"
+  done
+else
+  build_failed "udma_demo (ENABLE_ASCENDC_DUMP)" demodump
+fi
+if compile atomicdump "$ex/udma_atomic_add" "main.cpp udma_atomic_add_kernel.cpp" -I"$ex/utils" -I"$ex/include" "${dump_defs[@]}"; then
+  link upstream_udma_atomic_add_dump atomicdump "{n_pes} {pe} tcp://127.0.0.1:8899 {n_pes} 0 0" &&
+    run "udma_atomic_add, ENABLE_ASCENDC_DUMP build" upstream_udma_atomic_add_dump 4 "$demo_ok" "$demo_bad"
+else
+  build_failed "udma_atomic_add (ENABLE_ASCENDC_DUMP)" atomicdump
+fi
+
 # udma_perftest with run.sh's defaults (2 PEs, 8 B to 128 KiB, 1000 loops, 16 KiB UB, bw, batch 0),
 # every test type and data type run.sh's "all" covers.
 pt=$ex/shmem_perftest/udma_perftest
