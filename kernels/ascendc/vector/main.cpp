@@ -91,12 +91,19 @@ int main(int argc, char **argv)
         expect(f[13 * kN + (i * 7 % kN)] == b[i], "Scatter (i * 7 % 256)", i, f[13 * kN + (i * 7 % kN)], b[i]);
         expect(n[3 * kN + i] == static_cast<int32_t>(i), "CreateVecIndex", i, n[3 * kN + i], i);
         expect(n[4 * kN + i] == (n[0 * kN + i] & static_cast<int32_t>(i)), "And", i, n[4 * kN + i], n[i] & static_cast<int32_t>(i));
+        expect(n[7 * kN + i] == (n[0 * kN + i] | static_cast<int32_t>(i)), "Or", i, n[7 * kN + i], n[i] | static_cast<int32_t>(i));
+        expect(n[6 * kN + i] == (i < 100 ? static_cast<int32_t>(i) : 100), "Mins", i, n[6 * kN + i], i < 100 ? i : 100);
+        expect(f[14 * kN + i] == a[i] / 3.25f, "Div", i, f[14 * kN + i], a[i] / 3.25f);
+        expect(f[15 * kN + i] == std::fmax(a[i], 0.5f), "Maxs", i, f[15 * kN + i], std::fmax(a[i], 0.5f));
     }
     expect(f[9 * kN] == sum, "ReduceSum", 0, f[9 * kN], sum);
     uint32_t got_at = 0;
     std::memcpy(&got_at, &f[9 * kN + 9], 4);
     expect(f[9 * kN + 8] == max, "ReduceMax value", 0, f[9 * kN + 8], max);
     expect(got_at == max_at, "ReduceMax index", 0, got_at, max_at);
+    std::memcpy(&got_at, &f[9 * kN + 17], 4);
+    expect(f[9 * kN + 16] == b[kN - 1], "ReduceMin value", 0, f[9 * kN + 16], b[kN - 1]);
+    expect(got_at == kN - 1, "ReduceMin index", 0, got_at, kN - 1);
     // 100 Adds of 256 repeats at aiv.vector_issue_ns = 10 and aiv.vector_repeat_ns = 0.625:
     // 100 * (10 + 256 * 0.625) ns = 17 us = 850 ticks of the 50 MHz counter (+1 for the reads).
     const int32_t ticks = n[5 * kN];

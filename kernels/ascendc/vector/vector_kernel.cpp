@@ -71,6 +71,11 @@ extern "C" __global__ __aicore__ void ascendc_vector_kernel(GM_ADDR in, GM_ADDR 
     AscendC::WaitFlag<AscendC::HardEvent::S_V>(EVENT_ID1);
     AscendC::Scatter(f[13 * kN], b, offsets, 0, kN);
     AscendC::And(ints[4 * kN], ints[0 * kN], ints[3 * kN], kN);
+    AscendC::Or(ints[7 * kN], ints[0 * kN], ints[3 * kN], kN);
+    AscendC::Mins(ints[6 * kN], ints[3 * kN], 100, kN);
+    AscendC::Div(f[14 * kN], a, f[7 * kN], kN);
+    AscendC::Maxs(f[15 * kN], a, 0.5f, kN);
+    AscendC::ReduceMin(f[9 * kN + 16], b, work, kN, true);
 
     // Timing: kTimedLoops Adds over 64 KiB, measured with GetSystemCycle once the scalar
     // pipe has waited for the vector pipe.
