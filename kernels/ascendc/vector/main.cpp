@@ -1,6 +1,6 @@
 // Host program of ascendc_vector (vector_kernel.cpp): gives the kernel two float vectors,
 // runs it, and checks every instruction's result against the same computation done here.
-//   argv: PE MODE   (MODE 0: ordered pipes, 1: missing flags, 2: dump build)
+//   argv: PE MODE   (MODE 0: ordered pipes, 1: missing flags, 2: dump build, 3: dump space full)
 // Exit status 0 when every result and the timed loop's tick count are as expected.
 #include <cmath>
 #include <cstdint>
@@ -59,7 +59,7 @@ int main(int argc, char **argv)
     launch_ascendc_vector(stream, din, dout, dump, mode);
     if (aclrtSynchronizeStream(stream) != ACL_SUCCESS) return 1;
     std::printf("[ascendc_vector] kernel done\n");
-    if (mode == 2) Adx::AdumpPrintWorkSpace(dump, 1024 * 1024, stream, "ascendc_vector");
+    if (mode >= 2) Adx::AdumpPrintWorkSpace(dump, 1024 * 1024, stream, "ascendc_vector");
 
     std::vector<float> f(16 * kN);
     std::vector<int32_t> n(8 * kN);

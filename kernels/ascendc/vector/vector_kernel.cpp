@@ -2,7 +2,8 @@
 // symsim/ascendc_vector.h on data it copies in from GM, and copies every result back out for
 // the host program (main.cpp) to check. Mode 0 orders the pipes as AscendC requires; mode 1
 // leaves out the MTE2->V and V->MTE3 flags (pipe_sync_missing at the two marked lines); mode 2
-// is the dump build: printf and DumpTensor records go into the workspace of InitDump.
+// is the dump build: printf and DumpTensor records go into the workspace of InitDump; mode 3
+// gives the block only 64 bytes of it, so the DumpTensor records are dropped.
 #include "kernel_operator.h"
 
 constexpr uint32_t kN = 256;          // elements per float / int32 vector (1 KiB: 4 repeats)
@@ -13,7 +14,7 @@ constexpr uint32_t kTimedLoops = 100;
 extern "C" __global__ __aicore__ void ascendc_vector_kernel(GM_ADDR in, GM_ADDR out, GM_ADDR dump, int mode)
 {
     AscendC::TPipe pipe;
-    if (mode == 2) AscendC::InitDump(false, dump, 1024 * 1024);
+    if (mode >= 2) AscendC::InitDump(false, dump, mode == 3 ? 64 : 1024 * 1024);
     AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
     pipe.InitBuffer(buf, 160 * 1024);
     AscendC::LocalTensor<float> a = buf.GetWithOffset<float>(kN, 0);
@@ -92,7 +93,7 @@ extern "C" __global__ __aicore__ void ascendc_vector_kernel(GM_ADDR in, GM_ADDR 
         AscendC::WaitFlag<AscendC::HardEvent::S_MTE3>(EVENT_ID3);
     }
 
-    if (mode == 2) {
+    if (mode >= 2) {
         AscendC::printf("vector results ready, %d ticks\n", (int)(t1 - t0));
         AscendC::DumpTensor(f[7 * kN], 7, 4);
         AscendC::DumpTensor(ints[3 * kN], 3, 5);

@@ -1,9 +1,7 @@
 // The dump build's records (symsim/ascendc_dump.h, debug.h): per block, the slice of the GM
-// workspace InitDump gave it and the records written into it, printed by the host.
+// workspace InitDump gave it and the records written into it (World::dump_slices), printed by
+// the host.
 #include <fmt/format.h>
-
-#include <map>
-#include <tuple>
 
 #include "debug.h"
 #include "kernel_operator.h"
@@ -12,29 +10,17 @@
 
 namespace {
 
-struct Slice {
-  const uint8_t* workspace = nullptr;  // the whole workspace (AdumpPrintWorkSpace's key)
-  uint64_t capacity_bytes = 0;
-  uint64_t used_bytes = 0;
-  uint64_t dropped_bytes = 0;
-  std::string records;
-};
+using symsim::shim::DumpSlice;
 
-// By (pe, core); a slice lives until the host prints its workspace or the block calls
-// InitDump again.
-std::map<std::pair<int, int>, Slice>& slices() {
-  static std::map<std::pair<int, int>, Slice> s;
-  return s;
-}
-
-Slice* running_slice() {
+// The running block's slice (null outside a kernel or before InitDump): a slice lives for
+// the launch that made it, its records until the host prints them.
+DumpSlice* running_slice() {
   symsim::AivCore* c = symsim::AivCore::current();
   if (!c) return nullptr;
-  const auto it = slices().find({c->pe(), c->core()});
-  return it == slices().end() || !it->second.workspace ? nullptr : &it->second;
+  return symsim::shim::world().blocks[c->pe()][c->core()]->dump;
 }
 
-void append(Slice& s, const std::string& text) {
+void append(DumpSlice& s, const std::string& text) {
   if (s.used_bytes + text.size() > s.capacity_bytes) {
     s.dropped_bytes += text.size();
     return;
@@ -57,15 +43,18 @@ void init_dump(uint8_t* workspace, uint64_t bytes, ::symsim::shim::CallSite site
                                    "(or leaves no bytes for each of the {} blocks)",
                                    site.file ? site.file : "?", site.line, bytes,
                                    reinterpret_cast<uintptr_t>(workspace), b.block_num));
-  Slice& s = slices()[{c.pe(), c.core()}];
-  s = Slice{};
+  symsim::shim::World& w = symsim::shim::world();
+  DumpSlice& s = w.dump_slices.emplace_back();
+  s.pe = c.pe();
+  s.core = c.core();
   s.workspace = workspace;
   s.capacity_bytes = slice;
+  w.blocks[c.pe()][c.core()]->dump = &s;
 }
 
 void dump_record(const std::string& text, uint64_t elements, ::symsim::shim::CallSite site) {
   symsim::AivCore& c = symsim::shim::core();
-  Slice* s = running_slice();
+  DumpSlice* s = running_slice();
   if (!s)
     symsim::shim::trap(fmt::format("{}:{}: AscendC::DumpTensor without AscendC::InitDump: the block has no dump "
                                    "workspace (build with ENABLE_ASCENDC_DUMP and call InitDump first)",
@@ -78,7 +67,7 @@ void dump_record(const std::string& text, uint64_t elements, ::symsim::shim::Cal
 
 namespace symsim::shim::dump {
 bool capture(const char* text) {
-  Slice* s = running_slice();
+  DumpSlice* s = running_slice();
   if (!s) return false;
   append(*s, text);
   return true;
@@ -88,9 +77,10 @@ bool capture(const char* text) {
 namespace Adx {
 void AdumpPrintWorkSpace(void* workspace, size_t, void*, const char* op_name) {
   const int pe = symsim::shim::host().pe;
-  for (auto it = slices().begin(); it != slices().end();) {
-    const Slice& s = it->second;
-    if (it->first.first != pe || s.workspace != workspace) {
+  std::list<DumpSlice>& slices = symsim::shim::world().dump_slices;
+  for (auto it = slices.begin(); it != slices.end();) {
+    const DumpSlice& s = *it;
+    if (s.pe != pe || s.workspace != workspace) {
       ++it;
       continue;
     }
@@ -98,14 +88,17 @@ void AdumpPrintWorkSpace(void* workspace, size_t, void*, const char* op_name) {
     while (from < s.records.size()) {
       const size_t end = s.records.find('\n', from);
       const size_t stop = end == std::string::npos ? s.records.size() : end + 1;
-      std::fprintf(stdout, "[pe %d aiv %d] %s", pe, it->first.second, s.records.substr(from, stop - from).c_str());
+      std::fprintf(stdout, "[pe %d aiv %d] %s", pe, s.core, s.records.substr(from, stop - from).c_str());
       from = stop;
     }
     if (s.dropped_bytes)
       std::fprintf(stdout, "[pe %d aiv %d] %s: %llu bytes of dump records dropped: the block's dump space of %llu "
-                   "bytes is full\n", pe, it->first.second, op_name ? op_name : "dump",
+                   "bytes is full\n", pe, s.core, op_name ? op_name : "dump",
                    static_cast<unsigned long long>(s.dropped_bytes), static_cast<unsigned long long>(s.capacity_bytes));
-    it = slices().erase(it);
+    for (auto& per_pe : symsim::shim::world().blocks)  // a block still running forgets its slice
+      for (auto& b : per_pe)
+        if (b && b->dump == &s) b->dump = nullptr;
+    it = slices.erase(it);
   }
 }
 }  // namespace Adx

@@ -3,6 +3,7 @@
 #include <systemc>
 
 #include <deque>
+#include <list>
 #include <functional>
 #include <map>
 #include <memory>
@@ -98,6 +99,15 @@ struct BatchContract {
 };
 
 // A block of a launched kernel running on one AIV core.
+// The dump build (ascendc_dump.cpp): a block's slice of an InitDump workspace and the records
+// written into it, kept until the host prints that workspace.
+struct DumpSlice {
+  int pe = 0, core = 0;
+  const uint8_t* workspace = nullptr;  // the whole workspace (AdumpPrintWorkSpace's key)
+  uint64_t capacity_bytes = 0, used_bytes = 0, dropped_bytes = 0;
+  std::string records;
+};
+
 struct BlockState {
   BlockContext ctx;
   std::string waiting_on;  // barriers
@@ -106,6 +116,7 @@ struct BlockState {
   bool finished = false;
   std::map<const void*, BatchContract> batches;  // open batches by their state object
   Ps last_vf_end_ps = 0;   // end of the block's last SIMT VF (wqe_posts.h)
+  DumpSlice* dump = nullptr;  // after InitDump: its slice in World::dump_slices
 };
 
 // Per SQ: the producer index up to which WQEs have post records, and when a core last rang it.
@@ -144,6 +155,7 @@ struct World {
   QuiescentHint quiescent_hint;
   std::vector<WaitRecord> gave_up;   // polls past the retry limit
   QpTable<PostCursor> posts;         // wqe_posts.h
+  std::list<DumpSlice> dump_slices;  // not yet printed by the host
   std::map<std::pair<uint64_t, int>, int> forked_verdicts;  // symsim/forked_pes.h: (round, rank) -> signal
 };
 
