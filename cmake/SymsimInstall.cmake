@@ -10,10 +10,15 @@ install(TARGETS symsim symsim-rewrite RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR
 if(TARGET symsim-litmus)
   install(TARGETS symsim-litmus RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 endif()
-install(PROGRAMS tools/symsim-cxx DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(PROGRAMS tools/symsim-cxx tools/symsim-nvcc DESTINATION ${CMAKE_INSTALL_BINDIR})
 
 install(DIRECTORY kernels/shim/ascend/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/symsim/ascend)
 install(DIRECTORY kernels/shim/cuda/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/symsim/cuda)
+# The model headers the CUDA shim's headers include (programs built by symsim-nvcc see them).
+foreach(dir core memory nvidia ptx)
+  install(DIRECTORY models/${dir}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/symsim/model/models/${dir}
+          FILES_MATCHING PATTERN "*.h")
+endforeach()
 
 # The executable finds share/symsim from its own location (sim/package/install_layout.cpp).
 install(DIRECTORY scenarios/platforms/ DESTINATION ${CMAKE_INSTALL_DATADIR}/symsim/platforms)

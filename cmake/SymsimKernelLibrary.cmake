@@ -129,6 +129,10 @@ function(symsim_add_kernel_library target)
   endforeach()
   # Vendor attributes ([[bisheng::core_ratio]]) mean nothing to the host compiler.
   target_compile_options(${target} PRIVATE -Wno-attributes)
+  # Call sites in reports are return addresses symbolised from line tables: at least -g1, and
+  # no sibling calls (a tail-called shim function would return past the kernel).
+  target_compile_options(${target} PRIVATE $<$<NOT:$<OR:$<CONFIG:Debug>,$<CONFIG:RelWithDebInfo>>>:-g1>
+                         -fno-optimize-sibling-calls)
   # The library's own symbols win over same-named ones in symsim (e.g. another kernel of that
   # name): symsim exports its symbols so the library can call the shim.
   target_link_options(${target} PRIVATE "LINKER:-Bsymbolic")

@@ -59,7 +59,9 @@ def completion(symsim, top_help):
     subs = subcommands(top_help)
     cases = []
     for name, _ in subs:
-        flags, valued, choices = parse_command(help_text(symsim, name))
+        sub_help = help_text(symsim, name)
+        flags, valued, choices = parse_command(sub_help)
+        choices += [n for n, _ in subcommands(sub_help)]  # `symsim trace diff`
         cases.append(f'    {name}) opts="{" ".join(flags + valued)}"; valued="{" ".join(valued)}"; '
                      f'choices="{" ".join(choices)}" ;;')
     words = " ".join([n for n, _ in subs] + top_flags)
@@ -102,7 +104,10 @@ def roff(text):
 def man_include(symsim, top_help):
     parts = ["[COMMANDS]"]
     for name, _ in subcommands(top_help):
-        parts += [f'.SS "symsim {name}"', ".nf", roff(help_text(symsim, name).rstrip()), ".fi"]
+        sub_help = help_text(symsim, name)
+        parts += [f'.SS "symsim {name}"', ".nf", roff(sub_help.rstrip()), ".fi"]
+        for nested, _ in subcommands(sub_help):  # `symsim trace diff`
+            parts += [f'.SS "symsim {name} {nested}"', ".nf", roff(help_text(symsim, name, nested).rstrip()), ".fi"]
     parts += ["""[EXIT STATUS]
 .TP
 0

@@ -27,6 +27,7 @@ expect "list litmus launch" symsim l
 expect "--version" symsim --v
 expect "kernels platforms faults hazards" symsim list ""
 expect "hazards" symsim list h
+expect "diff" symsim trace ""
 expect "--trace --trace-pes --trace-window" symsim run x.json --tr
 expect "" symsim run --out ""       # a value: left to bash's file completion
 expect "--jobs" symsim sweep --j

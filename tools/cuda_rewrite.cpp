@@ -4,6 +4,7 @@
 #include "cuda_rewrite.h"
 
 #include <cctype>
+#include <map>
 
 #include "ptx_translate.h"
 
@@ -108,10 +109,79 @@ bool parse_operands(const std::string& s, const std::vector<bool>& code, std::pa
   return true;
 }
 
+// `#define NAME "text" ...` lines of the file: every value each name is given (in any #if
+// branch), for asm templates that splice such a macro with literals (DeepEP's LD_NC_FUNC).
+std::map<std::string, std::vector<std::string>> string_macros(const std::string& s) {
+  std::map<std::string, std::vector<std::string>> out;
+  for (size_t at = 0; at < s.size();) {
+    size_t end = s.find('\n', at);
+    if (end == std::string::npos) end = s.size();
+    size_t i = skip_space(s, at);
+    if (i < end && s[i] == '#') {
+      i = skip_space(s, i + 1);
+      if (word_at(s, i, "define")) {
+        i = skip_space(s, i + 6);
+        const size_t name_begin = i;
+        while (i < end && ident(s[i])) ++i;
+        const std::string name = s.substr(name_begin, i - name_begin);
+        std::string value;
+        bool literal = i < end && (s[i] == ' ' || s[i] == '\t');
+        for (i = skip_space(s, i); literal && i < end && s[i] == '"';) i = skip_space(s, read_literal(s, i, value));
+        if (literal && !name.empty() && i >= end && !value.empty()) out[name].push_back(value);
+      }
+    }
+    at = end + 1;
+  }
+  return out;
+}
+
+std::string cxx_literal(const std::string& text) {
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c == '\n' ? std::string("\\n") : c == '\t' ? std::string("\\t") : std::string(1, c);
+  }
+  return out + "\"";
+}
+
+// An asm template spliced from macros and literals: each combination of the values the file
+// gives its macros is translated, and the compiler picks the one the macros really expand to
+// (an unseen value or an unsupported instruction in the chosen one is a build error).
+std::string translate_spliced(const AsmStatement& base, const std::vector<std::pair<bool, std::string>>& pieces,
+                              const std::string& spelled, const std::map<std::string, std::vector<std::string>>& macros,
+                              int& unique) {
+  std::vector<std::string> texts = {""}, names;
+  for (const auto& [is_macro, text] : pieces) {
+    if (!is_macro) {
+      for (std::string& t : texts) t += text;
+      continue;
+    }
+    names.push_back(text);
+    std::vector<std::string> next;
+    for (const std::string& t : texts)
+      for (const std::string& v : macros.at(text)) next.push_back(t + v);
+    texts.swap(next);
+  }
+  std::string which = "::symsim::cuda::ptx_asm::which_text(" + spelled;
+  for (const std::string& t : texts) which += ", " + cxx_literal(t);
+  std::string out = "do { constexpr int symsim_which = " + which + "); static_assert(symsim_which >= 0, " +
+                    cxx_literal("symsim-nvcc: the asm template uses a macro value no #define of this file gives") + "); ";
+  for (size_t k = 0; k < texts.size(); ++k) {
+    AsmStatement a = base;
+    a.text = texts[k];
+    std::string why;
+    std::string code = translate_asm_or_why(a, unique++, why);
+    if (code.empty()) code = unsupported_assert(why, "symsim_which != " + std::to_string(k));
+    out += std::string(k ? "else " : "") + "if constexpr (symsim_which == " + std::to_string(k) + ") { " + code + "; } ";
+  }
+  return out + "} while (0)";
+}
+
 }  // namespace
 
 bool rewrite_asm_statements(std::string& s, const std::string& file, std::string& error) {
   int unique = 0;
+  const auto macros = string_macros(s);
   for (size_t at = 0;;) {
     const std::vector<bool> code = code_mask(s);
     size_t kw = std::string::npos, after = 0;
@@ -152,7 +222,28 @@ bool rewrite_asm_statements(std::string& s, const std::string& file, std::string
     }
     AsmStatement a;
     size_t j = skip_space(s, i + 1);
-    while (j < close && s[j] == '"') j = skip_space(s, read_literal(s, j, a.text));
+    std::vector<std::pair<bool, std::string>> pieces;  // (is a macro, literal text or macro name)
+    bool spliced = false;
+    while (j < close && (s[j] == '"' || ident(s[j]))) {
+      std::string text;
+      const bool is_macro = s[j] != '"';
+      if (!is_macro) {
+        j = skip_space(s, read_literal(s, j, text));
+      } else {
+        const size_t b = j;
+        while (j < close && ident(s[j])) ++j;
+        text = s.substr(b, j - b);
+        j = skip_space(s, j);
+        if (!macros.count(text)) {
+          error = where + ": the asm template uses " + text +
+                  ", which is no `#define " + text + " \"...\"` of this file (symsim-nvcc translates the template at build time)";
+          return false;
+        }
+        spliced = true;
+      }
+      a.text += text;
+      pieces.emplace_back(is_macro, text);
+    }
     if (j < close && s[j] != ':') {
       error = where + ": the asm template must be string literals (symsim-nvcc translates it at build time)";
       return false;
@@ -166,7 +257,15 @@ bool rewrite_asm_statements(std::string& s, const std::string& file, std::string
         return false;
       }
     }
-    const std::string replacement = translate_asm(a, unique++) + kept_newlines(s, kw, close + 1);
+    std::string translated;
+    if (spliced) {
+      std::string spelled;
+      for (const auto& [is_macro, text] : pieces) spelled += (is_macro ? text : cxx_literal(text)) + " ";
+      translated = translate_spliced(a, pieces, spelled, macros, unique);
+    } else {
+      translated = translate_asm(a, unique++);
+    }
+    const std::string replacement = translated + kept_newlines(s, kw, close + 1);
     s.replace(kw, close + 1 - kw, replacement);
     at = kw + replacement.size();
   }
@@ -225,6 +324,127 @@ bool rewrite_extern_shared(std::string& s, const std::string& file, std::string&
                                     "*>(::symsim::cuda::dynamic_smem())" + kept_newlines(s, kw, semi);
     s.replace(kw, semi - kw, replacement);
     at = kw + replacement.size();
+  }
+}
+
+namespace {
+
+// True when the code at `pos` sits inside a function body (some enclosing brace opens
+// neither a namespace nor an `extern "C"` block).
+bool inside_function(const std::string& s, const std::vector<bool>& code, size_t pos) {
+  std::vector<bool> scope_is_function;
+  for (size_t i = 0; i < pos; ++i) {
+    if (!code[i]) continue;
+    if (s[i] == '}' && !scope_is_function.empty()) scope_is_function.pop_back();
+    if (s[i] != '{') continue;
+    size_t b = i;  // the statement before the brace
+    while (b > 0 && (code[b - 1] ? s[b - 1] != ';' && s[b - 1] != '{' && s[b - 1] != '}' : true)) --b;
+    std::string head;  // its code, without comments
+    for (size_t k = b; k < i; ++k)
+      if (code[k]) head += s[k];
+    const bool is_namespace = head.find("namespace") != std::string::npos || head.find("extern") != std::string::npos;
+    scope_is_function.push_back(!is_namespace);
+  }
+  for (bool f : scope_is_function)
+    if (f) return true;
+  return false;
+}
+
+}  // namespace
+
+bool rewrite_static_shared(std::string& s, const std::string& file, std::string& error) {
+  int unique = 0;
+  for (size_t at = 0;;) {
+    const std::vector<bool> code = code_mask(s);
+    size_t kw = s.find("__shared__", at);
+    while (kw != std::string::npos && (!code[kw] || !word_at(s, kw, "__shared__"))) kw = s.find("__shared__", kw + 10);
+    if (kw == std::string::npos) return true;
+    const std::string where = file + ":" + std::to_string(line_of(s, kw));
+    // Only a declaration that starts with __shared__ (or static/volatile/__align__ before it).
+    size_t semi = kw;
+    for (int depth = 0; semi < s.size(); ++semi) {  // __align__(n) and [dims] parentheses are skipped
+      if (!code[semi]) continue;
+      if (s[semi] == '(') ++depth;
+      if (s[semi] == ')' && --depth < 0) break;
+      if (depth == 0 && (s[semi] == ';' || s[semi] == '{')) break;
+    }
+    if (semi >= s.size() || s[semi] != ';') {  // a macro's use of the word, not a declaration
+      at = kw + 10;
+      continue;
+    }
+    if (!inside_function(s, code, kw)) {
+      error = where + ": a __shared__ variable at namespace scope is not per CTA in a kernel library; declare it "
+                      "inside the kernel";
+      return false;
+    }
+    size_t decl_begin = kw;  // qualifiers written before __shared__ belong to the type
+    while (decl_begin > 0 && code[decl_begin - 1] && s[decl_begin - 1] != ';' && s[decl_begin - 1] != '{' &&
+           s[decl_begin - 1] != '}' && s[decl_begin - 1] != ')' && s[decl_begin - 1] != ':')
+      --decl_begin;
+    decl_begin = skip_space(s, decl_begin);
+    std::string decl = s.substr(decl_begin, semi - decl_begin), kept;
+    for (size_t i = 0; i < decl.size();) {
+      bool dropped = false;
+      for (const char* w : {"__shared__", "__align__", "alignas", "__attribute__", "static"}) {
+        if (!word_at(decl, i, w)) continue;
+        i = skip_space(decl, i + std::string(w).size());
+        if (i < decl.size() && decl[i] == '(') {
+          int d = 0;
+          for (; i < decl.size(); ++i) {
+            if (decl[i] == '(') ++d;
+            if (decl[i] == ')' && --d == 0) break;
+          }
+          ++i;
+        }
+        dropped = true;
+        break;
+      }
+      if (!dropped) kept += decl[i++];
+    }
+    if (kept.find('=') != std::string::npos) {
+      error = where + ": a __shared__ variable cannot have an initializer";
+      return false;
+    }
+    // `T a[N], b[M]`: the type is what precedes the first declarator's name.
+    std::vector<std::string> declarators;
+    int depth = 0;
+    size_t from = 0;
+    for (size_t i = 0; i <= kept.size(); ++i) {
+      const char c = i < kept.size() ? kept[i] : ',';
+      depth += c == '[' || c == '(' || c == '<' ? 1 : c == ']' || c == ')' || c == '>' ? -1 : 0;
+      if (c == ',' && depth == 0) {
+        declarators.push_back(kept.substr(from, i - from));
+        from = i + 1;
+      }
+    }
+    std::string type, replacement;
+    for (size_t d = 0; d < declarators.size(); ++d) {
+      const std::string& one = declarators[d];
+      const size_t bracket = one.find('[');
+      const size_t name_end = one.find_last_not_of(" \t\r\n", bracket == std::string::npos ? std::string::npos : bracket - 1) + 1;
+      size_t name_begin = name_end;
+      while (name_begin > 0 && ident(one[name_begin - 1])) --name_begin;
+      const std::string name = one.substr(name_begin, name_end - name_begin);
+      if (d == 0) type = one.substr(0, name_begin);
+      const std::string dims = bracket == std::string::npos ? "" : one.substr(bracket);
+      if (name.empty() || type.find_first_not_of(" \t\r\n") == std::string::npos ||
+          (d > 0 && one.substr(0, name_begin).find_first_not_of(" \t\r\n") != std::string::npos)) {
+        error = where + ": a __shared__ declaration symsim-rewrite cannot read";
+        return false;
+      }
+      // One object per declarator (and per template instantiation: the tag is a local static),
+      // kept per CTA by the shim.
+      const std::string n = std::to_string(unique++);
+      const std::string alias = "symsim_shared_t" + n, tag = "symsim_shared_k" + n;
+      std::string flat;
+      for (char c : type + " " + dims) flat += c == '\n' || c == '\r' ? ' ' : c;
+      replacement += (d ? "; " : "") + std::string("using ") + alias + " = " + flat + "; static const char " + tag +
+                     " = 0; " + alias + "& " + name + " = *static_cast<" + alias + "*>(::symsim::cuda::static_smem(&" +
+                     tag + ", sizeof(" + alias + "), alignof(" + alias + ") < 16 ? 16 : alignof(" + alias + ")))";
+    }
+    replacement += kept_newlines(s, decl_begin, semi);
+    s.replace(decl_begin, semi - decl_begin, replacement);
+    at = decl_begin + replacement.size();
   }
 }
 

@@ -18,6 +18,11 @@ bool rewrite_asm_statements(std::string& s, const std::string& file, std::string
 // memory>;` (inside a function; at namespace scope it is an error naming the line).
 bool rewrite_extern_shared(std::string& s, const std::string& file, std::string& error);
 
+// `__shared__ [volatile] T name[N]...;` inside a function -> a reference to the CTA's own copy
+// (symsim::cuda::static_smem): each CTA of each GPU sees its own variable, as on the GPU. At
+// namespace scope, with an initializer or with several declarators it is an error naming the line.
+bool rewrite_static_shared(std::string& s, const std::string& file, std::string& error);
+
 // `cudaLaunchCooperativeKernel((void*)k, ...)` -> `cudaLaunchCooperativeKernel(k, ...)` (also
 // cudaLaunchKernel): the shim's typed overload copies the arguments out of `void** args`.
 bool strip_launch_casts(std::string& s);

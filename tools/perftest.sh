@@ -19,40 +19,31 @@ for b in 1 2 4 8 16 32 64; do
 done
 { head -1 "$work/bw.csv"; for f in bw lat batch; do tail -n +2 "$work/$f.csv"; done; } > "$csv"
 
-awk -F, '
-function lg(v) { return log(v) / log(10) }
-function py(lo, hi, v) { return 250 - (lg(v) - lo) / (hi - lo) * 200 }
-FNR == 1 { next }
-FILENAME ~ /bw.csv$/ { ax[++na] = $1; ay[na] = $5 }
-FILENAME ~ /lat.csv$/ { lx[++nl] = $1; ly[nl] = $5; lt[nl] = $6 }
-FILENAME ~ /batch.csv$/ { bx[++nb] = $8; by[nb] = $5 }
-END {
-  print "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"1000\" height=\"300\" font-family=\"sans-serif\" font-size=\"11\">"
-  print "<rect width=\"1000\" height=\"300\" fill=\"white\"/>"
-  titles[0] = "Bandwidth (GB/s) vs message size"; titles[1] = "put + quiet latency (us) vs message size"; titles[2] = "Bandwidth (GB/s) vs batch, 64 KiB"
-  for (p = 0; p < 3; p++) {
-    printf "<text x=\"%d\" y=\"30\">%s</text>\n", p * 330 + 60, titles[p]
-    printf "<rect x=\"%d\" y=\"50\" width=\"240\" height=\"200\" fill=\"none\" stroke=\"#888\"/>\n", p * 330 + 60
-  }
-  # Panel 0: x = log2 size 3..24, y = log10 GB/s -3..3.
-  for (e = 3; e <= 24; e += 3) printf "<text x=\"%.1f\" y=\"265\" text-anchor=\"middle\">2^%d</text>\n", 60 + (e - 3) / 21 * 240, e
-  for (d = -3; d <= 3; d++) printf "<text x=\"55\" y=\"%.1f\" text-anchor=\"end\">1e%d</text>\n", py(-3, 3, 10^d) + 4, d
-  line = ""; for (i = 1; i <= na; i++) line = line sprintf("%.1f,%.1f ", 60 + (log(ax[i])/log(2) - 3) / 21 * 240, py(-3, 3, ay[i]))
-  printf "<polyline points=\"%s\" fill=\"none\" stroke=\"#1f77b4\" stroke-width=\"2\"/>\n", line
-  line = ""; for (i = 1; i <= nl; i++) line = line sprintf("%.1f,%.1f ", 60 + (log(lx[i])/log(2) - 3) / 21 * 240, py(-3, 3, ly[i]))
-  printf "<polyline points=\"%s\" fill=\"none\" stroke=\"#d62728\" stroke-width=\"2\"/>\n", line
-  print "<text x=\"70\" y=\"65\" fill=\"#1f77b4\">batch = loop (one quiet)</text><text x=\"70\" y=\"80\" fill=\"#d62728\">batch = 1 (quiet each)</text>"
-  # Panel 1: y = log10 us -1..3.
-  for (e = 3; e <= 24; e += 3) printf "<text x=\"%.1f\" y=\"265\" text-anchor=\"middle\">2^%d</text>\n", 390 + (e - 3) / 21 * 240, e
-  for (d = -1; d <= 3; d++) printf "<text x=\"385\" y=\"%.1f\" text-anchor=\"end\">1e%d</text>\n", py(-1, 3, 10^d) + 4, d
-  line = ""; for (i = 1; i <= nl; i++) line = line sprintf("%.1f,%.1f ", 390 + (log(lx[i])/log(2) - 3) / 21 * 240, py(-1, 3, lt[i]))
-  printf "<polyline points=\"%s\" fill=\"none\" stroke=\"#d62728\" stroke-width=\"2\"/>\n", line
-  # Panel 2: x = log2 batch 0..6, y = log10 GB/s 0..3.
-  for (e = 0; e <= 6; e++) printf "<text x=\"%.1f\" y=\"265\" text-anchor=\"middle\">%d</text>\n", 720 + e / 6 * 240, 2^e
-  for (d = 0; d <= 3; d++) printf "<text x=\"715\" y=\"%.1f\" text-anchor=\"end\">1e%d</text>\n", py(0, 3, 10^d) + 4, d
-  line = ""; for (i = 1; i <= nb; i++) line = line sprintf("%.1f,%.1f ", 720 + log(bx[i])/log(2) / 6 * 240, py(0, 3, by[i]))
-  printf "<polyline points=\"%s\" fill=\"none\" stroke=\"#2ca02c\" stroke-width=\"2\"/>\n", line
-  print "<text x=\"500\" y=\"290\" text-anchor=\"middle\" fill=\"#555\">symsim udma_perftest, ascend910c, 2 PEs in one node (tools/perftest.sh)</text>"
-  print "</svg>"
-}' "$work/bw.csv" "$work/lat.csv" "$work/batch.csv" > "$svg"
+# The figure, drawn by matplotlib (Debian python3-matplotlib, as `symsim report` uses).
+"${SYMSIM_PYTHON:-/usr/bin/python3}" - "$work/bw.csv" "$work/lat.csv" "$work/batch.csv" "$svg" <<'PY'
+import csv, sys
+import matplotlib
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+matplotlib.rcParams["svg.hashsalt"] = "symsim"  # stable ids: the same runs give the same file
+matplotlib.rcParams["svg.fonttype"] = "none"    # text stays text (small, searchable)
+bw, lat, batch = (list(csv.DictReader(open(f))) for f in sys.argv[1:4])
+col = lambda rows, key: [float(r[key]) for r in rows]
+fig, (a0, a1, a2) = plt.subplots(1, 3, figsize=(13, 3.6))
+a0.loglog(col(bw, "DataSize/B"), col(bw, "Bandwidth/GB/s"), color="#1f77b4", label="batch = loop (one quiet)")
+a0.loglog(col(lat, "DataSize/B"), col(lat, "Bandwidth/GB/s"), color="#d62728", label="batch = 1 (quiet each)")
+a0.set(title="bandwidth (GB/s) vs message size", xlabel="bytes")
+a0.legend(fontsize=8)
+a1.loglog(col(lat, "DataSize/B"), col(lat, "CoreMaxTime/us"), color="#d62728")
+a1.set(title="put + quiet latency (us) vs message size", xlabel="bytes")
+a2.loglog(col(batch, "Batch"), col(batch, "Bandwidth/GB/s"), color="#2ca02c", marker="o", markersize=3)
+a2.set_xscale("log", base=2)
+a2.set(title="bandwidth (GB/s) vs batch, 64 KiB", xlabel="WQEs per quiet")
+for a in (a0, a1):
+    a.set_xscale("log", base=2)
+for a in (a0, a1, a2):
+    a.grid(alpha=0.3, which="both")
+fig.suptitle("symsim udma_perftest, ascend910c, 2 PEs in one node (tools/perftest.sh)", fontsize=9, y=0.02)
+fig.savefig(sys.argv[4], format="svg", bbox_inches="tight", metadata={"Date": None})
+PY
 echo "wrote $csv and $svg"

@@ -113,6 +113,8 @@ class Translator {
         ++i;
       } else if (std::isdigit(static_cast<unsigned char>(t[i + 1]))) {
         out += '$';
+      } else if (std::isalpha(static_cast<unsigned char>(t[i + 1]))) {
+        out += '%';  // a PTX register such as %laneid (nvcc passes it through)
       } else {
         throw Unsupported{"operand reference " + t.substr(i, 8) + " (named operands are not supported)"};
       }
@@ -319,6 +321,12 @@ class Translator {
       return "goto " + label(in.operands[0]) + "; ";
     }
     if (op == "setp") return setp(in);
+    if (op == "bar" || op == "barrier") return named_barrier(in);
+    if ((op == "lg2" || op == "ex2") && in.has("approx") && in.has("f32")) {
+      need(in, 2);
+      const std::string x = std::string(kX) + "f32(" + read(in.operands[1]) + ")";
+      return write(in.operands[0], std::string(kX) + "f32_bits(" + (op == "lg2" ? "std::log2(" : "std::exp2(") + x + "))");
+    }
     if (op == "selp") {
       need(in, 4);
       return write(in.operands[0], "(" + read(in.operands[3]) + " ? " + read(in.operands[1]) + " : " + read(in.operands[2]) + ")");
@@ -348,6 +356,15 @@ class Translator {
     if (in.has("release") && !is_load) s = "Release";
     if ((in.has("acquire") && !is_load) || (in.has("release") && is_load) || in.has("mmio")) throw Unsupported{in.text};
     const std::string tail = ", " + std::to_string(bytes) + ", " + std::to_string(n) + ", " + sem(s) + ", " + sc + ", symsim_site); ";
+    if (bytes == 16) {
+      // .b128: one 16-byte operand ("q", __int128) moved as one access.
+      const std::string& value = in.operands[is_load ? 0 : 1];
+      if (n != 1 || trim(value).empty() || trim(value)[0] != '$') throw Unsupported{in.text + " (.b128 needs one C++ operand)"};
+      const std::string op = "symsim_op" + trim(value).substr(1);
+      const std::string where = address(in.operands[is_load ? 1 : 0]);
+      const std::string rest = ", " + sem(s) + ", " + sc + ", symsim_site); ";
+      return is_load ? std::string(kX) + "ld_wide(" + op + ", " + where + rest : std::string(kX) + "st_wide(" + where + ", " + op + rest;
+    }
     if (is_load) {
       const std::vector<std::string> dst = vector_items(in.operands[0]);
       if (dst.size() != n) throw Unsupported{in.text + " (vector size)"};
@@ -419,25 +436,33 @@ class Translator {
       need(in, 2);
       return std::string(kN) + "mbar_init(" + address(in.operands[0]) + ", " + u32(in.operands[1]) + "); ";
     }
+    if (what == "inval") {
+      need(in, 1);
+      return std::string(kX) + "mbar_inval(" + address(in.operands[0]) + "); ";
+    }
     if (what == "arrive") {
+      // The state result is a token (the phase the arrival belongs to) that try_wait /
+      // test_wait without .parity accept.
       need(in, 2);
       if (in.has("expect_tx")) {
         need(in, 3);
-        return std::string(kN) + "mbar_arrive(" + address(in.operands[1]) + ", 1, " + u32(in.operands[2]) +
-               ", symsim_site); " + write(in.operands[0], "0");
+        return write(in.operands[0], std::string(kX) + "mbar_arrive_token(" + address(in.operands[1]) + ", 1, " +
+                                         u32(in.operands[2]) + ", symsim_site)");
       }
       const std::string count = in.operands.size() > 2 ? u32(in.operands[2]) : "1";
-      return std::string(kN) + "mbar_arrive(" + address(in.operands[1]) + ", " + count + ", 0, symsim_site); " +
-             write(in.operands[0], "0");
+      return write(in.operands[0], std::string(kX) + "mbar_arrive_token(" + address(in.operands[1]) + ", " + count +
+                                       ", 0, symsim_site)");
     }
     if (what == "expect_tx") {
       need(in, 2);
       return std::string(kN) + "mbar_expect_tx(" + address(in.operands[0]) + ", " + u32(in.operands[1]) + "); ";
     }
-    if ((what == "try_wait" || what == "test_wait") && in.has("parity")) {
+    if (what == "try_wait" || what == "test_wait") {
+      // .parity P waits for the phase of parity P; a state token for the phase it names.
       need(in, 3);
+      const std::string parity = in.has("parity") ? u32(in.operands[2]) : "static_cast<uint32_t>(" + read(in.operands[2]) + " & 1)";
       return write(in.operands[0], "static_cast<uint64_t>(" + std::string(kN) + "mbar_test(" + address(in.operands[1]) +
-                                       ", " + u32(in.operands[2]) + ", symsim_site))");
+                                       ", " + parity + ", symsim_site))");
     }
     throw Unsupported{in.text};
   }
@@ -462,6 +487,16 @@ class Translator {
       return std::string(kN) + "tma_store(" + address(in.operands[0]) + ", " + address(in.operands[1]) + ", " + size +
              ", symsim_site); ";
     throw Unsupported{in.text};
+  }
+
+  // bar.sync / barrier.sync{.aligned} id{, threads}: the CTA's named barrier `id` (all live
+  // threads when no count is given). bar.arrive and reductions are outside the subset.
+  std::string named_barrier(const Instr& in) {
+    if (!(in.has("sync") || (in.opcode == "bar" && in.mods.empty())) || in.has("red") || in.has("arrive"))
+      throw Unsupported{in.text};
+    need(in, 1);
+    const std::string count = in.operands.size() > 1 ? "static_cast<uint32_t>(" + read(in.operands[1]) + ")" : "0u";
+    return std::string(kN) + "cta_barrier(static_cast<uint32_t>(" + read(in.operands[0]) + "), " + count + ", symsim_site); ";
   }
 
   std::string setp(const Instr& in) {
@@ -498,12 +533,22 @@ std::string escape(const std::string& s) {
 }  // namespace
 
 std::string translate_asm(const AsmStatement& a, int unique) {
+  std::string why;
+  const std::string code = translate_asm_or_why(a, unique, why);
+  return code.empty() ? unsupported_assert(why, "sizeof(char) == 0") : code;
+}
+
+std::string translate_asm_or_why(const AsmStatement& a, int unique, std::string& unsupported) {
   try {
     return Translator(a, unique).run();
   } catch (const Unsupported& u) {
-    return "static_assert(sizeof(char) == 0, \"symsim-nvcc: unsupported inline PTX instruction: " + escape(trim(u.what)) +
-           "\")";
+    unsupported = trim(u.what);
+    return "";
   }
+}
+
+std::string unsupported_assert(const std::string& what, const std::string& condition) {
+  return "static_assert(" + condition + ", \"symsim-nvcc: unsupported inline PTX instruction: " + escape(what) + "\")";
 }
 
 }  // namespace symsim::rewrite

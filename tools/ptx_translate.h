@@ -23,5 +23,9 @@ struct AsmStatement {
 // static_assert naming it, so the build fails at the asm statement's file:line (and only when
 // that code is compiled: dead #if branches stay harmless). `unique` names labels and %=.
 std::string translate_asm(const AsmStatement& a, int unique);
+// The same, but an instruction outside the subset gives "" and its text in `unsupported`.
+std::string translate_asm_or_why(const AsmStatement& a, int unique, std::string& unsupported);
+// static_assert(condition, "...unsupported inline PTX instruction: what").
+std::string unsupported_assert(const std::string& what, const std::string& condition);
 
 }  // namespace symsim::rewrite

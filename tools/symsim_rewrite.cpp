@@ -261,6 +261,7 @@ int main(int argc, char** argv) {
   }
   if (cuda && (!symsim::rewrite::rewrite_asm_statements(text, argv[1], error) ||
                !symsim::rewrite::rewrite_extern_shared(text, argv[1], error) ||
+               !symsim::rewrite::rewrite_static_shared(text, argv[1], error) ||
                !symsim::rewrite::strip_launch_casts(text))) {
     std::cerr << error << ": symsim-rewrite\n";
     return 1;

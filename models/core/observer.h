@@ -57,10 +57,12 @@ struct ModelHazard {
   bool observed = true;  // false: allowed by the ordering rules, hidden by this run's timing
 };
 
-// Where in the kernel source a shim call was made (file null: unknown).
+// Where in the kernel source a shim call was made (neither file nor pc: unknown).
 struct SiteRef {
   const char* file = nullptr;
   int line = 0;
+  const void* pc = nullptr;  // else: a kernel's return address, symbolised when reported
+  bool known() const { return file || pc; }
 };
 
 // A WQE a kernel posted through the SHMEM device API, with the call that posted it.

@@ -96,6 +96,10 @@ struct Cta {
   int sm = 0;
   std::vector<uint8_t> smem;          // dynamic shared memory
   std::vector<uint8_t> static_image;  // this CTA's copy of the static __shared__ section
+  // Static __shared__ variables of a kernel library (the CUDA shim's static_smem places them):
+  // shared memory of this CTA beside the dynamic part, allocated when first reached.
+  std::unique_ptr<uint8_t[]> static_vars;
+  size_t static_vars_bytes = 0;
   std::vector<std::unique_ptr<CudaThread>> threads;
   uint32_t live = 0;
   // CTA barrier (__syncthreads; named barriers keyed by id with their thread count).

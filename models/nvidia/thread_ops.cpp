@@ -146,6 +146,8 @@ bool in_shared(const void* p, uint64_t bytes) {
   const auto a = reinterpret_cast<uintptr_t>(p);
   const auto s = reinterpret_cast<uintptr_t>(t->cta->smem.data());
   if (a >= s && a + bytes <= s + t->cta->smem.size() && !t->cta->smem.empty()) return true;
+  const auto v = reinterpret_cast<uintptr_t>(t->cta->static_vars.get());
+  if (v && a >= v && a + bytes <= v + t->cta->static_vars_bytes) return true;
   const auto b = reinterpret_cast<uintptr_t>(__start_symsim_shared);
   const auto e = reinterpret_cast<uintptr_t>(__stop_symsim_shared);
   return b && a >= b && a + bytes <= e;

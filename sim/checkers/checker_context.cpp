@@ -8,6 +8,7 @@
 
 #include "models/ascend/wqe_layout.h"
 #include "models/platform/ascend_system.h"
+#include "symsim/code_site.h"
 
 #ifndef SYMSIM_SOURCE_DIR
 #define SYMSIM_SOURCE_DIR ""
@@ -109,6 +110,11 @@ std::string substatus_text(uint8_t status, uint8_t substatus) {
 }
 
 std::string site_text(SiteRef s) {
+  if (!s.file && s.pc) {
+    const shim::SourceLine at = shim::source_line(s.pc);
+    s.file = at.file;
+    s.line = at.line;
+  }
   if (!s.file) return "";
   const char* f = s.file;
   const size_t n = std::strlen(SYMSIM_SOURCE_DIR);
@@ -119,7 +125,7 @@ std::string site_text(SiteRef s) {
   return fmt::format("{}:{}", f, s.line);
 }
 
-std::string at_site(SiteRef s) { return s.file ? " at " + site_text(s) : ""; }
+std::string at_site(SiteRef s) { return s.known() ? " at " + site_text(s) : ""; }
 
 Ps sim_now_ps() { return static_cast<Ps>(sc_core::sc_time_stamp().value()); }
 

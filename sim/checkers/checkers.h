@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "checkers/checker_context.h"
+#include "checkers/completion_knowledge.h"
 #include "checkers/interval_list.h"
 #include "checkers/per_core.h"
 #include "models/core/page_multimap.h"
@@ -152,7 +153,8 @@ class UnreapedCompletionsChecker : public Checker {
   std::set<int> m_trapped;
 };
 
-// qp_multi_producer: two cores of one launch post to (or ring) the same QP.
+// qp_multi_producer: two cores of one launch post to (or ring) the same QP; `observed` when
+// their producing spans overlapped in time this run (their head updates could interleave).
 class QpMultiProducerChecker : public Checker {
  public:
   using Checker::Checker;
@@ -163,23 +165,36 @@ class QpMultiProducerChecker : public Checker {
 
  private:
   void producer(const QpRef& q, int core, uint32_t wqe, Ps t, SiteRef site, const char* how);
-  struct First {
+  // A core producing on a QP in this launch: from its first post or doorbell to its latest.
+  struct Span {
     int core;
     SiteRef site;
+    Ps first_ps, last_ps;
+  };
+  struct Producers {
+    std::vector<Span> cores;  // in order of their first post (one, unless the hazard is there)
   };
   struct PeLaunch {
     int running = 0;                  // blocks of the PE's current launch still running
-    QpTable<First> first;             // first producer of each QP in this launch
+    QpTable<Producers> producers;     // producers of each QP in this launch
   };
-  std::vector<PeLaunch> m_pes;                 // by PE
-  std::set<std::pair<QpKey, int>> m_reported;  // (QP, second core)
+  std::vector<PeLaunch> m_pes;                         // by PE
+  std::set<std::tuple<QpKey, int, bool>> m_reported;  // (QP, second core, observed)
 };
 
-// src_reuse_before_completion: a put's source rewritten before the put completed.
+// src_reuse_before_completion: a put's source rewritten after the put was posted and before
+// its PE knew it complete (a reap covering it: quiet, a CQE poll, a CQ doorbell). Reported
+// whether or not the engine had already read the source; `observed` when the rewrite fell
+// while the put was still in flight.
 class SrcReuseChecker : public Checker {
  public:
-  using Checker::Checker;
+  explicit SrcReuseChecker(CheckerContext& ctx) : Checker(ctx), m_known(ctx) {}
+  void on_block_start(int pe, int core, const char* kernel, Ps t) override;
+  void on_block_end(int pe, int core, const char* kernel, Ps t) override;
   void on_wqe_executed(const WqeRecord& r) override;
+  void on_cqe_reaped(const QpRef& q, uint32_t index, const uint8_t* cqe, int core, Ps t) override;
+  void on_cq_doorbell(const QpRef& q, uint32_t consumer, Ps t) override;
+  void on_gm_observe(int pe, int core, const uint8_t* addr, uint64_t bytes, Ps t, SiteRef site) override;
   void on_copy(const CopyRecord& c) override;
   void on_gm_store(const StoreRecord& s) override;
 
@@ -193,23 +208,32 @@ class SrcReuseChecker : public Checker {
     SiteRef site;
     const char* what;
   };
+  // Puts of one source on one QP that its PE has not yet known complete, from the first to
+  // the last: a reap covering `last` settles them all (CQEs of a QP come in order).
+  struct Window {
+    WqeRecord first, last;
+    Ps complete_ps;  // the latest completion among them
+  };
   void on_rewrite(const Rewrite& w);
-  void judge(const WqeRecord& r, const Rewrite& w);
+  void judge(const Window& win, const Rewrite& w);
+  Ps posted_ps(const WqeRecord& r) const;
+  bool settled(const WqeRecord& r, Ps t) const { return m_known.known_complete_ps(r.qp, r.wqe_index) <= t; }
   void prune();
-  // Puts in flight per PE and (source address, length, slot, QP): back-to-back puts of one
-  // buffer merge into one window [first doorbell, last completion), so a stream of puts costs
-  // one entry. One map per PE (a copy only meets its own PE's sources), ordered by address so
-  // a copy only visits the sources it may overlap.
+  // Windows per PE and (source address, length, slot, QP). One map per PE (a copy only meets
+  // its own PE's sources), ordered by address so a copy only visits the sources it may overlap.
   using SourceKey = std::tuple<uint64_t, uint32_t, int, int>;
-  using Sources = std::map<SourceKey, std::vector<WqeRecord>>;
+  using Sources = std::map<SourceKey, Window>;
   std::vector<Sources> m_sources;  // by PE
   uint64_t m_max_source_bytes = 0;
   // Per PE, the address range every source so far lies in: most copies (into receive buffers,
   // clears) fall outside it and skip the map.
   std::vector<std::pair<uint64_t, uint64_t>> m_source_span;
-  // When a source window may have completed, earliest first (prune checks the entry itself).
+  // When a window may have completed, earliest first (prune checks the entry itself). A
+  // completed window stays until its PE knows it complete or its launch ends.
   using Expiry = std::tuple<Ps, int, SourceKey>;
   std::priority_queue<Expiry, std::vector<Expiry>, std::greater<Expiry>> m_expiry;
+  CompletionKnowledge m_known;
+  std::vector<int> m_running;  // blocks running, by PE
   // Recent GM writes by cores, per PE, in the order the cores made them. A core's copy starts
   // at most `m_max_lead_ps` after the time it was made, so the writes that can start after a
   // doorbell were all made after (doorbell - lead): a WQE scans that tail only.
@@ -225,11 +249,21 @@ class SrcReuseChecker : public Checker {
   Ps m_max_lead_ps = 0;
 };
 
-// dst_write_race: two QPs write overlapping bytes with neither ordered after the other.
+// dst_write_race: two WQEs of different QPs land on overlapping bytes and the later one's
+// poster did not know the earlier one complete when it posted (a reap by the same core, or a
+// reap then a device barrier). Reported whether or not the writes overlapped in time this run
+// (`observed`).
 class DstWriteRaceChecker : public Checker {
  public:
-  using Checker::Checker;
+  explicit DstWriteRaceChecker(CheckerContext& ctx) : Checker(ctx), m_known(ctx) {}
+  void on_block_start(int pe, int core, const char* kernel, Ps t) override;
+  void on_block_end(int pe, int core, const char* kernel, Ps t) override;
+  void on_device_barrier(Ps t) override;
+  void on_wqe_post(const PostRecord& p) override;
   void on_wqe_executed(const WqeRecord& r) override;
+  void on_cqe_reaped(const QpRef& q, uint32_t index, const uint8_t* cqe, int core, Ps t) override;
+  void on_cq_doorbell(const QpRef& q, uint32_t consumer, Ps t) override;
+  void on_gm_observe(int pe, int core, const uint8_t* addr, uint64_t bytes, Ps t, SiteRef site) override;
 
  private:
   struct Landing {
@@ -239,16 +273,30 @@ class DstWriteRaceChecker : public Checker {
     Ps doorbell_ps, complete_ps;
     int dst_pe;
     bool live;
+    uint64_t launch;  // launch generation it was posted in (a launch boundary orders)
+  };
+  struct Post {
+    uint32_t wqe;
+    int core;
+    Ps t;
   };
   void forget(uint32_t id);
+  // Whether the poster (`core` of PE `pe`, at `post_ps`) knew `e` complete.
+  bool ordered_after(const Landing& e, int pe, int core, Ps post_ps) const;
+  bool settled(const Landing& e) const;  // every later post anywhere is ordered after it
   // The newest landing per (range, QP) on each destination PE, kept in one pool and filed
   // under every 4 KiB page it touches (an earlier write of the same QP to the same bytes is
   // ordered before it anyway). A WQE visits only the landings on its own pages.
   std::vector<Landing> m_pool;
   std::vector<uint32_t> m_free;
   std::vector<PageMultimap<uint32_t>> m_pages;  // by destination PE
-  // Landings long complete are forgotten by a sweep that looks at two pool entries per WQE.
+  // Landings complete and settled are forgotten by a sweep that looks at two pool entries per WQE.
   size_t m_sweep = 0;
+  CompletionKnowledge m_known;
+  QpTable<std::deque<Post>> m_posts;  // posted, not yet executed
+  std::vector<Ps> m_barriers;         // device barrier release times, in order
+  int m_running = 0;                  // blocks running on every PE
+  uint64_t m_launch = 0;
 };
 
 // torn_block_consumed: a reader consumed a unit whose parts had not all landed.
@@ -362,7 +410,8 @@ class UnalignedAccessChecker : public Checker {
   void on_copy(const CopyRecord& c) override;
 };
 
-// core_write_race: two cores of a PE write overlapping GM between two barriers.
+// core_write_race: two cores of a PE write overlapping GM between two barriers; `observed`
+// when both writes were in flight at once this run.
 class CoreWriteRaceChecker : public Checker {
  public:
   using Checker::Checker;
@@ -378,6 +427,7 @@ class CoreWriteRaceChecker : public Checker {
     int core;
     uint64_t seq;  // order of the writes, to name the earliest conflicting one
     SiteRef site;
+    Ps issue_ps, visible_ps;  // in flight from issue until visible
     bool operator==(const Write& o) const { return seq == o.seq; }
   };
   // A PE's GM writes since the last barrier, filed under every 4 KiB page they touch.

@@ -1,6 +1,7 @@
 // core_write_race: two AIV cores of a PE writing overlapping GM between two cross-core
 // synchronisations (aclshmemx_barrier_all_vec, or the kernel boundary) leave the bytes to
-// whichever lands last.
+// whichever lands last. Judged by that ordering, not by timing: reported whether or not the
+// two writes were in flight at once this run (`observed`).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -48,13 +49,23 @@ void CoreWriteRaceChecker::on_copy(const CopyRecord& c) {
     h.addr = m_ctx.addr(std::max(conflict.begin, begin));
     h.time_ps = c.issue_ps;
     h.site = site_text(c.site);
-    h.detail = fmt::format(
-        "AIV core {} writes GM bytes that AIV core {} also wrote{} since the last cross-core barrier: which bytes "
-        "remain depends on timing (give each core its own slice, or synchronise)",
-        c.core, conflict.core, at_site(conflict.site));
+    // Observed: both copies were in flight at once, so either could land last this run.
+    h.observed = conflict.issue_ps <= c.visible_ps && c.issue_ps <= conflict.visible_ps;
+    const std::string edge = fmt::format("no cross-core barrier between AIV core {}'s write and AIV core {}'s",
+                                         conflict.core, c.core);
+    h.detail = h.observed
+                   ? fmt::format("AIV core {} writes GM bytes that AIV core {} also wrote{} since the last cross-core "
+                                 "barrier, and both were in flight at once: which bytes remain depends on timing; {} "
+                                 "(give each core its own slice, or synchronise)",
+                                 c.core, conflict.core, at_site(conflict.site), edge)
+                   : fmt::format("AIV core {} writes GM bytes that AIV core {} also wrote{} since the last cross-core "
+                                 "barrier; core {}'s write was visible at {}, before this one was issued at {}, only "
+                                 "by timing: {} (give each core its own slice, or synchronise)",
+                                 c.core, conflict.core, at_site(conflict.site), conflict.core,
+                                 us_text(conflict.visible_ps), us_text(c.issue_ps), edge);
     m_ctx.log.report(std::move(h));
   }
-  const Write w{begin, end, c.core, pe.seq++, c.site};
+  const Write w{begin, end, c.core, pe.seq++, c.site, c.issue_ps, std::max(c.issue_ps, c.visible_ps)};
   for (uint64_t page = first; page <= last; ++page) {
     // A core rewriting the same bytes (a buffer cleared or refilled in a loop) keeps one record.
     bool same = false;

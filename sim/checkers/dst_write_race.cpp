@@ -1,6 +1,9 @@
-// dst_write_race: two WQEs of different QPs (or PEs) land on overlapping bytes and neither
-// was posted after the other completed: nothing orders them, so which bytes win depends on
-// timing (multi-QP gives no cross-QP order; give each QP its own slice).
+// dst_write_race, judged by happens-before: two WQEs of different QPs (or PEs) land on
+// overlapping bytes, and the later one was posted by a core that did not know the earlier one
+// complete: no reap of it by that core, and no device barrier after a reap of it, before the
+// post (multi-QP gives no cross-QP order; give each QP its own slice). Reported whether or not
+// the two were in flight at once this run (`observed`); a launch boundary orders (the host
+// synchronises between launches).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -12,9 +15,8 @@
 namespace symsim {
 
 namespace {
-// A landing is kept this long after it completed. Only one that completed after a WQE's
-// doorbell can race with it, and a doorbell is at most one HBM latency before now, so a
-// landing forgotten any time after this cannot change a report.
+// A landing is kept at least this long after it completed, and until every later post is
+// ordered after it (known complete, then a device barrier; or its launch ended).
 constexpr Ps kKeepPs = 10 * kPsPerUs;
 using Page = PageMultimap<uint32_t>;
 // The pages [begin, end) touches (a zero-length write: the page of `begin`).
@@ -33,7 +35,60 @@ void DstWriteRaceChecker::forget(uint32_t id) {
   m_free.push_back(id);
 }
 
+void DstWriteRaceChecker::on_block_start(int, int, const char*, Ps) {
+  if (m_running++ == 0) ++m_launch;
+}
+
+void DstWriteRaceChecker::on_block_end(int, int, const char*, Ps) { --m_running; }
+
+void DstWriteRaceChecker::on_device_barrier(Ps t) {
+  if (m_barriers.empty() || t >= m_barriers.back()) m_barriers.push_back(t);
+}
+
+void DstWriteRaceChecker::on_wqe_post(const PostRecord& p) {
+  std::deque<Post>& posts = m_posts[p.qp];
+  posts.push_back({p.wqe_index, p.core, p.t});
+  if (posts.size() > 4096) posts.pop_front();  // posted, never executed (a hang): forget
+}
+
+void DstWriteRaceChecker::on_cqe_reaped(const QpRef& q, uint32_t index, const uint8_t*, int core, Ps t) {
+  m_known.on_cqe_reaped(q, index, t, core);
+}
+
+void DstWriteRaceChecker::on_cq_doorbell(const QpRef& q, uint32_t consumer, Ps t) {
+  m_known.on_cq_doorbell(q, consumer, t);
+}
+
+void DstWriteRaceChecker::on_gm_observe(int pe, int core, const uint8_t* addr, uint64_t bytes, Ps t, SiteRef) {
+  m_known.on_gm_observe(pe, addr, bytes, t, core);
+}
+
+bool DstWriteRaceChecker::ordered_after(const Landing& e, int pe, int core, Ps post_ps) const {
+  if (e.launch != m_launch) return true;
+  const CompletionKnowledge::Known k = m_known.known(e.qp, e.wqe);
+  if (k.t == CompletionKnowledge::kNever || k.t > post_ps) return false;
+  if (e.qp.pe == pe && k.core >= 0 && k.core == core) return true;
+  const auto b = std::lower_bound(m_barriers.begin(), m_barriers.end(), k.t);
+  return b != m_barriers.end() && *b <= post_ps;
+}
+
+bool DstWriteRaceChecker::settled(const Landing& e) const {
+  if (e.launch != m_launch) return true;
+  const Ps k = m_known.known_complete_ps(e.qp, e.wqe);
+  return k != CompletionKnowledge::kNever && !m_barriers.empty() && m_barriers.back() >= k;
+}
+
 void DstWriteRaceChecker::on_wqe_executed(const WqeRecord& r) {
+  m_known.on_wqe_executed(r);
+  // Who posted it, and when (the doorbell when the post was not seen).
+  int poster = -1;
+  Ps post_ps = r.doorbell_ps;
+  if (std::deque<Post>* posts = m_posts.find(r.qp)) {
+    while (!posts->empty() && posts->front().wqe <= r.wqe_index) {
+      if (posts->front().wqe == r.wqe_index) poster = posts->front().core, post_ps = posts->front().t;
+      posts->pop_front();
+    }
+  }
   if (r.status != 0) return;
   int dst_pe = -1;
   uint64_t begin = 0, end = 0;
@@ -57,21 +112,36 @@ void DstWriteRaceChecker::on_wqe_executed(const WqeRecord& r) {
       const bool mine = e.qp.pe == r.qp.pe && e.qp.slot == r.qp.slot && e.qp.qp == r.qp.qp;
       if (mine && e.begin == begin && e.end == end) same = id;
       if (mine || e.begin >= end || e.end <= begin) return;
-      if (r.doorbell_ps >= e.complete_ps || e.doorbell_ps >= r.complete_ps) return;
+      if (ordered_after(e, r.qp.pe, poster, post_ps)) return;
       if (!race || order(e) < order(*race)) race = &e;
     });
   if (race) {
     const Landing& e = *race;
     Hazard h = m_ctx.at_wqe("dst_write_race", r.qp, r.wqe_index, r.fetch_ps);
     h.addr = m_ctx.addr(std::max(e.begin, begin));
-    h.detail = fmt::format(
-        "WQE {} of QP {} (PE {} -> PE {}) and WQE {} of QP {} (PE {} -> PE {}{}) both write {} bytes at {} on PE {}, "
-        "and neither was posted after the other completed: the final bytes depend on timing",
+    // Observed: both were in flight at once, so either could have landed last this run.
+    h.observed = r.doorbell_ps < e.complete_ps && e.doorbell_ps < r.complete_ps;
+    const std::string poster_text = poster >= 0 ? fmt::format("AIV core {} of PE {}", poster, r.qp.pe)
+                                                : fmt::format("PE {}", r.qp.pe);
+    const std::string edge = fmt::format(
+        "{} posted WQE {} of QP {} without knowing WQE {} of QP {} (PE {}) complete: no reap of it by that core, "
+        "and no device barrier after a reap of it, before the post",
+        poster_text, r.wqe_index, r.qp.qp, e.wqe, e.qp.qp, e.qp.pe);
+    const std::string both = fmt::format(
+        "WQE {} of QP {} (PE {} -> PE {}) and WQE {} of QP {} (PE {} -> PE {}{}) both write {} bytes at {} on PE {}",
         r.wqe_index, r.qp.qp, r.qp.pe, r.qp.slot, e.wqe, e.qp.qp, e.qp.pe, e.qp.slot,
         at_site(m_ctx.sites.site_of(e.qp, e.wqe)), std::min(e.end, end) - std::max(e.begin, begin), h.addr, dst_pe);
+    h.detail = h.observed
+                   ? fmt::format("{}, and neither was posted after the other completed: both were in flight at once, "
+                                 "so the final bytes depend on timing; {}",
+                                 both, edge)
+                   : fmt::format("{}; WQE {} of QP {} completed at {}, before WQE {} of QP {} was posted at {}, only "
+                                 "by timing: {}",
+                                 both, e.wqe, e.qp.qp, us_text(e.complete_ps), r.wqe_index, r.qp.qp, us_text(post_ps),
+                                 edge);
     m_ctx.log.report(std::move(h));
   }
-  const Landing landing{begin, end, r.qp, r.wqe_index, r.doorbell_ps, r.complete_ps, dst_pe, true};
+  const Landing landing{begin, end, r.qp, r.wqe_index, r.doorbell_ps, r.complete_ps, dst_pe, true, m_launch};
   if (same != UINT32_MAX) {
     m_pool[same] = landing;
   } else {
@@ -92,7 +162,7 @@ void DstWriteRaceChecker::on_wqe_executed(const WqeRecord& r) {
   for (int i = 0; i < 2 && !m_pool.empty(); ++i) {
     if (m_sweep >= m_pool.size()) m_sweep = 0;
     const Landing& e = m_pool[m_sweep];
-    if (e.live && e.complete_ps + kKeepPs < now) forget(static_cast<uint32_t>(m_sweep));
+    if (e.live && e.complete_ps + kKeepPs < now && settled(e)) forget(static_cast<uint32_t>(m_sweep));
     ++m_sweep;
   }
 }

@@ -10,7 +10,7 @@ namespace symsim {
 void QpMultiProducerChecker::on_block_start(int pe, int, const char*, Ps) {
   if (static_cast<size_t>(pe) >= m_pes.size()) m_pes.resize(static_cast<size_t>(pe) + 1);
   PeLaunch& l = m_pes[static_cast<size_t>(pe)];
-  if (l.running++ == 0) l.first = QpTable<First>{};  // a new launch on this PE
+  if (l.running++ == 0) l.producers = QpTable<Producers>{};  // a new launch on this PE
 }
 
 void QpMultiProducerChecker::on_block_end(int pe, int, const char*, Ps) { --m_pes[static_cast<size_t>(pe)].running; }
@@ -23,27 +23,45 @@ void QpMultiProducerChecker::on_doorbell_store(const QpRef& q, bool cq, uint32_t
 
 void QpMultiProducerChecker::producer(const QpRef& q, int core, uint32_t wqe, Ps t, SiteRef site, const char* how) {
   if (core < 0 || static_cast<size_t>(q.pe) >= m_pes.size()) return;
-  QpTable<First>& firsts = m_pes[static_cast<size_t>(q.pe)].first;
-  First* known = firsts.find(q);
-  if (!known) {
-    firsts[q] = First{core, site};
-    return;
+  std::vector<Span>& spans = m_pes[static_cast<size_t>(q.pe)].producers[q].cores;
+  Span* mine = nullptr;
+  for (Span& s : spans)  // one producer per QP unless this hazard is there: a short list
+    if (s.core == core) mine = &s;
+  if (!mine) {
+    spans.push_back({core, site, t, t});
+    mine = &spans.back();
   }
-  if (known->core == core) return;
-  if (!m_reported.insert({qp_key(q), core}).second) return;
+  mine->last_ps = std::max(mine->last_ps, t);
+  if (spans.size() < 2) return;
+  // Report against the first producer (or, for the first, the second).
+  const Span& other = spans[0].core == core ? spans[1] : spans[0];
+  // Observed: the two spans overlap, so their head read-modify-writes could interleave.
+  const bool observed = mine->first_ps <= other.last_ps && other.first_ps <= mine->last_ps;
+  const int reporter = spans[0].core == core ? other.core : core;  // the second producer
+  if (!m_reported.insert({qp_key(q), reporter, observed}).second) return;
+  const Span& second = spans[0].core == core ? other : *mine;
+  const Span& first = spans[0];
   Hazard h;
   h.id = "qp_multi_producer";
   h.pe = q.pe;
-  h.core = core;
+  h.core = second.core;
   h.slot = q.slot;
   h.qp = q.qp;
   h.time_ps = t;
-  h.site = site_text(site);
-  h.detail = fmt::format(
-      "AIV core {} {} QP {} toward PE {} (producer index {}) while AIV core {}{} also produces on it in this launch: "
+  h.site = site_text(second.site);
+  h.observed = observed;
+  const std::string edge = fmt::format(
       "the SQ head is not reserved atomically, so slots and doorbells race (give each core its own QP, or reserve "
-      "head ranges atomically and ring the doorbell from one core)",
-      core, how, q.qp, q.slot, wqe, known->core, at_site(known->site));
+      "head ranges atomically and ring the doorbell from one core)");
+  h.detail = observed
+                 ? fmt::format("AIV core {} {} QP {} toward PE {} (producer index {}) while AIV core {}{} also produces "
+                               "on it in this launch, at the same time: {}",
+                               core, how, q.qp, q.slot, wqe, first.core == core ? second.core : first.core,
+                               at_site(first.core == core ? second.site : first.site), edge)
+                 : fmt::format("AIV core {} produces on QP {} toward PE {} (from {}) and AIV core {}{} also produces "
+                               "on it in this launch (until {}); their posts did not overlap only by timing: {}",
+                               second.core, q.qp, q.slot, us_text(second.first_ps), first.core, at_site(first.site),
+                               us_text(first.last_ps), edge);
   m_ctx.log.report(std::move(h));
 }
 

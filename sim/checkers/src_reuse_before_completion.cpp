@@ -1,9 +1,13 @@
-// src_reuse_before_completion: a put's engine may read its source any time until the put
-// completes (the CQE says so); a write on the same PE that rewrites the source after the
-// doorbell and before the completion races with that read, whatever wrote it: a core copy, a
-// scalar store written back by dcci, st_dev, a SIMT atomic, a host copy. Both orders are seen:
-// the rewrite may be issued before the engine fetched the WQE (temporal decoupling lets cores
-// run ahead).
+// src_reuse_before_completion, judged by happens-before: a put's engine may read its source
+// any time until the put completes, and its PE may rewrite the source only once it knows the
+// put complete (quiet, a CQE poll covering it, a CQ doorbell past its CQE). A write on the same
+// PE after the post and before that knowledge races with the engine's read, whatever wrote it:
+// a core copy, a scalar store written back by dcci, st_dev, a SIMT atomic, a host copy. It is
+// reported even when the put happened to have completed already (`observed`: false, the
+// missing quiet named); `observed` when the put was still in flight. Both orders of discovery
+// are seen: the rewrite may be issued before the engine executed the WQE (temporal decoupling
+// lets cores run ahead). A rewrite by a later launch or by the host after the launch ended is
+// judged by timing only (the launch boundary stands in for the host's own synchronisation).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -22,55 +26,104 @@ bool reads_source(uint8_t opcode) {
 }
 }  // namespace
 
-void SrcReuseChecker::judge(const WqeRecord& r, const Rewrite& w) {
-  if (w.pe != r.qp.pe) return;
-  const auto* src = reinterpret_cast<const uint8_t*>(r.local_va);
-  if (w.dst >= src + r.bytes || w.dst + w.bytes <= src) return;
-  const Ps posted = r.doorbell_ps - m_ctx.sys.params().ns(m_ctx.sys.params().udma_doorbell_ns);
-  if (w.t < posted || w.t >= r.complete_ps) return;
+Ps SrcReuseChecker::posted_ps(const WqeRecord& r) const {
+  return r.doorbell_ps - m_ctx.sys.params().ns(m_ctx.sys.params().udma_doorbell_ns);
+}
+
+void SrcReuseChecker::judge(const Window& win, const Rewrite& w) {
+  const WqeRecord& first = win.first;
+  if (w.pe != first.qp.pe) return;
+  const auto* src = reinterpret_cast<const uint8_t*>(first.local_va);
+  if (w.dst >= src + first.bytes || w.dst + w.bytes <= src) return;
+  if (w.t < posted_ps(first)) return;
+  // The put the rewrite is not ordered after: the first of the window unless the PE knew it
+  // complete by then, else the last (posted before the rewrite and not known complete).
+  const WqeRecord* r = &first;
+  if (settled(first, w.t)) {
+    if (w.t < posted_ps(win.last) || settled(win.last, w.t)) return;
+    r = &win.last;
+  }
+  const bool observed = w.t < win.complete_ps;
   Hazard h;
   h.id = "src_reuse_before_completion";
   h.pe = w.pe;
   h.core = w.core;
-  h.slot = r.qp.slot;
-  h.qp = r.qp.qp;
-  h.wqe = r.wqe_index;
+  h.slot = r->qp.slot;
+  h.qp = r->qp.qp;
+  h.wqe = r->wqe_index;
   h.addr = m_ctx.addr(std::max<const uint8_t*>(w.dst, src));
   h.time_ps = w.t;
   h.site = site_text(w.site);
-  h.detail = fmt::format(
-      "a {} rewrote {} bytes of the source of WQE {} ({} of {} bytes to PE {}{}) at {}, before the put completed "
-      "at {}: the engine may send the new bytes (wait with aclshmemx_udma_quiet before reusing a source)",
-      w.what, w.bytes, r.wqe_index, opcode_text(r.opcode), r.bytes, r.target_pe,
-      m_ctx.sites.site_of(r.qp, r.wqe_index).file ? ", posted" + at_site(m_ctx.sites.site_of(r.qp, r.wqe_index)) : "",
-      us_text(w.t), us_text(r.complete_ps));
+  h.observed = observed;
+  const SiteRef posted_at = m_ctx.sites.site_of(r->qp, r->wqe_index);
+  const std::string what = fmt::format(
+      "a {} rewrote {} bytes of the source of WQE {} ({} of {} bytes to PE {}{}) at {}", w.what, w.bytes,
+      r->wqe_index, opcode_text(r->opcode), r->bytes, r->target_pe, posted_at.known() ? ", posted" + at_site(posted_at) : "",
+      us_text(w.t));
+  const std::string edge =
+      fmt::format("no quiet or CQE poll covering WQE {} on QP {} (slot {}) between its post and this rewrite",
+                  r->wqe_index, r->qp.qp, r->qp.slot);
+  if (observed) {
+    h.detail = fmt::format("{}, before the put completed at {}: the engine may send the new bytes; {} (wait with "
+                           "aclshmemx_udma_quiet before reusing a source)",
+                           what, us_text(win.complete_ps), edge);
+  } else {
+    h.detail = fmt::format("{}; the put had completed (at {}) only by timing: {}, so the engine may still read the "
+                           "source on other timing (wait with aclshmemx_udma_quiet before reusing a source)",
+                           what, us_text(win.complete_ps), edge);
+  }
   m_ctx.log.report(std::move(h));
 }
 
+void SrcReuseChecker::on_block_start(int pe, int, const char*, Ps) {
+  if (static_cast<size_t>(pe) >= m_running.size()) m_running.resize(static_cast<size_t>(pe) + 1, 0);
+  ++m_running[pe];
+}
+
+void SrcReuseChecker::on_block_end(int pe, int, const char*, Ps) {
+  if (static_cast<size_t>(pe) >= m_running.size() || --m_running[pe] > 0) return;
+  // The launch is over: its completed puts are the host's to synchronise (once per launch).
+  if (static_cast<size_t>(pe) >= m_sources.size()) return;
+  const Ps now = sim_now_ps();
+  Sources& sources = m_sources[pe];
+  for (auto it = sources.begin(); it != sources.end();)
+    it = it->second.complete_ps < now ? sources.erase(it) : std::next(it);
+}
+
+void SrcReuseChecker::on_cqe_reaped(const QpRef& q, uint32_t index, const uint8_t*, int core, Ps t) {
+  m_known.on_cqe_reaped(q, index, t, core);
+}
+
+void SrcReuseChecker::on_cq_doorbell(const QpRef& q, uint32_t consumer, Ps t) { m_known.on_cq_doorbell(q, consumer, t); }
+
+void SrcReuseChecker::on_gm_observe(int pe, int core, const uint8_t* addr, uint64_t bytes, Ps t, SiteRef) {
+  m_known.on_gm_observe(pe, addr, bytes, t, core);
+}
+
 void SrcReuseChecker::on_wqe_executed(const WqeRecord& r) {
+  m_known.on_wqe_executed(r);
   if (!reads_source(r.opcode) || r.status != 0) return;
+  const Window single{r, r, r.complete_ps};
   if (static_cast<size_t>(r.qp.pe) < m_writes.size()) {
     const std::deque<Write>& writes = m_writes[r.qp.pe];
-    const auto* src = reinterpret_cast<const uint8_t*>(r.local_va);
-    const Ps posted = r.doorbell_ps - m_ctx.sys.params().ns(m_ctx.sys.params().udma_doorbell_ns);
-    for (auto w = writes.rbegin(); w != writes.rend() && w->made_ps + m_max_lead_ps >= posted; ++w) {
-      if (w->dst >= src + r.bytes || w->dst + w->bytes <= src) continue;
-      judge(r, {r.qp.pe, w->core, w->dst, w->bytes, w->issue_ps, w->site, w->what});
-    }
+    const Ps posted = posted_ps(r);
+    for (auto w = writes.rbegin(); w != writes.rend() && w->made_ps + m_max_lead_ps >= posted; ++w)
+      judge(single, {r.qp.pe, w->core, w->dst, w->bytes, w->issue_ps, w->site, w->what});
   }
   const auto pe = static_cast<size_t>(r.qp.pe);
   if (pe >= m_sources.size()) m_sources.resize(pe + 1);
   const SourceKey key{r.local_va, r.bytes, r.qp.slot, r.qp.qp};
-  const auto [it, new_source] = m_sources[pe].try_emplace(key);
-  std::vector<WqeRecord>& windows = it->second;
-  if (!windows.empty() && r.doorbell_ps <= windows.back().complete_ps) {
-    windows.back().complete_ps = std::max(windows.back().complete_ps, r.complete_ps);  // still in flight: merge
-  } else {
-    windows.push_back(r);  // completes after every earlier window of this source
+  const auto [it, new_source] = m_sources[pe].try_emplace(key, single);
+  Window& win = it->second;
+  if (!new_source) {
+    if (settled(win.last, posted_ps(r))) {
+      win = single;  // the PE knew every earlier put of this source complete: a new window
+    } else {
+      win.last = r;
+      win.complete_ps = std::max(win.complete_ps, r.complete_ps);
+    }
   }
-  // One expiry per source, at or before its earliest window's completion (prune moves it on):
-  // a stream of puts of one buffer costs a heap entry per window, not one per WQE.
-  if (new_source) m_expiry.push({r.complete_ps, r.qp.pe, key});
+  if (win.first.wqe_index == r.wqe_index) m_expiry.push({r.complete_ps, r.qp.pe, key});
   m_max_source_bytes = std::max<uint64_t>(m_max_source_bytes, r.bytes);
   if (pe >= m_source_span.size()) m_source_span.resize(pe + 1, {UINT64_MAX, 0});
   auto& span = m_source_span[pe];
@@ -79,24 +132,24 @@ void SrcReuseChecker::on_wqe_executed(const WqeRecord& r) {
 }
 
 void SrcReuseChecker::prune() {
-  // Windows complete in the past can no longer race; visit only the sources whose windows
-  // may have ended since the last call.
+  // A window forgets itself once complete and known complete (no later write can race with
+  // it), or complete after its launch ended; visit only the windows that may have completed.
   const Ps now = sim_now_ps();
   while (!m_expiry.empty() && std::get<0>(m_expiry.top()) < now) {
-    Sources& sources = m_sources[static_cast<size_t>(std::get<1>(m_expiry.top()))];
     const Expiry expiry = m_expiry.top();
     m_expiry.pop();
+    const int pe = std::get<1>(expiry);
+    Sources& sources = m_sources[static_cast<size_t>(pe)];
     const auto it = sources.find(std::get<2>(expiry));
     if (it == sources.end()) continue;
-    auto& w = it->second;
-    w.erase(std::remove_if(w.begin(), w.end(), [&](const WqeRecord& r) { return r.complete_ps < now; }), w.end());
-    if (w.empty()) {
-      sources.erase(it);
-    } else {  // the source's next expiry: its earliest window left (all complete at or after now)
-      Ps next = w.front().complete_ps;
-      for (const WqeRecord& r : w) next = std::min(next, r.complete_ps);
-      m_expiry.push({next, std::get<1>(expiry), std::get<2>(expiry)});
+    const Window& win = it->second;
+    if (win.complete_ps >= now) {  // extended since: look again when the last put completes
+      m_expiry.push({win.complete_ps, pe, it->first});
+      continue;
     }
+    const bool launch_over = static_cast<size_t>(pe) >= m_running.size() || m_running[pe] == 0;
+    if (launch_over || settled(win.last, now)) sources.erase(it);
+    // Else it waits for a reap or the launch end (one entry per source, not per put).
   }
 }
 
@@ -111,6 +164,7 @@ void SrcReuseChecker::on_gm_store(const StoreRecord& s) {
 }
 
 void SrcReuseChecker::on_rewrite(const Rewrite& c) {
+  prune();  // windows that completed after their launch ended are the host's (no WQE since)
   // Only sources that start within the longest put before the write's end can overlap it.
   const auto dst = reinterpret_cast<uint64_t>(c.dst);
   const uint64_t from = dst > m_max_source_bytes ? dst - m_max_source_bytes : 0;
@@ -121,7 +175,7 @@ void SrcReuseChecker::on_rewrite(const Rewrite& c) {
     const Sources& sources = m_sources[pe];
     for (auto it = sources.lower_bound({from, 0, INT32_MIN, INT32_MIN});
          it != sources.end() && std::get<0>(it->first) < dst + c.bytes; ++it)
-      for (const WqeRecord& r : it->second) judge(r, c);
+      judge(it->second, c);
   }
   const Ps now = sim_now_ps();
   if (m_writes.empty()) m_writes.resize(static_cast<size_t>(m_ctx.sys.n_pes()));

@@ -22,6 +22,7 @@
 #include "symsim/kernel_library.h"
 #include "service/commands.h"
 #include "package/version.h"
+#include "report/commands.h"
 #ifdef SYMSIM_HAVE_LITMUS
 #include "litmus_command.h"
 #endif
@@ -119,6 +120,7 @@ int sc_main(int argc, char* argv[]) {
 #endif
 
   symsim::service::Commands service_cmds(app);  // serve, submit, worker, sweep, launch
+  symsim::report::Commands report_cmds(app);    // report, trace diff
 
   try {
     app.parse(argc, argv);
@@ -130,6 +132,7 @@ int sc_main(int argc, char* argv[]) {
     for (const std::string& lib : kernel_libs) symsim::shim::load_kernel_library(lib);
     if (*list_cmd) return list(what);
     if (const auto code = service_cmds.dispatch()) return *code;
+    if (const auto code = report_cmds.dispatch()) return *code;
 #ifdef SYMSIM_HAVE_LITMUS
     if (*litmus_cmd) return symsim::litmus::litmus_main(litmus_paths, litmus_expected, litmus_seeds, litmus_json);
 #endif

@@ -114,6 +114,7 @@ RunOutput run_nvidia_scenario(const Scenario& s, const TraceOptions& trace_opts,
     f.window_end_ps = trace_opts.window_end_ns == UINT64_MAX ? UINT64_MAX : trace_opts.window_end_ns * 1000;
     trace = std::make_unique<TraceWriter>(f, &sys.ib(), OpcodeSet::kMlx5);
     sys.hooks().attach(trace.get());
+    for (const auto& l : sys.nvlink().links()) trace->name_link(l->id(), l->name());
   }
 
   const KernelInfo& kernel = *KernelRegistry::instance().find(s.kernel);

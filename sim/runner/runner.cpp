@@ -186,9 +186,12 @@ std::string summarize(const json& r) {
                          e["detail"].get<std::string>().empty() ? "" : " -- " + e["detail"].get<std::string>());
   if (r.contains("traps"))
     for (const json& t : r["traps"])
-      out += fmt::format("  trap: pe {} AIV core {} (kernel {}) at {:.3f} us: {}\n", t["pe"].get<int>(),
-                         t["core"].get<int>(), t["kernel"].get<std::string>(), t["time_ns"].get<double>() / 1000.0,
-                         t["reason"].get<std::string>());
+      out += t.contains("core")  // Ascend traps name the core and time; NVIDIA ones say both in the reason
+                 ? fmt::format("  trap: pe {} AIV core {} (kernel {}) at {:.3f} us: {}\n", t["pe"].get<int>(),
+                               t["core"].get<int>(), t["kernel"].get<std::string>(), t["time_ns"].get<double>() / 1000.0,
+                               t["reason"].get<std::string>())
+                 : fmt::format("  trap: pe {} (kernel {}): {}\n", t["pe"].get<int>(), t["kernel"].get<std::string>(),
+                               t["reason"].get<std::string>());
   size_t shown = 0;
   for (const json& h : r["hazards"]) {
     if (shown++ == 10) {

@@ -173,9 +173,10 @@ struct LaneTids {
 
 std::string process_name(uint32_t pid) { return pid == kFabricPid ? "fabric" : fmt::format("pe {}", pid); }
 
-std::string base_thread_name(const Fabric* fabric, uint32_t pid, uint32_t tid) {
+std::string base_thread_name(const TraceState& s, uint32_t pid, uint32_t tid) {
   if (pid == kFabricPid) {
-    if (fabric && tid < fabric->links().size()) return fabric->links()[tid]->name();
+    if (s.fabric && tid < s.fabric->links().size()) return s.fabric->links()[tid]->name();
+    if (const auto named = s.link_names.find(tid); named != s.link_names.end()) return named->second;
     return fmt::format("link {}", tid);
   }
   if (tid < kEngineTid) return fmt::format("aiv {}", tid);
@@ -186,7 +187,7 @@ std::string base_thread_name(const Fabric* fabric, uint32_t pid, uint32_t tid) {
 }
 
 // A lane past the first is named after its track: "qp 1.0 sq #3", "aiv 2 #1".
-std::string thread_name(const Fabric* fabric, const LaneTids& lanes, uint32_t pid, uint32_t tid) {
+std::string thread_name(const TraceState& s, const LaneTids& lanes, uint32_t pid, uint32_t tid) {
   uint32_t base = tid, lane = 0;
   const auto extra = lanes.base_of.find({pid, tid});
   if (extra != lanes.base_of.end()) {
@@ -195,7 +196,7 @@ std::string thread_name(const Fabric* fabric, const LaneTids& lanes, uint32_t pi
     lane = (tid - kQpTidBase) % kLanes;
     base = tid - lane;
   }
-  const std::string name = base_thread_name(fabric, pid, base);
+  const std::string name = base_thread_name(s, pid, base);
   return lane ? fmt::format("{} #{}", name, lane) : name;
 }
 
@@ -354,10 +355,10 @@ std::vector<CounterSample> counter_samples(const std::vector<CounterDelta>& delt
 // Counter tracks are named after the track they count: "qp 1.0 sq" {"wqes"}, "qp 1.0 cq"
 // {"cqes"}, a link's name {"messages"}, "writes landing" {"writes"} (Perfetto shows
 // "qp 1.0 sq wqes").
-void append_counter(Buffer& b, const Fabric* fabric, const CounterSample& c) {
+void append_counter(Buffer& b, const TraceState& s, const CounterSample& c) {
   const bool landing = c.pid != kFabricPid && c.tid == kLandingTid;
   append(b, "{\"ph\":\"C\",\"name\":");
-  append_string(b, landing ? "writes landing" : base_thread_name(fabric, c.pid, c.tid));
+  append_string(b, landing ? "writes landing" : base_thread_name(s, c.pid, c.tid));
   fmt::format_to(std::back_inserter(b), ",\"cat\":\"counter\",\"pid\":{},\"ts\":", c.pid);
   append_us(b, c.t);
   const char* what = c.pid == kFabricPid ? "messages"
@@ -412,7 +413,7 @@ void TraceWriter::write(std::ostream& os) const {
     if (s.events[i].kind != Kind::kHazard) threads.insert({s.events[i].pid, tid[i]});
   }
   for (const uint32_t pid : pids) append_meta(b, "process", pid, nullptr, process_name(pid), pid);
-  for (const auto& [pid, t] : threads) append_meta(b, "thread", pid, &t, thread_name(s.fabric, lanes, pid, t), t);
+  for (const auto& [pid, t] : threads) append_meta(b, "thread", pid, &t, thread_name(s, lanes, pid, t), t);
 
   const auto flows = flow_points(s);
   const std::vector<CounterSample> counters = counter_samples(s.counters);
@@ -426,7 +427,7 @@ void TraceWriter::write(std::ostream& os) const {
   const auto counters_until = [&](Ps t, uint32_t pid) {
     for (; c < counters.size() && std::tie(counters[c].t, counters[c].pid) <= std::tie(t, pid); ++c) {
       next();
-      append_counter(b, s.fabric, counters[c]);
+      append_counter(b, s, counters[c]);
     }
   };
   for (size_t k = 0; k < order.size(); ++k) {

@@ -108,6 +108,7 @@ const char* opcode_name(OpcodeSet set, uint8_t opcode);
 struct TraceState {
   TraceFilter filter;
   const Fabric* fabric = nullptr;
+  std::map<uint32_t, std::string> link_names;  // links of another network (NVLink), by id
   OpcodeSet opcodes = OpcodeSet::kUdma;
   std::vector<Event> events;
   std::vector<Group> groups;

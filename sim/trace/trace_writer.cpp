@@ -198,6 +198,8 @@ void TraceWriter::on_engine_busy(int pe, Ps start, Ps end) {
   m->add(Kind::kEngineBusy, "busy", static_cast<uint32_t>(pe), kEngineTid, start, end, 1);
 }
 
+void TraceWriter::name_link(int link, std::string name) { m->link_names[static_cast<uint32_t>(link)] = std::move(name); }
+
 void TraceWriter::on_link_busy(int link, Ps start, Ps end, uint64_t bytes) {
   if (!m->filter.links || link < 0 || !m->in_window(start, end) || !m->admit(3, start)) return;
   const auto tid = static_cast<uint32_t>(link);

@@ -72,6 +72,9 @@ class TraceWriter : public Observer {
   void on_engine_busy(int pe, Ps start, Ps end) override;
   void on_link_busy(int link, Ps start, Ps end, uint64_t bytes) override;
 
+  // Names the track of a link that is not one of `fabric`'s (NVLink links have ids of their own).
+  void name_link(int link, std::string name);
+
   // A global instant named `id` (a hazard id) at `t`; pe < 0 puts it on the fabric process.
   // Hazards ignore the PE, QP and window filters but count against max_events.
   void hazard(int pe, const std::string& id, Ps t, const std::string& detail);

@@ -51,7 +51,7 @@ if(MODE STREQUAL "find_package")
   run("cmake --install" ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${WORK}/staged)
   file(RENAME ${WORK}/staged ${WORK}/moved)
   set(prefix ${WORK}/moved)
-  foreach(f bin/symsim bin/symsim-rewrite bin/symsim-cxx include/symsim/ascend/kernel_operator.h
+  foreach(f bin/symsim bin/symsim-rewrite bin/symsim-cxx bin/symsim-nvcc include/symsim/ascend/kernel_operator.h
             include/symsim/ascend/symsim/launch.h include/symsim/cuda/cuda_runtime.h
             share/symsim/platforms/ascend910c.json share/symsim/scenarios/udma/udma_put_2pe.json
             share/symsim/sweeps/udma_put_sizes.json share/doc/symsim/README.md share/doc/symsim/LICENSE
@@ -88,6 +88,14 @@ if(MODE STREQUAL "find_package")
       --symsim-argv "{n_pes} {pe} tcp://127.0.0.1:8899 4096")
   run("list kernels --kernel-lib" ${prefix}/bin/symsim list kernels --kernel-lib ${WORK}/libwrapped.so)
   expect_match("${run_out}" "wrapped_ring" "a kernel library built by the installed symsim-cxx")
+  # So does the nvcc-compatible driver, for an unmodified CUDA program (a copy, outside the tree).
+  file(COPY ${SOURCE_DIR}/kernels/cuda_programs/virtual_ranks DESTINATION ${WORK}/cuda)
+  run("installed symsim-nvcc" ${CMAKE_COMMAND} -E env SYMSIM_CXX=${CXX} ${prefix}/bin/symsim-nvcc -O1 -std=c++17
+      -arch=sm_90a -o ${WORK}/libvranks.so ${WORK}/cuda/virtual_ranks/virtual_ranks.cu --symsim-kernel cuda_virtual_ranks
+      --symsim-argv "{ranks} {bytes}" --symsim-arg "ranks:1:64:8:ranks" --symsim-arg "bytes:16:65536:4096:bytes")
+  run("installed CUDA program" ${prefix}/bin/symsim run ${WORK}/cuda/virtual_ranks/virtual_ranks.json
+      --kernel-lib ${WORK}/libvranks.so --out ${WORK}/vranks)
+  expect_match("${run_out}" "received 262144 B, 0 differ" "a CUDA program built by the installed symsim-nvcc")
   set(configure_args -DCMAKE_PREFIX_PATH=${prefix})
 endif()
 

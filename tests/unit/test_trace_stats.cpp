@@ -338,6 +338,21 @@ TEST(TraceWriter, LinkAndCoreTracksAreNamed) {
   EXPECT_EQ(t.thread_of(span[0]), "aiv 2");
 }
 
+// Links of another network (NVLink) keep the names the runner gives them, track and counter.
+TEST(TraceWriter, LinksOutsideTheFabricTakeTheirGivenNames) {
+  Fabric fabric(2, FabricParams{});
+  TraceWriter w(TraceFilter{}, &fabric);
+  w.name_link(100003, "nvswitch0->gpu1");
+  w.on_link_busy(100003, 1000, 3000, 64);
+  w.on_link_busy(100004, 1000, 3000, 64);  // not named: "link N" as before
+  const Trace t(w);
+  const auto busy = t.named("busy");
+  ASSERT_EQ(busy.size(), 2u);
+  std::set<std::string> tracks{t.thread_of(busy[0]), t.thread_of(busy[1])};
+  EXPECT_EQ(tracks, (std::set<std::string>{"nvswitch0->gpu1", "link 100004"}));
+  EXPECT_EQ(t.named("nvswitch0->gpu1").size(), 2u);  // its counter steps: 1, then 0
+}
+
 // The same hook calls in the same order give the same bytes, sorted by time.
 TEST(TraceWriter, OutputIsDeterministicAndTimeOrdered) {
   const auto feed = [](TraceWriter& w) {

@@ -30,29 +30,27 @@ enum event_t {
 };
 enum class cache_line_t { SINGLE_CACHE_LINE = 0, ENTIRE_DATA_CACHE = 1 };
 
-// Raw intrinsics (also used by CANN library code). The trailing call site is symsim's, for
-// hazard reports; kernels never pass it.
-void pipe_barrier(pipe_t pipe, ::symsim::shim::CallSite site = ::symsim::shim::CallSite::here());
-void set_flag(pipe_t src, pipe_t dst, int event_id, ::symsim::shim::CallSite site = ::symsim::shim::CallSite::here());
-void wait_flag(pipe_t src, pipe_t dst, int event_id, ::symsim::shim::CallSite site = ::symsim::shim::CallSite::here());
-void dcci(const void* addr, cache_line_t kind, ::symsim::shim::CallSite site = ::symsim::shim::CallSite::here());
+// Raw intrinsics (also used by CANN library code).
+void pipe_barrier(pipe_t pipe);
+void set_flag(pipe_t src, pipe_t dst, int event_id);
+void wait_flag(pipe_t src, pipe_t dst, int event_id);
+void dcci(const void* addr, cache_line_t kind);
 template <typename T>
-inline void dcci(const T* addr, cache_line_t kind, ::symsim::shim::CallSite site = ::symsim::shim::CallSite::here()) {
-  symsim::shim::cache_clean_invalidate(addr, 64, site, sizeof(T));
+SYMSIM_INLINE void dcci(const T* addr, cache_line_t kind) {
+  symsim::shim::cache_clean_invalidate(addr, 64, sizeof(T));
 }
 template <typename T>
-inline void st_dev(T value, T* addr, int offset, ::symsim::shim::CallSite site = ::symsim::shim::CallSite::here()) {
+SYMSIM_INLINE void st_dev(T value, T* addr, int offset) {
   static_assert(std::is_integral<T>::value && sizeof(T) <= 8, "st_dev stores an integer of at most 8 bytes");
-  symsim::shim::simt::reject_in_vf("st_dev", site);
-  symsim::shim::device_store(reinterpret_cast<uint8_t*>(addr) + offset * sizeof(T), static_cast<uint64_t>(value), sizeof(T),
-                             site);
+  symsim::shim::simt::reject_in_vf("st_dev");
+  symsim::shim::device_store(reinterpret_cast<uint8_t*>(addr) + offset * sizeof(T), static_cast<uint64_t>(value), sizeof(T));
 }
 template <typename T>
-inline T ld_dev(T* addr, int offset, ::symsim::shim::CallSite site = ::symsim::shim::CallSite::here()) {
+SYMSIM_INLINE T ld_dev(T* addr, int offset) {
   static_assert(std::is_integral<T>::value && sizeof(T) <= 8, "ld_dev loads an integer of at most 8 bytes");
-  symsim::shim::simt::reject_in_vf("ld_dev", site);
+  symsim::shim::simt::reject_in_vf("ld_dev");
   return static_cast<T>(
-      symsim::shim::device_load(reinterpret_cast<uint8_t*>(addr) + offset * sizeof(T), sizeof(T), site));
+      symsim::shim::device_load(reinterpret_cast<uint8_t*>(addr) + offset * sizeof(T), sizeof(T)));
 }
 [[noreturn]] inline void trap() { symsim::shim::trap("trap() called by the kernel"); }
 
@@ -81,26 +79,26 @@ int64_t GetTaskRation();
 uint64_t GetSystemCycle();  // 50 MHz system counter, as on the device
 
 namespace detail {
-void set_flag(HardEvent e, int id, ::symsim::shim::CallSite site);
-void wait_flag(HardEvent e, int id, ::symsim::shim::CallSite site);
-void pipe_barrier(pipe_t p, ::symsim::shim::CallSite site = {});
+void set_flag(HardEvent e, int id);
+void wait_flag(HardEvent e, int id);
+void pipe_barrier(pipe_t p);
 uint8_t* ub_allocate(uint64_t bytes);
 void ub_release_all();
 // Contiguous or strided copies between GM and UB / UB and UB, on the pipe the direction implies.
 // `byte_granular`: DataCopyPad (no 32 B length rule).
 void copy_blocks(uint8_t* dst, uint64_t dst_stride_bytes, const uint8_t* src, uint64_t src_stride_bytes,
-                 uint64_t block_bytes, uint64_t blocks, bool byte_granular = false, ::symsim::shim::CallSite site = {});
+                 uint64_t block_bytes, uint64_t blocks, bool byte_granular = false);
 void scalar_access();
 }  // namespace detail
 
 template <HardEvent E>
-inline void SetFlag(int32_t event_id, ::symsim::shim::CallSite site = ::symsim::shim::CallSite::here()) { detail::set_flag(E, event_id, site); }
+SYMSIM_INLINE void SetFlag(int32_t event_id) { detail::set_flag(E, event_id); }
 template <HardEvent E>
-inline void WaitFlag(int32_t event_id, ::symsim::shim::CallSite site = ::symsim::shim::CallSite::here()) { detail::wait_flag(E, event_id, site); }
+SYMSIM_INLINE void WaitFlag(int32_t event_id) { detail::wait_flag(E, event_id); }
 template <pipe_t P>
-inline void PipeBarrier(::symsim::shim::CallSite site = ::symsim::shim::CallSite::here()) { detail::pipe_barrier(P, site); }
+SYMSIM_INLINE void PipeBarrier() { detail::pipe_barrier(P); }
 template <MemDsbT T = MemDsbT::ALL>
-inline void DataSyncBarrier(::symsim::shim::CallSite site = ::symsim::shim::CallSite::here()) { detail::pipe_barrier(PIPE_ALL, site); }
+SYMSIM_INLINE void DataSyncBarrier() { detail::pipe_barrier(PIPE_ALL); }
 
 struct TBufAddr {
   uint8_t logicPos = 0;
@@ -264,53 +262,47 @@ struct DataCopyPadExtParams {
 
 // GM -> UB (MTE2), UB -> GM (MTE3), UB -> UB (vector pipe); count in elements, 32 B aligned.
 template <typename T>
-inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, uint32_t count,
-                     ::symsim::shim::CallSite site = ::symsim::shim::CallSite::here()) {
-  detail::copy_blocks(reinterpret_cast<uint8_t*>(dst.GetPhyAddr()), 0, reinterpret_cast<const uint8_t*>(src.GetPhyAddr()), 0, uint64_t{count} * sizeof(T), 1, false, site);
+SYMSIM_INLINE void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, uint32_t count) {
+  detail::copy_blocks(reinterpret_cast<uint8_t*>(dst.GetPhyAddr()), 0, reinterpret_cast<const uint8_t*>(src.GetPhyAddr()), 0, uint64_t{count} * sizeof(T), 1, false);
 }
 template <typename T>
-inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, uint32_t count,
-                     ::symsim::shim::CallSite site = ::symsim::shim::CallSite::here()) {
-  detail::copy_blocks(reinterpret_cast<uint8_t*>(dst.GetPhyAddr()), 0, reinterpret_cast<const uint8_t*>(src.GetPhyAddr()), 0, uint64_t{count} * sizeof(T), 1, false, site);
+SYMSIM_INLINE void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, uint32_t count) {
+  detail::copy_blocks(reinterpret_cast<uint8_t*>(dst.GetPhyAddr()), 0, reinterpret_cast<const uint8_t*>(src.GetPhyAddr()), 0, uint64_t{count} * sizeof(T), 1, false);
 }
 template <typename T>
-inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint32_t count,
-                     ::symsim::shim::CallSite site = ::symsim::shim::CallSite::here()) {
-  detail::copy_blocks(reinterpret_cast<uint8_t*>(dst.GetPhyAddr()), 0, reinterpret_cast<const uint8_t*>(src.GetPhyAddr()), 0, uint64_t{count} * sizeof(T), 1, false, site);
+SYMSIM_INLINE void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint32_t count) {
+  detail::copy_blocks(reinterpret_cast<uint8_t*>(dst.GetPhyAddr()), 0, reinterpret_cast<const uint8_t*>(src.GetPhyAddr()), 0, uint64_t{count} * sizeof(T), 1, false);
 }
 template <typename T>
-inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& p,
-                     ::symsim::shim::CallSite site = ::symsim::shim::CallSite::here()) {
+SYMSIM_INLINE void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& p) {
   const uint64_t len = uint64_t{p.blockLen} * ONE_BLK_SIZE;
   detail::copy_blocks(reinterpret_cast<uint8_t*>(dst.GetPhyAddr()), len + uint64_t{p.dstStride} * ONE_BLK_SIZE,
-                      reinterpret_cast<const uint8_t*>(src.GetPhyAddr()), len + uint64_t{p.srcStride} * ONE_BLK_SIZE, len, p.blockCount, false, site);
+                      reinterpret_cast<const uint8_t*>(src.GetPhyAddr()), len + uint64_t{p.srcStride} * ONE_BLK_SIZE, len, p.blockCount, false);
 }
 template <typename T>
-inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p,
-                     ::symsim::shim::CallSite site = ::symsim::shim::CallSite::here()) {
+SYMSIM_INLINE void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p) {
   const uint64_t len = uint64_t{p.blockLen} * ONE_BLK_SIZE;
   detail::copy_blocks(reinterpret_cast<uint8_t*>(dst.GetPhyAddr()), len + uint64_t{p.dstStride} * ONE_BLK_SIZE,
-                      reinterpret_cast<const uint8_t*>(src.GetPhyAddr()), len + uint64_t{p.srcStride} * ONE_BLK_SIZE, len, p.blockCount, false, site);
+                      reinterpret_cast<const uint8_t*>(src.GetPhyAddr()), len + uint64_t{p.srcStride} * ONE_BLK_SIZE, len, p.blockCount, false);
 }
 // Byte-granular copies: GM strides in bytes, UB strides in 32 B blocks, UB rows padded to 32 B.
 template <typename T>
-inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyExtParams& p,
-                        ::symsim::shim::CallSite site = ::symsim::shim::CallSite::here()) {
+SYMSIM_INLINE void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyExtParams& p) {
   const uint64_t ub_row = (uint64_t{p.blockLen} + ONE_BLK_SIZE - 1) / ONE_BLK_SIZE * ONE_BLK_SIZE;
   detail::copy_blocks(reinterpret_cast<uint8_t*>(dst.GetPhyAddr()), p.blockLen + uint64_t{p.dstStride},
-                      reinterpret_cast<const uint8_t*>(src.GetPhyAddr()), ub_row + uint64_t{p.srcStride} * ONE_BLK_SIZE, p.blockLen, p.blockCount, true, site);
+                      reinterpret_cast<const uint8_t*>(src.GetPhyAddr()), ub_row + uint64_t{p.srcStride} * ONE_BLK_SIZE, p.blockLen, p.blockCount, true);
 }
 template <typename T>
-inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyExtParams& p,
-                        const DataCopyPadExtParams<T>& = {}, ::symsim::shim::CallSite site = ::symsim::shim::CallSite::here()) {
+SYMSIM_INLINE void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyExtParams& p,
+                        const DataCopyPadExtParams<T>& = {}) {
   const uint64_t ub_row = (uint64_t{p.blockLen} + ONE_BLK_SIZE - 1) / ONE_BLK_SIZE * ONE_BLK_SIZE;
   detail::copy_blocks(reinterpret_cast<uint8_t*>(dst.GetPhyAddr()), ub_row + uint64_t{p.dstStride} * ONE_BLK_SIZE,
-                      reinterpret_cast<const uint8_t*>(src.GetPhyAddr()), p.blockLen + uint64_t{p.srcStride}, p.blockLen, p.blockCount, true, site);
+                      reinterpret_cast<const uint8_t*>(src.GetPhyAddr()), p.blockLen + uint64_t{p.srcStride}, p.blockLen, p.blockCount, true);
 }
 
 template <typename T, CacheLine L = CacheLine::SINGLE_CACHE_LINE, DcciDst D = DcciDst::CACHELINE_OUT>
-inline void DataCacheCleanAndInvalid(const GlobalTensor<T>& t, ::symsim::shim::CallSite site = ::symsim::shim::CallSite::here()) {
-  symsim::shim::cache_clean_invalidate(t.GetPhyAddr(), CACHE_LINE_SIZE, site, sizeof(T));
+SYMSIM_INLINE void DataCacheCleanAndInvalid(const GlobalTensor<T>& t) {
+  symsim::shim::cache_clean_invalidate(t.GetPhyAddr(), CACHE_LINE_SIZE, sizeof(T));
 }
 
 template <typename A, typename B>

@@ -14,7 +14,7 @@ namespace symsim::shim::amo {
 
 // Stops the kernel naming `api` when `pe` is not a peer reached over UDMA (out of range, or the
 // calling PE, which upstream reaches by MTE).
-void check_udma_peer(const char* api, int pe, CallSite site);
+void check_udma_peer(const char* api, int pe);
 
 template <typename... T>
 struct unsupported : std::false_type {};
@@ -29,15 +29,13 @@ To bits(From v) {
 
 }  // namespace symsim::shim::amo
 
-#define SYMSIM_AMO_HERE ::symsim::shim::CallSite site = ::symsim::shim::CallSite::here()
-#define SYMSIM_AMO_CHECK(API) ::symsim::shim::amo::check_udma_peer(API, pe, site)
+#define SYMSIM_AMO_CHECK(API) ::symsim::shim::amo::check_udma_peer(API, pe)
 
 // add / inc without a result: 32- and 64-bit integers and float.
-#define SYMSIM_AMO_ADD(NAME, TYPE)                                                                     \
-  ACLSHMEM_DEVICE void aclshmem_##NAME##_atomic_add(__gm__ TYPE* dst, TYPE value, int32_t pe,           \
-                                                    SYMSIM_AMO_HERE) {                                  \
-    SYMSIM_AMO_CHECK("aclshmem_" #NAME "_atomic_add");                                                  \
-    aclshmemx_udma_atomic_add<TYPE>(dst, value, pe, site);                                              \
+#define SYMSIM_AMO_ADD(NAME, TYPE)                                                                                  \
+  ACLSHMEM_DEVICE void aclshmem_##NAME##_atomic_add(__gm__ TYPE* dst, TYPE value, int32_t pe) {                     \
+    SYMSIM_AMO_CHECK("aclshmem_" #NAME "_atomic_add");                                                              \
+    aclshmemx_udma_atomic_add<TYPE>(dst, value, pe);                                                                \
   }
 SYMSIM_AMO_ADD(int32, int32_t)
 SYMSIM_AMO_ADD(uint32, uint32_t)
@@ -45,75 +43,70 @@ SYMSIM_AMO_ADD(int64, int64_t)
 SYMSIM_AMO_ADD(uint64, uint64_t)
 SYMSIM_AMO_ADD(float, float)
 #undef SYMSIM_AMO_ADD
-#define SYMSIM_AMO_MTE_ONLY_ADD(NAME, TYPE)                                                                        \
-  template <typename... Unused>                                                                                    \
-  ACLSHMEM_DEVICE void aclshmem_##NAME##_atomic_add(__gm__ TYPE*, TYPE, int32_t, Unused...) {                      \
-    static_assert(::symsim::shim::amo::unsupported<Unused...>::value,                                              \
-                  "aclshmem_" #NAME "_atomic_add runs on the MTE transport upstream (UDMA atomics take 32- and "   \
-                  "64-bit words), which symsim does not model");                                                   \
+#define SYMSIM_AMO_MTE_ONLY_ADD(NAME, TYPE)                                                                         \
+  template <typename... Unused>                                                                                     \
+  ACLSHMEM_DEVICE void aclshmem_##NAME##_atomic_add(__gm__ TYPE*, TYPE, int32_t, Unused...) {                       \
+    static_assert(::symsim::shim::amo::unsupported<Unused...>::value,                                               \
+                  "aclshmem_" #NAME "_atomic_add runs on the MTE transport upstream (UDMA atomics take 32- and "    \
+                  "64-bit words), which symsim does not model");                                                    \
   }
 SYMSIM_AMO_MTE_ONLY_ADD(int8, int8_t)
 SYMSIM_AMO_MTE_ONLY_ADD(int16, int16_t)
 #undef SYMSIM_AMO_MTE_ONLY_ADD
 
 // The integer family: fetch-add, inc, fetch-inc, fetch, the bitwise ones, compare-swap.
-#define SYMSIM_AMO_INT(NAME, TYPE)                                                                                 \
-  ACLSHMEM_DEVICE TYPE aclshmem_##NAME##_atomic_fetch_add(__gm__ TYPE* dest, TYPE value, int32_t pe,                \
-                                                          SYMSIM_AMO_HERE) {                                        \
+#define SYMSIM_AMO_INT(NAME, TYPE)                                                                                  \
+  ACLSHMEM_DEVICE TYPE aclshmem_##NAME##_atomic_fetch_add(__gm__ TYPE* dest, TYPE value, int32_t pe) {              \
     SYMSIM_AMO_CHECK("aclshmem_" #NAME "_atomic_fetch_add");                                                        \
-    return aclshmemx_udma_atomic_fetch_add<TYPE>(dest, value, pe, site);                                            \
+    return aclshmemx_udma_atomic_fetch_add<TYPE>(dest, value, pe);                                                  \
   }                                                                                                                 \
-  ACLSHMEM_DEVICE void aclshmem_##NAME##_atomic_inc(__gm__ TYPE* dst, int32_t pe, SYMSIM_AMO_HERE) {                \
+  ACLSHMEM_DEVICE void aclshmem_##NAME##_atomic_inc(__gm__ TYPE* dst, int32_t pe) {                                 \
     SYMSIM_AMO_CHECK("aclshmem_" #NAME "_atomic_inc");                                                              \
-    aclshmemx_udma_atomic_inc<TYPE>(dst, pe, site);                                                                 \
+    aclshmemx_udma_atomic_inc<TYPE>(dst, pe);                                                                       \
   }                                                                                                                 \
-  ACLSHMEM_DEVICE TYPE aclshmem_##NAME##_atomic_fetch_inc(__gm__ TYPE* dest, int32_t pe, SYMSIM_AMO_HERE) {         \
+  ACLSHMEM_DEVICE TYPE aclshmem_##NAME##_atomic_fetch_inc(__gm__ TYPE* dest, int32_t pe) {                          \
     SYMSIM_AMO_CHECK("aclshmem_" #NAME "_atomic_fetch_inc");                                                        \
-    return aclshmemx_udma_atomic_fetch_inc<TYPE>(dest, pe, site);                                                   \
+    return aclshmemx_udma_atomic_fetch_inc<TYPE>(dest, pe);                                                         \
   }                                                                                                                 \
-  ACLSHMEM_DEVICE TYPE aclshmem_##NAME##_atomic_fetch(__gm__ const TYPE* source, int32_t pe, SYMSIM_AMO_HERE) {     \
+  ACLSHMEM_DEVICE TYPE aclshmem_##NAME##_atomic_fetch(__gm__ const TYPE* source, int32_t pe) {                      \
     SYMSIM_AMO_CHECK("aclshmem_" #NAME "_atomic_fetch");                                                            \
-    return aclshmemx_udma_atomic_fetch<TYPE>(const_cast<TYPE*>(source), pe, site);                                  \
+    return aclshmemx_udma_atomic_fetch<TYPE>(const_cast<TYPE*>(source), pe);                                        \
   }                                                                                                                 \
-  ACLSHMEM_DEVICE void aclshmem_##NAME##_atomic_and(__gm__ TYPE* dest, TYPE value, int32_t pe, SYMSIM_AMO_HERE) {   \
+  ACLSHMEM_DEVICE void aclshmem_##NAME##_atomic_and(__gm__ TYPE* dest, TYPE value, int32_t pe) {                    \
     SYMSIM_AMO_CHECK("aclshmem_" #NAME "_atomic_and");                                                              \
-    aclshmemx_udma_atomic_and<TYPE>(dest, value, pe, site);                                                         \
+    aclshmemx_udma_atomic_and<TYPE>(dest, value, pe);                                                               \
   }                                                                                                                 \
-  ACLSHMEM_DEVICE void aclshmem_##NAME##_atomic_or(__gm__ TYPE* dest, TYPE value, int32_t pe, SYMSIM_AMO_HERE) {    \
+  ACLSHMEM_DEVICE void aclshmem_##NAME##_atomic_or(__gm__ TYPE* dest, TYPE value, int32_t pe) {                     \
     SYMSIM_AMO_CHECK("aclshmem_" #NAME "_atomic_or");                                                               \
-    aclshmemx_udma_atomic_or<TYPE>(dest, value, pe, site);                                                          \
+    aclshmemx_udma_atomic_or<TYPE>(dest, value, pe);                                                                \
   }                                                                                                                 \
-  ACLSHMEM_DEVICE void aclshmem_##NAME##_atomic_xor(__gm__ TYPE* dest, TYPE value, int32_t pe, SYMSIM_AMO_HERE) {   \
+  ACLSHMEM_DEVICE void aclshmem_##NAME##_atomic_xor(__gm__ TYPE* dest, TYPE value, int32_t pe) {                    \
     SYMSIM_AMO_CHECK("aclshmem_" #NAME "_atomic_xor");                                                              \
-    aclshmemx_udma_atomic_xor<TYPE>(dest, value, pe, site);                                                         \
+    aclshmemx_udma_atomic_xor<TYPE>(dest, value, pe);                                                               \
   }                                                                                                                 \
-  ACLSHMEM_DEVICE TYPE aclshmem_##NAME##_atomic_fetch_and(__gm__ TYPE* dest, TYPE value, int32_t pe,                \
-                                                          SYMSIM_AMO_HERE) {                                        \
+  ACLSHMEM_DEVICE TYPE aclshmem_##NAME##_atomic_fetch_and(__gm__ TYPE* dest, TYPE value, int32_t pe) {              \
     SYMSIM_AMO_CHECK("aclshmem_" #NAME "_atomic_fetch_and");                                                        \
-    return aclshmemx_udma_atomic_fetch_and<TYPE>(dest, value, pe, site);                                            \
+    return aclshmemx_udma_atomic_fetch_and<TYPE>(dest, value, pe);                                                  \
   }                                                                                                                 \
-  ACLSHMEM_DEVICE TYPE aclshmem_##NAME##_atomic_fetch_or(__gm__ TYPE* dest, TYPE value, int32_t pe,                 \
-                                                         SYMSIM_AMO_HERE) {                                         \
+  ACLSHMEM_DEVICE TYPE aclshmem_##NAME##_atomic_fetch_or(__gm__ TYPE* dest, TYPE value, int32_t pe) {               \
     SYMSIM_AMO_CHECK("aclshmem_" #NAME "_atomic_fetch_or");                                                         \
-    return aclshmemx_udma_atomic_fetch_or<TYPE>(dest, value, pe, site);                                             \
+    return aclshmemx_udma_atomic_fetch_or<TYPE>(dest, value, pe);                                                   \
   }                                                                                                                 \
-  ACLSHMEM_DEVICE TYPE aclshmem_##NAME##_atomic_fetch_xor(__gm__ TYPE* dest, TYPE value, int32_t pe,                \
-                                                          SYMSIM_AMO_HERE) {                                        \
+  ACLSHMEM_DEVICE TYPE aclshmem_##NAME##_atomic_fetch_xor(__gm__ TYPE* dest, TYPE value, int32_t pe) {              \
     SYMSIM_AMO_CHECK("aclshmem_" #NAME "_atomic_fetch_xor");                                                        \
-    return aclshmemx_udma_atomic_fetch_xor<TYPE>(dest, value, pe, site);                                            \
+    return aclshmemx_udma_atomic_fetch_xor<TYPE>(dest, value, pe);                                                  \
   }                                                                                                                 \
-  ACLSHMEM_DEVICE void aclshmem_##NAME##_atomic_set(__gm__ TYPE* dest, TYPE value, int32_t pe, SYMSIM_AMO_HERE) {   \
+  ACLSHMEM_DEVICE void aclshmem_##NAME##_atomic_set(__gm__ TYPE* dest, TYPE value, int32_t pe) {                    \
     SYMSIM_AMO_CHECK("aclshmem_" #NAME "_atomic_set");                                                              \
-    aclshmemx_udma_atomic_set<TYPE>(dest, value, pe, site);                                                         \
+    aclshmemx_udma_atomic_set<TYPE>(dest, value, pe);                                                               \
   }                                                                                                                 \
-  ACLSHMEM_DEVICE TYPE aclshmem_##NAME##_atomic_swap(__gm__ TYPE* dest, TYPE value, int32_t pe, SYMSIM_AMO_HERE) {  \
+  ACLSHMEM_DEVICE TYPE aclshmem_##NAME##_atomic_swap(__gm__ TYPE* dest, TYPE value, int32_t pe) {                   \
     SYMSIM_AMO_CHECK("aclshmem_" #NAME "_atomic_swap");                                                             \
-    return aclshmemx_udma_atomic_swap<TYPE>(dest, value, pe, site);                                                 \
+    return aclshmemx_udma_atomic_swap<TYPE>(dest, value, pe);                                                       \
   }                                                                                                                 \
-  ACLSHMEM_DEVICE TYPE aclshmem_##NAME##_atomic_compare_swap(__gm__ TYPE* dest, TYPE cond, TYPE value, int32_t pe,  \
-                                                             SYMSIM_AMO_HERE) {                                     \
+  ACLSHMEM_DEVICE TYPE aclshmem_##NAME##_atomic_compare_swap(__gm__ TYPE* dest, TYPE cond, TYPE value, int32_t pe) { \
     SYMSIM_AMO_CHECK("aclshmem_" #NAME "_atomic_compare_swap");                                                     \
-    return aclshmemx_udma_atomic_compare_swap<TYPE>(dest, cond, value, pe, site);                                   \
+    return aclshmemx_udma_atomic_compare_swap<TYPE>(dest, cond, value, pe);                                         \
   }
 SYMSIM_AMO_INT(int32, int32_t)
 SYMSIM_AMO_INT(uint32, uint32_t)
@@ -122,15 +115,14 @@ SYMSIM_AMO_INT(uint64, uint64_t)
 #undef SYMSIM_AMO_INT
 
 // float set / swap go as their 32-bit pattern, as upstream casts them.
-ACLSHMEM_DEVICE void aclshmem_float_atomic_set(__gm__ float* dest, float value, int32_t pe, SYMSIM_AMO_HERE) {
+ACLSHMEM_DEVICE void aclshmem_float_atomic_set(__gm__ float* dest, float value, int32_t pe) {
   SYMSIM_AMO_CHECK("aclshmem_float_atomic_set");
   aclshmemx_udma_atomic_set<uint32_t>(reinterpret_cast<uint32_t*>(dest),
-                                      ::symsim::shim::amo::bits<uint32_t>(value), pe, site);
+                                      ::symsim::shim::amo::bits<uint32_t>(value), pe);
 }
-ACLSHMEM_DEVICE float aclshmem_float_atomic_swap(__gm__ float* dest, float value, int32_t pe, SYMSIM_AMO_HERE) {
+ACLSHMEM_DEVICE float aclshmem_float_atomic_swap(__gm__ float* dest, float value, int32_t pe) {
   SYMSIM_AMO_CHECK("aclshmem_float_atomic_swap");
   return ::symsim::shim::amo::bits<float>(aclshmemx_udma_atomic_swap<uint32_t>(
-      reinterpret_cast<uint32_t*>(dest), ::symsim::shim::amo::bits<uint32_t>(value), pe, site));
+      reinterpret_cast<uint32_t*>(dest), ::symsim::shim::amo::bits<uint32_t>(value), pe));
 }
 #undef SYMSIM_AMO_CHECK
-#undef SYMSIM_AMO_HERE

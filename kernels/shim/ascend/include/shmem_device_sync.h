@@ -17,15 +17,15 @@ namespace symsim::shim::p2p {
 
 // Stops the kernel naming `api` when `cmp` is not an ACLSHMEM_CMP_* value (upstream returns at
 // once, which would hide the bug).
-void check_cmp(const char* api, int cmp, CallSite site);
+void check_cmp(const char* api, int cmp);
 // The device barrier over every block of every PE (aclshmem_barrier_all in a kernel).
-void device_barrier_all(const char* api, CallSite site);
+void device_barrier_all(const char* api);
 // The same for a team call: the world team only (another team stops the kernel naming `api`).
-void device_barrier_team(const char* api, int team, CallSite site);
+void device_barrier_team(const char* api, int team);
 // aclshmemx_signal_op: SET or ADD `signal` into the word on `pe` (another PE: a UDMA atomic,
 // CAS-emulated set or FAA, completed before it returns so no CQE is left; the calling PE: a
 // scalar store written back by dcci).
-void signal_op(int32_t* sig_addr, int32_t signal, int sig_op, int pe, CallSite site);
+void signal_op(int32_t* sig_addr, int32_t signal, int sig_op, int pe);
 // FFTS configuration (cross-core sync base): recorded, the model needs no address.
 void set_ffts_config(uint64_t config);
 
@@ -43,20 +43,20 @@ bool holds(T v, int cmp, T value) {
 
 // One poll: the word as the core sees it after invalidating its line.
 template <typename T>
-T load(const T* ivar, CallSite site) {
-  cache_clean_invalidate(ivar, 64, site, sizeof(T));
+SYMSIM_INLINE T load(const T* ivar) {
+  cache_clean_invalidate(ivar, 64, sizeof(T));
   return *reinterpret_cast<const volatile T*>(ivar);
 }
 
 template <typename T>
-bool test(const T* ivar, int cmp, T value, CallSite site) {
-  return holds(load(ivar, site), cmp, value);
+SYMSIM_INLINE bool test(const T* ivar, int cmp, T value) {
+  return holds(load(ivar), cmp, value);
 }
 
 template <typename T>
-void wait_until(const char* api, const T* ivar, int cmp, T value, CallSite site) {
-  check_cmp(api, cmp, site);
-  while (!test(ivar, cmp, value, site)) {
+SYMSIM_INLINE void wait_until(const char* api, const T* ivar, int cmp, T value) {
+  check_cmp(api, cmp);
+  while (!test(ivar, cmp, value)) {
   }
 }
 
@@ -64,65 +64,65 @@ void wait_until(const char* api, const T* ivar, int cmp, T value, CallSite site)
 inline bool active(const int* status, size_t i) { return !status || status[i] == 0; }
 
 template <typename T, typename Values>
-void wait_all(const char* api, const T* ivars, size_t n, const int* status, int cmp, Values values, CallSite site) {
-  check_cmp(api, cmp, site);
+SYMSIM_INLINE void wait_all(const char* api, const T* ivars, size_t n, const int* status, int cmp, Values values) {
+  check_cmp(api, cmp);
   for (size_t i = 0; i < n; ++i)
     if (active(status, i))
-      while (!test(ivars + i, cmp, values(i), site)) {
+      while (!test(ivars + i, cmp, values(i))) {
       }
 }
 
 // The first element (in polling order) that satisfies the comparison; SIZE_MAX when none takes part.
 template <typename T, typename Values>
-size_t wait_any(const char* api, const T* ivars, size_t n, const int* status, int cmp, Values values, CallSite site) {
-  check_cmp(api, cmp, site);
+SYMSIM_INLINE size_t wait_any(const char* api, const T* ivars, size_t n, const int* status, int cmp, Values values) {
+  check_cmp(api, cmp);
   bool any = false;
   for (size_t i = 0; i < n; ++i) any = any || active(status, i);
   if (!any) return SIZE_MAX;
   for (;;)
     for (size_t i = 0; i < n; ++i)
-      if (active(status, i) && test(ivars + i, cmp, values(i), site)) return i;
+      if (active(status, i) && test(ivars + i, cmp, values(i))) return i;
 }
 
 // Indices of the elements that satisfy it, once at least one does; how many.
 template <typename T, typename Values>
-size_t wait_some(const char* api, const T* ivars, size_t n, size_t* indices, const int* status, int cmp,
-                 Values values, CallSite site) {
-  const size_t first = wait_any(api, ivars, n, status, cmp, values, site);
+SYMSIM_INLINE size_t wait_some(const char* api, const T* ivars, size_t n, size_t* indices, const int* status, int cmp,
+                 Values values) {
+  const size_t first = wait_any(api, ivars, n, status, cmp, values);
   if (first == SIZE_MAX) return 0;
   size_t found = 0;
   indices[found++] = first;
   for (size_t k = 1; k < n; ++k) {
     const size_t i = (first + k) % n;
-    if (active(status, i) && test(ivars + i, cmp, values(i), site)) indices[found++] = i;
+    if (active(status, i) && test(ivars + i, cmp, values(i))) indices[found++] = i;
   }
   return found;
 }
 
 template <typename T, typename Values>
-int test_all(const char* api, const T* ivars, size_t n, const int* status, int cmp, Values values, CallSite site) {
-  check_cmp(api, cmp, site);
+SYMSIM_INLINE int test_all(const char* api, const T* ivars, size_t n, const int* status, int cmp, Values values) {
+  check_cmp(api, cmp);
   int all = 1;
   for (size_t i = 0; i < n; ++i)
-    if (active(status, i) && !test(ivars + i, cmp, values(i), site)) all = 0;
+    if (active(status, i) && !test(ivars + i, cmp, values(i))) all = 0;
   return all;
 }
 
 template <typename T, typename Values>
-size_t test_any(const char* api, const T* ivars, size_t n, const int* status, int cmp, Values values, CallSite site) {
-  check_cmp(api, cmp, site);
+SYMSIM_INLINE size_t test_any(const char* api, const T* ivars, size_t n, const int* status, int cmp, Values values) {
+  check_cmp(api, cmp);
   for (size_t i = 0; i < n; ++i)
-    if (active(status, i) && test(ivars + i, cmp, values(i), site)) return i;
+    if (active(status, i) && test(ivars + i, cmp, values(i))) return i;
   return SIZE_MAX;
 }
 
 template <typename T, typename Values>
-size_t test_some(const char* api, const T* ivars, size_t n, size_t* indices, const int* status, int cmp,
-                 Values values, CallSite site) {
-  check_cmp(api, cmp, site);
+SYMSIM_INLINE size_t test_some(const char* api, const T* ivars, size_t n, size_t* indices, const int* status, int cmp,
+                 Values values) {
+  check_cmp(api, cmp);
   size_t found = 0;
   for (size_t i = 0; i < n; ++i)
-    if (active(status, i) && test(ivars + i, cmp, values(i), site)) indices[found++] = i;
+    if (active(status, i) && test(ivars + i, cmp, values(i))) indices[found++] = i;
   return found;
 }
 
@@ -139,80 +139,75 @@ struct PerElement {
 
 }  // namespace symsim::shim::p2p
 
-#define SYMSIM_P2P_HERE ::symsim::shim::CallSite site = ::symsim::shim::CallSite::here()
 #define SYMSIM_P2P_SYNC(NAME, TYPE)                                                                                    \
-  ACLSHMEM_DEVICE void aclshmem_##NAME##_wait_until(__gm__ TYPE* ivar, int cmp, TYPE cmp_value, SYMSIM_P2P_HERE) {     \
-    ::symsim::shim::p2p::wait_until("aclshmem_" #NAME "_wait_until", ivar, cmp, cmp_value, site);                     \
+  ACLSHMEM_DEVICE void aclshmem_##NAME##_wait_until(__gm__ TYPE* ivar, int cmp, TYPE cmp_value) {                      \
+    ::symsim::shim::p2p::wait_until("aclshmem_" #NAME "_wait_until", ivar, cmp, cmp_value);                            \
   }                                                                                                                    \
-  ACLSHMEM_DEVICE void aclshmem_##NAME##_wait(__gm__ TYPE* ivar, TYPE cmp_value, SYMSIM_P2P_HERE) {                    \
-    ::symsim::shim::p2p::wait_until("aclshmem_" #NAME "_wait", ivar, ACLSHMEM_CMP_NE, cmp_value, site);               \
+  ACLSHMEM_DEVICE void aclshmem_##NAME##_wait(__gm__ TYPE* ivar, TYPE cmp_value) {                                     \
+    ::symsim::shim::p2p::wait_until("aclshmem_" #NAME "_wait", ivar, ACLSHMEM_CMP_NE, cmp_value);                      \
   }                                                                                                                    \
-  ACLSHMEM_DEVICE void aclshmem_##NAME##_wait_until_all(__gm__ TYPE* ivars, size_t nelems, __gm__ const int* status,  \
-                                                        int cmp, TYPE cmp_value, SYMSIM_P2P_HERE) {                    \
-    ::symsim::shim::p2p::wait_all("aclshmem_" #NAME "_wait_until_all", ivars, nelems, status, cmp,                    \
-                                  ::symsim::shim::p2p::Same<TYPE>{cmp_value}, site);                                   \
+  ACLSHMEM_DEVICE void aclshmem_##NAME##_wait_until_all(__gm__ TYPE* ivars, size_t nelems, __gm__ const int* status,   \
+                                                        int cmp, TYPE cmp_value) {                                     \
+    ::symsim::shim::p2p::wait_all("aclshmem_" #NAME "_wait_until_all", ivars, nelems, status, cmp,                     \
+                                  ::symsim::shim::p2p::Same<TYPE>{cmp_value});                                         \
   }                                                                                                                    \
   ACLSHMEM_DEVICE size_t aclshmem_##NAME##_wait_until_any(__gm__ TYPE* ivars, size_t nelems,                           \
-                                                          __gm__ const int* status, int cmp, TYPE cmp_value,           \
-                                                          SYMSIM_P2P_HERE) {                                           \
-    return ::symsim::shim::p2p::wait_any("aclshmem_" #NAME "_wait_until_any", ivars, nelems, status, cmp,             \
-                                         ::symsim::shim::p2p::Same<TYPE>{cmp_value}, site);                            \
+                                                          __gm__ const int* status, int cmp, TYPE cmp_value) {         \
+    return ::symsim::shim::p2p::wait_any("aclshmem_" #NAME "_wait_until_any", ivars, nelems, status, cmp,              \
+                                         ::symsim::shim::p2p::Same<TYPE>{cmp_value});                                  \
   }                                                                                                                    \
-  ACLSHMEM_DEVICE size_t aclshmem_##NAME##_wait_until_some(__gm__ TYPE* ivars, size_t nelems, __gm__ size_t* indices, \
-                                                           __gm__ const int* status, int cmp, TYPE cmp_value,          \
-                                                           SYMSIM_P2P_HERE) {                                          \
-    return ::symsim::shim::p2p::wait_some("aclshmem_" #NAME "_wait_until_some", ivars, nelems, indices, status, cmp,  \
-                                          ::symsim::shim::p2p::Same<TYPE>{cmp_value}, site);                           \
+  ACLSHMEM_DEVICE size_t aclshmem_##NAME##_wait_until_some(__gm__ TYPE* ivars, size_t nelems, __gm__ size_t* indices,  \
+                                                           __gm__ const int* status, int cmp, TYPE cmp_value) {        \
+    return ::symsim::shim::p2p::wait_some("aclshmem_" #NAME "_wait_until_some", ivars, nelems, indices, status, cmp,   \
+                                          ::symsim::shim::p2p::Same<TYPE>{cmp_value});                                 \
   }                                                                                                                    \
   ACLSHMEM_DEVICE void aclshmem_##NAME##_wait_until_all_vector(__gm__ TYPE* ivars, size_t nelems,                      \
                                                                __gm__ const int* status, int cmp,                      \
-                                                               __gm__ TYPE* cmp_values, SYMSIM_P2P_HERE) {             \
-    ::symsim::shim::p2p::wait_all("aclshmem_" #NAME "_wait_until_all_vector", ivars, nelems, status, cmp,             \
-                                  ::symsim::shim::p2p::PerElement<TYPE>{cmp_values}, site);                            \
+                                                               __gm__ TYPE* cmp_values) {                              \
+    ::symsim::shim::p2p::wait_all("aclshmem_" #NAME "_wait_until_all_vector", ivars, nelems, status, cmp,              \
+                                  ::symsim::shim::p2p::PerElement<TYPE>{cmp_values});                                  \
   }                                                                                                                    \
   ACLSHMEM_DEVICE size_t aclshmem_##NAME##_wait_until_any_vector(__gm__ TYPE* ivars, size_t nelems,                    \
                                                                  __gm__ const int* status, int cmp,                    \
-                                                                 __gm__ TYPE* cmp_values, SYMSIM_P2P_HERE) {           \
-    return ::symsim::shim::p2p::wait_any("aclshmem_" #NAME "_wait_until_any_vector", ivars, nelems, status, cmp,      \
-                                         ::symsim::shim::p2p::PerElement<TYPE>{cmp_values}, site);                     \
+                                                                 __gm__ TYPE* cmp_values) {                            \
+    return ::symsim::shim::p2p::wait_any("aclshmem_" #NAME "_wait_until_any_vector", ivars, nelems, status, cmp,       \
+                                         ::symsim::shim::p2p::PerElement<TYPE>{cmp_values});                           \
   }                                                                                                                    \
   ACLSHMEM_DEVICE size_t aclshmem_##NAME##_wait_until_some_vector(__gm__ TYPE* ivars, size_t nelems,                   \
                                                                   __gm__ size_t* indices, __gm__ const int* status,    \
-                                                                  int cmp, __gm__ TYPE* cmp_values, SYMSIM_P2P_HERE) { \
-    return ::symsim::shim::p2p::wait_some("aclshmem_" #NAME "_wait_until_some_vector", ivars, nelems, indices,        \
-                                          status, cmp, ::symsim::shim::p2p::PerElement<TYPE>{cmp_values}, site);       \
+                                                                  int cmp, __gm__ TYPE* cmp_values) {                  \
+    return ::symsim::shim::p2p::wait_some("aclshmem_" #NAME "_wait_until_some_vector", ivars, nelems, indices,         \
+                                          status, cmp, ::symsim::shim::p2p::PerElement<TYPE>{cmp_values});             \
   }                                                                                                                    \
-  ACLSHMEM_DEVICE int aclshmem_##NAME##_test(__gm__ TYPE* ivars, int cmp, TYPE cmp_value, SYMSIM_P2P_HERE) {           \
-    ::symsim::shim::p2p::check_cmp("aclshmem_" #NAME "_test", cmp, site);                                              \
-    return ::symsim::shim::p2p::test(ivars, cmp, cmp_value, site) ? 1 : 0;                                            \
+  ACLSHMEM_DEVICE int aclshmem_##NAME##_test(__gm__ TYPE* ivars, int cmp, TYPE cmp_value) {                            \
+    ::symsim::shim::p2p::check_cmp("aclshmem_" #NAME "_test", cmp);                                                    \
+    return ::symsim::shim::p2p::test(ivars, cmp, cmp_value) ? 1 : 0;                                                   \
   }                                                                                                                    \
-  ACLSHMEM_DEVICE size_t aclshmem_##NAME##_test_any(__gm__ TYPE* ivars, size_t nelems, __gm__ const int* status,      \
-                                                    int cmp, TYPE cmp_value, SYMSIM_P2P_HERE) {                        \
-    return ::symsim::shim::p2p::test_any("aclshmem_" #NAME "_test_any", ivars, nelems, status, cmp,                   \
-                                         ::symsim::shim::p2p::Same<TYPE>{cmp_value}, site);                            \
+  ACLSHMEM_DEVICE size_t aclshmem_##NAME##_test_any(__gm__ TYPE* ivars, size_t nelems, __gm__ const int* status,       \
+                                                    int cmp, TYPE cmp_value) {                                         \
+    return ::symsim::shim::p2p::test_any("aclshmem_" #NAME "_test_any", ivars, nelems, status, cmp,                    \
+                                         ::symsim::shim::p2p::Same<TYPE>{cmp_value});                                  \
   }                                                                                                                    \
-  ACLSHMEM_DEVICE size_t aclshmem_##NAME##_test_some(__gm__ TYPE* ivars, size_t nelems, __gm__ size_t* indices,       \
-                                                     __gm__ const int* status, int cmp, TYPE cmp_value,                \
-                                                     SYMSIM_P2P_HERE) {                                                \
-    return ::symsim::shim::p2p::test_some("aclshmem_" #NAME "_test_some", ivars, nelems, indices, status, cmp,        \
-                                          ::symsim::shim::p2p::Same<TYPE>{cmp_value}, site);                           \
+  ACLSHMEM_DEVICE size_t aclshmem_##NAME##_test_some(__gm__ TYPE* ivars, size_t nelems, __gm__ size_t* indices,        \
+                                                     __gm__ const int* status, int cmp, TYPE cmp_value) {              \
+    return ::symsim::shim::p2p::test_some("aclshmem_" #NAME "_test_some", ivars, nelems, indices, status, cmp,         \
+                                          ::symsim::shim::p2p::Same<TYPE>{cmp_value});                                 \
   }                                                                                                                    \
-  ACLSHMEM_DEVICE int aclshmem_##NAME##_test_all_vector(__gm__ TYPE* ivars, size_t nelems, __gm__ const int* status,  \
-                                                        int cmp, __gm__ TYPE* cmp_values, SYMSIM_P2P_HERE) {           \
-    return ::symsim::shim::p2p::test_all("aclshmem_" #NAME "_test_all_vector", ivars, nelems, status, cmp,            \
-                                         ::symsim::shim::p2p::PerElement<TYPE>{cmp_values}, site);                     \
+  ACLSHMEM_DEVICE int aclshmem_##NAME##_test_all_vector(__gm__ TYPE* ivars, size_t nelems, __gm__ const int* status,   \
+                                                        int cmp, __gm__ TYPE* cmp_values) {                            \
+    return ::symsim::shim::p2p::test_all("aclshmem_" #NAME "_test_all_vector", ivars, nelems, status, cmp,             \
+                                         ::symsim::shim::p2p::PerElement<TYPE>{cmp_values});                           \
   }                                                                                                                    \
   ACLSHMEM_DEVICE size_t aclshmem_##NAME##_test_any_vector(__gm__ TYPE* ivars, size_t nelems,                          \
-                                                           __gm__ const int* status, int cmp, __gm__ TYPE* cmp_values, \
-                                                           SYMSIM_P2P_HERE) {                                          \
-    return ::symsim::shim::p2p::test_any("aclshmem_" #NAME "_test_any_vector", ivars, nelems, status, cmp,            \
-                                         ::symsim::shim::p2p::PerElement<TYPE>{cmp_values}, site);                     \
+                                                           __gm__ const int* status, int cmp, __gm__ TYPE* cmp_values) { \
+    return ::symsim::shim::p2p::test_any("aclshmem_" #NAME "_test_any_vector", ivars, nelems, status, cmp,             \
+                                         ::symsim::shim::p2p::PerElement<TYPE>{cmp_values});                           \
   }                                                                                                                    \
-  ACLSHMEM_DEVICE size_t aclshmem_##NAME##_test_some_vector(__gm__ TYPE* ivars, size_t nelems, __gm__ size_t* indices,\
+  ACLSHMEM_DEVICE size_t aclshmem_##NAME##_test_some_vector(__gm__ TYPE* ivars, size_t nelems, __gm__ size_t* indices, \
                                                             __gm__ const int* status, int cmp,                         \
-                                                            __gm__ TYPE* cmp_values, SYMSIM_P2P_HERE) {                \
-    return ::symsim::shim::p2p::test_some("aclshmem_" #NAME "_test_some_vector", ivars, nelems, indices, status, cmp, \
-                                          ::symsim::shim::p2p::PerElement<TYPE>{cmp_values}, site);                    \
+                                                            __gm__ TYPE* cmp_values) {                                 \
+    return ::symsim::shim::p2p::test_some("aclshmem_" #NAME "_test_some_vector", ivars, nelems, indices, status, cmp,  \
+                                          ::symsim::shim::p2p::PerElement<TYPE>{cmp_values});                          \
   }
 
 SYMSIM_P2P_SYNC(float, float)
@@ -228,43 +223,40 @@ SYMSIM_P2P_SYNC(char, char)
 #undef SYMSIM_P2P_SYNC
 
 // Waits until the signal word satisfies the comparison; returns the value that did.
-ACLSHMEM_DEVICE int32_t aclshmem_signal_wait_until(__gm__ int32_t* sig_addr, int cmp, int32_t cmp_val,
-                                                   SYMSIM_P2P_HERE) {
-  ::symsim::shim::p2p::check_cmp("aclshmem_signal_wait_until", cmp, site);
+ACLSHMEM_DEVICE int32_t aclshmem_signal_wait_until(__gm__ int32_t* sig_addr, int cmp, int32_t cmp_val) {
+  ::symsim::shim::p2p::check_cmp("aclshmem_signal_wait_until", cmp);
   for (;;) {
-    const int32_t v = ::symsim::shim::p2p::load(sig_addr, site);
+    const int32_t v = ::symsim::shim::p2p::load(sig_addr);
     if (::symsim::shim::p2p::holds(v, cmp, cmp_val)) return v;
   }
 }
 #define shmem_signal_wait_until aclshmem_signal_wait_until
 
 // Data cache clean + invalidate of the lines holding [addr, addr + length).
-ACLSHMEM_DEVICE void dcci_cachelines(__gm__ uint8_t* addr, uint64_t length, SYMSIM_P2P_HERE) {
-  ::symsim::shim::cache_clean_invalidate(addr, length, site);
+ACLSHMEM_DEVICE void dcci_cachelines(__gm__ uint8_t* addr, uint64_t length) {
+  ::symsim::shim::cache_clean_invalidate(addr, length);
 }
-ACLSHMEM_DEVICE void dcci_cacheline(__gm__ uint8_t* addr, SYMSIM_P2P_HERE) {
-  ::symsim::shim::cache_clean_invalidate(addr, 64, site);
+ACLSHMEM_DEVICE void dcci_cacheline(__gm__ uint8_t* addr) {
+  ::symsim::shim::cache_clean_invalidate(addr, 64);
 }
 ACLSHMEM_DEVICE void util_set_ffts_config(uint64_t config) { ::symsim::shim::p2p::set_ffts_config(config); }
 #define shmemx_set_ffts_config util_set_ffts_config
 // aclshmem_barrier_all is one function for the host program and the kernel (shmem_host.h): it
 // is the device barrier over every block of every PE when a kernel calls it.
-ACLSHMEM_DEVICE void aclshmem_sync_all(SYMSIM_P2P_HERE) {
-  ::symsim::shim::p2p::device_barrier_all("aclshmem_sync_all", site);
+ACLSHMEM_DEVICE void aclshmem_sync_all() {
+  ::symsim::shim::p2p::device_barrier_all("aclshmem_sync_all");
 }
-ACLSHMEM_DEVICE void aclshmem_barrier(aclshmem_team_t team, SYMSIM_P2P_HERE) {
-  ::symsim::shim::p2p::device_barrier_team("aclshmem_barrier", team, site);
+ACLSHMEM_DEVICE void aclshmem_barrier(aclshmem_team_t team) {
+  ::symsim::shim::p2p::device_barrier_team("aclshmem_barrier", team);
 }
-ACLSHMEM_DEVICE void aclshmemx_barrier_vec(aclshmem_team_t team, SYMSIM_P2P_HERE) {
-  ::symsim::shim::p2p::device_barrier_team("aclshmemx_barrier_vec", team, site);
+ACLSHMEM_DEVICE void aclshmemx_barrier_vec(aclshmem_team_t team) {
+  ::symsim::shim::p2p::device_barrier_team("aclshmemx_barrier_vec", team);
 }
-ACLSHMEM_DEVICE void aclshmem_sync(aclshmem_team_t team, SYMSIM_P2P_HERE) {
-  ::symsim::shim::p2p::device_barrier_team("aclshmem_sync", team, site);
+ACLSHMEM_DEVICE void aclshmem_sync(aclshmem_team_t team) {
+  ::symsim::shim::p2p::device_barrier_team("aclshmem_sync", team);
 }
 // Updates the signal word on `pe` (ACLSHMEM_SIGNAL_SET / ACLSHMEM_SIGNAL_ADD).
-ACLSHMEM_DEVICE void aclshmemx_signal_op(__gm__ int32_t* sig_addr, int32_t signal, int sig_op, int pe,
-                                         SYMSIM_P2P_HERE) {
-  ::symsim::shim::p2p::signal_op(sig_addr, signal, sig_op, pe, site);
+ACLSHMEM_DEVICE void aclshmemx_signal_op(__gm__ int32_t* sig_addr, int32_t signal, int sig_op, int pe) {
+  ::symsim::shim::p2p::signal_op(sig_addr, signal, sig_op, pe);
 }
 #define shmemx_signal_op aclshmemx_signal_op
-#undef SYMSIM_P2P_HERE

@@ -50,8 +50,6 @@ EventPipes pipes_of(AscendC::HardEvent e) {
 
 namespace {
 
-symsim::SiteRef site_ref(symsim::shim::CallSite s) { return {s.file, s.line}; }
-
 // SetFlag / WaitFlag / PipeBarrier on the running core, reported to the checkers.
 void sync_event(symsim::PipeSyncRecord::Kind kind, AivPipe src, AivPipe dst, int id, symsim::shim::CallSite site) {
   const symsim::shim::UncountedCall uncounted;
@@ -69,23 +67,23 @@ void sync_event(symsim::PipeSyncRecord::Kind kind, AivPipe src, AivPipe dst, int
   r.pe = c.pe();
   r.core = c.core();
   r.t = c.local_ps();
-  r.site = site_ref(site);
+  r.site = symsim::shim::site_ref(site);
   symsim::shim::system().hooks().emit(&symsim::Observer::on_pipe_sync, r);
 }
 
 }  // namespace
 
-void pipe_barrier(pipe_t pipe, symsim::shim::CallSite site) {
-  sync_event(symsim::PipeSyncRecord::kBarrier, pipe_of(pipe), pipe_of(pipe), 0, site);
+void pipe_barrier(pipe_t pipe) {
+  sync_event(symsim::PipeSyncRecord::kBarrier, pipe_of(pipe), pipe_of(pipe), 0, SYMSIM_CALLER());
 }
-void set_flag(pipe_t src, pipe_t dst, int id, symsim::shim::CallSite site) {
-  sync_event(symsim::PipeSyncRecord::kSetFlag, pipe_of(src), pipe_of(dst), id, site);
+void set_flag(pipe_t src, pipe_t dst, int id) {
+  sync_event(symsim::PipeSyncRecord::kSetFlag, pipe_of(src), pipe_of(dst), id, SYMSIM_CALLER());
 }
-void wait_flag(pipe_t src, pipe_t dst, int id, symsim::shim::CallSite site) {
-  sync_event(symsim::PipeSyncRecord::kWaitFlag, pipe_of(src), pipe_of(dst), id, site);
+void wait_flag(pipe_t src, pipe_t dst, int id) {
+  sync_event(symsim::PipeSyncRecord::kWaitFlag, pipe_of(src), pipe_of(dst), id, SYMSIM_CALLER());
 }
-void dcci(const void* addr, cache_line_t, symsim::shim::CallSite site) {
-  symsim::shim::cache_clean_invalidate(addr, AscendC::CACHE_LINE_SIZE, site, 8);
+void dcci(const void* addr, cache_line_t) {
+  symsim::shim::cache_clean_invalidate_at(addr, AscendC::CACHE_LINE_SIZE, SYMSIM_CALLER(), 8);
 }
 
 namespace AscendC {
@@ -102,16 +100,16 @@ uint64_t GetSystemCycle() {
 
 namespace detail {
 
-void set_flag(HardEvent e, int id, symsim::shim::CallSite site) {
+void set_flag(HardEvent e, int id) {
   const EventPipes p = pipes_of(e);
-  sync_event(symsim::PipeSyncRecord::kSetFlag, p.src, p.dst, id, site);
+  sync_event(symsim::PipeSyncRecord::kSetFlag, p.src, p.dst, id, SYMSIM_CALLER());
 }
-void wait_flag(HardEvent e, int id, symsim::shim::CallSite site) {
+void wait_flag(HardEvent e, int id) {
   const EventPipes p = pipes_of(e);
-  sync_event(symsim::PipeSyncRecord::kWaitFlag, p.src, p.dst, id, site);
+  sync_event(symsim::PipeSyncRecord::kWaitFlag, p.src, p.dst, id, SYMSIM_CALLER());
 }
-void pipe_barrier(pipe_t p, symsim::shim::CallSite site) {
-  sync_event(symsim::PipeSyncRecord::kBarrier, pipe_of(p), pipe_of(p), 0, site);
+void pipe_barrier(pipe_t p) {
+  sync_event(symsim::PipeSyncRecord::kBarrier, pipe_of(p), pipe_of(p), 0, SYMSIM_CALLER());
 }
 void scalar_access() { symsim::shim::core().scalar_ops(1); }
 
@@ -139,7 +137,8 @@ void ub_release_all() {
 }
 
 void copy_blocks(uint8_t* dst, uint64_t dst_stride_bytes, const uint8_t* src, uint64_t src_stride_bytes,
-                 uint64_t block_bytes, uint64_t blocks, bool byte_granular, symsim::shim::CallSite site) {
+                 uint64_t block_bytes, uint64_t blocks, bool byte_granular) {
+  const symsim::shim::CallSite site = SYMSIM_CALLER();
   const symsim::shim::UncountedCall uncounted;  // a GM->UB copy in a loop may be a poll
   symsim::AivCore& c = symsim::shim::core();
   symsim::AscendSystem& sys = symsim::shim::system();
@@ -170,16 +169,16 @@ void copy_blocks(uint8_t* dst, uint64_t dst_stride_bytes, const uint8_t* src, ui
     r.bytes = piece_bytes;
     r.byte_granular = byte_granular;
     r.issue_ps = std::max(c.local_ps(), c.pipe_free_ps(pipe));
-    r.site = site_ref(site);
+    r.site = symsim::shim::site_ref(site);
     // A copy must stay inside device memory: one running off a buffer would write the
     // simulator's own memory. The checkers see it first, then the kernel stops.
     const bool inside = piece_bytes == 0 || (sys.addresses().find(to, piece_bytes) && sys.addresses().find(from, piece_bytes));
     if (!inside) {
       r.visible_ps = r.issue_ps;
       sys.hooks().emit(&symsim::Observer::on_copy, r);
-      symsim::shim::trap(fmt::format("{}:{}: a copy of {} bytes runs outside device memory (Unified Buffer or HBM "
+      symsim::shim::trap(fmt::format("{}: a copy of {} bytes runs outside device memory (Unified Buffer or HBM "
                                      "region)",
-                                     site.file ? site.file : "?", site.line, piece_bytes));
+                                     symsim::shim::where(site), piece_bytes));
     }
     r.visible_ps = c.copy(pipe, to, from, piece_bytes);
     sys.hooks().emit(&symsim::Observer::on_copy, r);
@@ -191,7 +190,9 @@ void copy_blocks(uint8_t* dst, uint64_t dst_stride_bytes, const uint8_t* src, ui
 
 namespace symsim::shim {
 
-void device_store(void* addr, uint64_t value, uint32_t bytes, CallSite site) {
+void device_store(void* addr, uint64_t value, uint32_t bytes) { device_store_at(addr, value, bytes, SYMSIM_CALLER()); }
+
+void device_store_at(void* addr, uint64_t value, uint32_t bytes, CallSite site) {
   AivCore& c = core();
   const AscendParams& p = system().params();
   c.advance(ns_to_ps(p.aiv_st_dev_ns));
@@ -205,36 +206,39 @@ void device_store(void* addr, uint64_t value, uint32_t bytes, CallSite site) {
         const bool cq = offset % UdmaEngine::kDoorbellStride >= 8;
         if (!cq) note_sq_doorbell_store(c, engine->qps()[index], static_cast<uint32_t>(value));
         system().hooks().emit(&Observer::on_doorbell_store, engine->qps()[index].ref, cq,
-                              static_cast<uint32_t>(value), c.core(), c.local_ps(), SiteRef{site.file, site.line});
+                              static_cast<uint32_t>(value), c.core(), c.local_ps(), site_ref(site));
       }
     }
     r->mmio->mmio_store(offset, value, c.local_ps());
     return;
   }
-  if (!r) trap(fmt::format("{}:{}: st_dev to {:#x}, outside device memory", site.file ? site.file : "?", site.line,
-                           reinterpret_cast<uintptr_t>(addr)));
+  if (!r) trap(fmt::format("{}: st_dev to {:#x}, outside device memory", where(site), reinterpret_cast<uintptr_t>(addr)));
   c.before_store(static_cast<const uint8_t*>(addr), bytes);
   std::memcpy(addr, &value, bytes);
   note_store(addr, bytes, "st_dev", site);
 }
 
-uint64_t device_load(const void* addr, uint32_t bytes, CallSite site) {
+uint64_t device_load(const void* addr, uint32_t bytes) {
+  const CallSite site = SYMSIM_CALLER();
   const UncountedCall uncounted;
   AivCore& c = core();
   c.observe();
   note_poll(addr, bytes, site);
   system().hooks().emit(&Observer::on_gm_observe, c.pe(), c.core(), static_cast<const uint8_t*>(addr),
-                        uint64_t{bytes}, c.local_ps(), SiteRef{site.file, site.line});
+                        uint64_t{bytes}, c.local_ps(), site_ref(site));
   c.advance(ns_to_ps(system().params().aiv_ld_dev_ns));
   if (!system().addresses().find(addr, bytes))
-    trap(fmt::format("{}:{}: ld_dev from {:#x}, outside device memory", site.file ? site.file : "?", site.line,
-                     reinterpret_cast<uintptr_t>(addr)));
+    trap(fmt::format("{}: ld_dev from {:#x}, outside device memory", where(site), reinterpret_cast<uintptr_t>(addr)));
   uint64_t v = 0;
   std::memcpy(&v, addr, bytes);
   return v;
 }
 
-void cache_clean_invalidate(const void* addr, uint64_t bytes, CallSite site, uint64_t observed) {
+void cache_clean_invalidate(const void* addr, uint64_t bytes, uint64_t observed) {
+  cache_clean_invalidate_at(addr, bytes, SYMSIM_CALLER(), observed);
+}
+
+void cache_clean_invalidate_at(const void* addr, uint64_t bytes, CallSite site, uint64_t observed) {
   const UncountedCall uncounted;
   AivCore& c = core();
   // A dcci that does not merely re-read an unchanged line may write back a scalar store, which
@@ -244,7 +248,7 @@ void cache_clean_invalidate(const void* addr, uint64_t bytes, CallSite site, uin
   c.observe();
   note_poll(addr, observed ? observed : bytes, site, bytes);
   system().hooks().emit(&Observer::on_gm_observe, c.pe(), c.core(), static_cast<const uint8_t*>(addr),
-                        observed ? observed : bytes, c.local_ps(), SiteRef{site.file, site.line});
+                        observed ? observed : bytes, c.local_ps(), site_ref(site));
   const uint64_t lines = (bytes + 63) / 64;
   c.advance(static_cast<Ps>(lines) * ns_to_ps(system().params().aiv_dcci_ns));
 }

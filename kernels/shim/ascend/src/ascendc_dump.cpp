@@ -6,6 +6,7 @@
 #include "debug.h"
 #include "kernel_operator.h"
 #include "models/memory/address_map.h"
+#include "symsim/code_site.h"
 #include "world.h"
 
 namespace {
@@ -33,15 +34,16 @@ void append(DumpSlice& s, const std::string& text) {
 
 namespace AscendC::detail {
 
-void init_dump(uint8_t* workspace, uint64_t bytes, ::symsim::shim::CallSite site) {
+void init_dump(uint8_t* workspace, uint64_t bytes) {
+  const symsim::shim::CallSite site = SYMSIM_CALLER();
   symsim::AivCore& c = symsim::shim::core();
   const symsim::shim::BlockContext& b = symsim::shim::block();
   c.scalar_ops(2);
   const uint64_t slice = bytes / (b.block_num ? b.block_num : 1);
   if (!workspace || slice == 0 || !symsim::shim::system().addresses().find(workspace, bytes))
-    symsim::shim::trap(fmt::format("{}:{}: AscendC::InitDump: the workspace of {} bytes at {:#x} is not device memory "
+    symsim::shim::trap(fmt::format("{}: AscendC::InitDump: the workspace of {} bytes at {:#x} is not device memory "
                                    "(or leaves no bytes for each of the {} blocks)",
-                                   site.file ? site.file : "?", site.line, bytes,
+                                   symsim::shim::where(site), bytes,
                                    reinterpret_cast<uintptr_t>(workspace), b.block_num));
   symsim::shim::World& w = symsim::shim::world();
   DumpSlice& s = w.dump_slices.emplace_back();
@@ -52,13 +54,14 @@ void init_dump(uint8_t* workspace, uint64_t bytes, ::symsim::shim::CallSite site
   w.blocks[c.pe()][c.core()]->dump = &s;
 }
 
-void dump_record(const std::string& text, uint64_t elements, ::symsim::shim::CallSite site) {
+void dump_record(const std::string& text, uint64_t elements) {
+  const symsim::shim::CallSite site = SYMSIM_CALLER();
   symsim::AivCore& c = symsim::shim::core();
   DumpSlice* s = running_slice();
   if (!s)
-    symsim::shim::trap(fmt::format("{}:{}: AscendC::DumpTensor without AscendC::InitDump: the block has no dump "
+    symsim::shim::trap(fmt::format("{}: AscendC::DumpTensor without AscendC::InitDump: the block has no dump "
                                    "workspace (build with ENABLE_ASCENDC_DUMP and call InitDump first)",
-                                   site.file ? site.file : "?", site.line));
+                                   symsim::shim::where(site)));
   c.scalar_ops(static_cast<double>(elements) + 1);
   append(*s, text);
 }

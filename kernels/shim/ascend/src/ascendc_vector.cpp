@@ -3,16 +3,18 @@
 
 #include "kernel_operator.h"
 #include "models/memory/address_map.h"
+#include "symsim/code_site.h"
 #include "world.h"
 
 namespace AscendC::detail {
 
-void vector_reject(const char* call, const char* why, ::symsim::shim::CallSite site) {
-  symsim::shim::trap(fmt::format("{}:{}: AscendC::{} was given {}", site.file ? site.file : "?", site.line, call, why));
+void vector_reject(const char* call, const char* why) {
+  symsim::shim::trap(fmt::format("{}: AscendC::{} was given {}", symsim::shim::where(SYMSIM_CALLER()), call, why));
 }
 
 void vector_issue(const char* call, std::initializer_list<VecRange> reads, std::initializer_list<VecRange> writes,
-                  double repeats, ::symsim::shim::CallSite site) {
+                  double repeats) {
+  const symsim::shim::CallSite site = SYMSIM_CALLER();
   const symsim::shim::UncountedCall uncounted;
   symsim::AivCore& c = symsim::shim::core();
   symsim::AscendSystem& sys = symsim::shim::system();
@@ -23,8 +25,8 @@ void vector_issue(const char* call, std::initializer_list<VecRange> reads, std::
     for (const VecRange& r : *list) {
       const symsim::Region* region = sys.addresses().find(r.p, r.bytes ? r.bytes : 1);
       if (!region || region->kind != symsim::RegionKind::kUnifiedBuffer || region->pe != c.pe() || region->core != c.core())
-        symsim::shim::trap(fmt::format("{}:{}: AscendC::{} {} {} bytes at {:#x}, outside this AIV core's Unified Buffer",
-                                       site.file ? site.file : "?", site.line, call, list == &reads ? "reads" : "writes",
+        symsim::shim::trap(fmt::format("{}: AscendC::{} {} {} bytes at {:#x}, outside this AIV core's Unified Buffer",
+                                       symsim::shim::where(site), call, list == &reads ? "reads" : "writes",
                                        r.bytes, reinterpret_cast<uintptr_t>(r.p)));
     }
   const symsim::Ps duration =
@@ -42,7 +44,7 @@ void vector_issue(const char* call, std::initializer_list<VecRange> reads, std::
     rec.byte_granular = true;  // element counts, not 32 B blocks (addresses still 32 B aligned)
     rec.issue_ps = issue;
     rec.visible_ps = done;
-    rec.site = {site.file, site.line};
+    rec.site = symsim::shim::site_ref(site);
     if (reads.size() == 0) {
       rec.src = rec.dst;
       rec.bytes = 0;

@@ -6,6 +6,7 @@
 
 #include <dlfcn.h>
 #include <getopt.h>
+#include <link.h>
 #include <unistd.h>
 
 #include <fmt/format.h>
@@ -19,6 +20,7 @@
 #include <vector>
 
 #include "kernel_registry.h"
+#include "symsim/code_site.h"
 #include "symsim/cuda/runtime.h"
 #include "symsim/shim_core.h"
 
@@ -46,6 +48,7 @@ std::vector<std::unique_ptr<Library>>& libraries() {
 
 // Opens a private copy of `path`: a library opened twice under one name is shared.
 void* open_copy(const std::string& path) {
+  // (Reports read the library's line tables from `path`: code_site.h.)
   static int counter = 0;
   const fs::path copy = fs::temp_directory_path() / fmt::format("symsim-kernel-lib-{}-{}.so", ::getpid(), counter++);
   std::error_code ec;
@@ -55,6 +58,8 @@ void* open_copy(const std::string& path) {
   const char* error = handle ? nullptr : dlerror();
   fs::remove(copy, ec);  // the mapping stays
   if (!handle) throw std::invalid_argument(fmt::format("--kernel-lib {}: {}", path, error ? error : "dlopen failed"));
+  link_map* map = nullptr;
+  if (dlinfo(handle, RTLD_DI_LINKMAP, &map) == 0 && map) note_loaded_code(fs::absolute(path).string(), map->l_addr);
   return handle;
 }
 

@@ -177,7 +177,7 @@ void aclshmem_free(void*) {}
 void aclshmem_barrier_all() {
   // Upstream has a host and a device function of this name; here one function serves both.
   if (AivCore::current()) {
-    vector_barrier_all({}, "aclshmem_barrier_all");
+    vector_barrier_all_at(SYMSIM_CALLER(), "aclshmem_barrier_all");
   } else {
     host_barrier("aclshmem_barrier_all");
   }

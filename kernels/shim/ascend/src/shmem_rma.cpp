@@ -5,49 +5,51 @@
 #include "shmem_device_amo.h"
 #include "shmem_device_rma.h"
 #include "shmem_host.h"
+#include "udma_queue.h"
 #include "world.h"
 
 namespace symsim::shim::rma {
 
-UdmaRoute udma_route(const char* api, int pe, CallSite site) {
+UdmaRoute udma_route(const char* api, int pe) {
   AivCore& c = core();
   c.scalar_ops(2);  // read the transport and the staging config from the device state
-  const char* file = site.file ? site.file : "?";
+  const CallSite site = SYMSIM_CALLER();
   if (pe < 0 || pe >= n_pes())
-    trap(fmt::format("{}:{}: {} to PE {}, outside 0..{}", file, site.line, api, pe, n_pes() - 1));
+    trap(fmt::format("{}: {} to PE {}, outside 0..{}", where(site), api, pe, n_pes() - 1));
   if (pe == c.pe())
-    trap(fmt::format("{}:{}: {} to the calling PE {}: upstream takes the MTE transport to a PE's own memory, "
+    trap(fmt::format("{}: {} to the calling PE {}: upstream takes the MTE transport to a PE's own memory, "
                      "which symsim does not model",
-                     file, site.line, api, pe));
+                     where(site), api, pe));
   const aclshmem_udma_config_t& cfg = world().hosts[c.pe()].udma_config;
   BlockContext& b = block();
   if (cfg.aclshmem_ub < 0 || static_cast<uint64_t>(cfg.aclshmem_ub) + cfg.ub_size > b.ub_bytes)
-    trap(fmt::format("{}:{}: {}: the UDMA staging buffer (aclshmemx_set_udma_config: UB offset {}, {} bytes) lies "
+    trap(fmt::format("{}: {}: the UDMA staging buffer (aclshmemx_set_udma_config: UB offset {}, {} bytes) lies "
                      "outside the {} B Unified Buffer",
-                     file, site.line, api, cfg.aclshmem_ub, cfg.ub_size, b.ub_bytes));
+                     where(site), api, cfg.aclshmem_ub, cfg.ub_size, b.ub_bytes));
   return {b.ub + cfg.aclshmem_ub, cfg.sync_id};
 }
 
-void quiet_all(const char* api, CallSite site) {
+void quiet_all(const char* api) {
   (void)api;
+  const CallSite site = SYMSIM_CALLER();
   const int me = my_pe();
   const bool relay_build = world().hosts[me].relay_build;
   for (int pe = 0; pe < n_pes(); ++pe)
-    if (pe != me) udma_quiet(pe, 0, relay_build, site);
+    if (pe != me) udma_quiet_at(pe, 0, relay_build, site);
 }
 
 }  // namespace symsim::shim::rma
 
 namespace symsim::shim::amo {
 
-void check_udma_peer(const char* api, int pe, CallSite site) {
-  const char* file = site.file ? site.file : "?";
+void check_udma_peer(const char* api, int pe) {
+  const CallSite site = SYMSIM_CALLER();
   if (pe < 0 || pe >= n_pes())
-    trap(fmt::format("{}:{}: {} on PE {}, outside 0..{}", file, site.line, api, pe, n_pes() - 1));
+    trap(fmt::format("{}: {} on PE {}, outside 0..{}", where(site), api, pe, n_pes() - 1));
   if (pe == my_pe())
-    trap(fmt::format("{}:{}: {} on the calling PE {}: upstream takes the MTE transport to a PE's own memory, "
+    trap(fmt::format("{}: {} on the calling PE {}: upstream takes the MTE transport to a PE's own memory, "
                      "which symsim does not model",
-                     file, site.line, api, pe));
+                     where(site), api, pe));
 }
 
 }  // namespace symsim::shim::amo

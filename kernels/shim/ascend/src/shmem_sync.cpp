@@ -3,47 +3,49 @@
 
 #include "shmem_device_sync.h"
 #include "symsim/udma_shim.h"
+#include "udma_queue.h"
 #include "world.h"
 
 namespace symsim::shim::p2p {
 
-void check_cmp(const char* api, int cmp, CallSite site) {
+void check_cmp(const char* api, int cmp) {
   if (cmp >= ACLSHMEM_CMP_EQ && cmp <= ACLSHMEM_CMP_LE) return;
-  trap(fmt::format("{}:{}: {} with comparison {}, which is not an ACLSHMEM_CMP_* value (EQ 0 .. LE 5)",
-                   site.file ? site.file : "?", site.line, api, cmp));
+  trap(fmt::format("{}: {} with comparison {}, which is not an ACLSHMEM_CMP_* value (EQ 0 .. LE 5)",
+                   where(SYMSIM_CALLER()), api, cmp));
 }
 
-void device_barrier_all(const char* api, CallSite site) { vector_barrier_all(site, api); }
+void device_barrier_all(const char* api) { vector_barrier_all_at(SYMSIM_CALLER(), api); }
 
-void device_barrier_team(const char* api, int team, CallSite site) {
+void device_barrier_team(const char* api, int team) {
+  const CallSite site = SYMSIM_CALLER();
   if (team != ACLSHMEM_TEAM_WORLD)
-    trap(fmt::format("{}:{}: {} on team {}: symsim models the world team (ACLSHMEM_TEAM_WORLD) only",
-                     site.file ? site.file : "?", site.line, api, team));
-  vector_barrier_all(site, api);
+    trap(fmt::format("{}: {} on team {}: symsim models the world team (ACLSHMEM_TEAM_WORLD) only", where(site), api,
+                     team));
+  vector_barrier_all_at(site, api);
 }
 
-void signal_op(int32_t* sig_addr, int32_t signal, int sig_op, int pe, CallSite site) {
-  const char* file = site.file ? site.file : "?";
+void signal_op(int32_t* sig_addr, int32_t signal, int sig_op, int pe) {
+  const CallSite site = SYMSIM_CALLER();
   if (sig_op != ACLSHMEM_SIGNAL_SET && sig_op != ACLSHMEM_SIGNAL_ADD)
-    trap(fmt::format("{}:{}: aclshmemx_signal_op with operation {}, which is neither ACLSHMEM_SIGNAL_SET (0) nor "
+    trap(fmt::format("{}: aclshmemx_signal_op with operation {}, which is neither ACLSHMEM_SIGNAL_SET (0) nor "
                      "ACLSHMEM_SIGNAL_ADD (1)",
-                     file, site.line, sig_op));
+                     where(site), sig_op));
   if (pe < 0 || pe >= n_pes())
-    trap(fmt::format("{}:{}: aclshmemx_signal_op to PE {}, outside 0..{}", file, site.line, pe, n_pes() - 1));
+    trap(fmt::format("{}: aclshmemx_signal_op to PE {}, outside 0..{}", where(site), pe, n_pes() - 1));
   const auto bits = static_cast<uint64_t>(static_cast<uint32_t>(signal));
   if (pe != my_pe()) {
     const bool relay_build = world().hosts[my_pe()].relay_build;
     if (sig_op == ACLSHMEM_SIGNAL_SET)
-      udma_atomic_emulated(AmoEmulated::kSet, sig_addr, bits, 4, pe, relay_build, "aclshmemx_signal_op", site);
+      udma_atomic_emulated_at(AmoEmulated::kSet, sig_addr, bits, 4, pe, relay_build, "aclshmemx_signal_op", site);
     else
-      udma_atomic_fetch_add(sig_addr, bits, 4, pe, true, relay_build, "aclshmemx_signal_op", site);  // reaps its CQE
+      udma_atomic_fetch_add_at(sig_addr, bits, 4, pe, true, relay_build, "aclshmemx_signal_op", site);  // reaps its CQE
     return;
   }
   // The calling PE's own word: a scalar store, written back.
   core().before_store(reinterpret_cast<const uint8_t*>(sig_addr), sizeof(int32_t));
   *sig_addr = sig_op == ACLSHMEM_SIGNAL_SET ? signal : static_cast<int32_t>(static_cast<uint32_t>(*sig_addr) + bits);
   core().scalar_ops(2);
-  cache_clean_invalidate(sig_addr, sizeof(int32_t), site);
+  cache_clean_invalidate_at(sig_addr, sizeof(int32_t), site);
 }
 
 void set_ffts_config(uint64_t) {

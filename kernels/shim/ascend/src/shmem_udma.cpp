@@ -18,7 +18,6 @@ namespace symsim::shim {
 
 namespace {
 
-std::string where(const CallSite& site) { return fmt::format("{}:{}", site.file, site.line); }
 
 // What an error CQE's status says, for the trap message (values the engine and faults write).
 std::string cqe_error_meaning(uint8_t status, uint8_t substatus) {
@@ -74,6 +73,11 @@ bool sq_has_credit(const QpView& v, uint32_t bb) {
   return udma::sq_has_credit(v.sq->head, v.sq->tail, bb, ACLSHMEM_UDMA_AGGREGATE_CREDIT_GUARD, v.sq->depth);
 }
 
+void ring_doorbell(uint64_t db_addr, uint32_t value, CallSite site) {
+  simt::reject_in_vf_at("st_dev", site);
+  device_store_at(reinterpret_cast<void*>(db_addr), value, sizeof(uint32_t), site);
+}
+
 void poll_cq(const QpView& v, uint32_t target, CallSite site) {
   if (target == 0) return;
   AivCore& c = core();
@@ -99,7 +103,7 @@ void poll_cq(const QpView& v, uint32_t target, CallSite site) {
         break;
       }
       b.spin.budget = MAX_RETRY_TIMES - polls;  // a core asleep on the CQE gives up with the loop
-      cache_clean_invalidate(cqe, udma::kCqeBytes, site);
+      cache_clean_invalidate_at(cqe, udma::kCqeBytes, site);
       b.spin.budget = UINT64_MAX;
       polls += static_cast<uint32_t>(std::exchange(b.spin.skipped, 0));
       c.scalar_ops(2);
@@ -123,7 +127,7 @@ void poll_cq(const QpView& v, uint32_t target, CallSite site) {
   }
   b.waiting.clear();
   v.cq->tail = cur;
-  st_dev(cur & 0xFFFFFFu, reinterpret_cast<uint32_t*>(v.cq->db_addr), 0, site);
+  ring_doorbell(v.cq->db_addr, cur & 0xFFFFFFu, site);
   if (have_entry) v.sq->tail = udma::unwrap16(v.sq->tail, last_entry);
 }
 
@@ -172,7 +176,7 @@ void publish_wqe(const QpView& v, const udma::Wqe& w, bool mte3, uint8_t* ub, ui
     std::memcpy(first_dst, wqe, uint64_t{before_wrap} * udma::kWqebbBytes);
     if (before_wrap < bb) std::memcpy(ring, wqe + before_wrap * udma::kWqebbBytes, udma::kWqebbBytes);
     c.scalar_ops(8.0 * bb);
-    cache_clean_invalidate(first_dst, uint64_t{before_wrap} * udma::kWqebbBytes, site);
+    cache_clean_invalidate_at(first_dst, uint64_t{before_wrap} * udma::kWqebbBytes, site);
   }
   note_wqe_posted(c, QpRef{c.pe(), v.slot, static_cast<int>(v.qp)}, head, bb, w.opcode);
   if (system().hooks().active()) {
@@ -187,11 +191,11 @@ void publish_wqe(const QpView& v, const udma::Wqe& w, bool mte3, uint8_t* ub, ui
     p.remote_va = w.remote_va;
     p.bytes = w.len;
     p.t = c.local_ps();
-    p.site = SiteRef{site.file, site.line};
+    p.site = site_ref(site);
     system().hooks().emit(&Observer::on_wqe_post, p);
   }
   const uint32_t new_head = head + bb;
-  st_dev(new_head, reinterpret_cast<uint32_t*>(v.sq->db_addr), 0, site);
+  ring_doorbell(v.sq->db_addr, new_head, site);
   v.sq->head = new_head;
   if (w.wants_cqe()) ++v.sq->cqe_cnt;
 }
@@ -207,7 +211,8 @@ void* symmetric_ptr(const void* ptr, int pe) {
   return sys.memory(pe).heap.base() + (p - base);
 }
 
-void udma_post(const UdmaRequest& r) {
+void udma_post(UdmaRequest r) {
+  r.site = SYMSIM_CALLER();
   const QpView v = qp_view(r.api, r.pe, r.relay_pe, r.qp, r.relay_build, r.site);
   if (r.bytes > udma::kMaxRequestBytes)
     trap(fmt::format("{}: {}: request of {} bytes exceeds the 256 MB limit", where(r.site), r.api, r.bytes));
@@ -224,7 +229,9 @@ void udma_post(const UdmaRequest& r) {
   publish_wqe(v, w, r.mte3, r.ub_buf, r.sync_id, r.site);
 }
 
-void udma_quiet(int pe, uint32_t qp, bool relay_build, CallSite site) {
+void udma_quiet(int pe, uint32_t qp, bool relay_build) { udma_quiet_at(pe, qp, relay_build, SYMSIM_CALLER()); }
+
+void udma_quiet_at(int pe, uint32_t qp, bool relay_build, CallSite site) {
   if (!relay_build) {
     const QpView v = qp_view("aclshmemx_udma_qp_quiet", pe, -1, qp, false, site);
     poll_cq(v, v.sq->cqe_cnt, site);
@@ -237,7 +244,8 @@ void udma_quiet(int pe, uint32_t qp, bool relay_build, CallSite site) {
   }
 }
 
-void udma_check_relay(const char* api, int pe, int relay_pe, CallSite site) {
+void udma_check_relay(const char* api, int pe, int relay_pe) {
+  const CallSite site = SYMSIM_CALLER();
   const int n = n_pes(), me = my_pe();
   if (pe < 0 || pe >= n || relay_pe < 0 || relay_pe >= n || pe == relay_pe || pe == me || relay_pe == me)
     trap(fmt::format("{}: {}: invalid pe={} relay_pe={} (my pe {}, {} PEs); require 0 <= pe, relay_pe < {}, "
@@ -245,8 +253,8 @@ void udma_check_relay(const char* api, int pe, int relay_pe, CallSite site) {
                      where(site), api, pe, relay_pe, me, n, n));
 }
 
-void udma_qp_api_in_relay_build(const char* api, CallSite site) {
-  trap(fmt::format("{}: {}: QP-specific UDMA APIs require ACLSHMEM_RELAY_SUPPORT=OFF", where(site), api));
+void udma_qp_api_in_relay_build(const char* api) {
+  trap(fmt::format("{}: {}: QP-specific UDMA APIs require ACLSHMEM_RELAY_SUPPORT=OFF", where(SYMSIM_CALLER()), api));
 }
 
 }  // namespace symsim::shim

@@ -24,7 +24,7 @@ uint64_t width_mask(uint32_t width) { return width == 8 ? ~uint64_t{0} : (uint64
 // Reads the AMO buffer after the operation that filled it completed.
 uint64_t read_amo(const QpView& v, uint32_t width) {
   auto* amo = reinterpret_cast<const uint8_t*>(v.sq->amo_addr);
-  cache_clean_invalidate(amo, width);
+  cache_clean_invalidate_at(amo, width, CallSite{});
   core().scalar_ops(1);
   uint64_t value = 0;
   std::memcpy(&value, amo, width);
@@ -47,34 +47,45 @@ uint64_t apply(AmoEmulated op, uint64_t old, uint64_t value) {
 }  // namespace
 
 uint64_t udma_atomic_fetch_add(void* dst, uint64_t value, uint32_t width, int pe, bool fetch, bool relay_build,
-                               const char* api, CallSite site) {
+                               const char* api) {
+  return udma_atomic_fetch_add_at(dst, value, width, pe, fetch, relay_build, api, SYMSIM_CALLER());
+}
+
+uint64_t udma_atomic_fetch_add_at(void* dst, uint64_t value, uint32_t width, int pe, bool fetch, bool relay_build,
+                                  const char* api, CallSite site) {
   const QpView v = qp_view(api, pe, -1, 0, relay_build, site);
   udma::Wqe w = base_wqe(v, udma::kFaa, kAtomicFlags, remote_va(dst, pe), v.sq->amo_addr, width);
   w.atomic_operand = value & width_mask(width);
   publish_wqe(v, w, false, nullptr, 0, site);
   if (!fetch) return 0;
-  udma_quiet(pe, 0, relay_build, site);
+  udma_quiet_at(pe, 0, relay_build, site);
   return read_amo(v, width);
 }
 
 uint64_t udma_atomic_compare_swap(void* dst, uint64_t cond, uint64_t value, uint32_t width, int pe,
-                                  bool relay_build, const char* api, CallSite site) {
+                                  bool relay_build, const char* api) {
+  return udma_atomic_compare_swap_at(dst, cond, value, width, pe, relay_build, api, SYMSIM_CALLER());
+}
+
+uint64_t udma_atomic_compare_swap_at(void* dst, uint64_t cond, uint64_t value, uint32_t width, int pe,
+                                     bool relay_build, const char* api, CallSite site) {
   const QpView v = qp_view(api, pe, -1, 0, relay_build, site);
   udma::Wqe w = base_wqe(v, udma::kCas, kAtomicFlags, remote_va(dst, pe), v.sq->amo_addr, width);
   w.atomic_operand = value & width_mask(width);
   w.atomic_compare = cond & width_mask(width);
   publish_wqe(v, w, false, nullptr, 0, site);
-  udma_quiet(pe, 0, relay_build, site);
+  udma_quiet_at(pe, 0, relay_build, site);
   return read_amo(v, width);
 }
 
-void udma_atomic_add_fp32(void* dst, float value, int pe, bool relay_build, const char* api, CallSite site) {
+void udma_atomic_add_fp32(void* dst, float value, int pe, bool relay_build, const char* api) {
+  const CallSite site = SYMSIM_CALLER();
   const QpView v = qp_view(api, pe, -1, 0, relay_build, site);
   // The reduce's source is the AMO buffer: store the operand there and write it back.
   auto* amo = reinterpret_cast<uint8_t*>(v.sq->amo_addr);
   std::memcpy(amo, &value, sizeof(value));
   core().scalar_ops(1);
-  cache_clean_invalidate(amo, sizeof(value));
+  cache_clean_invalidate_at(amo, sizeof(value), site);
   udma::Wqe w = base_wqe(v, udma::kWrite, kAtomicFlags | udma::flag::kUdf, remote_va(dst, pe), v.sq->amo_addr,
                          sizeof(value));
   w.reduce_opcode = udma::kReduceOpAdd;
@@ -83,19 +94,23 @@ void udma_atomic_add_fp32(void* dst, float value, int pe, bool relay_build, cons
 }
 
 uint64_t udma_atomic_emulated(AmoEmulated op, void* dst, uint64_t value, uint32_t width, int pe, bool relay_build,
-                              const char* api, CallSite site) {
+                              const char* api) {
+  return udma_atomic_emulated_at(op, dst, value, width, pe, relay_build, api, SYMSIM_CALLER());
+}
+
+uint64_t udma_atomic_emulated_at(AmoEmulated op, void* dst, uint64_t value, uint32_t width, int pe,
+                                 bool relay_build, const char* api, CallSite site) {
   const QpView v = qp_view(api, pe, -1, 0, relay_build, site);
   value &= width_mask(width);
   for (uint32_t attempt = 0; attempt < MAX_RETRY_TIMES; ++attempt) {
     const udma::Wqe read = base_wqe(v, udma::kRead, kAtomicFlags, remote_va(dst, pe), v.sq->amo_addr, width);
     publish_wqe(v, read, false, nullptr, 0, site);
-    udma_quiet(pe, 0, relay_build, site);
+    udma_quiet_at(pe, 0, relay_build, site);
     const uint64_t old = read_amo(v, width);
     const uint64_t desired = apply(op, old, value) & width_mask(width);
-    if (udma_atomic_compare_swap(dst, old, desired, width, pe, relay_build, api, site) == old) return old;
+    if (udma_atomic_compare_swap_at(dst, old, desired, width, pe, relay_build, api, site) == old) return old;
   }
-  trap(fmt::format("{}:{}: {}: the CAS loop did not succeed in {} attempts", site.file, site.line, api,
-                   MAX_RETRY_TIMES));
+  trap(fmt::format("{}: {}: the CAS loop did not succeed in {} attempts", where(site), api, MAX_RETRY_TIMES));
 }
 
 }  // namespace symsim::shim

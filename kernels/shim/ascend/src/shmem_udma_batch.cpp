@@ -45,7 +45,6 @@ BatchContract contract_of(const UdmaRequest& r) {
 // The batch `state` belongs to, opened by this call when it is the first; checks the contract.
 BatchContract& join_batch(const UdmaRequest& r, aclshmemx_submit_state_t& state) {
   BlockState& b = *world().blocks[core().pe()][core().core()];
-  const std::string here = fmt::format("{}:{}", r.site.file, r.site.line);
   auto it = b.batches.find(&state);
   if (state.pending_count == 0) {
     b.batches[&state] = contract_of(r);
@@ -54,18 +53,18 @@ BatchContract& join_batch(const UdmaRequest& r, aclshmemx_submit_state_t& state)
   if (it == b.batches.end())
     trap(fmt::format("{}: {}: aclshmemx_submit_state_t says {} operations are pending but no batch was opened on "
                      "it (value-initialise the state and do not modify pending_count)",
-                     here, r.api, state.pending_count));
+                     where(r.site), r.api, state.pending_count));
   BatchContract& open = it->second;
   if (state.pending_count != open.staged)
     trap(fmt::format("{}: {}: aclshmemx_submit_state_t.pending_count is {} but {} operations were staged "
                      "(the library owns this field)",
-                     here, r.api, state.pending_count, open.staged));
+                     where(r.site), r.api, state.pending_count, open.staged));
   const BatchContract mine = contract_of(r);
   if (mine.opcode != open.opcode || mine.pe != open.pe || mine.relay_pe != open.relay_pe || mine.qp != open.qp ||
       mine.ub_base != open.ub_base || mine.sync_id != open.sync_id)
     trap(fmt::format("{}: {} breaks the batch contract (same operation, PE, QP, UB base and sync_id for every call "
-                     "of a batch): the batch opened by {} at {}:{} is {}; this call is {}",
-                     here, r.api, open.api, open.site.file, open.site.line, describe(open), describe(mine)));
+                     "of a batch): the batch opened by {} at {} is {}; this call is {}",
+                     where(r.site), r.api, open.api, where(open.site), describe(open), describe(mine)));
   return open;
 }
 
@@ -74,19 +73,18 @@ void stage(const UdmaRequest& r, BatchContract& batch, uint32_t index) {
   AivCore& c = core();
   const QpView v = qp_view(r.api, r.pe, r.relay_pe, r.qp, r.relay_build, r.site);
   if (r.bytes > udma::kMaxRequestBytes)
-    trap(fmt::format("{}:{}: {}: request of {} bytes exceeds the 256 MB limit", r.site.file, r.site.line, r.api,
-                     r.bytes));
+    trap(fmt::format("{}: {}: request of {} bytes exceeds the 256 MB limit", where(r.site), r.api, r.bytes));
   if (index + 1 >= v.sq->depth)
-    trap(fmt::format("{}:{}: {}: a batch of {} operations is not smaller than the SQ depth of {} WQEBBs", r.site.file,
-                     r.site.line, r.api, index + 1, v.sq->depth));
+    trap(fmt::format("{}: {}: a batch of {} operations is not smaller than the SQ depth of {} WQEBBs", where(r.site),
+                     r.api, index + 1, v.sq->depth));
   // The workspace must hold 64 * n bytes inside this core's Unified Buffer.
   uint8_t* slot = r.ub_buf + uint64_t{index} * udma::kWqebbBytes;
   const Region* ub = system().addresses().find(r.ub_buf, 1);
   const Region* end = system().addresses().find(slot, udma::kWqebbBytes);
   if (!r.ub_buf || !ub || ub->kind != RegionKind::kUnifiedBuffer || ub->core != c.core() || end != ub ||
       reinterpret_cast<uintptr_t>(slot) + udma::kWqebbBytes - ub->begin > block().ub_bytes)
-    trap(fmt::format("{}:{}: {}: the batch workspace at {} must hold 64 * {} bytes of this core's Unified Buffer",
-                     r.site.file, r.site.line, r.api, address_name(r.ub_buf), index + 1));
+    trap(fmt::format("{}: {}: the batch workspace at {} must hold 64 * {} bytes of this core's Unified Buffer",
+                     where(r.site), r.api, address_name(r.ub_buf), index + 1));
   const udma::Wqe w = base_wqe(v, r.opcode, r.flags, reinterpret_cast<uint64_t>(symmetric_ptr(r.remote, r.pe)),
                                reinterpret_cast<uint64_t>(r.local), r.bytes);
   udma::encode(w, slot);
@@ -96,13 +94,15 @@ void stage(const UdmaRequest& r, BatchContract& batch, uint32_t index) {
 
 }  // namespace
 
-void udma_defer(const UdmaRequest& r, aclshmemx_submit_state_t& state) {
+void udma_defer(UdmaRequest r, aclshmemx_submit_state_t& state) {
+  r.site = SYMSIM_CALLER();
   BatchContract& batch = join_batch(r, state);
   stage(r, batch, state.pending_count);
   state.pending_count = batch.staged;
 }
 
-void udma_submit(const UdmaRequest& r, aclshmemx_submit_state_t& state) {
+void udma_submit(UdmaRequest r, aclshmemx_submit_state_t& state) {
+  r.site = SYMSIM_CALLER();
   AivCore& c = core();
   BatchContract& batch = join_batch(r, state);
   stage(r, batch, state.pending_count);
@@ -125,7 +125,7 @@ void udma_submit(const UdmaRequest& r, aclshmemx_submit_state_t& state) {
     c.wait_flag(AivPipe::kMte3, AivPipe::kScalar, id);
     for (uint32_t i = 0; i < chunk; ++i)
       note_wqe_posted(c, QpRef{c.pe(), v.slot, static_cast<int>(v.qp)}, head + i, 1, r.opcode);
-    st_dev(head + chunk, reinterpret_cast<uint32_t*>(v.sq->db_addr), 0);
+    ring_doorbell(v.sq->db_addr, head + chunk, CallSite{});
     v.sq->head = head + chunk;
     staged_at += chunk;
     remaining -= chunk;

@@ -126,13 +126,17 @@ void barrier() {
   yield();
 }
 
-void reject_in_vf(const char* what, CallSite site) {
+void reject_in_vf(const char* what) {
+  if (g_vf) reject_in_vf_at(what, SYMSIM_CALLER());
+}
+
+void reject_in_vf_at(const char* what, CallSite site) {
   if (!g_vf)
     return;
   const Index3& i = g_vf->threads[g_vf->current].idx;
-  trap(fmt::format("{}:{}: {} called from a SIMT VF (thread {},{},{}): the vendor compiler rejects st_dev/ld_dev "
+  trap(fmt::format("{}: {} called from a SIMT VF (thread {},{},{}): the vendor compiler rejects st_dev/ld_dev "
                    "in __simt_vf__ code; ring doorbells from scalar AIV code after VF_CALL returns",
-                   site.file, site.line, what, i.x, i.y, i.z));
+                   where(site), what, i.x, i.y, i.z));
 }
 
 void run_vf(uint32_t x, uint32_t y, uint32_t z, std::function<void()> body) {

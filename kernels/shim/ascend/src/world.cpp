@@ -1,5 +1,6 @@
 #include "world.h"
 
+#include <algorithm>
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
@@ -90,7 +91,9 @@ void host_barrier(const char* what) {
   current_exec() = &h.ctx;
 }
 
-void vector_barrier_all(CallSite site, const char* api) {
+void vector_barrier_all(const char* api) { vector_barrier_all_at(SYMSIM_CALLER(), api); }
+
+void vector_barrier_all_at(CallSite site, const char* api) {
   World& w = world();
   AivCore& c = core();
   BlockState& b = *w.blocks[c.pe()][c.core()];
@@ -111,8 +114,9 @@ void vector_barrier_all(CallSite site, const char* api) {
     w.sys->hooks().emit(&Observer::on_device_barrier, w.vec_release_ps);
     c.wait_until(w.vec_release_ps);
   } else {
-    b.waiting_on = fmt::format("{} at {}:{} ({} of {} arrived)", api, site.file ? site.file : "?", site.line,
-                               w.vec_arrived, expected);
+    b.barrier_api = api;
+    b.barrier_site = site;
+    b.waiting_on = fmt::format("({} of {} arrived)", w.vec_arrived, expected);
     while (w.vec_generation == gen) c.wait(w.vec_event);
     b.waiting_on.clear();
   }
@@ -157,8 +161,8 @@ const std::vector<TrapRecord>& traps() { return g_world->traps; }
 Ps last_activity_ps() { return g_world->last_activity_ps; }
 
 std::string PollWait::describe() const {
-  return fmt::format("{} {} of PE {} QP {} (at {:#x}) in {}:{}", what, index, pe, qp, reinterpret_cast<uintptr_t>(addr),
-                     site.file, site.line);
+  return fmt::format("{} {} of PE {} QP {} (at {:#x}) in {}", what, index, pe, qp, reinterpret_cast<uintptr_t>(addr),
+                     where(site));
 }
 
 namespace {
@@ -186,18 +190,20 @@ WaitRecord wait_record(int pe, int core, const BlockState& b, Ps at_ps) {
     r.qp_slot = b.waiting.slot;
     r.qp = static_cast<int>(b.waiting.qp);
     r.cqe_index = b.waiting.index;
-    r.file = b.waiting.site.file;
-    r.line = b.waiting.site.line;
+    const SourceLine at = source_line(b.waiting.site.pc);
+    r.file = at.file;
+    r.line = at.line;
     r.what = fmt::format("CQE {} of QP {} toward PE {}", b.waiting.index, b.waiting.qp, b.waiting.pe);
   } else if (!b.waiting_on.empty()) {
-    r.what = b.waiting_on;
+    r.what = fmt::format("{} at {} {}", b.barrier_api, where(b.barrier_site), b.waiting_on);
     r.in_barrier = true;
   } else if (polls_at(sp, at_ps) >= kSpinPolls) {
     r.polling = true;
     r.addr = sp.addr;
     r.bytes = sp.bytes;
-    r.file = sp.site.file;
-    r.line = sp.site.line;
+    const SourceLine at = source_line(sp.site.pc);
+    r.file = at.file;
+    r.line = at.line;
     r.what = "GM (dcci / ld_dev / a GM read in a loop, no write in between)";
   }
   r.polls = polls_at(sp, at_ps);
@@ -262,7 +268,7 @@ bool quiescent() {
 
 namespace {
 
-bool same_site(CallSite a, CallSite b) { return a.file == b.file && a.line == b.line; }
+bool same_site(CallSite a, CallSite b) { return a.pc == b.pc; }
 
 // A polling loop reads the same unchanged bytes every period: rather than run each poll, the
 // core sleeps until a write may change them and wakes at the poll that would first see it
@@ -329,14 +335,38 @@ void sleep_while_unchanged(AivCore& c, BlockState& b, const uint8_t* addr, uint3
 
 }  // namespace
 
+namespace {
+
+// True when this poll saw bytes the core had not seen at that place among its last polls
+// (records them). Only the first kMaxBytes count: a poll of a flag or CQE changes there.
+bool saw_something_new(SpinState& sp, const void* addr, uint64_t bytes) {
+  const auto* p = static_cast<const uint8_t*>(addr);
+  uint64_t hash = 0xcbf29ce484222325ull;  // FNV-1a
+  for (uint64_t i = 0; i < std::min<uint64_t>(bytes, SpinState::kMaxBytes); ++i) hash = (hash ^ p[i]) * 0x100000001b3ull;
+  for (SpinState::Seen& s : sp.recent)
+    if (s.addr == addr && s.bytes == bytes) {
+      const bool changed = s.hash != hash;
+      s.hash = hash;
+      return changed;
+    }
+  sp.recent[sp.recent_next] = {addr, bytes, hash};
+  sp.recent_next = (sp.recent_next + 1) % SpinState::kRecent;
+  return true;
+}
+
+}  // namespace
+
 void note_poll(const void* addr, uint64_t bytes, CallSite site, uint64_t watch_bytes) {
   AivCore& c = core();
   BlockState& b = *g_world->blocks[c.pe()][c.core()];
   SpinState& sp = b.spin;
+  // A poll that saw something new is progress, like a write: only re-reads of unchanged bytes
+  // count toward a deadlock (else a loop reaping many ready CQEs looks stuck).
+  if (saw_something_new(sp, addr, bytes)) sp.polls = 0;
   if (sp.polls == 0) sp.since_ps = c.local_ps();
   sp.addr = addr;
   sp.bytes = bytes;
-  if (site.file) sp.site = site;
+  if (site.pc) sp.site = site;
   ++sp.polls;
   // Checking costs a scan of every block: do it now and then while the loop goes on.
   if (sp.polls >= kSpinPolls && sp.polls % kSpinPolls == 0 && !g_world->deadlock && quiescent()) {
@@ -381,7 +411,7 @@ void note_store(const void* addr, uint64_t bytes, const char* what, CallSite sit
   r.bytes = bytes;
   r.t = x->core ? x->core->local_ps() : now_ps();
   r.what = what;
-  r.site = {site.file, site.line};
+  r.site = site_ref(site);
   system().hooks().emit(&Observer::on_gm_store, r);
 }
 

@@ -13,6 +13,7 @@
 #include "models/core/qp_table.h"
 #include "models/platform/ascend_system.h"
 #include "shmem_types.h"
+#include "symsim/code_site.h"
 #include "symsim/shim_core.h"
 #include "symsim/shim_runtime.h"
 
@@ -83,6 +84,17 @@ struct SpinState {
   uint64_t skipped = 0;
   bool asleep = false;
   std::unique_ptr<MemoryWatch::Sleeper> sleeper;
+  // The last few places polled and a hash of what they held: a poll of a place not among them,
+  // or one that now holds other bytes, saw something new (a loop walking over ready CQEs or
+  // flags makes progress without writing anything).
+  struct Seen {
+    const void* addr = nullptr;
+    uint64_t bytes = 0;
+    uint64_t hash = 0;
+  };
+  static constexpr size_t kRecent = 8;
+  Seen recent[kRecent];
+  size_t recent_next = 0;
 };
 
 // What the first call of a defer/submit batch fixed; later calls must match it.
@@ -110,7 +122,9 @@ struct DumpSlice {
 
 struct BlockState {
   BlockContext ctx;
-  std::string waiting_on;  // barriers
+  std::string waiting_on;  // barriers: who has arrived ("": not in one)
+  const char* barrier_api = "";
+  CallSite barrier_site{};
   PollWait waiting;        // CQ polls
   SpinState spin;          // any polling loop
   bool finished = false;
@@ -163,6 +177,18 @@ World& world();
 // AscendC::printf of the running block in the dump build: into its workspace (true); ascendc_dump.cpp.
 namespace dump {
 bool capture(const char* text);
+}
+// The internal forms of shim_core.h's entry points, for shim code, which passes the call site.
+void device_store_at(void* addr, uint64_t value, uint32_t bytes, CallSite site);
+void cache_clean_invalidate_at(const void* addr, uint64_t bytes, CallSite site, uint64_t observed = 0);
+void vector_barrier_all_at(CallSite site, const char* api);
+namespace simt {
+void reject_in_vf_at(const char* what, CallSite site);
+}
+inline SiteRef site_ref(CallSite s) {
+  SiteRef r;
+  r.pc = s.pc;
+  return r;
 }
 HostState& host();  // the calling host program's state
 Ps now_ps();

@@ -3,9 +3,15 @@
 // Each GPU is driven by one host program (a SystemC thread); one in-order queue per GPU
 // stands for its streams.
 #pragma once
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <limits>
+#include <type_traits>
+#include <utility>
 
+#include "library_types.h"
 #include "symsim/cuda/device.h"
 
 using cudaError_t = int;

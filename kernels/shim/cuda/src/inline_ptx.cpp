@@ -5,6 +5,7 @@
 #include <string>
 
 #include "models/core/time.h"
+#include "models/nvidia/cuda_thread.h"
 #include "models/nvidia/nvidia_params.h"
 #include "models/nvidia/nvidia_system.h"
 
@@ -16,8 +17,10 @@ namespace symsim::cuda {
 
 namespace {
 // 32-bit shared addresses: the static __shared__ section from 0, dynamic shared memory
-// (extern __shared__) from kDynamicBase, as the hardware puts dynamic after static.
+// (extern __shared__) from kDynamicBase, as the hardware puts dynamic after static, and a kernel
+// library's static __shared__ variables (static_smem) from kLibraryStaticBase.
 constexpr uint64_t kDynamicBase = 0x100000;
+constexpr uint64_t kLibraryStaticBase = 0x400000;
 }  // namespace
 
 void* dynamic_smem();
@@ -28,8 +31,11 @@ void* dynamic_smem();
 size_t __cvta_generic_to_shared(const void* p) {
   const auto a = reinterpret_cast<uintptr_t>(p);
   const auto dyn = reinterpret_cast<uintptr_t>(symsim::cuda::dynamic_smem());
-  if (a >= dyn && a - dyn < symsim::nv::this_thread().cta->smem.size() + 1)
-    return static_cast<size_t>(symsim::cuda::kDynamicBase + (a - dyn));
+  const symsim::nv::Cta& cta = *symsim::nv::this_thread().cta;
+  if (a >= dyn && a - dyn < cta.smem.size() + 1) return static_cast<size_t>(symsim::cuda::kDynamicBase + (a - dyn));
+  const auto vars = reinterpret_cast<uintptr_t>(cta.static_vars.get());
+  if (vars && a >= vars && a - vars < cta.static_vars_bytes + 1)
+    return static_cast<size_t>(symsim::cuda::kLibraryStaticBase + (a - vars));
   return static_cast<size_t>(a - reinterpret_cast<uintptr_t>(__start_symsim_shared));
 }
 void* __cvta_shared_to_generic(size_t a) { return symsim::cuda::ptx_asm::ptr(a, 0); }
@@ -40,6 +46,8 @@ void* ptr(uint64_t address, int64_t offset_bytes) {
   uint8_t* base;
   if (address >> 32) {
     base = reinterpret_cast<uint8_t*>(static_cast<uintptr_t>(address));
+  } else if (address >= kLibraryStaticBase) {
+    base = nv::this_thread().cta->static_vars.get() + (address - kLibraryStaticBase);
   } else if (address >= kDynamicBase) {
     base = static_cast<uint8_t*>(dynamic_smem()) + (address - kDynamicBase);
   } else {
@@ -87,6 +95,19 @@ uint64_t special(const char* name) {
   if (r == "%lanemask_gt") return ~((lane_bit - 1) | lane_bit) & 0xffffffffu;
   if (r == "%lanemask_ge") return ~(lane_bit - 1) & 0xffffffffu;
   nv::trap(("inline PTX reads an unknown special register " + r).c_str());
+}
+
+uint64_t mbar_arrive_token(void* mbar, uint32_t count, uint32_t tx_bytes, Site site) {
+  nv::Cta& c = *nv::this_thread().cta;
+  const auto it = c.mbarriers.find(reinterpret_cast<uintptr_t>(mbar));
+  const uint64_t phase = it == c.mbarriers.end() ? 0 : it->second.phase;  // arrive traps when uninitialised
+  nv::mbar_arrive(mbar, count, tx_bytes, site);
+  return phase;
+}
+
+void mbar_inval(void* mbar) {
+  nv::this_thread().cta->mbarriers.erase(reinterpret_cast<uintptr_t>(mbar));
+  nv::work(1);
 }
 
 uint32_t elect(uint32_t mask, bool& is_elected) {

@@ -11,9 +11,10 @@
 namespace AscendC {
 namespace detail {
 // The block's slice: workspace + block_idx * (bytes / block_num), bytes / block_num long.
-void init_dump(uint8_t* workspace, uint64_t bytes, ::symsim::shim::CallSite site);
-// Appends a record to the block's slice (the kernel stops without InitDump).
-void dump_record(const std::string& text, uint64_t elements, ::symsim::shim::CallSite site);
+void init_dump(uint8_t* workspace, uint64_t bytes);
+// Appends a record to the block's slice (the kernel stops without InitDump). Both are entry
+// points: their return address is the kernel's call site.
+void dump_record(const std::string& text, uint64_t elements);
 template <typename T>
 std::string dump_text(const T* p, uint32_t n) {
   std::string s;
@@ -27,27 +28,24 @@ std::string dump_text(const T* p, uint32_t n) {
 }
 }  // namespace detail
 
-inline void InitDump(bool /*mixFlag*/, GM_ADDR workspace, uint32_t bytes,
-                     ::symsim::shim::CallSite site = ::symsim::shim::CallSite::here()) {
-  detail::init_dump(workspace, bytes, site);
+SYMSIM_INLINE void InitDump(bool /*mixFlag*/, GM_ADDR workspace, uint32_t bytes) {
+  detail::init_dump(workspace, bytes);
 }
 // One record: "DumpTensor: desc=D, addr=..., position=UB|GM, count=N: [v0, v1, ...]", the
 // first dumpSize elements. Costs one scalar operation per element (assumed).
 template <typename T>
-inline void DumpTensor(const LocalTensor<T>& t, uint32_t desc, uint32_t dumpSize,
-                       ::symsim::shim::CallSite site = ::symsim::shim::CallSite::here()) {
+SYMSIM_INLINE void DumpTensor(const LocalTensor<T>& t, uint32_t desc, uint32_t dumpSize) {
   const uint32_t n = dumpSize < t.GetSize() ? dumpSize : t.GetSize();
   detail::dump_record("DumpTensor: desc=" + std::to_string(desc) + ", position=UB, count=" + std::to_string(n) + ": [" +
                           detail::dump_text(t.GetPhyAddr(), n) + "]\n",
-                      n, site);
+                      n);
 }
 template <typename T>
-inline void DumpTensor(const GlobalTensor<T>& t, uint32_t desc, uint32_t dumpSize,
-                       ::symsim::shim::CallSite site = ::symsim::shim::CallSite::here()) {
+SYMSIM_INLINE void DumpTensor(const GlobalTensor<T>& t, uint32_t desc, uint32_t dumpSize) {
   detail::dump_record("DumpTensor: desc=" + std::to_string(desc) + ", position=GM, count=" + std::to_string(dumpSize) +
                           ": [" + detail::dump_text(t.GetPhyAddr(), dumpSize) + "]\n",
-                      dumpSize, site);
+                      dumpSize);
 }
 template <typename... Args>
-inline void PRINTF(const char* fmt, Args... args) { printf(fmt, args...); }
+SYMSIM_INLINE void PRINTF(const char* fmt, Args... args) { printf(fmt, args...); }
 }  // namespace AscendC

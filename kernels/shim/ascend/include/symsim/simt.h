@@ -43,7 +43,7 @@ class AtomicRmw {
   uint64_t m_bytes;
 };
 // st_dev / ld_dev are not callable from a VF.
-void reject_in_vf(const char* what, CallSite site);
+void reject_in_vf(const char* what);
 
 }  // namespace symsim::shim::simt
 

@@ -6,6 +6,7 @@
 // (a CTA sees its own copy). Dynamic shared memory (`extern __shared__ T x[]` on the GPU) is
 // SYMSIM_EXTERN_SHARED(T, x) in portable kernel code (device/symsim_launch.cuh).
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 
@@ -47,6 +48,10 @@ uint3 thread_idx();
 uint3 block_idx();
 dim3 block_dim();
 dim3 grid_dim();
+// The calling CTA's own copy of the static `__shared__` variable `tag` stands for (zeroed when
+// the CTA first reaches it): symsim-rewrite --cuda turns a program's in-function __shared__
+// declarations into references to it.
+void* static_smem(const void* tag, size_t bytes, size_t align);
 }  // namespace symsim::cuda
 
 #define threadIdx (::symsim::cuda::thread_idx())
@@ -118,8 +123,10 @@ inline unsigned __match_all_sync(unsigned mask, T v, int* pred, ::symsim::nv::Si
 }
 #define __grid_constant__
 inline int __syncthreads_count(int pred, ::symsim::nv::Site s) {
-  // A CTA-wide count through shared memory, as the hardware barrier reduction does.
-  __shared__ int symsim_sync_count;
+  // A CTA-wide count through shared memory, as the hardware barrier reduction does (the CTA's
+  // own variable, also in a kernel library, whose __shared__ section no scheduler swaps).
+  static const char tag = 0;
+  int& symsim_sync_count = *static_cast<int*>(::symsim::cuda::static_smem(&tag, sizeof(int), 16));
   __syncthreads(s);
   if (pred) __atomic_fetch_add(&symsim_sync_count, 1, __ATOMIC_RELAXED);
   __syncthreads(s);
@@ -129,6 +136,20 @@ inline int __syncthreads_count(int pred, ::symsim::nv::Site s) {
   __syncthreads(s);
   return n;
 }
+
+// min / max as CUDA's math headers declare them in the global namespace.
+#define SYMSIM_MIN_MAX(T)                             \
+  inline T min(T a, T b) { return b < a ? b : a; } \
+  inline T max(T a, T b) { return a < b ? b : a; }
+SYMSIM_MIN_MAX(int)
+SYMSIM_MIN_MAX(unsigned)
+SYMSIM_MIN_MAX(long)
+SYMSIM_MIN_MAX(unsigned long)
+SYMSIM_MIN_MAX(long long)
+SYMSIM_MIN_MAX(unsigned long long)
+SYMSIM_MIN_MAX(float)
+SYMSIM_MIN_MAX(double)
+#undef SYMSIM_MIN_MAX
 
 // Bit tricks (plain arithmetic).
 inline int __popc(unsigned v) { return __builtin_popcount(v); }

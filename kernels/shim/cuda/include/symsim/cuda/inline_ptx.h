@@ -4,6 +4,7 @@
 // Operands travel as raw bits (uint64_t); an address operand is either a generic pointer or a
 // 32-bit shared-window address (__cvta_generic_to_shared), told apart by its value.
 #pragma once
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -52,6 +53,17 @@ void* ptr(uint64_t address, int64_t offset_bytes);
 // ld / st of `n` elements of `elem_bytes` each (vector forms), one access of the model.
 void ld(uint64_t* out, void* address, uint32_t elem_bytes, uint32_t n, Sem sem, Scope scope, Site site);
 void st(void* address, const uint64_t* values, uint32_t elem_bytes, uint32_t n, Sem sem, Scope scope, Site site);
+// ld/st .b128: a 16-byte operand (unsigned __int128 or any 16-byte trivially copyable type).
+template <typename T>
+inline void ld_wide(T& out, void* address, Sem sem, Scope scope, Site site) {
+  static_assert(sizeof(T) == 16 && std::is_trivially_copyable_v<T>, "a .b128 operand holds 16 bytes");
+  nv::load(&out, address, 16, sem, scope, site);
+}
+template <typename T>
+inline void st_wide(void* address, const T& value, Sem sem, Scope scope, Site site) {
+  static_assert(sizeof(T) == 16 && std::is_trivially_copyable_v<T>, "a .b128 operand holds 16 bytes");
+  nv::store(address, &value, 16, sem, scope, site);
+}
 inline uint64_t atom(void* address, AtomicOp op, AtomicType type, uint64_t operand, uint64_t compare, Sem sem,
                      Scope scope, bool want_result, Site site) {
   return nv::atomic(address, op, type, operand, compare, sem, scope, want_result, site);
@@ -66,6 +78,39 @@ inline uint64_t sext(uint64_t v, uint32_t bytes_of_type) {
   if (bytes_of_type >= 8) return v;
   const uint32_t shift = 64 - 8 * bytes_of_type;
   return static_cast<uint64_t>(static_cast<int64_t>(v << shift) >> shift);
+}
+
+// lg2/ex2.approx.f32 operands: float bits in a register.
+inline float f32(uint64_t b) {
+  const auto w = static_cast<uint32_t>(b);
+  float f;
+  std::memcpy(&f, &w, 4);
+  return f;
+}
+inline uint64_t f32_bits(float f) {
+  uint32_t w;
+  std::memcpy(&w, &f, 4);
+  return w;
+}
+
+// mbarrier.arrive with a state result: the token is the index of the phase the arrival belongs
+// to (try_wait/test_wait without .parity wait for that phase's parity, as the hardware does).
+uint64_t mbar_arrive_token(void* mbar, uint32_t count, uint32_t tx_bytes, Site site);
+// mbarrier.inval: the barrier is forgotten (using it again needs mbarrier.init).
+void mbar_inval(void* mbar);
+
+// Which of `candidates` the template `text` (a macro spliced with literals) is, or -1: picks the
+// translation of an asm template built from macros at compile time.
+constexpr bool same_text(const char* a, const char* b) {
+  while (*a != 0 && *a == *b) ++a, ++b;
+  return *a == *b;
+}
+template <typename... C>
+constexpr int which_text(const char* text, C... candidates) {
+  const char* all[] = {candidates...};
+  for (int i = 0; i < static_cast<int>(sizeof...(C)); ++i)
+    if (same_text(text, all[i])) return i;
+  return -1;
 }
 
 }  // namespace symsim::cuda::ptx_asm

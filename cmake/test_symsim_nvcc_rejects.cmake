@@ -1,0 +1,32 @@
+# ctest: what symsim-nvcc refuses is a build error naming the file:line and the construct
+# (CASE selects one): a namespace-scope __shared__ variable, an asm template spliced from a macro
+# the file does not #define as a string, an unsupported instruction inside such a macro, and
+# bar.arrive (outside the subset).
+file(MAKE_DIRECTORY ${WORK})
+set(ENV{SYMSIM_REWRITE} ${REWRITE})
+set(ENV{SYMSIM_CXX} ${CXX})
+if(CASE STREQUAL "namespace_shared")
+  set(body "__shared__ int counter;\n__global__ void k(int* p) { *p = counter; }\n")
+  set(want "prog.cu:2: a __shared__ variable at namespace scope is not per CTA")
+elseif(CASE STREQUAL "unknown_macro")
+  set(body "#include \"elsewhere.h\"\n__global__ void k(int* p) {\n  asm volatile(OTHER_OP \".s32 [%0], 1;\" ::\"l\"(p));\n}\n")
+  set(want "prog.cu:4: the asm template uses OTHER_OP, which is no `#define OTHER_OP")
+elseif(CASE STREQUAL "macro_unsupported")
+  set(body "#define FENCE_OP \"wgmma.fence.sync.aligned\"\n__global__ void k() {\n  asm volatile(FENCE_OP \";\" ::: \"memory\");\n}\n")
+  set(want "prog.cu:4:[^\n]*unsupported inline PTX instruction: wgmma.fence.sync.aligned")
+elseif(CASE STREQUAL "bar_arrive")
+  set(body "__global__ void k() {\n  asm volatile(\"bar.arrive 1, 64;\");\n}\n")
+  set(want "prog.cu:3:[^\n]*unsupported inline PTX instruction: bar.arrive 1, 64")
+else()
+  message(FATAL_ERROR "unknown CASE ${CASE}")
+endif()
+file(WRITE ${WORK}/elsewhere.h "#define OTHER_OP \"st.global\"\n")
+file(WRITE ${WORK}/prog.cu "#include <cuda_runtime.h>\n${body}int main() { return 0; }\n")
+execute_process(COMMAND ${SOURCE_DIR}/tools/symsim-nvcc -arch=sm_90a -o ${WORK}/lib.so ${WORK}/prog.cu --symsim-kernel rejects
+                WORKING_DIRECTORY ${WORK} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(rc EQUAL 0)
+  message(FATAL_ERROR "symsim-nvcc built the ${CASE} program")
+endif()
+if(NOT err MATCHES "${want}")
+  message(FATAL_ERROR "the ${CASE} error does not say '${want}':\n${err}")
+endif()
