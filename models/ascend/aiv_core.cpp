@@ -115,6 +115,8 @@ Ps AivCore::land(AivPipe pipe, uint8_t* dst, const uint8_t* src, uint64_t bytes)
 Ps AivCore::occupy(AivPipe pipe, Ps duration) {
   Pipe& p = m_pipes[static_cast<int>(pipe)];
   const Ps start = std::max({m_local_ps, p.free_ps, p.gate_ps});
+  if (m_hooks.faults_active())  // a straggler fault slows vector work as it slows copies
+    duration = static_cast<Ps>(static_cast<double>(duration) * m_hooks.faults().core_slowdown(m_pe, m_core, start));
   p.free_ps = start + duration;
   scalar_ops(1);
   return p.free_ps;

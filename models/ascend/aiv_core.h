@@ -1,5 +1,5 @@
 // One AIV (vector) core: the scalar pipe that runs kernel code, and the MTE2/MTE3/vector pipes
-// whose copies complete asynchronously. A copy's destination bytes become visible when the
+// whose copies and vector instructions complete asynchronously. A copy's destination bytes become visible when the
 // copy completes (through the visibility queue) or when the kernel waits for it
 // (WaitFlag / PipeBarrier), whichever comes first. The core keeps its own local time ahead of
 // SystemC time (temporal decoupling) and syncs only where ordering matters.
@@ -56,7 +56,8 @@ class AivCore {
   // go out to the peer and become visible as they arrive; on MTE2 the request crosses, the data
   // comes back and is in UB then. The pipe is busy until the last byte is through.
   Ps copy_across(AivPipe pipe, uint8_t* dst, const uint8_t* src, uint64_t bytes, Fabric& fabric, int peer_pe);
-  // An operation that occupies `pipe` for `duration` (vector work).
+  // An operation that occupies `pipe` for `duration` (a vector instruction: it starts when the
+  // pipe is free and any WaitFlag has released it); returns its completion time.
   Ps occupy(AivPipe pipe, Ps duration);
   void set_flag(AivPipe src, AivPipe dst, int id);
   // Returns false when no matching SetFlag is pending (the hardware would hang).

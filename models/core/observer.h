@@ -88,7 +88,8 @@ struct CopyRecord {
   int pipe = 0;              // AivPipe
   uint8_t* dst = nullptr;
   const uint8_t* src = nullptr;
-  uint64_t bytes = 0;
+  uint64_t bytes = 0;          // read at src (and written at dst unless dst_bytes says otherwise)
+  uint64_t dst_bytes = 0;      // written at dst when it differs from bytes (vector instructions); 0: bytes
   bool byte_granular = false;  // DataCopyPad / shim-internal: no 32 B length rule
   Ps issue_ps = 0;
   Ps visible_ps = 0;

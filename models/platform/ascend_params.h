@@ -18,6 +18,8 @@ struct AscendParams {
   double aiv_dcci_ns = 0;           // clean+invalidate of one cache line
   double aiv_st_dev_ns = 0;         // uncached device store issue (doorbells)
   double aiv_ld_dev_ns = 0;         // uncached device load round trip
+  double aiv_vector_issue_ns = 0;   // fixed cost of one vector instruction (pipeline fill)
+  double aiv_vector_repeat_ns = 0;  // one 256 B repeat of a vector instruction
   double aiv_barrier_hop_ns = 0;    // one round of the cross-PE barrier
   // HBM of one PE.
   double hbm_bytes = 0;

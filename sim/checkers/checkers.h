@@ -378,7 +378,7 @@ class UbOutOfBoundsChecker : public Checker {
     const uint8_t* ub = nullptr;
     uint64_t allocated = 0, ub_bytes = 0;
   };
-  void check(const CopyRecord& c, const uint8_t* p, const char* side);
+  void check(const CopyRecord& c, const uint8_t* p, uint64_t bytes, const char* side);
   PerCore<Layout> m_layouts;
 };
 

@@ -37,7 +37,7 @@ void PipeSyncMissingChecker::on_copy(const CopyRecord& c) {
   const uint8_t* rb = c.src;
   const uint8_t* re = c.src + c.bytes;
   const uint8_t* wb = c.dst;
-  const uint8_t* we = c.dst + c.bytes;
+  const uint8_t* we = c.dst + (c.dst_bytes ? c.dst_bytes : c.bytes);
   struct Conflict {
     Access* a;
     int pipe;

@@ -12,17 +12,17 @@ void UbOutOfBoundsChecker::on_ub_layout(int pe, int core, const uint8_t* ub, uin
 }
 
 void UbOutOfBoundsChecker::on_copy(const CopyRecord& c) {
-  check(c, c.src, "reads");
-  check(c, c.dst, "writes");
+  check(c, c.src, c.bytes, "reads");
+  check(c, c.dst, c.dst_bytes ? c.dst_bytes : c.bytes, "writes");
 }
 
-void UbOutOfBoundsChecker::check(const CopyRecord& c, const uint8_t* p, const char* side) {
+void UbOutOfBoundsChecker::check(const CopyRecord& c, const uint8_t* p, uint64_t bytes, const char* side) {
   const Region* r = m_ctx.sys.addresses().find(p, 1);
   if (!r || r->kind != RegionKind::kUnifiedBuffer) return;
   const uint8_t* ub = reinterpret_cast<const uint8_t*>(r->begin);
   const uint64_t allocated = r->pe >= 0 && r->core >= 0 ? m_layouts[{r->pe, r->core}].allocated : 0;
   const uint64_t off = static_cast<uint64_t>(p - ub);
-  if (off + c.bytes <= allocated && r->core == c.core) return;
+  if (off + bytes <= allocated && r->core == c.core) return;
   Hazard h;
   h.id = "ub_out_of_bounds";
   h.pe = c.pe;
@@ -31,12 +31,12 @@ void UbOutOfBoundsChecker::check(const CopyRecord& c, const uint8_t* p, const ch
   h.time_ps = c.issue_ps;
   h.site = site_text(c.site);
   if (r->core != c.core)
-    h.detail = fmt::format("a copy on AIV core {} {} {} bytes of AIV core {}'s Unified Buffer", c.core, side, c.bytes,
+    h.detail = fmt::format("a copy on AIV core {} {} {} bytes of AIV core {}'s Unified Buffer", c.core, side, bytes,
                            r->core);
   else
     h.detail = fmt::format("a copy {} UB bytes {}..{} but the core's TPipe allocated only bytes 0..{} of its {} B "
                            "Unified Buffer",
-                           side, off, off + c.bytes - 1, allocated == 0 ? 0 : allocated - 1, r->end - r->begin);
+                           side, off, off + bytes - 1, allocated == 0 ? 0 : allocated - 1, r->end - r->begin);
   m_ctx.log.report(std::move(h));
 }
 

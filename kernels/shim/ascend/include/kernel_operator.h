@@ -314,6 +314,10 @@ inline void printf(const char* fmt, Args... args) { symsim::shim::kernel_printf(
 
 }  // namespace AscendC
 
+// Vector instructions on PIPE_V, and the dump build's InitDump/DumpTensor.
+#include "symsim/ascendc_vector.h"
+#include "symsim/ascendc_dump.h"
+
 // Known AscendC calls outside the subset: each is a compile error that names it.
 #include "symsim/ascendc_unsupported.h"
 

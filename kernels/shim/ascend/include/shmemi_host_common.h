@@ -2,3 +2,4 @@
 // API is all there is.
 #pragma once
 #include "shmem.h"
+#include "symsim/shmem_internal.h"

@@ -105,6 +105,7 @@ int init_attr(aclshmemx_init_attr_t* attr, bool relay_build) {
   if (udma && !h.udma_info) build_udma_tables(h);
   host_barrier("aclshmemx_init_attr (QP set-up)");
   h.shmem_ready = true;
+  h.instance_id = attr->instance_id;
   return ACLSHMEM_SUCCESS;
 }
 

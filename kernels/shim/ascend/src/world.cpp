@@ -63,6 +63,7 @@ void kernel_printf(const char* fmt, ...) {
   va_start(ap, fmt);
   std::vsnprintf(buf, sizeof(buf), fmt, ap);
   va_end(ap);
+  if (dump::capture(buf)) return;  // the dump build: into the block's workspace (symsim/ascendc_dump.h)
   AivCore* c = AivCore::current();
   std::fprintf(stdout, "[pe %d aiv %d] %s", c ? c->pe() : my_pe(), c ? c->core() : -1, buf);
 }

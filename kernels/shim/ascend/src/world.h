@@ -3,6 +3,7 @@
 #include <systemc>
 
 #include <deque>
+#include <list>
 #include <functional>
 #include <map>
 #include <memory>
@@ -34,6 +35,7 @@ struct HostState {
   bool finished = false;
   std::string waiting_on;
   bool shmem_ready = false;
+  uint64_t instance_id = 0;  // aclshmemx_init_attr_t::instance_id of the live instance
   aclshmemi_aiv_udma_info_t* udma_info = nullptr;  // in this PE's HBM
   uint32_t qp_num = 1;  // aclshmemx_set_qp_num before init
   bool relay_build = false;  // initialised by a host program built with ACLSHMEM_RELAY_SUPPORT
@@ -113,6 +115,15 @@ struct BatchContract {
 };
 
 // A block of a launched kernel running on one AIV core.
+// The dump build (ascendc_dump.cpp): a block's slice of an InitDump workspace and the records
+// written into it, kept until the host prints that workspace.
+struct DumpSlice {
+  int pe = 0, core = 0;
+  const uint8_t* workspace = nullptr;  // the whole workspace (AdumpPrintWorkSpace's key)
+  uint64_t capacity_bytes = 0, used_bytes = 0, dropped_bytes = 0;
+  std::string records;
+};
+
 struct BlockState {
   BlockContext ctx;
   std::string waiting_on;  // barriers: who has arrived ("": not in one)
@@ -123,6 +134,7 @@ struct BlockState {
   bool finished = false;
   std::map<const void*, BatchContract> batches;  // open batches by their state object
   Ps last_vf_end_ps = 0;   // end of the block's last SIMT VF (wqe_posts.h)
+  DumpSlice* dump = nullptr;  // after InitDump: its slice in World::dump_slices
 };
 
 // Per SQ: the producer index up to which WQEs have post records, and when a core last rang it.
@@ -162,9 +174,15 @@ struct World {
   std::vector<WaitRecord> gave_up;   // polls past the retry limit
   QpTable<PostCursor> posts;         // wqe_posts.h
   Teams teams;                       // teams.h
+  std::list<DumpSlice> dump_slices;  // not yet printed by the host
+  std::map<std::pair<uint64_t, int>, int> forked_verdicts;  // symsim/forked_pes.h: (round, rank) -> signal
 };
 
 World& world();
+// AscendC::printf of the running block in the dump build: into its workspace (true); ascendc_dump.cpp.
+namespace dump {
+bool capture(const char* text);
+}
 // The internal forms of shim_core.h's entry points, for shim code, which passes the call site.
 void device_store_at(void* addr, uint64_t value, uint32_t bytes, CallSite site);
 void cache_clean_invalidate_at(const void* addr, uint64_t bytes, CallSite site, uint64_t observed = 0);

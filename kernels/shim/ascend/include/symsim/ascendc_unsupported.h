@@ -1,5 +1,5 @@
-// AscendC calls kernels of this kind are known to use that symsim does not model (vector
-// compute, dumps, the cube side): calling one is a compile error that names it and points at
+// AscendC calls kernels of this kind are known to use that symsim does not model (mask
+// registers, GatherMask, the cube side): calling one is a compile error that names it and points at
 // docs/ascendc-subset.md, instead of a confusing overload error or a silent no-op. Anything
 // else outside the subset fails to compile as "not a member of AscendC".
 #pragma once
@@ -18,34 +18,15 @@ struct unsupported : std::false_type {};
   }
 
 namespace AscendC {
-// Vector compute (kernel C of ascend-udma.md section 5.1 uses these).
-SYMSIM_ASCENDC_UNSUPPORTED(Duplicate)
+// Vector compute outside symsim/ascendc_vector.h (mask registers, GatherMask, cumulative sums).
 SYMSIM_ASCENDC_UNSUPPORTED(Copy)
-SYMSIM_ASCENDC_UNSUPPORTED(CompareScalar)
-SYMSIM_ASCENDC_UNSUPPORTED(Compare)
 SYMSIM_ASCENDC_UNSUPPORTED(GatherMask)
-SYMSIM_ASCENDC_UNSUPPORTED(Gather)
-SYMSIM_ASCENDC_UNSUPPORTED(Select)
-SYMSIM_ASCENDC_UNSUPPORTED(Cast)
-SYMSIM_ASCENDC_UNSUPPORTED(And)
-SYMSIM_ASCENDC_UNSUPPORTED(Or)
-SYMSIM_ASCENDC_UNSUPPORTED(Add)
-SYMSIM_ASCENDC_UNSUPPORTED(Sub)
-SYMSIM_ASCENDC_UNSUPPORTED(Mul)
-SYMSIM_ASCENDC_UNSUPPORTED(Muls)
-SYMSIM_ASCENDC_UNSUPPORTED(Adds)
 SYMSIM_ASCENDC_UNSUPPORTED(Sum)
-SYMSIM_ASCENDC_UNSUPPORTED(ReduceSum)
-SYMSIM_ASCENDC_UNSUPPORTED(Mins)
-SYMSIM_ASCENDC_UNSUPPORTED(Maxs)
-SYMSIM_ASCENDC_UNSUPPORTED(CreateVecIndex)
 SYMSIM_ASCENDC_UNSUPPORTED(SetDeqScale)
 SYMSIM_ASCENDC_UNSUPPORTED(CumSum)
 SYMSIM_ASCENDC_UNSUPPORTED(SetVectorMask)
 SYMSIM_ASCENDC_UNSUPPORTED(ResetMask)
-// Debug dumps and cross-core sync outside the UDMA kernels' needs.
-SYMSIM_ASCENDC_UNSUPPORTED(InitDump)
-SYMSIM_ASCENDC_UNSUPPORTED(DumpTensor)
+// Cross-core sync outside the UDMA kernels' needs.
 SYMSIM_ASCENDC_UNSUPPORTED(SyncAll)
 }  // namespace AscendC
 
