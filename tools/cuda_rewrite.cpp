@@ -4,6 +4,7 @@
 #include "cuda_rewrite.h"
 
 #include <cctype>
+#include <initializer_list>
 #include <map>
 
 #include "ptx_translate.h"
@@ -37,6 +38,31 @@ size_t skip_space(const std::string& s, size_t i) {
 bool word_at(const std::string& s, size_t i, const std::string& word) {
   return s.compare(i, word.size(), word) == 0 && (i == 0 || !ident(s[i - 1])) &&
          (i + word.size() >= s.size() || !ident(s[i + word.size()]));
+}
+
+// `decl` without the given words, each with its parenthesised argument if it has one
+// (`__align__(16)`, `__attribute__((...))`).
+std::string without_words(const std::string& decl, std::initializer_list<const char*> words) {
+  std::string kept;
+  for (size_t i = 0; i < decl.size();) {
+    bool dropped = false;
+    for (const char* w : words) {
+      if (!word_at(decl, i, w)) continue;
+      i = skip_space(decl, i + std::string(w).size());
+      if (i < decl.size() && decl[i] == '(') {
+        int d = 0;
+        for (; i < decl.size(); ++i) {
+          if (decl[i] == '(') ++d;
+          if (decl[i] == ')' && --d == 0) break;
+        }
+        ++i;
+      }
+      dropped = true;
+      break;
+    }
+    if (!dropped) kept += decl[i++];
+  }
+  return kept;
 }
 
 // The close paren matching the open one at `open` (code only), or npos.
@@ -289,25 +315,8 @@ bool rewrite_extern_shared(std::string& s, const std::string& file, std::string&
       return false;
     }
     // Drop extern, __shared__, __align__(n), alignas(n), __attribute__((...)).
-    std::string decl = s.substr(kw + 6, semi - kw - 6), kept;
-    for (size_t i = 0; i < decl.size();) {
-      bool dropped = false;
-      for (const char* w : {"__shared__", "__align__", "alignas", "__attribute__"}) {
-        if (!word_at(decl, i, w)) continue;
-        i = skip_space(decl, i + std::string(w).size());
-        if (i < decl.size() && decl[i] == '(') {
-          int d = 0;
-          for (; i < decl.size(); ++i) {
-            if (decl[i] == '(') ++d;
-            if (decl[i] == ')' && --d == 0) break;
-          }
-          ++i;
-        }
-        dropped = true;
-        break;
-      }
-      if (!dropped) kept += decl[i++];
-    }
+    const std::string kept =
+        without_words(s.substr(kw + 6, semi - kw - 6), {"__shared__", "__align__", "alignas", "__attribute__"});
     size_t end = kept.find_last_not_of(" \t\r\n");
     if (end == std::string::npos || kept[end] != ']') {
       error = where + ": extern __shared__ declares an array T name[]";
@@ -382,25 +391,8 @@ bool rewrite_static_shared(std::string& s, const std::string& file, std::string&
            s[decl_begin - 1] != '}' && s[decl_begin - 1] != ')' && s[decl_begin - 1] != ':')
       --decl_begin;
     decl_begin = skip_space(s, decl_begin);
-    std::string decl = s.substr(decl_begin, semi - decl_begin), kept;
-    for (size_t i = 0; i < decl.size();) {
-      bool dropped = false;
-      for (const char* w : {"__shared__", "__align__", "alignas", "__attribute__", "static"}) {
-        if (!word_at(decl, i, w)) continue;
-        i = skip_space(decl, i + std::string(w).size());
-        if (i < decl.size() && decl[i] == '(') {
-          int d = 0;
-          for (; i < decl.size(); ++i) {
-            if (decl[i] == '(') ++d;
-            if (decl[i] == ')' && --d == 0) break;
-          }
-          ++i;
-        }
-        dropped = true;
-        break;
-      }
-      if (!dropped) kept += decl[i++];
-    }
+    const std::string kept = without_words(s.substr(decl_begin, semi - decl_begin),
+                                           {"__shared__", "__align__", "alignas", "__attribute__", "static"});
     if (kept.find('=') != std::string::npos) {
       error = where + ": a __shared__ variable cannot have an initializer";
       return false;
