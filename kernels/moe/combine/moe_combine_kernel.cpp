@@ -25,26 +25,32 @@ using namespace moe;
 
 namespace {
 
-// Calls fn(i, e, src, j) for every received token in send order (source token, source rank,
-// local expert); i counts them. A slot chain (e, src) holds its tokens in source-token order.
-template <typename Fn>
-__aicore__ inline void for_each_received(const MoeTiling& t, Fn fn)
+// Lists every received token's slot in send order (source token, then source rank, local
+// expert) into `order` (GM workspace): a counting sort on the source token, `bucket` (UB,
+// tokens + 1 words) its counters. A slot chain (e, src) holds its tokens in source-token order.
+// Returns how many tokens this rank received.
+__aicore__ inline uint32_t sort_received(const MoeTiling& t, __ubuf__ uint32_t* bucket, __gm__ uint32_t* order)
 {
     const auto* recv_count = reinterpret_cast<const __gm__ uint32_t*>(t.recv_count);
     const auto* src_token = reinterpret_cast<const __gm__ uint32_t*>(t.recv_src_token);
-    uint32_t i = 0;
-    for (uint32_t tok = 0; tok < t.tokens; ++tok) {
-        for (uint32_t src = 0; src < t.ep; ++src) {
-            for (uint32_t e = 0; e < t.experts_per_rank; ++e) {
-                const uint32_t n = recv_count[e * t.ep + src];
-                for (uint32_t j = 0; j < n; ++j) {
-                    const uint32_t id = src_token[t.slot(e, src, j)];
-                    if (id > tok) break;
-                    if (id == tok) fn(i++, e, src, j);
-                }
+    for (uint32_t tok = 0; tok <= t.tokens; ++tok) bucket[tok] = 0;
+    for (uint32_t src = 0; src < t.ep; ++src) {
+        for (uint32_t e = 0; e < t.experts_per_rank; ++e) {
+            const uint32_t n = recv_count[e * t.ep + src];
+            for (uint32_t j = 0; j < n; ++j) ++bucket[src_token[t.slot(e, src, j)] + 1];
+        }
+    }
+    for (uint32_t tok = 0; tok < t.tokens; ++tok) bucket[tok + 1] += bucket[tok];
+    for (uint32_t src = 0; src < t.ep; ++src) {
+        for (uint32_t e = 0; e < t.experts_per_rank; ++e) {
+            const uint32_t n = recv_count[e * t.ep + src];
+            for (uint32_t j = 0; j < n; ++j) {
+                const uint64_t slot = t.slot(e, src, j);
+                order[bucket[src_token[slot]]++] = static_cast<uint32_t>(slot);
             }
         }
     }
+    return bucket[t.tokens];  // entries with a source token below t.tokens: all
 }
 
 // Rows of expert/writer pair `core`: every W-th received token.
@@ -67,15 +73,19 @@ __aicore__ inline void expert(const MoeTiling& t, uint32_t core)
 {
     AscendC::TPipe pipe;
     AscendC::TBuf<AscendC::TPosition::VECCALC> in_buf, daf_buf;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> bucket_buf;
     pipe.InitBuffer(in_buf, t.recv_stride());
+    pipe.InitBuffer(bucket_buf, round_up32(4 * (t.tokens + 1)));
     pipe.InitBuffer(daf_buf, DafUb::bytes(t.comb_blocks));
     DafUb ub;
     ub.Init(daf_buf.Get<uint8_t>().GetPhyAddr(), t.comb_blocks);
     AscendC::LocalTensor<uint8_t> in = in_buf.Get<uint8_t>();
     AscendC::GlobalTensor<uint8_t> src_gm;
+    auto* order = reinterpret_cast<__gm__ uint32_t*>(t.comb_order) + uint64_t{core} * t.ep * t.experts_per_rank * t.tokens;
+    const uint32_t received = sort_received(t, bucket_buf.Get<uint32_t>().GetPhyAddr(), order);
     uint32_t n = 0;  // rows of this pair so far
-    for_each_received(t, [&](uint32_t i, uint32_t e, uint32_t src, uint32_t j) {
-        if (i % t.writers != core) return;
+    for (uint32_t i = core; i < received; i += t.writers) {
+        const uint32_t j = order[i] % t.tokens, src = order[i] / t.tokens % t.ep, e = order[i] / t.tokens / t.ep;
         if (n >= t.send_ring) wait_count(t, kRingReleased, core, n - t.send_ring + 1);  // the slot is free
         src_gm.SetGlobalBuffer(reinterpret_cast<__gm__ uint8_t*>(t.recv_addr(e, src, j)), t.token_payload_bytes);
         AscendC::DataCopyPad(in, src_gm, AscendC::DataCopyExtParams{1, t.token_payload_bytes, 0, 0, 0});
@@ -97,7 +107,7 @@ __aicore__ inline void expert(const MoeTiling& t, uint32_t core)
         dest[1] = t.recv_addr(e, src, j);
         dcci(dest, cache_line_t::SINGLE_CACHE_LINE);  // written back before the count says the row is there
         publish_count(t, kRingProduced, core, ++n);
-    });
+    }
 }
 
 __aicore__ inline void write(const MoeTiling& t, uint32_t w)

@@ -81,6 +81,7 @@ struct MoeTiling {
                              // experts clear it (it is the window slot the next launch but one reuses)
   uint64_t recv_count = 0;   // uint32 [experts_per_rank][ep]
   uint64_t recv_src_token = 0;  // uint32 per slot (e, s, j): the source's token index (combine's send order)
+  uint64_t comb_order = 0;   // uint32 [writers][slots]: each expert core's workspace, received slots in send order
   uint64_t ring_dest = 0;    // [writers][send_ring] cache lines: where each send-ring row goes, its input slot
   uint64_t out = 0;          // BF16 [tokens][hidden]: the combined result
   uint64_t core_flags = 0;   // per-core epoch words and send-ring counters, 64 B apart
