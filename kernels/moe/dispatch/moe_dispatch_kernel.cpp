@@ -24,7 +24,7 @@ namespace {
 __aicore__ inline void stage(const MoeTiling& t, uint32_t core)
 {
     AscendC::TPipe pipe;
-    AscendC::TBuf<AscendC::TPosition::VECCALC> daf_buf, count_buf;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> daf_buf;
     pipe.InitBuffer(daf_buf, DafUb::bytes(t.token_blocks));
     DafUb ub;
     ub.Init(daf_buf.Get<uint8_t>().GetPhyAddr(), t.token_blocks);
@@ -55,8 +55,7 @@ __aicore__ inline void stage(const MoeTiling& t, uint32_t core)
     }
     if (core == 0) {  // one count block per destination: this rank's tokens per expert there
         const uint32_t experts = t.ep * t.experts_per_rank;
-        pipe.InitBuffer(count_buf, round_up32(4 * experts));
-        auto* per_expert = count_buf.Get<uint32_t>().GetPhyAddr();  // one pass over the top-k lists
+        auto* per_expert = reinterpret_cast<__gm__ uint32_t*>(t.expert_counts);  // one pass over the top-k lists
         for (uint32_t e = 0; e < experts; ++e) per_expert[e] = 0;
         for (uint32_t i = 0; i < t.tokens * t.top_k; ++i) ++per_expert[topk[i]];
         auto* counts = reinterpret_cast<__ubuf__ uint32_t*>(ub.payload);

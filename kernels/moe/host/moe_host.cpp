@@ -199,6 +199,7 @@ void host(int pe, const symsim::KernelArgs& a) {
   t.topk_idx = reinterpret_cast<uint64_t>(device_alloc(4 * w.tokens * w.top_k));
   t.topk_weight = reinterpret_cast<uint64_t>(device_alloc(4 * w.tokens * w.top_k));
   t.recv_src_token = reinterpret_cast<uint64_t>(device_alloc(4 * slots));
+  t.expert_counts = reinterpret_cast<uint64_t>(device_alloc(4 * uint64_t{w.experts()}));
   t.comb_order = reinterpret_cast<uint64_t>(device_alloc(4 * uint64_t{writers} * slots));
   t.ring_dest = reinterpret_cast<uint64_t>(device_alloc(64 * uint64_t{writers} * send_ring));
   t.recv_count = reinterpret_cast<uint64_t>(device_alloc(4 * uint64_t{w.experts_per_rank} * w.ep));
