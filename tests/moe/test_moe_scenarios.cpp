@@ -46,6 +46,8 @@ TEST(MoeScenario, DirectDriveEp8DeliversEveryTokenAndCombines) {
   expect_clean_pass(out);
   EXPECT_EQ(passed_checks(out.result, "landed in their expert slots byte for byte"), 8);
   EXPECT_EQ(passed_checks(out.result, "equals the host reference"), 8);
+  // The expert input stays in the window until combine's writers clear it: every slot is empty again.
+  EXPECT_EQ(passed_checks(out.result, "token slots are clear after combine"), 8);
   const json& t = out.result["stats"]["totals"];
   EXPECT_EQ(t["wqes"].get<int>(), 2 * 8 * 16 * 8 + 8 * 8);
   // Batches of up to 128 descriptors share one doorbell per SQ.
@@ -100,6 +102,7 @@ TEST(MoeScenario, DirectDriveEp16Bf16SkewedThreeLaunches) {
   expect_clean_pass(out);
   EXPECT_EQ(passed_checks(out.result, "landed in their expert slots byte for byte"), 16 * 3);
   EXPECT_EQ(passed_checks(out.result, "equals the host reference"), 16 * 3);
+  EXPECT_EQ(passed_checks(out.result, "token slots are clear after combine"), 16 * 3);
 }
 
 // The article's kernel: a CQE on every WQE, never polled, no credit check. One launch leaves
