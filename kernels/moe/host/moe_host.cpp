@@ -21,6 +21,8 @@
 
 void launch_moe_dispatch(void* stream, uint8_t* tiling, uint32_t writers, uint32_t receivers);
 void launch_moe_combine(void* stream, uint8_t* tiling, uint32_t writers, uint32_t receivers);
+void launch_moe_aiv_dispatch(void* stream, uint8_t* tiling, uint32_t cores);
+void launch_moe_aiv_combine(void* stream, uint8_t* tiling, uint32_t cores);
 
 namespace moe {
 namespace {
@@ -123,7 +125,7 @@ void verify_combine(const WorkloadSpec& w, const MoeTiling& t, uint32_t launch) 
 }
 
 void record_times(const MoeTiling& t, uint32_t writers, uint32_t receivers) {
-  const uint32_t cores = 2 * writers + receivers;
+  const uint32_t cores = t.variant == kVariantAivDirect ? kMaxCores : 2 * writers + receivers;
   std::vector<uint64_t> stamps(size_t{kKernels} * kMaxCores * 2);
   aclrtMemcpy(stamps.data(), stamps.size() * 8, reinterpret_cast<void*>(t.timing), stamps.size() * 8,
               ACL_MEMCPY_DEVICE_TO_HOST);
@@ -131,7 +133,8 @@ void record_times(const MoeTiling& t, uint32_t writers, uint32_t receivers) {
   for (uint32_t k = 0; k < kKernels; ++k) {
     for (uint32_t c = 0; c < cores; ++c) {
       const uint64_t s = stamps[(k * kMaxCores + c) * 2], e = stamps[(k * kMaxCores + c) * 2 + 1];
-      const Role role = c < writers ? kRoleStage : c < 2 * writers ? kRoleWrite : kRoleReceive;
+      const Role role = t.variant == kVariantAivDirect ? kRoleReceive  // every core has every role
+                        : c < writers ? kRoleStage : c < 2 * writers ? kRoleWrite : kRoleReceive;
       times.role[k][role].add(s, e);
       times.kernel[k].add(s, e);
     }
@@ -215,12 +218,14 @@ void host(int pe, const symsim::KernelArgs& a) {
     }
     t.launch = launch;
     aclrtMemcpy(tiling, sizeof t, &t, sizeof t, ACL_MEMCPY_HOST_TO_DEVICE);
-    launch_moe_dispatch(stream, tiling, writers, receivers);
+    if (variant == kVariantAivDirect) launch_moe_aiv_dispatch(stream, tiling, kMaxCores);
+    else launch_moe_dispatch(stream, tiling, writers, receivers);
     if (aclrtSynchronizeStream(stream) != ACL_SUCCESS) {
       symsim::check(false, fmt::format("pe {} launch {}: moe_dispatch_kernel completed", pe, launch), "it trapped");
       break;
     }
-    launch_moe_combine(stream, tiling, writers, receivers);
+    if (variant == kVariantAivDirect) launch_moe_aiv_combine(stream, tiling, kMaxCores);
+    else launch_moe_combine(stream, tiling, writers, receivers);
     if (aclrtSynchronizeStream(stream) != ACL_SUCCESS) {
       symsim::check(false, fmt::format("pe {} launch {}: moe_combine_kernel completed", pe, launch), "it trapped");
       break;
@@ -242,7 +247,8 @@ SYMSIM_REGISTER_KERNEL(moe_dispatch_combine,
                        {"moe_dispatch_combine", "ascend",
                         "MoE dispatch + combine over UDMA with Data-as-Flag blocks: variant 0 one put_nbi per token "
                         "and destination, 1 AIV direct drive (SIMT WQE batches, one doorbell per SQ, credit check, "
-                        "CQ reaping), 2 direct drive without the closed loop (as the article's kernel)",
+                        "CQ reaping), 2 direct drive without the closed loop (as the article's kernel), 3 AIV-direct (every "
+                        "AIV core stores into the peer's window through MTE3, no UDMA)",
                         {{"tokens", "tokens per rank", 1, 4096, 128},
                          {"hidden", "hidden size (elements)", 16, 16384, 7168},
                          {"top_k", "experts per token", 1, moe::kMaxTopK, 8},
@@ -252,7 +258,7 @@ SYMSIM_REGISTER_KERNEL(moe_dispatch_combine,
                          {"routing_seed", "seed of the gating and the token data", 0, 1e9, 1},
                          {"writers", "stage cores = writer cores = QPs per peer", 1, 16, 2},
                          {"receivers", "receiver cores", 1, 32, 2},
-                         {"variant", "0 API put_nbi, 1 direct drive (closed loop), 2 direct drive open loop", 0, 2, 1},
+                         {"variant", "0 API put_nbi, 1 direct drive (closed loop), 2 direct drive open loop, 3 AIV-direct MTE stores", 0, 3, 1},
                          {"send_ring", "combine rows in each writer's send ring (even; slots reused after completion)",
                           2, 65536, 4096},
                          {"launches", "dispatch + combine rounds (double buffer alternates)", 1, 64, 1},
