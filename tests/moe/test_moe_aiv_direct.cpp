@@ -9,6 +9,7 @@
 #include <string>
 #include <utility>
 
+#include "../../kernels/moe/aiv_direct/aiv_quantise.h"
 #include "runner/runner.h"
 #include "scenario/scenario.h"
 
@@ -79,6 +80,17 @@ TEST(MoeAivDirect, FourLaunchesReuseBothWindowHalvesWithoutClearing) {
   EXPECT_TRUE(out.result["hazards"].empty()) << out.result["hazards"].dump();
   EXPECT_EQ(passed_checks(out.result, "landed in their expert slots byte for byte"), 8 * 4);
   EXPECT_EQ(passed_checks(out.result, "equals the host reference"), 8 * 4);
+}
+
+// The BF16 tokens variant 3 quantises on the device give back exactly the workload's INT8
+// values, for every value and every scale the workload draws ((1..64) / 1024).
+TEST(MoeAivDirect, DeviceQuantisationOfTheBf16InputRecoversEveryInt8Value) {
+  for (int m = 1; m <= 64; ++m) {
+    const float scale = static_cast<float>(m) / 1024.0f;
+    for (int q = -128; q <= 127; ++q)
+      ASSERT_EQ(moe::aiv::quantise(moe::aiv::bf16_input(static_cast<int8_t>(q), scale), 1.0f / scale), q)
+          << "scale " << m << "/1024";
+  }
 }
 
 }  // namespace

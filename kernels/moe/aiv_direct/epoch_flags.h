@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "../common/data_as_flag.h"
+#include "phase_span.h"
 
 namespace moe::aiv {
 
@@ -33,10 +34,14 @@ __aicore__ inline bool all_flags(const DafUb& ub, uint32_t blocks, float epoch)
 }
 
 // Reads the `blocks` blocks at `gm` until every flag holds `epoch`, then unpacks the payload
-// into ub.payload (moe::receive_blocks with an epoch for the flag value).
-__aicore__ inline void receive_epoch_blocks(__gm__ uint8_t* gm, const DafUb& ub, uint32_t blocks, float epoch)
+// into ub.payload (moe::receive_blocks with an epoch for the flag value). The trace shows the
+// polling until the last flag is seen as "moe poll"; the returned span ("moe copy", from then
+// on) is the caller's to end once it has consumed the payload.
+__aicore__ inline PhaseSpan receive_epoch_blocks(__gm__ uint8_t* gm, const DafUb& ub, uint32_t blocks, float epoch)
 {
     __ubuf__ uint8_t* last_flag = ub.image + (blocks - 1) * kBlockBytes + kBlockPayloadBytes;
+    PhaseSpan poll("moe poll");
+    PhaseSpan copy("moe copy");
     for (uint32_t polls = 1;; ++polls) {
         // Spin on the last block's flag; read the whole image once it is set.
         AscendC::DataCopy(ub_tensor(last_flag, kFlagBytes),
@@ -44,6 +49,8 @@ __aicore__ inline void receive_epoch_blocks(__gm__ uint8_t* gm, const DafUb& ub,
         AscendC::SetFlag<AscendC::HardEvent::MTE2_S>(EVENT_ID2);
         AscendC::WaitFlag<AscendC::HardEvent::MTE2_S>(EVENT_ID2);
         if (*reinterpret_cast<const __ubuf__ float*>(last_flag) == epoch) {
+            poll.End();
+            copy = PhaseSpan("moe copy");
             AscendC::DataCopy(ub_tensor(ub.image, blocks * kBlockBytes), gm_tensor(gm, uint64_t{blocks} * kBlockBytes),
                               blocks * kBlockBytes);
             AscendC::SetFlag<AscendC::HardEvent::MTE2_S>(EVENT_ID2);
@@ -60,6 +67,7 @@ __aicore__ inline void receive_epoch_blocks(__gm__ uint8_t* gm, const DafUb& ub,
     ub.Unpack(blocks);
     AscendC::SetFlag<AscendC::HardEvent::V_MTE2>(EVENT_ID2);  // the next poll refills the image
     AscendC::WaitFlag<AscendC::HardEvent::V_MTE2>(EVENT_ID2);
+    return copy;
 }
 
 }  // namespace moe::aiv

@@ -44,6 +44,7 @@ __aicore__ inline void expert(const MoeTiling& t, Range mine, const DafUb& ub, A
             }
             for (uint32_t j = 0; j < n; ++j, ++i) {
                 if (i < mine.begin || i >= mine.end) continue;
+                PhaseSpan pack("moe pack");  // load, expert, pack
                 src_gm.SetGlobalBuffer(recv_tokens + t.slot(e, src, j) * t.recv_stride(), t.token_payload_bytes);
                 AscendC::DataCopyPad(in, src_gm, AscendC::DataCopyExtParams{1, t.token_payload_bytes, 0, 0, 0});
                 AscendC::SetFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
@@ -59,9 +60,12 @@ __aicore__ inline void expert(const MoeTiling& t, Range mine, const DafUb& ub, A
                 expert_forward(in.GetPhyAddr() + kTokenHeaderBytes, t.hidden, t.elem_bytes, h->scale,
                                t.my_rank * t.experts_per_rank + e, reinterpret_cast<__ubuf__ uint16_t*>(ub.payload));
                 pack_for_put(ub, t.comb_blocks);
+                pack.End();
+                PhaseSpan put("moe put");
                 put_blocks(window + (uint64_t{h->src_token} * t.top_k + k) * t.comb_stride(), ub, t.comb_blocks,
                            h->src_rank);
                 image_free();
+                put.End();
                 AscendC::SetFlag<AscendC::HardEvent::V_MTE2>(EVENT_ID0);  // the input is read: load the next
                 AscendC::WaitFlag<AscendC::HardEvent::V_MTE2>(EVENT_ID0);
             }
@@ -80,10 +84,11 @@ __aicore__ inline void receive(const MoeTiling& t, Range mine, const DafUb& ub, 
         for (uint32_t i = 0; i < t.hidden; ++i) acc[i] = 0.0f;
         for (uint32_t k = 0; k < t.top_k; ++k) {
             __gm__ uint8_t* slot = window + (uint64_t{tok} * t.top_k + k) * t.comb_stride();
-            receive_epoch_blocks(slot, ub, t.comb_blocks, epoch_of(t));
+            PhaseSpan copy = receive_epoch_blocks(slot, ub, t.comb_blocks, epoch_of(t));
             vec::add_weighted(acc, ub.payload, t.hidden);
             accumulate(acc, reinterpret_cast<const __ubuf__ uint16_t*>(ub.payload), t.hidden,
                        weights[tok * t.top_k + k]);
+            copy.End();
         }
         vec::cast_out(out.GetPhyAddr(), acc, t.hidden);
         for (uint32_t i = 0; i < t.hidden; ++i) out.GetPhyAddr()[i] = f32_to_bf16(acc[i]);

@@ -11,6 +11,8 @@ class PhaseSpan {
     explicit PhaseSpan(const char* what);
     // Emits the span from construction to now (the core's local time); once.
     void End();
+    // Forgets the span (emits nothing).
+    void Drop() { m_open = false; }
 
  private:
     const char* m_what;

@@ -43,6 +43,18 @@ inline void expert_row(const void* out_bf16, const void* in, uint32_t hidden, ui
     vector_issue("moe Cast float->bf16", {{out_bf16, out_bytes}}, {{out_bf16, out_bytes}}, f32);
 }
 
+// INT8 quantisation of one BF16 token with its scale: Cast bf16->float, Muls by 1/scale,
+// Cast float->half, Cast half->int8 (rounding to nearest).
+inline void quantise_row(const void* out_int8, const void* in_bf16, uint32_t hidden)
+{
+    const uint64_t in_bytes = uint64_t{hidden} * 2;
+    const double f32 = repeats(hidden, 4);
+    vector_issue("moe Cast bf16->float", {{in_bf16, in_bytes}}, {{in_bf16, in_bytes}}, f32);
+    vector_issue("moe Muls (1 / scale)", {{in_bf16, in_bytes}}, {{in_bf16, in_bytes}}, f32);
+    vector_issue("moe Cast float->half", {{in_bf16, in_bytes}}, {{in_bf16, in_bytes}}, f32);
+    vector_issue("moe Cast half->int8", {{in_bf16, in_bytes}}, {{out_int8, uint64_t{hidden}}}, repeats(hidden, 2));
+}
+
 // Weighted top-k sum, the accumulator set to zero before the first term: Duplicate.
 inline void zero_acc(const float* acc, uint32_t hidden)
 {

@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "../aiv_direct/aiv_input.h"
 #include "../common/moe_tiling.h"
 #include "acl/acl.h"
 #include "kernel_constraints.h"
@@ -194,7 +195,8 @@ void host(int pe, const symsim::KernelArgs& a) {
   t.udma_info = reinterpret_cast<uint64_t>(symsim::shim::host().udma_info);
   t.staging = reinterpret_cast<uint64_t>(device_alloc(uint64_t{w.ep} * kBlockBytes + w.tokens * t.token_stride()));
   t.comb_staging = reinterpret_cast<uint64_t>(device_alloc(uint64_t{writers} * send_ring * t.comb_stride()));
-  t.x = reinterpret_cast<uint64_t>(device_alloc(uint64_t{w.tokens} * w.hidden * w.elem_bytes()));
+  const bool bf16_input = variant == kVariantAivDirect;  // variant 3 quantises BF16 tokens on the device
+  t.x = reinterpret_cast<uint64_t>(device_alloc(uint64_t{w.tokens} * w.hidden * (bf16_input ? 2 : w.elem_bytes())));
   t.scales = reinterpret_cast<uint64_t>(device_alloc(4 * w.tokens));
   t.topk_idx = reinterpret_cast<uint64_t>(device_alloc(4 * w.tokens * w.top_k));
   t.topk_weight = reinterpret_cast<uint64_t>(device_alloc(4 * w.tokens * w.top_k));
@@ -211,7 +213,8 @@ void host(int pe, const symsim::KernelArgs& a) {
   for (uint32_t launch = 0; launch < launches; ++launch) {
     {
       const RankInput in = make_rank_input(w, static_cast<uint32_t>(pe), launch);
-      upload(t.x, in.x);
+      if (bf16_input && w.dtype == kInt8) upload(t.x, aiv::bf16_tokens(w, in));
+      else upload(t.x, in.x);
       upload(t.scales, in.scales);
       upload(t.topk_idx, in.topk_idx);
       upload(t.topk_weight, in.topk_weight);
