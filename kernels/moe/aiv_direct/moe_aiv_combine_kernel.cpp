@@ -60,8 +60,7 @@ __aicore__ inline void expert(const MoeTiling& t, Range mine, const DafUb& ub, A
                 expert_forward(in.GetPhyAddr() + kTokenHeaderBytes, t.hidden, t.elem_bytes, h->scale,
                                t.my_rank * t.experts_per_rank + e, reinterpret_cast<__ubuf__ uint16_t*>(ub.payload));
                 pack_for_put(ub, t.comb_blocks);
-                pack.End();
-                PhaseSpan put("moe put");
+                PhaseSpan put = pack.EndAfterVector("moe put");
                 put_blocks(window + (uint64_t{h->src_token} * t.top_k + k) * t.comb_stride(), ub, t.comb_blocks,
                            h->src_rank);
                 image_free();

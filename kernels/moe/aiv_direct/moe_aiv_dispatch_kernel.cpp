@@ -83,8 +83,7 @@ __aicore__ inline void send_tokens(const MoeTiling& t, Range mine, const DafUb& 
         }
         load_token(t, tok, ub, xin);
         pack_for_put(ub, t.token_blocks);
-        pack.End();
-        PhaseSpan put("moe put");
+        PhaseSpan put = pack.EndAfterVector("moe put");
         for (uint32_t k = 0; k < t.top_k; ++k) {
             const uint32_t e = static_cast<uint32_t>(topk[tok * t.top_k + k]);
             const uint32_t j = slot_of[(tok - mine.begin) * t.top_k + k];
