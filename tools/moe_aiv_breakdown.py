@@ -88,7 +88,7 @@ def main():
         })
 
     if a.markdown:
-        print("| kernel | total us | last pack | last put landed | last copy | per core: pack us | put us | poll us "
+        print("| kernel | total us | last pack | last put complete | last copy | per core: pack us | put us | poll us "
               "| copy us | busiest link, wire GB/s |")
         print("|---|---|---|---|---|---|---|---|---|---|")
         for r in rows:
