@@ -90,18 +90,7 @@ void SrcReuseChecker::on_block_end(int pe, int, const char*, Ps) {
     it = it->second.complete_ps < now ? sources.erase(it) : std::next(it);
 }
 
-void SrcReuseChecker::on_cqe_reaped(const QpRef& q, uint32_t index, const uint8_t*, int core, Ps t) {
-  m_known.on_cqe_reaped(q, index, t, core);
-}
-
-void SrcReuseChecker::on_cq_doorbell(const QpRef& q, uint32_t consumer, Ps t) { m_known.on_cq_doorbell(q, consumer, t); }
-
-void SrcReuseChecker::on_gm_observe(int pe, int core, const uint8_t* addr, uint64_t bytes, Ps t, SiteRef) {
-  m_known.on_gm_observe(pe, addr, bytes, t, core);
-}
-
 void SrcReuseChecker::on_wqe_executed(const WqeRecord& r) {
-  m_known.on_wqe_executed(r);
   if (!reads_source(r.opcode) || r.status != 0) return;
   const Window single{r, r, r.complete_ps};
   if (static_cast<size_t>(r.qp.pe) < m_writes.size()) {

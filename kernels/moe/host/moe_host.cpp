@@ -58,44 +58,47 @@ MoeTiling make_tiling(const WorkloadSpec& w, uint32_t rank, uint32_t writers, ui
   return t;
 }
 
-// Dispatch check: what this rank's experts must hold, regenerated from every source rank.
+// Device bytes as the host program sees them after a synchronise, read in place: the checks
+// are the simulator's, not the host program's, so they take no simulated time (a copy to the
+// host would delay the combine launch that follows the dispatch check).
+template <typename T = uint8_t>
+const T* device_view(uint64_t addr) {
+  return reinterpret_cast<const T*>(addr);
+}
+
+// Dispatch check: what this rank's experts must hold, regenerated from every source rank. Runs
+// between dispatch and combine: combine's experts clear the slots as they read them.
 void verify_dispatch(const WorkloadSpec& w, const MoeTiling& t, uint32_t launch) {
   const uint32_t pe = t.my_rank;
-  std::vector<uint32_t> counts(size_t{w.experts_per_rank} * w.ep);
-  aclrtMemcpy(counts.data(), counts.size() * 4, reinterpret_cast<void*>(t.recv_count), counts.size() * 4,
-              ACL_MEMCPY_DEVICE_TO_HOST);
+  const uint32_t* counts = device_view<uint32_t>(t.recv_count);
+  const uint32_t* src_tokens = device_view<uint32_t>(t.recv_src_token);
   uint64_t tokens = 0, wrong_tokens = 0, wrong_counts = 0;
   std::string first;
-  std::vector<uint8_t> got;
+  std::vector<uint8_t> want(t.token_payload_bytes);
+  std::vector<std::vector<uint32_t>> routed(w.experts_per_rank);
   for (uint32_t src = 0; src < w.ep; ++src) {
     const Routing& r = routing_of(w, src, launch);
     // The tokens of `src` for each local expert, in the order they took slots there.
-    std::vector<std::vector<uint32_t>> routed(w.experts_per_rank);
+    for (std::vector<uint32_t>& toks : routed) toks.clear();
     for (uint32_t p = 0; p < w.tokens * w.top_k; ++p) {
       const uint32_t e = static_cast<uint32_t>(r.topk_idx[p]);
       if (e / w.experts_per_rank == pe) routed[e % w.experts_per_rank].push_back(p / w.top_k);
     }
-    std::vector<uint32_t> seen(w.experts_per_rank, 0);
     for (uint32_t le = 0; le < w.experts_per_rank; ++le) {
       const std::vector<uint32_t>& toks = routed[le];
-      seen[le] = static_cast<uint32_t>(toks.size());
-      if (toks.empty()) continue;
-      // The slots of (le, src) are consecutive: one copy to the host for all of them.
-      got.resize(toks.size() * t.recv_stride());
-      aclrtMemcpy(got.data(), got.size(), reinterpret_cast<void*>(t.recv_tokens + t.slot(le, src, 0) * t.recv_stride()),
-                  got.size(), ACL_MEMCPY_DEVICE_TO_HOST);
       for (uint32_t j = 0; j < toks.size(); ++j) {
-        const std::vector<uint8_t> want = token_payload(w, r, src, launch, toks[j]);
+        token_payload(w, r, src, launch, toks[j], want.data());
         ++tokens;
-        if (std::memcmp(got.data() + j * t.recv_stride(), want.data(), want.size()) != 0 && wrong_tokens++ == 0)
+        const bool same = std::memcmp(device_view(t.recv_addr(le, src, j)), want.data(), want.size()) == 0 &&
+                          src_tokens[t.slot(le, src, j)] == toks[j];
+        if (!same && wrong_tokens++ == 0)
           first = fmt::format("token {} of rank {} for expert {} (slot {}) differs", toks[j], src,
                               pe * w.experts_per_rank + le, j);
       }
-    }
-    for (uint32_t le = 0; le < w.experts_per_rank; ++le)
-      if (counts[le * w.ep + src] != seen[le] && wrong_counts++ == 0 && first.empty())
-        first = fmt::format("rank {} sent {} tokens to expert {}, the count block said {}", src, seen[le],
+      if (counts[le * w.ep + src] != toks.size() && wrong_counts++ == 0 && first.empty())
+        first = fmt::format("rank {} sent {} tokens to expert {}, the count block said {}", src, toks.size(),
                             pe * w.experts_per_rank + le, counts[le * w.ep + src]);
+    }
   }
   symsim::check(wrong_tokens == 0 && wrong_counts == 0,
                 fmt::format("pe {} launch {}: all {} routed tokens landed in their expert slots byte for byte", pe,
@@ -195,7 +198,9 @@ void host(int pe, const symsim::KernelArgs& a) {
   t.scales = reinterpret_cast<uint64_t>(device_alloc(4 * w.tokens));
   t.topk_idx = reinterpret_cast<uint64_t>(device_alloc(4 * w.tokens * w.top_k));
   t.topk_weight = reinterpret_cast<uint64_t>(device_alloc(4 * w.tokens * w.top_k));
-  t.recv_tokens = reinterpret_cast<uint64_t>(device_alloc(slots * t.recv_stride()));
+  t.recv_src_token = reinterpret_cast<uint64_t>(device_alloc(4 * slots));
+  t.comb_order = reinterpret_cast<uint64_t>(device_alloc(4 * uint64_t{writers} * slots));
+  t.ring_dest = reinterpret_cast<uint64_t>(device_alloc(64 * uint64_t{writers} * send_ring));
   t.recv_count = reinterpret_cast<uint64_t>(device_alloc(4 * uint64_t{w.experts_per_rank} * w.ep));
   t.out = reinterpret_cast<uint64_t>(device_alloc(2 * uint64_t{w.tokens} * w.hidden));
   t.core_flags = reinterpret_cast<uint64_t>(device_alloc(kFlagSlots * 64 * 64));
@@ -214,21 +219,20 @@ void host(int pe, const symsim::KernelArgs& a) {
       upload(t.topk_weight, in.topk_weight);
     }
     t.launch = launch;
+    t.recv_tokens = t.window + t.half() * t.window_half_bytes + t.slot_offset(0, 0, 0);
     aclrtMemcpy(tiling, sizeof t, &t, sizeof t, ACL_MEMCPY_HOST_TO_DEVICE);
     launch_moe_dispatch(stream, tiling, writers, receivers);
     if (aclrtSynchronizeStream(stream) != ACL_SUCCESS) {
       symsim::check(false, fmt::format("pe {} launch {}: moe_dispatch_kernel completed", pe, launch), "it trapped");
       break;
     }
+    if (verify) verify_dispatch(w, t, launch);
     launch_moe_combine(stream, tiling, writers, receivers);
     if (aclrtSynchronizeStream(stream) != ACL_SUCCESS) {
       symsim::check(false, fmt::format("pe {} launch {}: moe_combine_kernel completed", pe, launch), "it trapped");
       break;
     }
-    if (verify) {
-      verify_dispatch(w, t, launch);
-      verify_combine(w, t, launch);
-    }
+    if (verify) verify_combine(w, t, launch);
     if (launch + 1 == launches) record_times(t, writers, receivers);
   }
   aclshmem_barrier_all();
