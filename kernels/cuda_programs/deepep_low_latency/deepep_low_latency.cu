@@ -1,8 +1,8 @@
 // Host driver for DeepEP's low-latency kernels (csrc/kernels/internode_ll.cu with its own
 // ibgda_device.cuh, fetched unmodified by tools/deepep-upstream.sh; none of DeepEP's code is in
 // this repository). Each simulated GPU runs this main as one rank, as DeepEP's Buffer does in
-// low-latency mode: NVSHMEM set up with one RC QP per local expert and peer, the low-latency
-// buffer in the NVSHMEM heap, then two rounds of clean_low_latency_buffer, dispatch and combine
+// low-latency mode: NVSHMEM set up through DeepEP's runtime.cu with one RC QP per local expert
+// and peer, the low-latency buffer in the NVSHMEM heap, then two rounds of clean_low_latency_buffer, dispatch and combine
 // through DeepEP's own host functions. Peers in another NVLink domain are reached through the
 // NIC model (GPU-written mlx5 WQEs, doorbells, CQs); peers in the same domain over NVLink
 // unless P2P is off (NVSHMEM_DISABLE_P2P, as DeepEP's allow_nvlink_for_low_latency_mode=False).
@@ -122,20 +122,22 @@ int main(int argc, char** argv) {
     return std::fprintf(stderr, "want RANKS >= 2, TOKENS >= 1, 1 <= TOPK <= min(11, experts), SMS >= 2\n"), 2;
 
   // NVSHMEM as DeepEP's Buffer sets it up for low-latency mode: a QP per local expert and peer.
+  // DeepEP's own NVSHMEM set-up (runtime.cu): rank 0's unique id handed to every rank (here
+  // every rank's is the same), init, the low-latency buffer from the NVSHMEM heap.
   setenv("NVSHMEM_IBGDA_NUM_RC_PER_PE", std::to_string(LE).c_str(), 1);
   setenv("NVSHMEM_DISABLE_P2P", nvlink ? "0" : "1", 1);
-  if (nvshmem_init() != 0) return 1;
-  if (nvshmem_my_pe() != p.rank || nvshmem_n_pes() != R)
+  const std::vector<uint8_t> root_id = deep_ep::internode::get_unique_id();
+  if (deep_ep::internode::init(root_id, p.rank, R, true) != p.rank || nvshmem_n_pes() != R)
     return std::fprintf(stderr, "rank %d of %d, NVSHMEM says PE %d of %d\n", p.rank, R, nvshmem_my_pe(), nvshmem_n_pes()), 1;
 
   const deepep_ll_ref::Layout lay(p);
-  auto* rdma = static_cast<uint8_t*>(nvshmem_align(128, lay.total_bytes));
-  auto* mask = static_cast<int*>(nvshmem_align(128, sizeof(int) * R));
-  auto* sync = static_cast<int*>(nvshmem_align(128, sizeof(int) * R));
+  auto* rdma = static_cast<uint8_t*>(deep_ep::internode::alloc(lay.total_bytes, NUM_BUFFER_ALIGNMENT_BYTES));
+  auto* mask = static_cast<int*>(deep_ep::internode::alloc(sizeof(int) * R, NUM_BUFFER_ALIGNMENT_BYTES));
+  auto* sync = static_cast<int*>(deep_ep::internode::alloc(sizeof(int) * R, NUM_BUFFER_ALIGNMENT_BYTES));
   CHECK(cudaMemset(rdma, 0, lay.total_bytes));
   CHECK(cudaMemset(mask, 0, sizeof(int) * R));
   CHECK(cudaMemset(sync, 0, sizeof(int) * R));
-  nvshmem_barrier_all();
+  deep_ep::internode::barrier();
 
   std::vector<deepep_ll_ref::Inputs> all;
   for (int s = 0; s < R; ++s) all.push_back(deepep_ll_ref::make_inputs(p, s));
@@ -227,10 +229,11 @@ int main(int argc, char** argv) {
     for (int s = 0; s < R; ++s) n += deepep_ll_ref::tokens_for(p, all[s], p.rank * LE + le).size();
     tally.count_errors += stats[le] != static_cast<int>(n);
   }
-  nvshmem_barrier_all();
+  deep_ep::internode::barrier();
   std::printf("deepep_ll rank %d/%d: dispatch %.3f us, combine %.3f us; recv-hook round: dispatch %.3f us, combine %.3f us; "
               "received %zu tokens; %zu B checked, %zu differ, %zu count errors\n",
               p.rank, R, us[0][0] * 1000.0f, us[0][1] * 1000.0f, us[1][0] * 1000.0f, us[1][1] * 1000.0f, tally.received / 2,
               tally.checked, tally.differ, tally.count_errors);
+  deep_ep::internode::finalize();
   return tally.differ == 0 && tally.count_errors == 0 && tally.received > 0 ? 0 : 1;
 }
