@@ -2,6 +2,7 @@
 # by the top-level CMakeLists.txt, which stops after it: no SystemC is needed.
 if(SYMSIM_HW STREQUAL "cuda")
   add_subdirectory(${PROJECT_SOURCE_DIR}/hw ${CMAKE_BINARY_DIR}/hw)
+  include(${PROJECT_SOURCE_DIR}/kernels/cuda_programs/deepep_intranode/deepep_hw.cmake)  # -DSYMSIM_DEEPEP_DIR
 elseif(SYMSIM_HW STREQUAL "ascend")
   # CANN's usual install places; ASCEND_HOME_PATH / ASCEND_TOOLKIT_HOME are set by its set_env.sh.
   find_path(SYMSIM_CANN_ROOT NAMES compiler/ccec_compiler/bin/ccec

@@ -6,7 +6,8 @@
 #                cached_notify_combine, combine) with kernels/cuda_programs/deepep_intranode on the
 #                8 GPUs of one NVLink node
 #   low_latency: csrc/kernels/internode_ll.cu (clean_low_latency_buffer, dispatch, combine) with
-#                its own ibgda_device.cuh, over the NVSHMEM shim on the NIC model, with
+#                its own ibgda_device.cuh and runtime.cu (NVSHMEM set-up), over the NVSHMEM shim
+#                on the NIC model, with
 #                kernels/cuda_programs/deepep_low_latency on 4 GPUs
 #   tools/deepep-upstream.sh [DEEPEP_CHECKOUT [BIN_DIR [symsim run options...]]]
 # DEEPEP_KERNELS (default "intranode low_latency") picks which; the symsim run options (e.g.
@@ -73,7 +74,7 @@ run_intranode() {
 
 run_low_latency() {
   # NVSHMEM on (the shim's nvshmem.h, IBGDA state and mlx5dv.h), as DeepEP builds it.
-  if "$here/symsim-nvcc" -O2 -std=c++17 -arch=sm_90a -I"$k" -I"$ll" "$k/internode_ll.cu" "$ll/deepep_low_latency.cu" \
+  if "$here/symsim-nvcc" -O2 -std=c++17 -arch=sm_90a -I"$k" -I"$ll" "$k/internode_ll.cu" "$k/runtime.cu" "$ll/deepep_low_latency.cu" \
        -lnvshmem -lmlx5 -o "$work/libdeepep_low_latency.so" --symsim-kernel deepep_low_latency \
        --symsim-argv "{pe} {n_pes} {tokens} {hidden} {local_experts} {topk} {sms} {nvlink}" \
        --symsim-arg "tokens:1:1024:16:tokens per rank (also the most any rank dispatches)" \

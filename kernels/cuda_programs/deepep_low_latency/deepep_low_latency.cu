@@ -1,20 +1,24 @@
 // Host driver for DeepEP's low-latency kernels (csrc/kernels/internode_ll.cu with its own
 // ibgda_device.cuh, fetched unmodified by tools/deepep-upstream.sh; none of DeepEP's code is in
 // this repository). Each simulated GPU runs this main as one rank, as DeepEP's Buffer does in
-// low-latency mode: NVSHMEM set up with one RC QP per local expert and peer, the low-latency
-// buffer in the NVSHMEM heap, then two rounds of clean_low_latency_buffer, dispatch and combine
+// low-latency mode: NVSHMEM set up through DeepEP's runtime.cu with one RC QP per local expert
+// and peer, the low-latency buffer in the NVSHMEM heap, then two rounds of clean_low_latency_buffer, dispatch and combine
 // through DeepEP's own host functions. Peers in another NVLink domain are reached through the
 // NIC model (GPU-written mlx5 WQEs, doorbells, CQs); peers in the same domain over NVLink
 // unless P2P is off (NVSHMEM_DISABLE_P2P, as DeepEP's allow_nvlink_for_low_latency_mode=False).
 //   round 1: NVSHMEM's barrier in clean_low_latency_buffer, dispatch and combine in one launch each
-//   round 2: shrink mode (DeepEP's own barrier over a sync buffer, a mask buffer), dispatch and
-//            combine split into send and receive launches (DeepEP's return_recv_hook)
+//   round 2: shrink mode (DeepEP's own barrier over a sync buffer, a mask buffer), FP8 dispatch
+//            (codes and per-128-channel scales checked), dispatch and combine split into send and
+//            receive launches (DeepEP's return_recv_hook)
 // Every received byte is checked against deepep_ll_reference.h.
 //   deepep_low_latency RANK RANKS [TOKENS [HIDDEN [LOCAL_EXPERTS [TOPK [SMS [NVLINK]]]]]]
 #include <cuda_runtime.h>
 #include <nvshmem.h>
 
+#include <cuda_fp8.h>
+
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -58,12 +62,30 @@ struct Tally {
   size_t checked = 0, differ = 0, count_errors = 0, received = 0;
 };
 
+// A token as FP8 dispatch sends it (DeepEP's per-128-channel cast without scale rounding): the
+// e4m3 codes of x * (448 / amax) and, per 128 channels, amax / 448 (amax at least 1e-4).
+void fp8_token(const uint16_t* x, int hidden, std::vector<uint8_t>& codes, std::vector<float>& scale_inv) {
+  codes.resize(static_cast<size_t>(hidden));
+  scale_inv.resize(static_cast<size_t>(hidden / 128));
+  for (int g = 0; g < hidden / 128; ++g) {
+    float amax = 1e-4f;
+    for (int h = g * 128; h < (g + 1) * 128; ++h) amax = std::max(amax, std::fabs(deepep_ll_ref::bf16_float(x[h])));
+    const float scale = 448.0f / amax;
+    scale_inv[g] = amax * (1 / 448.0f);
+    for (int h = g * 128; h < (g + 1) * 128; ++h)
+      codes[h] = __nv_cvt_float_to_fp8(deepep_ll_ref::bf16_float(x[h]) * scale, __NV_SATFINITE, __NV_E4M3);
+  }
+}
+
 // What dispatch left on this rank: per local expert, each source rank's range of rows, the
-// source token index of every row, and the row's bytes.
-void check_dispatch(const deepep_ll_ref::Problem& p, const std::vector<deepep_ll_ref::Inputs>& all,
-                    const std::vector<uint16_t>& recv_x, const std::vector<int>& src_info, const std::vector<int64_t>& range,
-                    const std::vector<int>& count, Tally& tally) {
+// source token index of every row, and the row's bytes (bf16, or FP8 codes and scales).
+void check_dispatch(const deepep_ll_ref::Problem& p, const std::vector<deepep_ll_ref::Inputs>& all, bool fp8,
+                    const std::vector<uint8_t>& recv_x, const std::vector<float>& scales, const std::vector<int>& src_info,
+                    const std::vector<int64_t>& range, const std::vector<int>& count, Tally& tally) {
   const size_t rows = static_cast<size_t>(p.ranks) * p.tokens, H = static_cast<size_t>(p.hidden);
+  const size_t row_bytes = fp8 ? H : 2 * H, S = H / 128;
+  std::vector<uint8_t> codes;
+  std::vector<float> scale_inv;
   for (int le = 0; le < p.local_experts; ++le) {
     int total = 0;
     for (int s = 0; s < p.ranks; ++s) {
@@ -83,17 +105,44 @@ void check_dispatch(const deepep_ll_ref::Problem& p, const std::vector<deepep_ll
       tally.differ += differing(sorted.data(), want.data(), sizeof(int) * want.size());
       for (int i = 0; i < num; ++i) {
         const int t = got[i];
-        tally.checked += H * 2;
+        const size_t row = le * rows + begin + i;
+        tally.checked += row_bytes + (fp8 ? S * sizeof(float) : 0);
         if (t < 0 || t >= p.tokens) {
-          tally.differ += H * 2;
+          tally.differ += row_bytes;
           continue;
         }
-        tally.differ += differing(&recv_x[(le * rows + begin + i) * H], &all[s].x[t * H], H * 2);
+        const uint16_t* x = &all[s].x[t * H];
+        if (!fp8) {
+          tally.differ += differing(&recv_x[row * row_bytes], x, row_bytes);
+          continue;
+        }
+        fp8_token(x, p.hidden, codes, scale_inv);
+        tally.differ += differing(&recv_x[row * row_bytes], codes.data(), row_bytes);
+        for (size_t g = 0; g < S; ++g)  // scales: [local expert][group][row]
+          tally.differ += differing(&scales[le * rows * S + g * rows + (begin + i)], &scale_inv[g], sizeof(float));
       }
       tally.received += want.size();
     }
     tally.count_errors += count[le] != total;
   }
+}
+
+// The expert outputs combine takes after an FP8 dispatch: each received row as the bf16 token
+// it came from (the experts here return their input).
+std::vector<uint16_t> bf16_rows(const deepep_ll_ref::Problem& p, const std::vector<deepep_ll_ref::Inputs>& all,
+                                const std::vector<int>& src_info, const std::vector<int64_t>& range) {
+  const size_t rows = static_cast<size_t>(p.ranks) * p.tokens, H = static_cast<size_t>(p.hidden);
+  std::vector<uint16_t> out(static_cast<size_t>(p.local_experts) * rows * H, 0);
+  for (int le = 0; le < p.local_experts; ++le)
+    for (int s = 0; s < p.ranks; ++s) {
+      const int64_t packed = range[static_cast<size_t>(le) * p.ranks + s];
+      const int num = static_cast<int>(packed & 0xffffffff), begin = static_cast<int>(packed >> 32);
+      for (int i = 0; i < num && begin >= 0; ++i) {
+        const int t = src_info[le * rows + begin + i];
+        if (t >= 0 && t < p.tokens) std::copy_n(&all[s].x[t * H], H, &out[(le * rows + begin + i) * H]);
+      }
+    }
+  return out;
 }
 
 }  // namespace
@@ -122,20 +171,22 @@ int main(int argc, char** argv) {
     return std::fprintf(stderr, "want RANKS >= 2, TOKENS >= 1, 1 <= TOPK <= min(11, experts), SMS >= 2\n"), 2;
 
   // NVSHMEM as DeepEP's Buffer sets it up for low-latency mode: a QP per local expert and peer.
+  // DeepEP's own NVSHMEM set-up (runtime.cu): rank 0's unique id handed to every rank (here
+  // every rank's is the same), init, the low-latency buffer from the NVSHMEM heap.
   setenv("NVSHMEM_IBGDA_NUM_RC_PER_PE", std::to_string(LE).c_str(), 1);
   setenv("NVSHMEM_DISABLE_P2P", nvlink ? "0" : "1", 1);
-  if (nvshmem_init() != 0) return 1;
-  if (nvshmem_my_pe() != p.rank || nvshmem_n_pes() != R)
+  const std::vector<uint8_t> root_id = deep_ep::internode::get_unique_id();
+  if (deep_ep::internode::init(root_id, p.rank, R, true) != p.rank || nvshmem_n_pes() != R)
     return std::fprintf(stderr, "rank %d of %d, NVSHMEM says PE %d of %d\n", p.rank, R, nvshmem_my_pe(), nvshmem_n_pes()), 1;
 
   const deepep_ll_ref::Layout lay(p);
-  auto* rdma = static_cast<uint8_t*>(nvshmem_align(128, lay.total_bytes));
-  auto* mask = static_cast<int*>(nvshmem_align(128, sizeof(int) * R));
-  auto* sync = static_cast<int*>(nvshmem_align(128, sizeof(int) * R));
+  auto* rdma = static_cast<uint8_t*>(deep_ep::internode::alloc(lay.total_bytes, NUM_BUFFER_ALIGNMENT_BYTES));
+  auto* mask = static_cast<int*>(deep_ep::internode::alloc(sizeof(int) * R, NUM_BUFFER_ALIGNMENT_BYTES));
+  auto* sync = static_cast<int*>(deep_ep::internode::alloc(sizeof(int) * R, NUM_BUFFER_ALIGNMENT_BYTES));
   CHECK(cudaMemset(rdma, 0, lay.total_bytes));
   CHECK(cudaMemset(mask, 0, sizeof(int) * R));
   CHECK(cudaMemset(sync, 0, sizeof(int) * R));
-  nvshmem_barrier_all();
+  deep_ep::internode::barrier();
 
   std::vector<deepep_ll_ref::Inputs> all;
   for (int s = 0; s < R; ++s) all.push_back(deepep_ll_ref::make_inputs(p, s));
@@ -160,6 +211,10 @@ int main(int argc, char** argv) {
   CHECK(cudaMalloc(&recv_stats, LE * sizeof(int)));
   CHECK(cudaMemset(recv_stats, 0, LE * sizeof(int)));
   CHECK(cudaMalloc(&combined_x, static_cast<size_t>(T) * H * 2));
+  float* recv_scales = nullptr;  // FP8 dispatch: [local expert][H / 128][rows]
+  uint16_t* expert_out = nullptr;  // combine's input after an FP8 dispatch
+  CHECK(cudaMalloc(&recv_scales, LE * rows * (H / 128) * sizeof(float)));
+  CHECK(cudaMalloc(&expert_out, LE * rows * H * 2));
 
   cudaStream_t stream;
   CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
@@ -172,22 +227,23 @@ int main(int argc, char** argv) {
   float us[2][2] = {};
 
   for (int round = 0; round < 2; ++round) {
-    const bool shrink = round == 1;  // mask and sync buffers, recv hooks
+    const bool shrink = round == 1;  // mask and sync buffers, recv hooks, FP8 dispatch
     int* mask_ptr = shrink ? mask : nullptr;
     CHECK(cudaMemset(recv_x, 0xff, LE * rows * H * 2));
+    CHECK(cudaMemset(recv_scales, 0xff, LE * rows * (H / 128) * sizeof(float)));
     CHECK(cudaMemset(recv_src_info, 0xff, LE * rows * sizeof(int)));
     CHECK(cudaMemset(recv_range, 0xff, LE * R * sizeof(int64_t)));
     CHECK(cudaMemset(combined_x, 0xff, static_cast<size_t>(T) * H * 2));
     deep_ep::internode_ll::clean_low_latency_buffer(sig0, lay.num_clean_int, sig1, lay.num_clean_int, p.rank, R, mask_ptr,
                                                     shrink ? sync : nullptr, stream);
     auto dispatch = [&](int phases) {
-      deep_ep::internode_ll::dispatch(recv_x, nullptr, recv_src_info, recv_range, recv_count, mask_ptr,
+      deep_ep::internode_ll::dispatch(recv_x, shrink ? recv_scales : nullptr, recv_src_info, recv_range, recv_count, mask_ptr,
                                       shrink ? recv_stats : nullptr, nullptr, lay.recv(rdma, 0), sig0, lay.send(rdma, 0), x,
-                                      topk_idx, sig1, lay.num_clean_int, T, H, T, K, E, p.rank, R, false, false, false,
+                                      topk_idx, sig1, lay.num_clean_int, T, H, T, K, E, p.rank, R, shrink, false, false,
                                       workspace, num_sms, stream, phases);
     };
     auto combine = [&](int phases) {
-      deep_ep::internode_ll::combine(combined_x, lay.recv(rdma, 1), sig1, lay.send(rdma, 1), recv_x, topk_idx, topk_weights,
+      deep_ep::internode_ll::combine(combined_x, lay.recv(rdma, 1), sig1, lay.send(rdma, 1), shrink ? expert_out : recv_x, topk_idx, topk_weights,
                                      recv_src_info, recv_range, mask_ptr, nullptr, sig0, lay.num_clean_int, T, H, T, K, E,
                                      p.rank, R, false, workspace, num_sms, stream, phases, false);
     };
@@ -202,8 +258,15 @@ int main(int argc, char** argv) {
     CHECK(cudaEventRecord(ev[1], stream));
     CHECK(cudaStreamSynchronize(stream));
     CHECK(cudaGetLastError());
-    check_dispatch(p, all, host_copy(recv_x, LE * rows * H), host_copy(recv_src_info, LE * rows), host_copy(recv_range, LE * R),
+    const std::vector<int> src_info = host_copy(recv_src_info, LE * rows);
+    const std::vector<int64_t> range = host_copy(recv_range, LE * R);
+    check_dispatch(p, all, shrink, host_copy(reinterpret_cast<uint8_t*>(recv_x), LE * rows * H * (shrink ? 1 : 2)),
+                   shrink ? host_copy(recv_scales, LE * rows * (H / 128)) : std::vector<float>{}, src_info, range,
                    host_copy(recv_count, LE), tally);
+    if (shrink) {
+      const std::vector<uint16_t> rows_bf16 = bf16_rows(p, all, src_info, range);
+      CHECK(cudaMemcpy(expert_out, rows_bf16.data(), rows_bf16.size() * 2, cudaMemcpyHostToDevice));
+    }
     CHECK(cudaEventRecord(ev[2], stream));
     if (shrink) {
       combine(LOW_LATENCY_SEND_PHASE);
@@ -227,10 +290,11 @@ int main(int argc, char** argv) {
     for (int s = 0; s < R; ++s) n += deepep_ll_ref::tokens_for(p, all[s], p.rank * LE + le).size();
     tally.count_errors += stats[le] != static_cast<int>(n);
   }
-  nvshmem_barrier_all();
+  deep_ep::internode::barrier();
   std::printf("deepep_ll rank %d/%d: dispatch %.3f us, combine %.3f us; recv-hook round: dispatch %.3f us, combine %.3f us; "
               "received %zu tokens; %zu B checked, %zu differ, %zu count errors\n",
               p.rank, R, us[0][0] * 1000.0f, us[0][1] * 1000.0f, us[1][0] * 1000.0f, us[1][1] * 1000.0f, tally.received / 2,
               tally.checked, tally.differ, tally.count_errors);
+  deep_ep::internode::finalize();
   return tally.differ == 0 && tally.count_errors == 0 && tally.received > 0 ? 0 : 1;
 }

@@ -3,7 +3,9 @@
 // %globaltimer) when it entered and left; no PE may leave a barrier before the last PE entered
 // it. With P2P off every signal is a 4-byte RDMA fetch-add the barrier posts on an RC QP
 // (mlx5 WQE, doorbell, CQ of the NIC model); with P2P on, peers of the NVLink domain get a
-// release add over NVLink. Also checks nvshmem_ptr (NVLink reach) and the IBGDA state's keys.
+// release add over NVLink. Then the same with nvshmem_sync over a strided team (the PEs of one
+// parity, as DeepEP splits its RDMA team): no member leaves before the last member entered.
+// Also checks nvshmem_ptr (NVLink reach) and the team queries.
 //   nvshmem_barrier RANK RANKS ROUNDS P2P
 #include <cuda_runtime.h>
 #include <nvshmem.h>
@@ -36,6 +38,41 @@ __global__ void barrier_rounds(uint64_t* times, int rounds, int me) {
   nvshmem_quiet();
 }
 
+// The same rounds with nvshmem_sync over `team` (one thread: what a DeepEP kernel does).
+__global__ void team_rounds(uint64_t* times, int rounds, int me, nvshmem_team_t team) {
+  if (threadIdx.x != 0) return;
+  for (int r = 0; r < rounds; ++r) {
+    __nanosleep(static_cast<unsigned>(3000 * ((me + 2 * r) % 4)));
+    times[2 * r] = now_ns();
+    nvshmem_sync(team);
+    times[2 * r + 1] = now_ns();
+  }
+}
+
+// Whether each PE in `members` left every round after the last of them entered.
+int late_exits(const std::vector<uint64_t>& all, const std::vector<int>& members, int rounds, int me, const char* what) {
+  int errors = 0;
+  for (int r = 0; r < rounds; ++r) {
+    uint64_t last_entry = 0;
+    for (int p : members) last_entry = std::max(last_entry, all[(static_cast<size_t>(p) * rounds + r) * 2]);
+    const uint64_t exit = all[(static_cast<size_t>(me) * rounds + r) * 2 + 1];
+    if (exit < last_entry) ++errors;
+    if (me == 0)
+      std::printf("%s round %d: last entry %.3f us, PE 0 left %.3f us after it\n", what, r, last_entry / 1e3,
+                  (static_cast<double>(exit) - static_cast<double>(last_entry)) / 1e3);
+  }
+  return errors;
+}
+
+std::vector<uint64_t> gather(const uint64_t* times, int n, int me, int rounds) {
+  std::vector<uint64_t> all(static_cast<size_t>(n) * 2 * rounds);
+  const int64_t stride = static_cast<int64_t>(symsim::cuda::sym_heap_stride());
+  for (int p = 0; p < n; ++p)
+    cudaMemcpy(&all[static_cast<size_t>(p) * 2 * rounds], reinterpret_cast<const uint8_t*>(times) + (p - me) * stride,
+               sizeof(uint64_t) * 2 * rounds, cudaMemcpyDeviceToHost);
+  return all;
+}
+
 int main(int argc, char** argv) {
   if (argc < 5) return std::fprintf(stderr, "usage: %s RANK RANKS ROUNDS P2P\n", argv[0]), 2;
   const int me = std::atoi(argv[1]), n = std::atoi(argv[2]), rounds = std::atoi(argv[3]);
@@ -55,19 +92,25 @@ int main(int argc, char** argv) {
   if (cudaDeviceSynchronize() != cudaSuccess) return std::fprintf(stderr, "barrier kernel failed\n"), 1;
   nvshmem_barrier_all();
   // Every PE's times from the symmetric heap (the same offset on every GPU).
-  std::vector<uint64_t> all(static_cast<size_t>(n) * 2 * rounds);
-  const int64_t stride = static_cast<int64_t>(symsim::cuda::sym_heap_stride());
-  for (int p = 0; p < n; ++p)
-    cudaMemcpy(&all[static_cast<size_t>(p) * 2 * rounds], reinterpret_cast<uint8_t*>(times) + (p - me) * stride,
-               sizeof(uint64_t) * 2 * rounds, cudaMemcpyDeviceToHost);
-  for (int r = 0; r < rounds; ++r) {
-    uint64_t last_entry = 0;
-    for (int p = 0; p < n; ++p) last_entry = std::max(last_entry, all[(static_cast<size_t>(p) * rounds + r) * 2]);
-    const uint64_t exit = all[(static_cast<size_t>(me) * rounds + r) * 2 + 1];
-    if (exit < last_entry) ++errors;
-    if (me == 0)
-      std::printf("round %d: last entry %.3f us, PE 0 left %.3f us after it\n", r, last_entry / 1e3, (exit - last_entry) / 1e3);
-  }
+  std::vector<int> everyone(static_cast<size_t>(n));
+  for (int p = 0; p < n; ++p) everyone[p] = p;
+  errors += late_exits(gather(times, n, me, rounds), everyone, rounds, me, "barrier");
+
+  // A team of the PEs of this PE's parity, split as DeepEP splits its RDMA team.
+  nvshmem_team_t team = NVSHMEM_TEAM_INVALID;
+  nvshmem_team_config_t config{};
+  if (nvshmem_team_split_strided(NVSHMEM_TEAM_WORLD, me % 2, 2, n / 2, &config, 0, &team) != 0 || team == NVSHMEM_TEAM_INVALID ||
+      nvshmem_team_n_pes(team) != n / 2 || nvshmem_team_my_pe(team) != me / 2)
+    return std::fprintf(stderr, "PE %d: team split gave %d\n", me, team), 1;
+  cudaMemset(times, 0, sizeof(uint64_t) * 2 * rounds);
+  nvshmem_barrier_all();
+  team_rounds<<<1, 32>>>(times, rounds, me, team);
+  if (cudaDeviceSynchronize() != cudaSuccess) return std::fprintf(stderr, "team kernel failed\n"), 1;
+  nvshmem_barrier_all();
+  std::vector<int> members;
+  for (int p = me % 2; p < n; p += 2) members.push_back(p);
+  errors += late_exits(gather(times, n, me, rounds), members, rounds, me, "team sync");
+  nvshmem_team_destroy(team);
   nvshmem_barrier_all();
   std::printf("nvshmem barrier: PE %d of %d, %d rounds, %d errors\n", me, n, rounds, errors);
   nvshmem_finalize();

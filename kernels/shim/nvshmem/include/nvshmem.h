@@ -37,3 +37,20 @@ void nvshmem_quiet(::symsim::nv::Site site = SYMSIM_HERE);
 // Host: every PE's host reaches it (device work is the caller's to synchronise). Device, one
 // thread: quiet, then every PE's calling thread reaches it.
 void nvshmem_barrier_all(::symsim::nv::Site site = SYMSIM_HERE);
+
+// Teams: NVSHMEM_TEAM_WORLD and teams split from it with a stride (every PE calls the split,
+// members get the handle, the others NVSHMEM_TEAM_INVALID).
+typedef int32_t nvshmem_team_t;
+enum : nvshmem_team_t { NVSHMEM_TEAM_INVALID = -1, NVSHMEM_TEAM_WORLD = 0 };
+typedef struct {
+  int num_contexts;
+} nvshmem_team_config_t;
+int nvshmem_team_split_strided(nvshmem_team_t parent, int start, int stride, int size, const nvshmem_team_config_t* config,
+                               long config_mask, nvshmem_team_t* new_team);
+void nvshmem_team_destroy(nvshmem_team_t team);
+int nvshmem_team_my_pe(nvshmem_team_t team);
+int nvshmem_team_n_pes(nvshmem_team_t team);
+// Device, one thread: every member of the team (all PEs) reaches it; unlike a barrier, RDMA
+// operations in flight are not completed first.
+int nvshmem_sync(nvshmem_team_t team, ::symsim::nv::Site site = SYMSIM_HERE);
+void nvshmem_sync_all(::symsim::nv::Site site = SYMSIM_HERE);

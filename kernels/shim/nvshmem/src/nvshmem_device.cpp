@@ -124,16 +124,22 @@ void quiet_all(Pe& pe, Site s) {
   for (size_t k = 0; k < static_cast<size_t>(st.npes) * ib.num_rc_per_pe; ++k) quiet_qp(&ib.globalmem.rcs[k], s);
 }
 
-// One thread of this PE: quiet, then tell every PE this one reached barrier n and wait for theirs.
-void barrier_thread(Site s) {
+// One thread of this PE: (quiet,) then tell every member of `team` this PE reached its sync n
+// and wait for theirs.
+void sync_thread(int team, bool quiet, Site s) {
   Pe& pe = calling_pe();
   const nvshmemi_device_host_state_t& st = *pe.state;
-  quiet_all(pe, s);
+  if (team < 0 || static_cast<size_t>(team) >= pe.teams.size() || !pe.teams[team].live)
+    throw nv::DeviceTrap("NVSHMEM sync on team " + std::to_string(team) + ", which GPU " + std::to_string(st.mype) +
+                         " does not have");
+  const Team& t = pe.teams[team];
+  if (quiet) quiet_all(pe, s);
   nv::fence(Sem::Sc, Scope::Sys, s);
-  const uint64_t n = ld64(pe.barrier_count, Sem::Relaxed, Scope::Gpu, s) + 1;
-  cuda::st<uint64_t>(pe.barrier_count, n, Sem::Relaxed, Scope::Gpu, s);
-  uint64_t* mine = pe.barrier_arrivals + st.mype;
-  for (int p = 0; p < st.npes; ++p) {
+  const uint64_t n = ld64(t.count, Sem::Relaxed, Scope::Gpu, s) + 1;
+  cuda::st<uint64_t>(t.count, n, Sem::Relaxed, Scope::Gpu, s);
+  uint64_t* mine = t.arrivals + st.mype;
+  for (int i = 0; i < t.size; ++i) {
+    const int p = t.start + i * t.stride;
     if (p == st.mype) continue;
     if (st.peer_heap_base_p2p[p]) {
       auto* there = static_cast<uint64_t*>(nvshmem_ptr(mine, p));
@@ -145,10 +151,11 @@ void barrier_thread(Site s) {
       amo_add32(&pe.ibgda->globalmem.rcs[p], raddr, rkey, 1, s);  // RC QP 0 to p (rcs[p + npes * 0])
     }
   }
-  for (int p = 0; p < st.npes; ++p) {
+  for (int i = 0; i < t.size; ++i) {
+    const int p = t.start + i * t.stride;
     if (p == st.mype) continue;
     // The low 32 bits: an RDMA signal adds to them (a 4-byte atomic), an NVLink one to all 64.
-    while (static_cast<uint32_t>(ld64(pe.barrier_arrivals + p, Sem::Acquire, Scope::Sys, s)) < static_cast<uint32_t>(n)) {
+    while (static_cast<uint32_t>(ld64(t.arrivals + p, Sem::Acquire, Scope::Sys, s)) < static_cast<uint32_t>(n)) {
     }
   }
   quiet_all(pe, s);  // the RDMA signals' completions
@@ -165,7 +172,7 @@ void nvshmem_quiet(symsim::nv::Site s) {
 
 void nvshmem_barrier_all(symsim::nv::Site s) {
   if (symsim::nv::current_thread()) {
-    symsim::nvshmem::barrier_thread(s);
+    symsim::nvshmem::sync_thread(NVSHMEM_TEAM_WORLD, true, s);
     return;
   }
   symsim::nvshmem::calling_pe();
@@ -174,6 +181,13 @@ void nvshmem_barrier_all(symsim::nv::Site s) {
 
 void nvshmemx_barrier_all_block(symsim::nv::Site s) {
   __syncthreads(s);
-  if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) symsim::nvshmem::barrier_thread(s);
+  if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) symsim::nvshmem::sync_thread(NVSHMEM_TEAM_WORLD, true, s);
   __syncthreads(s);
 }
+
+int nvshmem_sync(nvshmem_team_t team, symsim::nv::Site s) {
+  symsim::nvshmem::sync_thread(team, false, s);
+  return 0;
+}
+
+void nvshmem_sync_all(symsim::nv::Site s) { symsim::nvshmem::sync_thread(NVSHMEM_TEAM_WORLD, false, s); }

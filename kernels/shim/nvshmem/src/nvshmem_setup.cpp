@@ -64,6 +64,20 @@ void put_key(nvshmemi_ibgda_device_state_t& s, bool local, size_t idx, nvshmemi_
 
 }  // namespace
 
+int add_team(Pe& pe, int start, int stride, int size) {
+  const int n = cuda::n_ranks();
+  Team t;
+  t.start = start;
+  t.stride = stride;
+  t.size = size;
+  t.count = device_zeroed<uint64_t>(cuda::my_rank(), 1);
+  t.arrivals = static_cast<uint64_t*>(cuda::sym_malloc(sizeof(uint64_t) * static_cast<size_t>(n), 128));
+  std::memset(t.arrivals, 0, sizeof(uint64_t) * static_cast<size_t>(n));
+  t.live = true;
+  pe.teams.push_back(t);
+  return static_cast<int>(pe.teams.size()) - 1;
+}
+
 World& world() {
   static World w;
   return w;
@@ -209,9 +223,8 @@ int nvshmem_init() {
   }
   pe.state = st;
   pe.ibgda = ib;
-  pe.barrier_count = symsim::nvshmem::device_zeroed<uint64_t>(me, 1);
-  pe.barrier_arrivals = static_cast<uint64_t*>(cuda::sym_malloc(sizeof(uint64_t) * static_cast<size_t>(n), 128));
-  std::memset(pe.barrier_arrivals, 0, sizeof(uint64_t) * static_cast<size_t>(n));
+  pe.teams.clear();
+  symsim::nvshmem::add_team(pe, 0, 1, n);  // NVSHMEM_TEAM_WORLD
   pe.initialized = true;
   cuda::host_barrier();
   return 0;
@@ -266,4 +279,39 @@ int nvshmemx_init_attr(unsigned flags, nvshmemx_init_attr_t* attr) {
     return 1;
   }
   return nvshmem_init();
+}
+
+int nvshmem_team_split_strided(nvshmem_team_t parent, int start, int stride, int size, const nvshmem_team_config_t*, long,
+                               nvshmem_team_t* new_team) {
+  Pe& pe = symsim::nvshmem::calling_pe();
+  const int n = pe.state->npes, me = pe.state->mype;
+  if (!new_team || parent != NVSHMEM_TEAM_WORLD || size < 1 || stride < 1 || start < 0 || start + (size - 1) * stride >= n) {
+    std::fprintf(stderr, "nvshmem_team_split_strided: PE %d: start %d, stride %d, size %d do not name PEs of the %d in "
+                 "NVSHMEM_TEAM_WORLD (the only parent team here)\n", me, start, stride, size, n);
+    return 1;
+  }
+  // Collective: every PE allocates the team's words (same offsets), members get the handle.
+  const int id = symsim::nvshmem::add_team(pe, start, stride, size);
+  const bool member = me >= start && (me - start) % stride == 0 && (me - start) / stride < size;
+  *new_team = member ? id : NVSHMEM_TEAM_INVALID;
+  cuda::host_barrier();
+  return 0;
+}
+
+void nvshmem_team_destroy(nvshmem_team_t team) {
+  Pe& pe = symsim::nvshmem::calling_pe();
+  if (team > NVSHMEM_TEAM_WORLD && static_cast<size_t>(team) < pe.teams.size()) pe.teams[team].live = false;
+}
+
+int nvshmem_team_my_pe(nvshmem_team_t team) {
+  Pe& pe = symsim::nvshmem::calling_pe();
+  if (team < 0 || static_cast<size_t>(team) >= pe.teams.size() || !pe.teams[team].live) return -1;
+  const symsim::nvshmem::Team& t = pe.teams[team];
+  return (pe.state->mype - t.start) / t.stride;
+}
+
+int nvshmem_team_n_pes(nvshmem_team_t team) {
+  Pe& pe = symsim::nvshmem::calling_pe();
+  if (team < 0 || static_cast<size_t>(team) >= pe.teams.size() || !pe.teams[team].live) return -1;
+  return pe.teams[team].size;
 }
