@@ -52,6 +52,10 @@ const std::vector<Rule>& rules() {
 }  // namespace
 
 CheckerSet::CheckerSet(HazardLog& log, AscendSystem& sys) : m_ctx{log, sys, m_sites, {}}, m_history(m_ctx) {
+  // The rules that judge by happens-before share one record of posts and reaps per QP.
+  for (const char* id : {"flag_before_data", "src_reuse_before_completion", "dst_write_race"})
+    if (log.enabled(id) && !m_completions) m_completions = std::make_unique<CompletionKnowledge>(m_ctx);
+  m_ctx.completions = m_completions.get();
   for (const Rule& r : rules()) {
     bool any = false;
     for (const char* id : r.ids) any = any || log.enabled(id);
@@ -66,6 +70,7 @@ void CheckerSet::attach(Hooks& hooks) {
   const bool hang_report = m_ctx.log.enabled("deadlock") || m_ctx.log.enabled("timeout");
   if (m_checkers.size() > 1 || hang_report) hooks.attach(&m_sites);  // first: the others look sites up
   if (hang_report) hooks.attach(&m_history);
+  if (m_completions) hooks.attach(m_completions.get());  // before the rules that ask it
   for (auto& c : m_checkers) hooks.attach(c.get());
 }
 

@@ -188,13 +188,10 @@ class QpMultiProducerChecker : public Checker {
 // while the put was still in flight.
 class SrcReuseChecker : public Checker {
  public:
-  explicit SrcReuseChecker(CheckerContext& ctx) : Checker(ctx), m_known(ctx) {}
+  explicit SrcReuseChecker(CheckerContext& ctx) : Checker(ctx), m_known(*ctx.completions) {}
   void on_block_start(int pe, int core, const char* kernel, Ps t) override;
   void on_block_end(int pe, int core, const char* kernel, Ps t) override;
   void on_wqe_executed(const WqeRecord& r) override;
-  void on_cqe_reaped(const QpRef& q, uint32_t index, const uint8_t* cqe, int core, Ps t) override;
-  void on_cq_doorbell(const QpRef& q, uint32_t consumer, Ps t) override;
-  void on_gm_observe(int pe, int core, const uint8_t* addr, uint64_t bytes, Ps t, SiteRef site) override;
   void on_copy(const CopyRecord& c) override;
   void on_gm_store(const StoreRecord& s) override;
 
@@ -208,16 +205,25 @@ class SrcReuseChecker : public Checker {
     SiteRef site;
     const char* what;
   };
+  // What a judgement and its report need of a put (a window keeps two: not whole WqeRecords).
+  struct Put {
+    QpRef qp;
+    uint32_t wqe_index, bytes;
+    int target_pe;
+    uint8_t opcode;
+    uint64_t local_va;
+    Ps doorbell_ps;
+  };
   // Puts of one source on one QP that its PE has not yet known complete, from the first to
   // the last: a reap covering `last` settles them all (CQEs of a QP come in order).
   struct Window {
-    WqeRecord first, last;
+    Put first, last;
     Ps complete_ps;  // the latest completion among them
   };
   void on_rewrite(const Rewrite& w);
   void judge(const Window& win, const Rewrite& w);
-  Ps posted_ps(const WqeRecord& r) const;
-  bool settled(const WqeRecord& r, Ps t) const { return m_known.known_complete_ps(r.qp, r.wqe_index) <= t; }
+  Ps posted_ps(const Put& r) const;
+  bool settled(const Put& r, Ps t) const { return m_known.known_complete_ps(r.qp, r.wqe_index) <= t; }
   void prune();
   // Windows per PE and (source address, length, slot, QP). One map per PE (a copy only meets
   // its own PE's sources), ordered by address so a copy only visits the sources it may overlap.
@@ -232,7 +238,7 @@ class SrcReuseChecker : public Checker {
   // completed window stays until its PE knows it complete or its launch ends.
   using Expiry = std::tuple<Ps, int, SourceKey>;
   std::priority_queue<Expiry, std::vector<Expiry>, std::greater<Expiry>> m_expiry;
-  CompletionKnowledge m_known;
+  const CompletionKnowledge& m_known;  // shared, fed before this checker's hooks
   std::vector<int> m_running;  // blocks running, by PE
   // Recent GM writes by cores, per PE, in the order the cores made them. A core's copy starts
   // at most `m_max_lead_ps` after the time it was made, so the writes that can start after a
@@ -255,15 +261,11 @@ class SrcReuseChecker : public Checker {
 // (`observed`).
 class DstWriteRaceChecker : public Checker {
  public:
-  explicit DstWriteRaceChecker(CheckerContext& ctx) : Checker(ctx), m_known(ctx) {}
+  explicit DstWriteRaceChecker(CheckerContext& ctx) : Checker(ctx), m_known(*ctx.completions) {}
   void on_block_start(int pe, int core, const char* kernel, Ps t) override;
   void on_block_end(int pe, int core, const char* kernel, Ps t) override;
   void on_device_barrier(Ps t) override;
-  void on_wqe_post(const PostRecord& p) override;
   void on_wqe_executed(const WqeRecord& r) override;
-  void on_cqe_reaped(const QpRef& q, uint32_t index, const uint8_t* cqe, int core, Ps t) override;
-  void on_cq_doorbell(const QpRef& q, uint32_t consumer, Ps t) override;
-  void on_gm_observe(int pe, int core, const uint8_t* addr, uint64_t bytes, Ps t, SiteRef site) override;
 
  private:
   struct Landing {
@@ -274,11 +276,6 @@ class DstWriteRaceChecker : public Checker {
     int dst_pe;
     bool live;
     uint64_t launch;  // launch generation it was posted in (a launch boundary orders)
-  };
-  struct Post {
-    uint32_t wqe;
-    int core;
-    Ps t;
   };
   void forget(uint32_t id);
   // Whether the poster (`core` of PE `pe`, at `post_ps`) knew `e` complete.
@@ -292,8 +289,7 @@ class DstWriteRaceChecker : public Checker {
   std::vector<PageMultimap<uint32_t>> m_pages;  // by destination PE
   // Landings complete and settled are forgotten by a sweep that looks at two pool entries per WQE.
   size_t m_sweep = 0;
-  CompletionKnowledge m_known;
-  QpTable<std::deque<Post>> m_posts;  // posted, not yet executed
+  const CompletionKnowledge& m_known;  // shared (posts and reaps), fed before this checker's hooks
   std::vector<Ps> m_barriers;         // device barrier release times, in order
   int m_running = 0;                  // blocks running on every PE
   uint64_t m_launch = 0;
