@@ -223,6 +223,8 @@ class SrcReuseChecker : public Checker {
   void on_rewrite(const Rewrite& w);
   void judge(const Window& win, const Rewrite& w);
   Ps posted_ps(const Put& r) const;
+  static constexpr Ps kNoDelayYet = ~Ps{0};
+  mutable Ps m_doorbell_delay_ps = kNoDelayYet;  // a doorbell's delay after its store (from the preset)
   bool settled(const Put& r, Ps t) const { return m_known.known_complete_ps(r.qp, r.wqe_index) <= t; }
   void prune();
   // Windows per PE and (source address, length, slot, QP). One map per PE (a copy only meets

@@ -27,7 +27,9 @@ bool reads_source(uint8_t opcode) {
 }  // namespace
 
 Ps SrcReuseChecker::posted_ps(const Put& r) const {
-  return r.doorbell_ps - m_ctx.sys.params().ns(m_ctx.sys.params().udma_doorbell_ns);
+  if (m_doorbell_delay_ps == kNoDelayYet)
+    m_doorbell_delay_ps = m_ctx.sys.params().ns(m_ctx.sys.params().udma_doorbell_ns);
+  return r.doorbell_ps - m_doorbell_delay_ps;
 }
 
 void SrcReuseChecker::judge(const Window& win, const Rewrite& w) {
