@@ -223,6 +223,8 @@ class SrcReuseChecker : public Checker {
   void on_rewrite(const Rewrite& w);
   void judge(const Window& win, const Rewrite& w);
   Ps posted_ps(const Put& r) const;
+  static constexpr Ps kNoDelayYet = ~Ps{0};
+  mutable Ps m_doorbell_delay_ps = kNoDelayYet;  // a doorbell's delay after its store (from the preset)
   bool settled(const Put& r, Ps t) const { return m_known.known_complete_ps(r.qp, r.wqe_index) <= t; }
   void prune();
   // Windows per PE and (source address, length, slot, QP). One map per PE (a copy only meets
@@ -240,9 +242,10 @@ class SrcReuseChecker : public Checker {
   std::priority_queue<Expiry, std::vector<Expiry>, std::greater<Expiry>> m_expiry;
   const CompletionKnowledge& m_known;  // shared, fed before this checker's hooks
   std::vector<int> m_running;  // blocks running, by PE
-  // Recent GM writes by cores, per PE, in the order the cores made them. A core's copy starts
-  // at most `m_max_lead_ps` after the time it was made, so the writes that can start after a
-  // doorbell were all made after (doorbell - lead): a WQE scans that tail only.
+  // Recent GM writes by cores, per PE, in the order the cores made them, filed by 4 KiB page
+  // (numbered in order: seq). A core's copy starts at most `m_max_lead_ps` after the time it
+  // was made, so the writes that can start after a doorbell were all made after (doorbell -
+  // lead): a WQE looks at those filed under its source's pages only.
   struct Write {
     const uint8_t* dst;
     uint64_t bytes;
@@ -251,7 +254,13 @@ class SrcReuseChecker : public Checker {
     SiteRef site;
     const char* what;
   };
-  std::vector<std::deque<Write>> m_writes;  // by PE
+  struct PeWrites {
+    std::deque<Write> list;  // oldest first; list[i] has seq first_seq + i
+    uint64_t first_seq = 0;
+    PageMultimap<uint64_t> pages;
+  };
+  std::vector<PeWrites> m_writes;  // by PE
+  std::vector<uint64_t> m_found;   // scratch: the seqs one WQE meets
   Ps m_max_lead_ps = 0;
 };
 

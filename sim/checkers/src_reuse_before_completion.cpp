@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <functional>
 
 #include "checkers/checkers.h"
 #include "models/ascend/wqe_layout.h"
@@ -21,13 +22,19 @@ namespace symsim {
 
 namespace {
 constexpr Ps kKeepWritesPs = 50 * kPsPerUs;
+using Page = PageMultimap<uint64_t>;
+// The pages [begin, begin + bytes) touches (no bytes: the page of `begin`).
+uint64_t first_page(uint64_t begin) { return begin / Page::kPageBytes; }
+uint64_t last_page(uint64_t begin, uint64_t bytes) { return (bytes ? begin + bytes - 1 : begin) / Page::kPageBytes; }
 bool reads_source(uint8_t opcode) {
   return opcode == udma::kWrite || opcode == udma::kWriteImm || opcode == udma::kWriteWithNotify;
 }
 }  // namespace
 
 Ps SrcReuseChecker::posted_ps(const Put& r) const {
-  return r.doorbell_ps - m_ctx.sys.params().ns(m_ctx.sys.params().udma_doorbell_ns);
+  if (m_doorbell_delay_ps == kNoDelayYet)
+    m_doorbell_delay_ps = m_ctx.sys.params().ns(m_ctx.sys.params().udma_doorbell_ns);
+  return r.doorbell_ps - m_doorbell_delay_ps;
 }
 
 void SrcReuseChecker::judge(const Window& win, const Rewrite& w) {
@@ -95,10 +102,20 @@ void SrcReuseChecker::on_wqe_executed(const WqeRecord& r) {
   const Put put{r.qp, r.wqe_index, r.bytes, r.target_pe, r.opcode, r.local_va, r.doorbell_ps};
   const Window single{put, put, r.complete_ps};
   if (static_cast<size_t>(r.qp.pe) < m_writes.size()) {
-    const std::deque<Write>& writes = m_writes[r.qp.pe];
+    // The writes that may overlap the source and start after the post, newest first.
+    const PeWrites& writes = m_writes[r.qp.pe];
     const Ps posted = posted_ps(put);
-    for (auto w = writes.rbegin(); w != writes.rend() && w->made_ps + m_max_lead_ps >= posted; ++w)
-      judge(single, {r.qp.pe, w->core, w->dst, w->bytes, w->issue_ps, w->site, w->what});
+    m_found.clear();
+    for (uint64_t p = first_page(r.local_va), last = last_page(r.local_va, r.bytes); p <= last; ++p)
+      writes.pages.for_each(p, [&](uint64_t seq) {
+        if (writes.list[seq - writes.first_seq].made_ps + m_max_lead_ps >= posted) m_found.push_back(seq);
+      });
+    std::sort(m_found.begin(), m_found.end(), std::greater<uint64_t>());
+    m_found.erase(std::unique(m_found.begin(), m_found.end()), m_found.end());
+    for (const uint64_t seq : m_found) {
+      const Write& w = writes.list[seq - writes.first_seq];
+      judge(single, {r.qp.pe, w.core, w.dst, w.bytes, w.issue_ps, w.site, w.what});
+    }
   }
   const auto pe = static_cast<size_t>(r.qp.pe);
   if (pe >= m_sources.size()) m_sources.resize(pe + 1);
@@ -169,9 +186,19 @@ void SrcReuseChecker::on_rewrite(const Rewrite& c) {
   }
   const Ps now = sim_now_ps();
   if (m_writes.empty()) m_writes.resize(static_cast<size_t>(m_ctx.sys.n_pes()));
-  std::deque<Write>& writes = m_writes[pe];
-  while (!writes.empty() && writes.front().made_ps + kKeepWritesPs < now) writes.pop_front();
-  writes.push_back({c.dst, c.bytes, c.t, now, c.core, c.site, c.what});
+  PeWrites& writes = m_writes[pe];
+  while (!writes.list.empty() && writes.list.front().made_ps + kKeepWritesPs < now) {
+    const Write& old = writes.list.front();
+    const auto begin = reinterpret_cast<uint64_t>(old.dst);
+    for (uint64_t p = first_page(begin), last = last_page(begin, old.bytes); p <= last; ++p)
+      writes.pages.erase(p, writes.first_seq);
+    writes.list.pop_front();
+    ++writes.first_seq;
+  }
+  const uint64_t seq = writes.first_seq + writes.list.size();
+  writes.list.push_back({c.dst, c.bytes, c.t, now, c.core, c.site, c.what});
+  const auto begin = reinterpret_cast<uint64_t>(c.dst);
+  for (uint64_t p = first_page(begin), last = last_page(begin, c.bytes); p <= last; ++p) writes.pages.insert(p, seq);
   m_max_lead_ps = std::max(m_max_lead_ps, c.t > now ? c.t - now : Ps{0});
 }
 

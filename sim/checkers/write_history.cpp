@@ -17,7 +17,7 @@ void WriteHistory::add(const Write& w) {
     m_writes.push_back(w);
   } else {
     m_writes[m_next] = w;
-    m_next = (m_next + 1) % kKept;
+    if (++m_next == kKept) m_next = 0;
   }
 }
 
