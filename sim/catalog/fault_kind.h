@@ -13,6 +13,10 @@ namespace symsim {
 struct FaultKind {
   const char* name;  // "torn_block"
   const char* family;
+  // The keys a fault of this kind may have besides "kind", space-separated: "@qp" stands for
+  // the QP selectors (pe, peer, qp, window_us), "@wqe" for the WQE selectors (those, plus
+  // heap_range, probability, count).
+  const char* keys;
   const char* doc;
   std::string key() const { return name; }
 };

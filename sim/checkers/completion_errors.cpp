@@ -23,15 +23,15 @@ void CompletionErrorChecker::on_fault(const FaultEvent& f) {
 }
 
 void CompletionErrorChecker::on_wqe_executed(const WqeRecord& r) {
-  const char* id = nullptr;
+  const HazardId* id = nullptr;
   switch (r.substatus) {
-    case udma::cqe_substatus::kTokenMismatch: id = kTokenMismatch.name; break;
-    case udma::cqe_substatus::kBadRemoteAddr: id = kBadRemoteAddr.name; break;
-    case udma::cqe_substatus::kUnreachable: id = kRelayUnreachable.name; break;
+    case udma::cqe_substatus::kTokenMismatch: id = &kTokenMismatch; break;
+    case udma::cqe_substatus::kBadRemoteAddr: id = &kBadRemoteAddr; break;
+    case udma::cqe_substatus::kUnreachable: id = &kRelayUnreachable; break;
     default: return;
   }
   if (r.status == udma::cqe_status::kFlushed || m_injected.count(wqe_key(r.qp, r.wqe_index))) return;
-  Hazard h = m_ctx.at_wqe(id, r.qp, r.wqe_index, r.fetch_ps);
+  Hazard h = m_ctx.at_wqe(*id, r.qp, r.wqe_index, r.fetch_ps);
   h.addr = m_ctx.addr(r.remote_va);
   const std::string what = fmt::format("WQE {} ({} of {} bytes)", r.wqe_index, opcode_text(r.opcode), r.bytes);
   const std::string outcome = fmt::format("completed with an error CQE ({}) and the QP entered the error state",

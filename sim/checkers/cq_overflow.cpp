@@ -21,7 +21,7 @@ void CqOverflowChecker::on_wqe_executed(const WqeRecord& r) {
   if (it == m_pending.end()) return;
   const Pending p = it->second;
   m_pending.erase(it);
-  Hazard h = m_ctx.at_wqe(kCqOverflow.name, r.qp, r.wqe_index, p.t);
+  Hazard h = m_ctx.at_wqe(kCqOverflow, r.qp, r.wqe_index, p.t);
   if (const UdmaQp* u = m_ctx.engine_qp(r.qp)) h.addr = m_ctx.addr(u->cq_base + uint64_t{p.produced % u->cq_depth} * 64);
   h.detail = fmt::format(
       "the CQE of WQE {} ({} {} bytes) found the CQ full: {} CQEs written, {} consumed by the CQ doorbell. The CQE "

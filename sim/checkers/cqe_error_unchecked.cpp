@@ -58,7 +58,7 @@ void CqeErrorUncheckedChecker::finish(Ps, bool) {
     // may land after the trap).
     const auto trap = m_last_trap.find(e.qp.pe);
     if (trap != m_last_trap.end() && trap->second >= m_qps.find(e.qp)->first_error_ps) continue;
-    Hazard h = m_ctx.at_wqe(kCqeErrorUnchecked.name, e.qp, e.wqe_index, e.consumed_ps ? e.consumed_ps : e.cqe_ps);
+    Hazard h = m_ctx.at_wqe(kCqeErrorUnchecked, e.qp, e.wqe_index, e.consumed_ps ? e.consumed_ps : e.cqe_ps);
     if (const UdmaQp* u = m_ctx.engine_qp(e.qp)) h.addr = m_ctx.addr(u->cq_base + uint64_t{e.cqe_index % u->cq_depth} * 64);
     h.detail = e.consumed_ps
                    ? fmt::format("CQE {} of WQE {} reported an error ({}) and the CQ doorbell consumed it at {} "

@@ -119,7 +119,7 @@ void DstWriteRaceChecker::on_wqe_executed(const WqeRecord& r) {
     });
   if (race) {
     const Landing& e = *race;
-    Hazard h = m_ctx.at_wqe(kDstWriteRace.name, r.qp, r.wqe_index, r.fetch_ps);
+    Hazard h = m_ctx.at_wqe(kDstWriteRace, r.qp, r.wqe_index, r.fetch_ps);
     h.addr = m_ctx.addr(std::max(e.begin, begin));
     // Observed: both were in flight at once, so either could have landed last this run.
     h.observed = r.doorbell_ps < e.complete_ps && e.doorbell_ps < r.complete_ps;

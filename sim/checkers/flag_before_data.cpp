@@ -193,7 +193,7 @@ void FlagBeforeDataChecker::judge(int pe, int core, Reader& rd, const Landing& d
                             data.r.wqe_index, data.r.qp.qp, data.r.qp.slot, flag.wqe_index, flag.qp.qp, flag.qp.slot,
                             data.r.qp.pe, data.r.wqe_index, flag.wqe_index);
   const bool observed = data.r.remote_write_ps > t;
-  Hazard h = m_ctx.at_wqe(kFlagBeforeData.name, data.r.qp, data.r.wqe_index, t);
+  Hazard h = m_ctx.at_wqe(kFlagBeforeData, data.r.qp, data.r.wqe_index, t);
   h.addr = m_ctx.addr(addr);
   h.core = core;
   h.observed = observed;

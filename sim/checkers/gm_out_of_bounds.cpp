@@ -80,7 +80,7 @@ void GmOutOfBoundsChecker::on_wqe_executed(const WqeRecord& r) {
   for (const Side& s : sides) {
     std::string near;
     if (s.len == 0 || inside(reinterpret_cast<const uint8_t*>(s.va), s.len, &near)) continue;
-    Hazard h = m_ctx.at_wqe(kGmOutOfBounds.name, r.qp, r.wqe_index, r.fetch_ps);
+    Hazard h = m_ctx.at_wqe(kGmOutOfBounds, r.qp, r.wqe_index, r.fetch_ps);
     h.addr = m_ctx.addr(s.va);
     h.detail = fmt::format("WQE {} ({} of {} bytes) has its {} range of {} bytes at {} outside every allocation: {}",
                            r.wqe_index, opcode_text(r.opcode), r.bytes, s.what, s.len, h.addr, near);

@@ -27,7 +27,7 @@ void TornWqeChecker::on_wqe_fetched(const QpRef& q, uint32_t wqe, const uint8_t*
   if (q.pe < 0 || static_cast<size_t>(q.pe) >= m_pending.size()) return;  // the engine's rings are its PE's
   for (const CopyRecord& c : m_pending[static_cast<size_t>(q.pe)]) {
     if (c.visible_ps <= t || c.dst >= slot + bytes || c.dst + c.bytes <= slot) continue;
-    Hazard h = m_ctx.at_wqe(kTornWqe.name, q, wqe, t);
+    Hazard h = m_ctx.at_wqe(kTornWqe, q, wqe, t);
     h.core = c.core;
     h.addr = m_ctx.addr(slot);
     h.detail = fmt::format(

@@ -56,7 +56,7 @@ void UnreapedCompletionsChecker::finish(Ps end_ps, bool completed) {
         wqe = c.wqe_of_cqe[i].second;
         break;
       }
-    Hazard h = m_ctx.at_wqe(kUnreapedCompletions.name, c.qp, wqe, end_ps);
+    Hazard h = m_ctx.at_wqe(kUnreapedCompletions, c.qp, wqe, end_ps);
     h.detail = fmt::format(
         "{} of the {} CQEs requested on this QP were never polled (first: CQE {} of WQE {}); drain them with "
         "aclshmemx_udma_quiet / qp_quiet, or ring the CQ doorbell after polling, before the kernel ends",
