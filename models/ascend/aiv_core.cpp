@@ -73,43 +73,52 @@ Ps AivCore::copy(AivPipe pipe, uint8_t* dst, const uint8_t* src, uint64_t bytes)
     duration = static_cast<Ps>(static_cast<double>(duration) * m_hooks.faults().core_slowdown(m_pe, m_core, start));
   p.free_ps = start + duration;
   scalar_ops(1);
-  return land(pipe, dst, src, bytes);
+  return land(pipe, dst, src, bytes, p.free_ps);
 }
 
 Ps AivCore::copy_across(AivPipe pipe, uint8_t* dst, const uint8_t* src, uint64_t bytes, Fabric& fabric, int peer_pe) {
   Pipe& p = m_pipes[static_cast<int>(pipe)];
-  const Ps start = std::max({m_local_ps, p.free_ps, p.gate_ps});
+  // The fabric's links serve messages in the order they are sent: the core waits until the
+  // pipe takes the copy, so that every core offers its messages in simulated-time order.
+  wait_until(std::max({m_local_ps, p.free_ps, p.gate_ps}));
+  const Ps start = m_local_ps;
   const Ps issued = start + m_mte_latency_ps;
   const Ps engine_done = issued + transfer_ps(bytes, m_params.aiv_mte_gbytes_per_s);
-  Ps arrived;
   if (pipe == AivPipe::kMte2) {  // a read: the request reaches the peer, the data comes back
-    arrived = fabric.send(peer_pe, m_pe, bytes, issued + fabric.control_latency_ps(m_pe, peer_pe)).last_unit_ps;
-  } else {
-    arrived = fabric.send(m_pe, peer_pe, bytes, issued).last_unit_ps;
+    const Ps arrived =
+        fabric.send(peer_pe, m_pe, bytes, issued + fabric.control_latency_ps(m_pe, peer_pe)).last_unit_ps;
+    p.free_ps = std::max(engine_done, arrived);
+    scalar_ops(1);
+    return land(pipe, dst, src, bytes, p.free_ps);
   }
-  p.free_ps = std::max(engine_done, arrived);
+  // A write: the bytes land at the peer as they arrive; the copy completes for the core when
+  // the peer's response is back (UB writes are acknowledged; calibration.md Table 1 times a
+  // 512 B write at the issuer: 1.3 us intra-node).
+  const Ps arrived = fabric.send(m_pe, peer_pe, bytes, issued).last_unit_ps;
+  p.free_ps = std::max(engine_done, arrived + fabric.control_latency_ps(peer_pe, m_pe));
+  p.remote_due_ps = std::max(p.remote_due_ps, p.free_ps);
   scalar_ops(1);
-  return land(pipe, dst, src, bytes);
+  return land(pipe, dst, src, bytes, arrived);
 }
 
-Ps AivCore::land(AivPipe pipe, uint8_t* dst, const uint8_t* src, uint64_t bytes) {
+Ps AivCore::land(AivPipe pipe, uint8_t* dst, const uint8_t* src, uint64_t bytes, Ps visible_ps) {
   Pipe& p = m_pipes[static_cast<int>(pipe)];
   if (pipe == AivPipe::kMte2) {
     // GM -> UB: GM is read at issue and the core's own UB is seen by no one else, so the bytes
     // land now (a kernel that reads them before its WaitFlag is pipe_sync_missing's business).
     std::memcpy(dst, src, bytes);
-    return p.free_ps;
+    return visible_ps;
   }
   // UB -> GM (and vector copies): the bytes become visible when the copy completes, read from
   // the source then (a kernel rewrites its UB only once it has waited for the copy).
-  const auto h = m_visibility.schedule_dma(p.free_ps, 0, 0, dst, src, bytes, p.lane);
+  const auto h = m_visibility.schedule_dma(visible_ps, 0, 0, dst, src, bytes, p.lane);
   if (p.pending.size() >= 64) {  // drop writes the queue has already applied
     p.pending.erase(std::remove_if(p.pending.begin(), p.pending.end(),
                                    [&](const PendingWrite& w) { return !m_visibility.pending(w.handle, w.generation); }),
                     p.pending.end());
   }
   p.pending.push_back({h, m_visibility.generation(h)});
-  return p.free_ps;
+  return visible_ps;
 }
 
 Ps AivCore::occupy(AivPipe pipe, Ps duration) {
@@ -120,6 +129,12 @@ Ps AivCore::occupy(AivPipe pipe, Ps duration) {
   p.free_ps = start + duration;
   scalar_ops(1);
   return p.free_ps;
+}
+
+void AivCore::await_remote(Pipe& p) {
+  if (p.remote_due_ps == 0) return;
+  wait_until(p.remote_due_ps);
+  p.remote_due_ps = 0;
 }
 
 void AivCore::force(std::vector<PendingWrite>& writes) {
@@ -138,6 +153,8 @@ void AivCore::set_flag(AivPipe src, AivPipe dst, int id) {
     ev.t = p.free_ps;
     ev.pending.insert(ev.pending.end(), p.pending.begin(), p.pending.end());
     p.pending.clear();
+    ev.remote_due_ps = std::max(ev.remote_due_ps, p.remote_due_ps);
+    p.remote_due_ps = 0;
   }
   scalar_ops(1);
 }
@@ -154,7 +171,12 @@ bool AivCore::wait_flag(AivPipe src, AivPipe dst, int id) {
     p.gate_ps = std::max(p.gate_ps, ev.t);
   }
   // The waiting pipe's next operations run after the copies; in this model they read memory
-  // when issued, so the copies' bytes must be in place now.
+  // when issued, so the copies' bytes must be in place now. Stores into a peer's HBM land when
+  // they arrive there: the core resumes then, so no one sees them earlier.
+  if (ev.remote_due_ps > 0) {
+    wait_until(ev.remote_due_ps);
+    ev.remote_due_ps = 0;
+  }
   force(ev.pending);
   return true;
 }
@@ -163,11 +185,13 @@ void AivCore::pipe_barrier(AivPipe pipe) {
   if (pipe == AivPipe::kAll) {
     for (Pipe& p : m_pipes) {
       m_local_ps = std::max(m_local_ps, p.free_ps);
+      await_remote(p);
       force(p.pending);
     }
   } else {
     Pipe& p = m_pipes[static_cast<int>(pipe)];
     p.gate_ps = std::max(p.gate_ps, p.free_ps);
+    await_remote(p);
     force(p.pending);
   }
   scalar_ops(1);

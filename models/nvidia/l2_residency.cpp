@@ -13,20 +13,8 @@ bool L2Residency::access(uintptr_t a, uint64_t bytes) {
     first = last - m_capacity_lines + 1;
     all = false;
   }
-  for (uint64_t line = first; line <= last; ++line) {
-    auto it = m_lines.find(line);
-    if (it != m_lines.end()) {
-      m_lru.splice(m_lru.begin(), m_lru, it->second);
-      continue;
-    }
-    all = false;
-    if (m_lines.size() >= m_capacity_lines) {
-      m_lines.erase(m_lru.back());
-      m_lru.pop_back();
-    }
-    m_lru.push_front(line);
-    m_lines.emplace(line, m_lru.begin());
-  }
+  for (uint64_t line = first; line <= last; ++line)
+    if (!m_lines.touch(line)) all = false;
   return all;
 }
 

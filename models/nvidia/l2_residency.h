@@ -4,17 +4,17 @@
 // reach the L2 as one request (warp aggregation).
 #pragma once
 #include <cstdint>
-#include <list>
 #include <unordered_map>
 
 #include "models/core/time.h"
+#include "models/nvidia/lru_line_set.h"
 
 namespace symsim::nv {
 
 class L2Residency {
  public:
   static constexpr uint32_t kLineBytes = 128;
-  explicit L2Residency(uint64_t capacity_bytes) : m_capacity_lines(capacity_bytes / kLineBytes) {}
+  explicit L2Residency(uint64_t capacity_bytes) : m_capacity_lines(capacity_bytes / kLineBytes), m_lines(m_capacity_lines) {}
 
   // Marks the lines of [a, a + bytes) used now (missing ones are brought in); true when every
   // one was already held.
@@ -26,10 +26,8 @@ class L2Residency {
   Ps atomic_slot(uintptr_t addr, Ps arrive_ps, uint64_t warp_key, Ps issue_ps, Ps same_address_ps);
 
  private:
-  using Lru = std::list<uint64_t>;
   uint64_t m_capacity_lines;
-  Lru m_lru;  // most recent first
-  std::unordered_map<uint64_t, Lru::iterator> m_lines;
+  LruLineSet m_lines;
   struct AtomicAddr {
     Ps performed_ps = 0;
     uint64_t warp_key = 0;

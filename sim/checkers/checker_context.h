@@ -15,6 +15,7 @@
 namespace symsim {
 
 class AscendSystem;
+class CompletionKnowledge;
 struct UdmaQp;
 
 struct CheckerContext {
@@ -36,6 +37,8 @@ struct CheckerContext {
   // The engine's view of a QP (null when the engine has no such QP).
   const UdmaQp* engine_qp(const QpRef& q) const;
   mutable QpTable<size_t> qp_index;  // (pe, slot, qp) -> engine list index
+  // Posts and reaps per QP, shared by the happens-before rules (CheckerSet owns and feeds it).
+  CompletionKnowledge* completions = nullptr;
   // A hazard at a QP's WQE, with the site that posted it filled in.
   Hazard at_wqe(const HazardId& id, const QpRef& q, uint32_t wqe, Ps t) const;
 };

@@ -4,7 +4,10 @@
 
 #include <vector>
 
+#include "checkers/dst_write_race.h"
+#include "checkers/flag_before_data.h"
 #include "checkers/hang_report.h"
+#include "checkers/src_reuse_before_completion.h"
 #include "symsim/shim_runtime.h"
 
 namespace symsim {
@@ -16,6 +19,10 @@ using AscendCheckers = catalog::Registry<catalog::CheckerFactory<CheckerContext,
 }  // namespace
 
 CheckerSet::CheckerSet(HazardLog& log, AscendSystem& sys) : m_ctx{log, sys, m_sites, {}}, m_history(m_ctx) {
+  // The rules that judge by happens-before share one record of posts and reaps per QP.
+  for (const HazardId& id : {kFlagBeforeData, kSrcReuseBeforeCompletion, kDstWriteRace})
+    if (log.enabled(id.name) && !m_completions) m_completions = std::make_unique<CompletionKnowledge>(m_ctx);
+  m_ctx.completions = m_completions.get();
   // Every registered Ascend checker one of whose hazard ids is enabled, in rank order.
   for (const auto& r : AscendCheckers::instance().all()) {
     bool any = false;
@@ -30,6 +37,7 @@ void CheckerSet::attach(Hooks& hooks) {
   const bool hang_report = m_ctx.log.enabled(kDeadlock.name) || m_ctx.log.enabled(kTimeout.name);
   if (!m_checkers.empty() || hang_report) hooks.attach(&m_sites);  // first: the others look sites up
   if (hang_report) hooks.attach(&m_history);
+  if (m_completions) hooks.attach(m_completions.get());  // before the rules that ask it
   for (auto& c : m_checkers) hooks.attach(c.get());
 }
 

@@ -6,6 +6,7 @@
 
 #include "checkers/checker_context.h"
 #include "checkers/checker.h"
+#include "checkers/completion_knowledge.h"
 #include "checkers/write_history.h"
 
 namespace symsim {
@@ -22,6 +23,7 @@ class CheckerSet {
   SiteIndex m_sites;
   CheckerContext m_ctx;
   WriteHistory m_history;
+  std::unique_ptr<CompletionKnowledge> m_completions;
   std::vector<std::unique_ptr<Checker>> m_checkers;
 };
 

@@ -8,34 +8,50 @@
 
 namespace symsim {
 
+void CompletionKnowledge::on_wqe_post(const PostRecord& p) {
+  QpState& s = m_qps[p.qp];
+  s.posts.emplace_back(Post{p.wqe_index, p.core, p.t, true});
+  if (s.posts.size() > kKeep) s.posts.pop_front();  // posted, never executed (a hang): forget
+}
+
 void CompletionKnowledge::on_wqe_executed(const WqeRecord& r) {
-  if (r.cqe_ps == 0) return;
   QpState& s = m_qps[r.qp];
-  s.cqes.emplace_back(r.cqe_index, r.wqe_index);
-  if (s.cqes.size() > kKeep) s.cqes.pop_front();
-  if (const UdmaQp* q = m_ctx.engine_qp(r.qp); q && q->cq_base && q->cq_depth) {
-    const uint64_t slot =
-        reinterpret_cast<uint64_t>(q->cq_base) + uint64_t{udma::ring_slot(r.cqe_index, q->cq_depth)} * udma::kCqeBytes;
-    m_slots[slot] = {r.qp, r.wqe_index, r.cqe_ps};
+  m_executed_post = {r.wqe_index, -1, r.doorbell_ps, false};
+  while (!s.posts.empty() && s.posts.front().wqe <= r.wqe_index) {
+    if (s.posts.front().wqe == r.wqe_index) m_executed_post = s.posts.front();
+    s.posts.pop_front();
   }
+  if (r.cqe_ps == 0) return;
+  if (s.ring_pe < 0) {  // first CQE of the QP: where its CQ ring lies, for polls of its slots
+    const UdmaQp* q = m_ctx.engine_qp(r.qp);
+    s.ring_pe = r.qp.pe;
+    if (q && q->cq_base && q->cq_depth) {
+      s.cq_base = q->cq_base;
+      s.cq_depth = q->cq_depth;
+      m_cq_rings[reinterpret_cast<uintptr_t>(q->cq_base)] = &s;
+    }
+  }
+  s.cqes.emplace_back(Cqe{r.cqe_index, r.wqe_index, r.cqe_ps});
+  // A CQ holds at most cq_depth unconsumed CQEs: more means its consumer is not telling us.
+  if (s.cqes.size() > std::max<size_t>(kKeep, s.cq_depth)) s.cqes.pop_front();
 }
 
 void CompletionKnowledge::reap(QpState& s, uint32_t upto, Ps t, int core) {
   if (!s.reaps.empty() && s.reaps.back().upto >= upto) return;  // knew it already
-  s.reaps.push_back({t, upto, core});
+  s.reaps.emplace_back(Reap{t, upto, core});
   if (s.reaps.size() > kKeep) {
     s.reaps.pop_front();
     s.trimmed = true;
   }
 }
 
-void CompletionKnowledge::on_cqe_reaped(const QpRef& q, uint32_t cqe_index, Ps t, int core) {
+void CompletionKnowledge::on_cqe_reaped(const QpRef& q, uint32_t cqe_index, const uint8_t*, int core, Ps t) {
   QpState* s = m_qps.find(q);
   if (!s) return;
   bool any = false;
   uint32_t upto = 0;
-  while (!s->cqes.empty() && s->cqes.front().first <= cqe_index) {
-    upto = s->cqes.front().second;
+  while (!s->cqes.empty() && s->cqes.front().cqe <= cqe_index) {
+    upto = s->cqes.front().wqe;
     any = true;
     s->cqes.pop_front();
   }
@@ -49,32 +65,51 @@ void CompletionKnowledge::on_cq_doorbell(const QpRef& q, uint32_t consumer_index
   bool any = false;
   uint32_t upto = 0;
   while (!s->cqes.empty()) {
-    const uint32_t behind = (consumer_index - s->cqes.front().first) & 0xFFFFFFu;
+    const uint32_t behind = (consumer_index - s->cqes.front().cqe) & 0xFFFFFFu;
     if (behind == 0 || behind >= 0x800000u) break;
-    upto = s->cqes.front().second;
+    upto = s->cqes.front().wqe;
     any = true;
     s->cqes.pop_front();
   }
   if (any) reap(*s, upto, t, -1);
 }
 
-void CompletionKnowledge::on_gm_observe(int pe, const uint8_t* addr, uint64_t, Ps t, int core) {
-  if (m_slots.empty() || !m_ctx.in_queue_ring(addr)) return;
-  const uint64_t slot = reinterpret_cast<uint64_t>(addr) & ~uint64_t{udma::kCqeBytes - 1};
-  const auto it = m_slots.find(slot);
-  if (it == m_slots.end() || it->second.qp.pe != pe || it->second.cqe_ps > t) return;
-  QpState* s = m_qps.find(it->second.qp);
-  if (s) reap(*s, it->second.wqe, t, core);
+void CompletionKnowledge::on_gm_observe(int pe, int core, const uint8_t* addr, uint64_t, Ps t, SiteRef) {
+  if (m_cq_rings.empty()) return;
+  const auto a = reinterpret_cast<uintptr_t>(addr);
+  auto it = m_cq_rings.upper_bound(a);
+  if (it == m_cq_rings.begin()) return;
+  QpState& s = *std::prev(it)->second;
+  const uintptr_t offset = a - std::prev(it)->first;
+  if (offset >= uint64_t{s.cq_depth} * udma::kCqeBytes || s.ring_pe != pe || s.cqes.empty()) return;
+  // The CQE written last into this slot. Not pending any more: it was reaped (the reap covered
+  // it), so reading it tells nothing new.
+  const auto slot = static_cast<uint32_t>(offset / udma::kCqeBytes);
+  const uint32_t newest = s.cqes.back().cqe;
+  const uint32_t latest = newest - (newest - slot) % s.cq_depth;
+  const uint32_t at = latest - s.cqes.front().cqe;
+  if (at >= s.cqes.size()) return;
+  const Cqe& c = s.cqes[at];
+  if (c.cqe != latest || c.cqe_ps > t) return;
+  reap(s, c.wqe, t, core);
 }
 
 CompletionKnowledge::Known CompletionKnowledge::known(const QpRef& q, uint32_t wqe) const {
   const QpState* s = m_qps.find(q);
   if (!s || s->reaps.empty()) return {kNever, -1};
-  const auto it =
-      std::lower_bound(s->reaps.begin(), s->reaps.end(), wqe, [](const Reap& x, uint32_t w) { return x.upto < w; });
-  if (it == s->reaps.end()) return {kNever, -1};
-  if (it == s->reaps.begin() && s->trimmed) return {0, -1};
-  return {it->t, it->core};
+  // The first reap covering the WQE (both fields increase).
+  size_t lo = 0, hi = s->reaps.size();
+  while (lo < hi) {
+    const size_t mid = lo + (hi - lo) / 2;
+    if (s->reaps[mid].upto < wqe) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  if (lo == s->reaps.size()) return {kNever, -1};
+  if (lo == 0 && s->trimmed) return {0, -1};
+  return {s->reaps[lo].t, s->reaps[lo].core};
 }
 
 }  // namespace symsim

@@ -1,28 +1,45 @@
-// What a PE knows about its own WQEs' completion, for the checkers that judge by
-// happens-before: a WQE is known complete from the first time its PE reaped a CQE covering it
-// (CQEs of a QP are written in order, so a CQE covers every earlier WQE of its QP), through the
-// SHMEM API (quiet, a poll), a CQ doorbell past it, or a direct-drive kernel's read of a landed
-// CQE slot. Everything here costs O(1) amortised per event and a binary search per query.
+// What a PE knows about its own WQEs' posts and completions, shared by the checkers that judge by
+// happens-before (flag_before_data, src_reuse_before_completion, dst_write_race): one record per
+// QP, fed once per event. A WQE is known complete from the first time its PE reaped a CQE
+// covering it (CQEs of a QP are written in order, so a CQE covers every earlier WQE of its QP),
+// through the SHMEM API (quiet, a poll), a CQ doorbell past it, or a direct-drive kernel's read
+// of a landed CQE slot. It is attached to the hooks before those checkers, so during their hook
+// it already holds the event (`executed_post()` is the post of the WQE being executed).
+// Per QP, posts not yet executed, CQEs not yet reaped and the reaps sit in power-of-two rings
+// that leave from the front (pruned when the WQE executes or the CQE is reaped): O(1) amortised
+// per event, nothing allocated per WQE once warm, and a binary search per completion query.
 #pragma once
 #include <cstdint>
-#include <deque>
-#include <unordered_map>
+#include <map>
 
 #include "checkers/checker_context.h"
+#include "checkers/ring_fifo.h"
+#include "models/ascend/ascend_observer.h"
 #include "models/core/qp_table.h"
 
 namespace symsim {
 
-class CompletionKnowledge {
+class CompletionKnowledge : public AscendObserver {
  public:
   static constexpr Ps kNever = ~Ps{0};
   explicit CompletionKnowledge(CheckerContext& ctx) : m_ctx(ctx) {}
 
-  void on_wqe_executed(const WqeRecord& r);
-  void on_cqe_reaped(const QpRef& q, uint32_t cqe_index, Ps t, int core = -1);
-  void on_cq_doorbell(const QpRef& q, uint32_t consumer_index, Ps t);
+  void on_wqe_post(const PostRecord& p) override;
+  void on_wqe_executed(const WqeRecord& r) override;
+  void on_cqe_reaped(const QpRef& q, uint32_t cqe_index, const uint8_t* cqe, int core, Ps t) override;
+  void on_cq_doorbell(const QpRef& q, uint32_t consumer_index, Ps t) override;
   // A core of `pe` read [addr, addr + bytes) at `t` (a poll of a CQE slot counts as a reap).
-  void on_gm_observe(int pe, const uint8_t* addr, uint64_t bytes, Ps t, int core = -1);
+  void on_gm_observe(int pe, int core, const uint8_t* addr, uint64_t bytes, Ps t, SiteRef site) override;
+
+  // The post of the WQE now executing (valid inside on_wqe_executed): the core that posted it
+  // and when. `seen` false when its post was not seen (then core -1 and the doorbell time).
+  struct Post {
+    uint32_t wqe = 0;
+    int core = -1;
+    Ps t = 0;
+    bool seen = false;
+  };
+  const Post& executed_post() const { return m_executed_post; }
 
   // When WQE `wqe` of `q` became known complete to its PE; kNever when not (yet). A record too
   // old to keep counts as known at time 0 (no report without proof).
@@ -39,21 +56,26 @@ class CompletionKnowledge {
     uint32_t upto;  // every WQE of the QP up to this index has completed
     int core;
   };
-  struct QpState {
-    std::deque<std::pair<uint32_t, uint32_t>> cqes;  // (CQE index, WQE index) not yet reaped
-    std::deque<Reap> reaps;                          // oldest first, both fields increasing
-    bool trimmed = false;
+  struct Cqe {
+    uint32_t cqe, wqe;
+    Ps cqe_ps;  // when it is visible in the CQ ring
   };
-  struct Slot {
-    QpRef qp;
-    uint32_t wqe;
-    Ps cqe_ps;
+  struct QpState {
+    RingFifo<Post> posts;  // posted, not yet executed (oldest first)
+    RingFifo<Cqe> cqes;    // written, not yet reaped (consecutive CQE indices)
+    RingFifo<Reap> reaps;  // oldest first, both fields increasing
+    bool trimmed = false;  // reaps dropped from the front
+    int ring_pe = -1;      // whose memory holds the CQ ring (-1: not looked up yet)
+    const uint8_t* cq_base = nullptr;
+    uint32_t cq_depth = 0;
   };
   void reap(QpState& s, uint32_t upto, Ps t, int core);
 
   CheckerContext& m_ctx;
-  QpTable<QpState> m_qps;
-  std::unordered_map<uint64_t, Slot> m_slots;  // CQE slot address -> the CQE written there last
+  QpTable<QpState> m_qps;  // entries never move: m_cq_rings points into it
+  // CQ rings by base address, to find the QP of a polled CQE slot (one entry per QP).
+  std::map<uintptr_t, QpState*> m_cq_rings;
+  Post m_executed_post;
   static constexpr size_t kKeep = 4096;
 };
 

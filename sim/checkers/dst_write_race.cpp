@@ -47,24 +47,6 @@ void DstWriteRaceChecker::on_device_barrier(Ps t) {
   if (m_barriers.empty() || t >= m_barriers.back()) m_barriers.push_back(t);
 }
 
-void DstWriteRaceChecker::on_wqe_post(const PostRecord& p) {
-  std::deque<Post>& posts = m_posts[p.qp];
-  posts.push_back({p.wqe_index, p.core, p.t});
-  if (posts.size() > 4096) posts.pop_front();  // posted, never executed (a hang): forget
-}
-
-void DstWriteRaceChecker::on_cqe_reaped(const QpRef& q, uint32_t index, const uint8_t*, int core, Ps t) {
-  m_known.on_cqe_reaped(q, index, t, core);
-}
-
-void DstWriteRaceChecker::on_cq_doorbell(const QpRef& q, uint32_t consumer, Ps t) {
-  m_known.on_cq_doorbell(q, consumer, t);
-}
-
-void DstWriteRaceChecker::on_gm_observe(int pe, int core, const uint8_t* addr, uint64_t bytes, Ps t, SiteRef) {
-  m_known.on_gm_observe(pe, addr, bytes, t, core);
-}
-
 bool DstWriteRaceChecker::ordered_after(const Landing& e, int pe, int core, Ps post_ps) const {
   if (e.launch != m_launch) return true;
   const CompletionKnowledge::Known k = m_known.known(e.qp, e.wqe);
@@ -81,17 +63,10 @@ bool DstWriteRaceChecker::settled(const Landing& e) const {
 }
 
 void DstWriteRaceChecker::on_wqe_executed(const WqeRecord& r) {
-  m_known.on_wqe_executed(r);
-  // Who posted it, and when (the doorbell when the post was not seen).
-  int poster = -1;
-  Ps post_ps = r.doorbell_ps;
-  if (std::deque<Post>* posts = m_posts.find(r.qp)) {
-    while (!posts->empty() && posts->front().wqe <= r.wqe_index) {
-      if (posts->front().wqe == r.wqe_index) poster = posts->front().core, post_ps = posts->front().t;
-      posts->pop_front();
-    }
-  }
   if (r.status != 0) return;
+  // Who posted it, and when (the doorbell when the post was not seen).
+  const int poster = m_known.executed_post().core;
+  const Ps post_ps = m_known.executed_post().t;
   int dst_pe = -1;
   uint64_t begin = 0, end = 0;
   if (r.opcode == udma::kWrite || r.opcode == udma::kWriteImm || r.opcode == udma::kWriteWithNotify) {

@@ -18,15 +18,11 @@ inline constexpr HazardId kDstWriteRace{"dst_write_race", "two writers landed on
 // (`observed`).
 class DstWriteRaceChecker : public Checker {
  public:
-  explicit DstWriteRaceChecker(CheckerContext& ctx) : Checker(ctx), m_known(ctx) {}
+  explicit DstWriteRaceChecker(CheckerContext& ctx) : Checker(ctx), m_known(*ctx.completions) {}
   void on_block_start(int pe, int core, const char* kernel, Ps t) override;
   void on_block_end(int pe, int core, const char* kernel, Ps t) override;
   void on_device_barrier(Ps t) override;
-  void on_wqe_post(const PostRecord& p) override;
   void on_wqe_executed(const WqeRecord& r) override;
-  void on_cqe_reaped(const QpRef& q, uint32_t index, const uint8_t* cqe, int core, Ps t) override;
-  void on_cq_doorbell(const QpRef& q, uint32_t consumer, Ps t) override;
-  void on_gm_observe(int pe, int core, const uint8_t* addr, uint64_t bytes, Ps t, SiteRef site) override;
 
  private:
   struct Landing {
@@ -37,11 +33,6 @@ class DstWriteRaceChecker : public Checker {
     int dst_pe;
     bool live;
     uint64_t launch;  // launch generation it was posted in (a launch boundary orders)
-  };
-  struct Post {
-    uint32_t wqe;
-    int core;
-    Ps t;
   };
   void forget(uint32_t id);
   // Whether the poster (`core` of PE `pe`, at `post_ps`) knew `e` complete.
@@ -55,8 +46,7 @@ class DstWriteRaceChecker : public Checker {
   std::vector<PageMultimap<uint32_t>> m_pages;  // by destination PE
   // Landings complete and settled are forgotten by a sweep that looks at two pool entries per WQE.
   size_t m_sweep = 0;
-  CompletionKnowledge m_known;
-  QpTable<std::deque<Post>> m_posts;  // posted, not yet executed
+  const CompletionKnowledge& m_known;  // shared (posts and reaps), fed before this checker's hooks
   std::vector<Ps> m_barriers;         // device barrier release times, in order
   int m_running = 0;                  // blocks running on every PE
   uint64_t m_launch = 0;

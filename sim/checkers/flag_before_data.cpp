@@ -30,24 +30,10 @@ uint64_t FlagBeforeDataChecker::key(const QpRef& q) {
          (static_cast<uint32_t>(q.qp) & 0xFFFFFu);
 }
 
-void FlagBeforeDataChecker::on_wqe_post(const PostRecord& p) {
-  QpState& s = m_qps[p.qp];
-  s.posts.emplace_back(p.wqe_index, p.t);
-  if (s.posts.size() > 4096) s.posts.pop_front();  // posted, never executed (a hang): forget
-}
-
 void FlagBeforeDataChecker::on_wqe_executed(const WqeRecord& r) {
-  QpState& s = m_qps[r.qp];
-  Ps post_ps = r.doorbell_ps;
-  while (!s.posts.empty() && s.posts.front().first <= r.wqe_index) {
-    if (s.posts.front().first == r.wqe_index) post_ps = s.posts.front().second;
-    s.posts.pop_front();
-  }
-  if (r.cqe_ps != 0) {
-    s.cqes.emplace_back(r.cqe_index, r.wqe_index);
-    if (s.cqes.size() > 4096) s.cqes.pop_front();
-  }
   if (r.status != 0) return;
+  QpState& s = m_qps[r.qp];
+  const Ps post_ps = m_known.executed_post().t;
   // What orders earlier WQEs of the QP before this one (udma_ordering.h): a fence here or
   // before (a fenced WQE starts after every earlier one completed, and later ones start after
   // it), SO here, or RO here after an SO WQE.
@@ -74,48 +60,12 @@ void FlagBeforeDataChecker::on_wqe_executed(const WqeRecord& r) {
     return;
   }
   Landing& l = m_landings.emplace(dst, dst + r.bytes);  // filled in place: no copy of the record
-  l.r = r;
+  l.r = {r.qp, r.wqe_index, r.bytes, r.remote_write_ps};
   l.post_ps = post_ps;
   l.ordered_below = ordered_below;
   l.has_order = has_order;
   l.seq = seq;
   l.dst = dst;
-}
-
-void FlagBeforeDataChecker::on_cqe_reaped(const QpRef& q, uint32_t cqe_index, const uint8_t*, int, Ps t) {
-  QpState* s = m_qps.find(q);
-  if (!s) return;
-  bool any = false;
-  uint32_t upto = 0;
-  while (!s->cqes.empty() && s->cqes.front().first <= cqe_index) {
-    upto = s->cqes.front().second;
-    any = true;
-    s->cqes.pop_front();
-  }
-  if (!any) return;
-  s->reaps.emplace_back(t, upto);
-  if (s->reaps.size() > 4096) {
-    s->reaps.pop_front();
-    s->reaps_trimmed = true;
-  }
-}
-
-Ps FlagBeforeDataChecker::known_complete_ps(const Landing& data) const {
-  const QpState* s = m_qps.find(data.r.qp);
-  if (!s || s->reaps.empty()) return kNever;
-  // The first reap covering the WQE (binary search: both fields increase).
-  size_t lo = 0, hi = s->reaps.size();
-  while (lo < hi) {
-    const size_t mid = lo + (hi - lo) / 2;
-    if (s->reaps[mid].upto < data.r.wqe_index) {
-      lo = mid + 1;
-    } else {
-      hi = mid;
-    }
-  }
-  if (lo == s->reaps.size()) return kNever;
-  if (lo == 0 && s->reaps_trimmed) return 0;
-  return s->reaps[lo].t;
 }
 
 void FlagBeforeDataChecker::on_device_barrier(Ps) { m_readers = {}; }
@@ -181,9 +131,9 @@ void FlagBeforeDataChecker::judge(int pe, int core, Reader& rd, const Landing& d
   if (f.max_post_ps <= data.post_ps && !later_on_qp) return;
   // Ordered before some flag the reader saw?
   if (q && q->ordered && data.r.wqe_index < q->ordered_below) return;
-  if (known_complete_ps(data) <= f.max_post_ps) return;
+  if (m_known.known_complete_ps(data.r.qp, data.r.wqe_index) <= f.max_post_ps) return;
 
-  const WqeRecord& flag = f.flag.r;
+  const Landing::Wqe& flag = f.flag.r;
   const bool same_qp = key(flag.qp) == key(data.r.qp);
   const std::string edge =
       same_qp ? fmt::format("no quiet or fence between WQE {} and WQE {} on QP {} (slot {}), and WQE {} is not SO",

@@ -7,8 +7,9 @@
 //  * the sender knew the data complete (it reaped a CQE covering it: quiet, a poll) before
 //    posting the flag.
 // Otherwise the hazard is reported, `observed` when the data had not landed at the read.
-// State is per QP (ordering epochs, reaps) and per reader (the best flag seen per QP and per
-// sender): each event costs O(1) amortised, plus the overlap query of a read.
+// State is per QP (ordering epochs; posts and reaps are the shared CompletionKnowledge's) and per
+// reader (the best flag seen per QP and per sender): each event costs O(1) amortised, plus the
+// overlap query of a read.
 #pragma once
 #include <cstdint>
 #include <unordered_map>
@@ -16,9 +17,9 @@
 
 #include "catalog/hazard_id.h"
 #include "checkers/checker.h"
+#include "checkers/completion_knowledge.h"
 #include "checkers/interval_list.h"
 #include "checkers/per_core.h"
-#include "checkers/ring_fifo.h"
 
 namespace symsim {
 
@@ -26,17 +27,22 @@ inline constexpr HazardId kFlagBeforeData{"flag_before_data", "a flag was observ
 
 class FlagBeforeDataChecker : public Checker {
  public:
-  using Checker::Checker;
-  void on_wqe_post(const PostRecord& p) override;
+  explicit FlagBeforeDataChecker(CheckerContext& ctx) : Checker(ctx), m_known(*ctx.completions) {}
   void on_wqe_executed(const WqeRecord& r) override;
-  void on_cqe_reaped(const QpRef& q, uint32_t cqe_index, const uint8_t* cqe, int core, Ps t) override;
   void on_copy(const CopyRecord& c) override;
   void on_gm_observe(int pe, int core, const uint8_t* addr, uint64_t bytes, Ps t, SiteRef site) override;
   void on_device_barrier(Ps t) override;
 
   // A write WQE that lands in memory, with what orders it.
   struct Landing {
-    WqeRecord r;
+    // What the rules and a report need of the WQE (not the whole WqeRecord: a landing is made
+    // per WQE and a flag seen is copied per reader).
+    struct Wqe {
+      QpRef qp;
+      uint32_t wqe_index = 0;
+      uint32_t bytes = 0;
+      Ps remote_write_ps = 0;
+    } r;
     Ps post_ps = 0;             // when the sender posted it (its doorbell time if unknown)
     uint32_t ordered_below = 0;  // every WQE of the QP with a lower index lands before it
     bool has_order = false;      // ordered_below is meaningful
@@ -49,15 +55,7 @@ class FlagBeforeDataChecker : public Checker {
   };
 
  private:
-  struct Reap {
-    Ps t;
-    uint32_t upto;  // every WQE of the QP up to this index has completed
-  };
   struct QpState {
-    RingFifo<std::pair<uint32_t, Ps>> posts;        // (WQE index, post time) not yet executed
-    RingFifo<std::pair<uint32_t, uint32_t>> cqes;   // (CQE index, WQE index) not yet reaped
-    RingFifo<Reap> reaps;                           // oldest first, both fields increasing
-    bool reaps_trimmed = false;
     bool fence_seen = false;
     uint32_t fence_bound = 0;  // index of the latest fenced WQE: everything before it is ordered
     bool so_seen = false;
@@ -85,18 +83,17 @@ class FlagBeforeDataChecker : public Checker {
   void read(int pe, int core, const uint8_t* addr, uint64_t bytes, Ps t, SiteRef site);
   void judge(int pe, int core, Reader& rd, const Landing& data, const uint8_t* addr, Ps t, SiteRef site);
   void saw(Reader& rd, const Landing& flag, Ps t, SiteRef site);
-  // When the sender knew `data` complete (a reap covering it); kNever when not (yet), 0 when
-  // the record of it was trimmed (treated as ordered: no report without proof).
-  Ps known_complete_ps(const Landing& data) const;
   static uint64_t key(const QpRef& q);
 
-  static constexpr Ps kNever = ~Ps{0};
   // A flag is a small write (a signal word, an atomic): a reader that sees a landed data block
   // (a Data-as-Flag block checks its own flags) has not been told anything about other data.
   static constexpr uint32_t kMaxFlagBytes = 64;
   std::vector<const Landing*> m_hits;  // scratch: the landings one read overlaps
   IntervalList<Landing> m_landings{2048};
   QpTable<QpState> m_qps;
+  // When the sender knew data complete (a reap covering it); 0 when the record of it was
+  // trimmed (treated as ordered: no report without proof).
+  const CompletionKnowledge& m_known;
   PerCore<Reader> m_readers;
   uint64_t m_seq = 0;
 };

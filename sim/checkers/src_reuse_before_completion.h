@@ -20,13 +20,10 @@ inline constexpr HazardId kSrcReuseBeforeCompletion{"src_reuse_before_completion
 // while the put was still in flight.
 class SrcReuseChecker : public Checker {
  public:
-  explicit SrcReuseChecker(CheckerContext& ctx) : Checker(ctx), m_known(ctx) {}
+  explicit SrcReuseChecker(CheckerContext& ctx) : Checker(ctx), m_known(*ctx.completions) {}
   void on_block_start(int pe, int core, const char* kernel, Ps t) override;
   void on_block_end(int pe, int core, const char* kernel, Ps t) override;
   void on_wqe_executed(const WqeRecord& r) override;
-  void on_cqe_reaped(const QpRef& q, uint32_t index, const uint8_t* cqe, int core, Ps t) override;
-  void on_cq_doorbell(const QpRef& q, uint32_t consumer, Ps t) override;
-  void on_gm_observe(int pe, int core, const uint8_t* addr, uint64_t bytes, Ps t, SiteRef site) override;
   void on_copy(const CopyRecord& c) override;
   void on_gm_store(const StoreRecord& s) override;
 
@@ -40,16 +37,25 @@ class SrcReuseChecker : public Checker {
     SiteRef site;
     const char* what;
   };
+  // What a judgement and its report need of a put (a window keeps two: not whole WqeRecords).
+  struct Put {
+    QpRef qp;
+    uint32_t wqe_index, bytes;
+    int target_pe;
+    uint8_t opcode;
+    uint64_t local_va;
+    Ps doorbell_ps;
+  };
   // Puts of one source on one QP that its PE has not yet known complete, from the first to
   // the last: a reap covering `last` settles them all (CQEs of a QP come in order).
   struct Window {
-    WqeRecord first, last;
+    Put first, last;
     Ps complete_ps;  // the latest completion among them
   };
   void on_rewrite(const Rewrite& w);
   void judge(const Window& win, const Rewrite& w);
-  Ps posted_ps(const WqeRecord& r) const;
-  bool settled(const WqeRecord& r, Ps t) const { return m_known.known_complete_ps(r.qp, r.wqe_index) <= t; }
+  Ps posted_ps(const Put& r) const;
+  bool settled(const Put& r, Ps t) const { return m_known.known_complete_ps(r.qp, r.wqe_index) <= t; }
   void prune();
   // Windows per PE and (source address, length, slot, QP). One map per PE (a copy only meets
   // its own PE's sources), ordered by address so a copy only visits the sources it may overlap.
@@ -64,7 +70,7 @@ class SrcReuseChecker : public Checker {
   // completed window stays until its PE knows it complete or its launch ends.
   using Expiry = std::tuple<Ps, int, SourceKey>;
   std::priority_queue<Expiry, std::vector<Expiry>, std::greater<Expiry>> m_expiry;
-  CompletionKnowledge m_known;
+  const CompletionKnowledge& m_known;  // shared, fed before this checker's hooks
   std::vector<int> m_running;  // blocks running, by PE
   // Recent GM writes by cores, per PE, in the order the cores made them. A core's copy starts
   // at most `m_max_lead_ps` after the time it was made, so the writes that can start after a

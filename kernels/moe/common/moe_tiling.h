@@ -10,6 +10,7 @@ enum Variant : uint32_t {
   kVariantApi = 0,          // one aclshmemx_udma_qp_put_nbi per token and destination, qp_quiet at the end
   kVariantDirect = 1,       // SIMT-built WQEs, one doorbell per SQ per batch, credit check and CQ reaping
   kVariantDirectOpen = 2,   // as the article's kernel: no credit check, CQE on every WQE, never reaped
+  kVariantAivDirect = 3,    // every AIV core stores tokens into the peer's window through MTE3 (kernels/moe/aiv_direct)
 };
 
 enum Dtype : uint32_t { kInt8 = 0, kBf16 = 1 };
@@ -76,8 +77,14 @@ struct MoeTiling {
   uint64_t scales = 0;       // float [tokens] (INT8)
   uint64_t topk_idx = 0;     // int32 [tokens][top_k]
   uint64_t topk_weight = 0;  // float [tokens][top_k]
-  uint64_t recv_tokens = 0;  // expert input: slot (e, s, j) holds the token payload without flags
+  uint64_t recv_tokens = 0;  // expert input, in place in this launch's window half: slot (e, s, j) holds the
+                             // token payload without flags once dispatch's receivers are done; combine's
+                             // experts clear it (it is the window slot the next launch but one reuses)
+  uint64_t expert_counts = 0;  // uint32 [experts]: dispatch's stage workspace (this rank's tokens per expert)
   uint64_t recv_count = 0;   // uint32 [experts_per_rank][ep]
+  uint64_t recv_src_token = 0;  // uint32 per slot (e, s, j): the source's token index (combine's send order)
+  uint64_t comb_order = 0;   // uint32 [writers][slots]: each expert core's workspace, received slots in send order
+  uint64_t ring_dest = 0;    // [writers][send_ring] cache lines: where each send-ring row goes, its input slot
   uint64_t out = 0;          // BF16 [tokens][hidden]: the combined result
   uint64_t core_flags = 0;   // per-core epoch words and send-ring counters, 64 B apart
   uint64_t timing = 0;       // uint64 [kernel][core][start, end] in system cycles (50 MHz)
@@ -90,12 +97,19 @@ struct MoeTiling {
   uint64_t slot_offset(uint32_t e, uint32_t src, uint32_t j) const {
     return uint64_t{ep} * kBlockBytes + slot(e, src, j) * token_stride();
   }
-  uint64_t recv_stride() const { return round_up32(token_payload_bytes); }
+  // The expert input of slot (e, src, j) is the window slot itself (recv_tokens is the first slot).
+  uint64_t recv_stride() const { return token_stride(); }
+  uint64_t recv_addr(uint32_t e, uint32_t src, uint32_t j) const { return recv_tokens + slot(e, src, j) * recv_stride(); }
   // Row n of writer w's combine send ring.
   uint64_t ring_row(uint32_t w, uint32_t n) const {
     return comb_staging + (uint64_t{w} * send_ring + n % send_ring) * comb_stride();
   }
   uint32_t half() const { return launch & 1u; }
+  // A combine row's destination as the expert hands it to its writer through ring_dest: the
+  // source rank (high 16 bits) and the row's offset in that rank's combine window half.
+  static uint64_t combine_dest(uint32_t src_rank, uint64_t window_offset) { return uint64_t{src_rank} << 48 | window_offset; }
+  static uint32_t dest_rank(uint64_t dest) { return static_cast<uint32_t>(dest >> 48); }
+  static uint64_t dest_offset(uint64_t dest) { return dest & ((uint64_t{1} << 48) - 1); }
 };
 
 }  // namespace moe

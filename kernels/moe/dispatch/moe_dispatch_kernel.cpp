@@ -7,9 +7,13 @@
 //    producer per QP); the slot of a token at its expert is its order among this rank's
 //    tokens for that expert;
 //  - receiver cores [2W, 2W + R): for source ranks s = r mod R, poll the count block, then each
-//    token's blocks; copy the payload out to the expert input (recv_tokens), zero the slot.
+//    token's blocks; write the payload without its flags back into the slot it came in (the
+//    expert input, recv_tokens, is the window itself) and note the token's source index.
+//    Combine's experts clear each slot once they have read it.
 // The window has two halves; launch parity picks one, so a launch never writes the half the
-// previous launch's receivers may still be reading.
+// previous launch's receivers may still be reading. Expert input in place rather than in a
+// copy: the simulator stores every byte a kernel writes, and a copy doubled the bytes held
+// from dispatch to combine (1.9 GB more at EP 256; docs/performance.md).
 #include "../common/data_as_flag.h"
 #include "../common/moe_sender.h"
 
@@ -50,13 +54,13 @@ __aicore__ inline void stage(const MoeTiling& t, uint32_t core)
         AscendC::WaitFlag<AscendC::HardEvent::V_MTE2>(EVENT_ID0);
     }
     if (core == 0) {  // one count block per destination: this rank's tokens per expert there
+        const uint32_t experts = t.ep * t.experts_per_rank;
+        auto* per_expert = reinterpret_cast<__gm__ uint32_t*>(t.expert_counts);  // one pass over the top-k lists
+        for (uint32_t e = 0; e < experts; ++e) per_expert[e] = 0;
+        for (uint32_t i = 0; i < t.tokens * t.top_k; ++i) ++per_expert[topk[i]];
         auto* counts = reinterpret_cast<__ubuf__ uint32_t*>(ub.payload);
         for (uint32_t dst = 0; dst < t.ep; ++dst) {
-            for (uint32_t e = 0; e < t.experts_per_rank; ++e) counts[e] = 0;
-            for (uint32_t i = 0; i < t.tokens * t.top_k; ++i) {
-                const uint32_t e = static_cast<uint32_t>(topk[i]);
-                if (e / t.experts_per_rank == dst) ++counts[e % t.experts_per_rank];
-            }
+            for (uint32_t e = 0; e < t.experts_per_rank; ++e) counts[e] = per_expert[dst * t.experts_per_rank + e];
             AscendC::SetFlag<AscendC::HardEvent::S_V>(EVENT_ID0);
             AscendC::WaitFlag<AscendC::HardEvent::S_V>(EVENT_ID0);
             store_blocks(staging + t.count_offset(dst), ub, 1);
@@ -106,7 +110,7 @@ __aicore__ inline void receive(const MoeTiling& t, uint32_t r, uint32_t receiver
     ub.Init(daf_buf.Get<uint8_t>().GetPhyAddr(), t.token_blocks);
     auto* window = reinterpret_cast<__gm__ uint8_t*>(t.window) + t.half() * t.window_half_bytes;
     auto* recv_count = reinterpret_cast<__gm__ uint32_t*>(t.recv_count);
-    auto* recv_tokens = reinterpret_cast<__gm__ uint8_t*>(t.recv_tokens);
+    auto* recv_src_token = reinterpret_cast<__gm__ uint32_t*>(t.recv_src_token);
     AscendC::GlobalTensor<uint8_t> out;
     AscendC::LocalTensor<uint8_t> payload = ub_tensor(ub.payload, t.token_payload_bytes);
     for (uint32_t src = r; src < t.ep; src += receivers) {
@@ -125,9 +129,9 @@ __aicore__ inline void receive(const MoeTiling& t, uint32_t r, uint32_t receiver
                 receive_blocks(slot, ub, t.token_blocks);
                 AscendC::SetFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID1);
                 AscendC::WaitFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID1);
-                out.SetGlobalBuffer(recv_tokens + t.slot(e, src, j) * t.recv_stride(), t.token_payload_bytes);
+                out.SetGlobalBuffer(reinterpret_cast<__gm__ uint8_t*>(t.recv_addr(e, src, j)), t.token_payload_bytes);
                 AscendC::DataCopyPad(out, payload, AscendC::DataCopyExtParams{1, t.token_payload_bytes, 0, 0, 0});
-                clear_blocks(slot, ub, t.token_blocks);
+                recv_src_token[t.slot(e, src, j)] = reinterpret_cast<const __ubuf__ TokenHeader*>(ub.payload)->src_token;
                 AscendC::SetFlag<AscendC::HardEvent::MTE3_V>(EVENT_ID1);  // copy-out done before the next unpack
                 AscendC::WaitFlag<AscendC::HardEvent::MTE3_V>(EVENT_ID1);
             }

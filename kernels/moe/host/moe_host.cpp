@@ -4,11 +4,13 @@
 // counts match, and the combined output equals the host reference bit for bit.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstring>
 #include <optional>
 #include <stdexcept>
 #include <vector>
 
+#include "../aiv_direct/aiv_input.h"
 #include "../common/moe_tiling.h"
 #include "acl/acl.h"
 #include "kernel_constraints.h"
@@ -21,6 +23,8 @@
 
 void launch_moe_dispatch(void* stream, uint8_t* tiling, uint32_t writers, uint32_t receivers);
 void launch_moe_combine(void* stream, uint8_t* tiling, uint32_t writers, uint32_t receivers);
+void launch_moe_aiv_dispatch(void* stream, uint8_t* tiling, uint32_t cores);
+void launch_moe_aiv_combine(void* stream, uint8_t* tiling, uint32_t cores);
 
 namespace moe {
 namespace {
@@ -58,44 +62,47 @@ MoeTiling make_tiling(const WorkloadSpec& w, uint32_t rank, uint32_t writers, ui
   return t;
 }
 
-// Dispatch check: what this rank's experts must hold, regenerated from every source rank.
+// Device bytes as the host program sees them after a synchronise, read in place: the checks
+// are the simulator's, not the host program's, so they take no simulated time (a copy to the
+// host would delay the combine launch that follows the dispatch check).
+template <typename T = uint8_t>
+const T* device_view(uint64_t addr) {
+  return reinterpret_cast<const T*>(addr);
+}
+
+// Dispatch check: what this rank's experts must hold, regenerated from every source rank. Runs
+// between dispatch and combine: combine's experts clear the slots as they read them.
 void verify_dispatch(const WorkloadSpec& w, const MoeTiling& t, uint32_t launch) {
   const uint32_t pe = t.my_rank;
-  std::vector<uint32_t> counts(size_t{w.experts_per_rank} * w.ep);
-  aclrtMemcpy(counts.data(), counts.size() * 4, reinterpret_cast<void*>(t.recv_count), counts.size() * 4,
-              ACL_MEMCPY_DEVICE_TO_HOST);
+  const uint32_t* counts = device_view<uint32_t>(t.recv_count);
+  const uint32_t* src_tokens = device_view<uint32_t>(t.recv_src_token);
   uint64_t tokens = 0, wrong_tokens = 0, wrong_counts = 0;
   std::string first;
-  std::vector<uint8_t> got;
+  std::vector<uint8_t> want(t.token_payload_bytes);
+  std::vector<std::vector<uint32_t>> routed(w.experts_per_rank);
   for (uint32_t src = 0; src < w.ep; ++src) {
     const Routing& r = routing_of(w, src, launch);
     // The tokens of `src` for each local expert, in the order they took slots there.
-    std::vector<std::vector<uint32_t>> routed(w.experts_per_rank);
+    for (std::vector<uint32_t>& toks : routed) toks.clear();
     for (uint32_t p = 0; p < w.tokens * w.top_k; ++p) {
       const uint32_t e = static_cast<uint32_t>(r.topk_idx[p]);
       if (e / w.experts_per_rank == pe) routed[e % w.experts_per_rank].push_back(p / w.top_k);
     }
-    std::vector<uint32_t> seen(w.experts_per_rank, 0);
     for (uint32_t le = 0; le < w.experts_per_rank; ++le) {
       const std::vector<uint32_t>& toks = routed[le];
-      seen[le] = static_cast<uint32_t>(toks.size());
-      if (toks.empty()) continue;
-      // The slots of (le, src) are consecutive: one copy to the host for all of them.
-      got.resize(toks.size() * t.recv_stride());
-      aclrtMemcpy(got.data(), got.size(), reinterpret_cast<void*>(t.recv_tokens + t.slot(le, src, 0) * t.recv_stride()),
-                  got.size(), ACL_MEMCPY_DEVICE_TO_HOST);
       for (uint32_t j = 0; j < toks.size(); ++j) {
-        const std::vector<uint8_t> want = token_payload(w, r, src, launch, toks[j]);
+        token_payload(w, r, src, launch, toks[j], want.data());
         ++tokens;
-        if (std::memcmp(got.data() + j * t.recv_stride(), want.data(), want.size()) != 0 && wrong_tokens++ == 0)
+        const bool same = std::memcmp(device_view(t.recv_addr(le, src, j)), want.data(), want.size()) == 0 &&
+                          src_tokens[t.slot(le, src, j)] == toks[j];
+        if (!same && wrong_tokens++ == 0)
           first = fmt::format("token {} of rank {} for expert {} (slot {}) differs", toks[j], src,
                               pe * w.experts_per_rank + le, j);
       }
-    }
-    for (uint32_t le = 0; le < w.experts_per_rank; ++le)
-      if (counts[le * w.ep + src] != seen[le] && wrong_counts++ == 0 && first.empty())
-        first = fmt::format("rank {} sent {} tokens to expert {}, the count block said {}", src, seen[le],
+      if (counts[le * w.ep + src] != toks.size() && wrong_counts++ == 0 && first.empty())
+        first = fmt::format("rank {} sent {} tokens to expert {}, the count block said {}", src, toks.size(),
                             pe * w.experts_per_rank + le, counts[le * w.ep + src]);
+    }
   }
   symsim::check(wrong_tokens == 0 && wrong_counts == 0,
                 fmt::format("pe {} launch {}: all {} routed tokens landed in their expert slots byte for byte", pe,
@@ -103,6 +110,34 @@ void verify_dispatch(const WorkloadSpec& w, const MoeTiling& t, uint32_t launch)
                 wrong_tokens + wrong_counts == 0
                     ? ""
                     : fmt::format("{} tokens and {} counts wrong; first: {}", wrong_tokens, wrong_counts, first));
+}
+
+// After combine: the window half this launch used is empty again (every count block and every
+// slot that held a token), so the launch after next finds no stale Data-as-Flag flags there.
+void verify_window_cleared(const WorkloadSpec& w, const MoeTiling& t, uint32_t launch) {
+  const uint32_t* counts = device_view<uint32_t>(t.recv_count);
+  const auto zero = [](const uint8_t* p, uint64_t n) {  // 8 bytes at a time (slot sizes are multiples of 512)
+    uint64_t acc = 0;
+    for (uint64_t i = 0; i + 8 <= n; i += 8) {
+      uint64_t v;
+      std::memcpy(&v, p + i, 8);
+      acc |= v;
+    }
+    return acc == 0 && std::all_of(p + n / 8 * 8, p + n, [](uint8_t b) { return b == 0; });
+  };
+  const uint8_t* half = device_view(t.window + t.half() * t.window_half_bytes);
+  uint64_t dirty = 0, slots = 0;
+  std::string first;
+  if (!zero(half, t.slot_offset(0, 0, 0))) first = "a count block", ++dirty;
+  for (uint32_t le = 0; le < w.experts_per_rank; ++le)
+    for (uint32_t src = 0; src < w.ep; ++src)
+      for (uint32_t j = 0; j < counts[le * w.ep + src]; ++j, ++slots)
+        if (!zero(device_view(t.recv_addr(le, src, j)), t.token_stride()) && dirty++ == 0)
+          first = fmt::format("slot {} of rank {} for local expert {}", j, src, le);
+  symsim::check(dirty == 0,
+                fmt::format("pe {} launch {}: the dispatch window's count blocks and {} token slots are clear after "
+                            "combine", t.my_rank, launch, slots),
+                dirty == 0 ? "" : fmt::format("{} not clear; first: {}", dirty, first));
 }
 
 void verify_combine(const WorkloadSpec& w, const MoeTiling& t, uint32_t launch) {
@@ -123,7 +158,7 @@ void verify_combine(const WorkloadSpec& w, const MoeTiling& t, uint32_t launch) 
 }
 
 void record_times(const MoeTiling& t, uint32_t writers, uint32_t receivers) {
-  const uint32_t cores = 2 * writers + receivers;
+  const uint32_t cores = t.variant == kVariantAivDirect ? kMaxCores : 2 * writers + receivers;
   std::vector<uint64_t> stamps(size_t{kKernels} * kMaxCores * 2);
   aclrtMemcpy(stamps.data(), stamps.size() * 8, reinterpret_cast<void*>(t.timing), stamps.size() * 8,
               ACL_MEMCPY_DEVICE_TO_HOST);
@@ -131,7 +166,8 @@ void record_times(const MoeTiling& t, uint32_t writers, uint32_t receivers) {
   for (uint32_t k = 0; k < kKernels; ++k) {
     for (uint32_t c = 0; c < cores; ++c) {
       const uint64_t s = stamps[(k * kMaxCores + c) * 2], e = stamps[(k * kMaxCores + c) * 2 + 1];
-      const Role role = c < writers ? kRoleStage : c < 2 * writers ? kRoleWrite : kRoleReceive;
+      const Role role = t.variant == kVariantAivDirect ? kRoleReceive  // every core has every role
+                        : c < writers ? kRoleStage : c < 2 * writers ? kRoleWrite : kRoleReceive;
       times.role[k][role].add(s, e);
       times.kernel[k].add(s, e);
     }
@@ -191,11 +227,15 @@ void host(int pe, const symsim::KernelArgs& a) {
   t.udma_info = reinterpret_cast<uint64_t>(symsim::shim::host().udma_info);
   t.staging = reinterpret_cast<uint64_t>(device_alloc(uint64_t{w.ep} * kBlockBytes + w.tokens * t.token_stride()));
   t.comb_staging = reinterpret_cast<uint64_t>(device_alloc(uint64_t{writers} * send_ring * t.comb_stride()));
-  t.x = reinterpret_cast<uint64_t>(device_alloc(uint64_t{w.tokens} * w.hidden * w.elem_bytes()));
+  const bool bf16_input = variant == kVariantAivDirect;  // variant 3 quantises BF16 tokens on the device
+  t.x = reinterpret_cast<uint64_t>(device_alloc(uint64_t{w.tokens} * w.hidden * (bf16_input ? 2 : w.elem_bytes())));
   t.scales = reinterpret_cast<uint64_t>(device_alloc(4 * w.tokens));
   t.topk_idx = reinterpret_cast<uint64_t>(device_alloc(4 * w.tokens * w.top_k));
   t.topk_weight = reinterpret_cast<uint64_t>(device_alloc(4 * w.tokens * w.top_k));
-  t.recv_tokens = reinterpret_cast<uint64_t>(device_alloc(slots * t.recv_stride()));
+  t.recv_src_token = reinterpret_cast<uint64_t>(device_alloc(4 * slots));
+  t.expert_counts = reinterpret_cast<uint64_t>(device_alloc(4 * uint64_t{w.experts()}));
+  t.comb_order = reinterpret_cast<uint64_t>(device_alloc(4 * uint64_t{writers} * slots));
+  t.ring_dest = reinterpret_cast<uint64_t>(device_alloc(64 * uint64_t{writers} * send_ring));
   t.recv_count = reinterpret_cast<uint64_t>(device_alloc(4 * uint64_t{w.experts_per_rank} * w.ep));
   t.out = reinterpret_cast<uint64_t>(device_alloc(2 * uint64_t{w.tokens} * w.hidden));
   t.core_flags = reinterpret_cast<uint64_t>(device_alloc(kFlagSlots * 64 * 64));
@@ -208,26 +248,31 @@ void host(int pe, const symsim::KernelArgs& a) {
   for (uint32_t launch = 0; launch < launches; ++launch) {
     {
       const RankInput in = make_rank_input(w, static_cast<uint32_t>(pe), launch);
-      upload(t.x, in.x);
+      if (bf16_input && w.dtype == kInt8) upload(t.x, aiv::bf16_tokens(w, in));
+      else upload(t.x, in.x);
       upload(t.scales, in.scales);
       upload(t.topk_idx, in.topk_idx);
       upload(t.topk_weight, in.topk_weight);
     }
     t.launch = launch;
+    t.recv_tokens = t.window + t.half() * t.window_half_bytes + t.slot_offset(0, 0, 0);
     aclrtMemcpy(tiling, sizeof t, &t, sizeof t, ACL_MEMCPY_HOST_TO_DEVICE);
-    launch_moe_dispatch(stream, tiling, writers, receivers);
+    if (variant == kVariantAivDirect) launch_moe_aiv_dispatch(stream, tiling, kMaxCores);
+    else launch_moe_dispatch(stream, tiling, writers, receivers);
     if (aclrtSynchronizeStream(stream) != ACL_SUCCESS) {
       symsim::check(false, fmt::format("pe {} launch {}: moe_dispatch_kernel completed", pe, launch), "it trapped");
       break;
     }
-    launch_moe_combine(stream, tiling, writers, receivers);
+    if (verify) verify_dispatch(w, t, launch);
+    if (variant == kVariantAivDirect) launch_moe_aiv_combine(stream, tiling, kMaxCores);
+    else launch_moe_combine(stream, tiling, writers, receivers);
     if (aclrtSynchronizeStream(stream) != ACL_SUCCESS) {
       symsim::check(false, fmt::format("pe {} launch {}: moe_combine_kernel completed", pe, launch), "it trapped");
       break;
     }
     if (verify) {
-      verify_dispatch(w, t, launch);
       verify_combine(w, t, launch);
+      verify_window_cleared(w, t, launch);
     }
     if (launch + 1 == launches) record_times(t, writers, receivers);
   }
@@ -242,7 +287,8 @@ SYMSIM_REGISTER_KERNEL(moe_dispatch_combine,
                        {"moe_dispatch_combine", "ascend",
                         "MoE dispatch + combine over UDMA with Data-as-Flag blocks: variant 0 one put_nbi per token "
                         "and destination, 1 AIV direct drive (SIMT WQE batches, one doorbell per SQ, credit check, "
-                        "CQ reaping), 2 direct drive without the closed loop (as the article's kernel)",
+                        "CQ reaping), 2 direct drive without the closed loop (as the article's kernel), 3 AIV-direct (every "
+                        "AIV core stores into the peer's window through MTE3, no UDMA)",
                         {{"tokens", "tokens per rank", 1, 4096, 128},
                          {"hidden", "hidden size (elements)", 16, 16384, 7168},
                          {"top_k", "experts per token", 1, moe::kMaxTopK, 8},
@@ -252,7 +298,7 @@ SYMSIM_REGISTER_KERNEL(moe_dispatch_combine,
                          {"routing_seed", "seed of the gating and the token data", 0, 1e9, 1},
                          {"writers", "stage cores = writer cores = QPs per peer", 1, 16, 2},
                          {"receivers", "receiver cores", 1, 32, 2},
-                         {"variant", "0 API put_nbi, 1 direct drive (closed loop), 2 direct drive open loop", 0, 2, 1},
+                         {"variant", "0 API put_nbi, 1 direct drive (closed loop), 2 direct drive open loop, 3 AIV-direct MTE stores", 0, 3, 1},
                          {"send_ring", "combine rows in each writer's send ring (even; slots reused after completion)",
                           2, 65536, 4096},
                          {"launches", "dispatch + combine rounds (double buffer alternates)", 1, 64, 1},

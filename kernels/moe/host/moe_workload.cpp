@@ -118,16 +118,20 @@ RankInput make_rank_input(const WorkloadSpec& w, uint32_t rank, uint32_t launch)
   return in;
 }
 
-std::vector<uint8_t> token_payload(const WorkloadSpec& w, const Routing& r, uint32_t rank, uint32_t launch,
-                                   uint32_t t) {
-  std::vector<uint8_t> p(kTokenHeaderBytes + w.hidden * w.elem_bytes(), 0);
+void token_payload(const WorkloadSpec& w, const Routing& r, uint32_t rank, uint32_t launch, uint32_t t, uint8_t* out) {
   TokenHeader h{};
   h.src_rank = rank;
   h.src_token = t;
-  make_token(w, rank, launch, t, p.data() + kTokenHeaderBytes, &h.scale);
+  make_token(w, rank, launch, t, out + kTokenHeaderBytes, &h.scale);
   for (uint32_t j = 0; j < kMaxTopK; ++j)
     h.experts[j] = j < w.top_k ? static_cast<int16_t>(r.topk_idx[size_t{t} * w.top_k + j]) : int16_t{-1};
-  std::memcpy(p.data(), &h, sizeof h);
+  std::memcpy(out, &h, sizeof h);
+}
+
+std::vector<uint8_t> token_payload(const WorkloadSpec& w, const Routing& r, uint32_t rank, uint32_t launch,
+                                   uint32_t t) {
+  std::vector<uint8_t> p(kTokenHeaderBytes + w.hidden * w.elem_bytes(), 0);
+  token_payload(w, r, rank, launch, t, p.data());
   return p;
 }
 

@@ -49,6 +49,8 @@ RankInput make_rank_input(const WorkloadSpec& w, uint32_t rank, uint32_t launch)
 
 // The payload (header + data) dispatch must deliver for token `t` of `rank`.
 std::vector<uint8_t> token_payload(const WorkloadSpec& w, const Routing& r, uint32_t rank, uint32_t launch, uint32_t t);
+// The same into `out` (kTokenHeaderBytes + hidden * elem_bytes bytes).
+void token_payload(const WorkloadSpec& w, const Routing& r, uint32_t rank, uint32_t launch, uint32_t t, uint8_t* out);
 
 // The BF16 result of combine for `rank`: [tokens][hidden].
 std::vector<uint16_t> reference_combine(const WorkloadSpec& w, const RankInput& in);

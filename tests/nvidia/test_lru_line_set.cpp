@@ -1,0 +1,66 @@
+// The L2's line set keeps exact least-recently-used order in flat arrays: checked against a
+// list and a map over a long seeded sequence that fills it, evicts, and re-touches lines whose
+// index entries were moved by deletions.
+#include <gtest/gtest.h>
+
+#include <list>
+#include <random>
+#include <unordered_map>
+
+#include "models/nvidia/lru_line_set.h"
+
+namespace {
+
+TEST(LruLineSet, EvictsTheLeastRecentlyUsedLine) {
+  symsim::nv::LruLineSet s(3);
+  EXPECT_FALSE(s.touch(10));
+  EXPECT_FALSE(s.touch(20));
+  EXPECT_FALSE(s.touch(30));
+  EXPECT_TRUE(s.touch(10));   // 10 is now the newest; 20 the oldest
+  EXPECT_FALSE(s.touch(40));  // 20 leaves
+  EXPECT_FALSE(s.holds(20));
+  EXPECT_TRUE(s.holds(10));
+  EXPECT_TRUE(s.holds(30));
+  EXPECT_TRUE(s.holds(40));
+  EXPECT_EQ(s.size(), 3u);
+}
+
+TEST(LruLineSet, ZeroCapacityHoldsNothing) {
+  symsim::nv::LruLineSet s(0);
+  EXPECT_FALSE(s.touch(1));
+  EXPECT_FALSE(s.touch(1));
+  EXPECT_EQ(s.size(), 0u);
+}
+
+TEST(LruLineSet, AgreesWithAListOverAMillionTouches) {
+  constexpr uint64_t kCapacity = 5000;
+  symsim::nv::LruLineSet s(kCapacity);
+  std::list<uint64_t> ref;  // most recent first
+  std::unordered_map<uint64_t, std::list<uint64_t>::iterator> where;
+  std::mt19937_64 rng(7);
+  uint64_t hits = 0;
+  for (int i = 0; i < 1000000; ++i) {
+    // Lines clustered like a kernel's buffers (runs of neighbours) plus scattered ones that
+    // collide in the index (multiples of a large power of two).
+    const uint64_t r = rng() % 4;
+    const uint64_t line = r == 0 ? (rng() % 64) << 20 : r == 1 ? rng() % 12000 : 1000 + rng() % 6000;
+    const auto it = where.find(line);
+    const bool want = it != where.end();
+    if (want) {
+      ref.erase(it->second);
+    } else if (ref.size() == kCapacity) {
+      where.erase(ref.back());
+      ref.pop_back();
+    }
+    ref.push_front(line);
+    where[line] = ref.begin();
+    ASSERT_EQ(s.touch(line), want) << "touch " << i << " of line " << line;
+    hits += want;
+  }
+  EXPECT_EQ(s.size(), kCapacity);
+  for (const uint64_t line : ref) EXPECT_TRUE(s.holds(line));
+  EXPECT_GT(hits, 100000u);  // the sequence exercised hits and evictions alike
+  EXPECT_LT(hits, 900000u);
+}
+
+}  // namespace
