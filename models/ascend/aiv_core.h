@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "models/core/exec_context.h"
-#include "models/core/observer.h"
+#include "models/ascend/ascend_observer.h"
 #include "models/core/time.h"
 #include "models/memory/visibility_queue.h"
 #include "models/platform/ascend_params.h"

@@ -80,14 +80,14 @@ void UdmaEngine::ring_sq(UdmaQp& q, uint32_t producer_index, Ps t) {
     return;  // the engine ignores a backwards doorbell
   }
   if (producer_index - q.sq_fetched > q.sq_depth_bb)  // slots rewritten before the engine read them
-    m_env.hooks.emit(&Observer::on_sq_overrun, q.ref, producer_index, q.sq_fetched, q.sq_depth_bb, t);
+    m_env.hooks.emit(&AscendObserver::on_sq_overrun, q.ref, producer_index, q.sq_fetched, q.sq_depth_bb, t);
   q.sq_doorbell = producer_index;
   m_env.visibility.settle(t);  // the WQE bytes as they are in HBM now
   while (q.sq_fetched != q.sq_doorbell) {
     const uint8_t* first = q.sq_base + uint64_t{ring_slot(q.sq_fetched, q.sq_depth_bb)} * kWqebbBytes;
     const uint32_t bb = bb_count(peek_opcode(first));
     const uint8_t* second = q.sq_base + uint64_t{ring_slot(q.sq_fetched + 1, q.sq_depth_bb)} * kWqebbBytes;
-    m_env.hooks.emit(&Observer::on_wqe_fetched, q.ref, q.sq_fetched, first,
+    m_env.hooks.emit(&AscendObserver::on_wqe_fetched, q.ref, q.sq_fetched, first,
                      (bb > 1 && second == first + kWqebbBytes ? bb : 1) * kWqebbBytes, t);
     execute(q, q.sq_fetched, first, bb > 1 ? second : nullptr, t);
     q.sq_fetched += bb;

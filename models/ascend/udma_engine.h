@@ -19,7 +19,7 @@
 #include "models/ascend/udma_ordering.h"
 #include "models/ascend/wqe_layout.h"
 #include "models/core/bandwidth.h"
-#include "models/core/observer.h"
+#include "models/ascend/ascend_observer.h"
 #include "models/fabric/eid_route.h"
 #include "models/fabric/fabric.h"
 #include "models/memory/address_map.h"

@@ -1,5 +1,6 @@
 #include "models/nvidia/mem_order.h"
 
+#include "models/nvidia/nvidia_observer.h"
 #include "models/nvidia/nvidia_system.h"
 
 #include <fmt/format.h>
@@ -162,36 +163,24 @@ void OrderModel::report(const ThreadOrder& t, const FlagWatch& w, const InFlight
                         uintptr_t end, Ps t_ps, bool observed, const char* file, int line) {
   ++m_reports;
   if (!m_hooks.active()) return;
-  ModelHazard h;
-  h.id = "flag_before_data";
-  h.pe = t.place.gpu;
-  h.addr = begin;
-  h.time_ps = t_ps;
-  h.observed = observed;
-  const std::string reader = fmt::format("GPU {} CTA {} thread {}{}", t.reader.gpu, t.reader.cta, t.reader.thread,
-                                         file ? " at " + site_text(file, line) : "");
-  if (observed) {
-    h.detail = fmt::format(
-        "{} read {} B at {} after the flag at {} was observed (by it or a thread it synchronised with), but bytes "
-        "[{}, +{}) the flag's writer had ordered before it land only at {:.3f} us; flag written by {}, data written "
-        "by {}",
-        reader, end - begin, addr_text(begin), addr_text(w.flag), addr_text(x.begin), x.end - x.begin,
-        ps_to_us(x.visible_ps), w.flag_writer.describe(), x.writer.describe());
-  } else {
-    const bool remote = gpu_of(x.begin) != x.writer.gpu || w.flag_writer.kind == WriterKind::Nic;
-    const char* store = gpu_of(x.begin) != x.writer.gpu ? "NVLink store" : "store";
-    const char* flag = w.flag_writer.kind == WriterKind::Nic ? "RDMA signal" : "flag write";
-    const std::string store_at = x.writer.file ? " at " + site_text(x.writer.file, x.writer.line) : "";
-    const std::string flag_at = w.flag_writer.file ? " at " + site_text(w.flag_writer.file, w.flag_writer.line) : "";
-    h.detail = fmt::format(
-        "{} read {} B at {} after the flag at {} was observed (by it or a thread it synchronised with); bytes "
-        "[{}, +{}) had landed (at {:.3f} us) only by timing: no fence.acq_rel.{} between the {}{} and the {}{} "
-        "orders them before the flag; flag written by {}, data written by {}",
-        reader, end - begin, addr_text(begin), addr_text(w.flag), addr_text(x.begin), x.end - x.begin,
-        ps_to_us(x.visible_ps), remote ? "sys" : "gpu", store, store_at, flag, flag_at, w.flag_writer.describe(),
-        x.writer.describe());
-  }
-  m_hooks.emit(&Observer::on_model_hazard, h);
+  WriterRef reader = t.reader;
+  reader.file = file;
+  reader.line = line;
+  FlagDataRead r;
+  r.gpu = t.place.gpu;
+  r.reader = reader;
+  r.begin = begin;
+  r.end = end;
+  r.flag = w.flag;
+  r.flag_writer = w.flag_writer;
+  r.data_begin = x.begin;
+  r.data_end = x.end;
+  r.data_visible_ps = x.visible_ps;
+  r.data_writer = x.writer;
+  r.data_remote = gpu_of(x.begin) != x.writer.gpu;
+  r.landed = !observed;
+  r.t = t_ps;
+  m_hooks.emit(&NvidiaObserver::on_flag_data_read, r);
 }
 
 void OrderModel::data_read(ThreadOrder& t, uintptr_t begin, uintptr_t end, Ps t_ps, const char* file, int line) {

@@ -54,20 +54,11 @@ const Nic::MemRegion* Nic::region_of(const uint8_t* p, uint64_t len, uint32_t ke
   return any;
 }
 
-void Nic::hazard(const char* id, const NicQp& q, int64_t wqe, uint64_t addr, Ps t, std::string detail) {
-  Hooks& h = m_sys.hooks();
-  if (!h.active()) return;
-  ModelHazard m;
-  m.id = id;
-  m.pe = m_gpu;
-  m.qp = q.cfg.slot_qp;
-  m.slot = q.cfg.peer;
-  m.wqe = wqe;
-  m.addr = addr;
-  m.time_ps = t;
-  m.detail = std::move(detail);
-  h.emit(&Observer::on_model_hazard, m);
-}
+NicQpView Nic::view(const NicQp& q) const { return {ref_of(m_gpu, q), q.qpn, q.cfg.sq_depth, q.cfg.cq_depth}; }
+
+void Nic::emit_malformed(const NicMalformedWqe& e) { m_sys.hooks().emit(&NvidiaObserver::on_nic_malformed_wqe, e); }
+
+void Nic::emit_access_error(const NicAccessError& e) { m_sys.hooks().emit(&NvidiaObserver::on_nic_access_error, e); }
 
 void Nic::mmio_store(uint64_t offset_bytes, uint64_t value, Ps t_ps) {
   doorbell(offset_bytes, value, t_ps, {WriterKind::Host, m_gpu, -1, -1, nullptr, 0}, {}, {});
@@ -96,10 +87,7 @@ void Nic::ring(NicQp& q, uint32_t prod16, Ps t, WriterRef who, WriteSet unordere
   if (delta >= 0x8000) {
     const uint32_t back = 0x10000 - delta;
     m_sys.hooks().emit(&Observer::on_doorbell_regression, ref_of(m_gpu, q), q.rung, q.rung - back, t);
-    hazard("doorbell_regression", q, q.rung, 0, t,
-           fmt::format("doorbell of QP {:#x} moved the producer index back from {} to {} (ring the unmasked, "
-                       "monotonic producer index)",
-                       q.qpn, q.rung & 0xffff, prod16));
+    m_sys.hooks().emit(&NvidiaObserver::on_nic_doorbell_back, NicDoorbellBack{view(q), q.rung, prod16, t});
     return;
   }
   if (delta == 0) return;
@@ -177,24 +165,19 @@ uint32_t Nic::execute(NicQp& q, uint32_t index, const uint8_t* w, Ps start, cons
   const uint32_t slot = index & (q.cfg.sq_depth - 1);
   if (c.wqe_index != expected16) {
     const uint32_t diff = (c.wqe_index - expected16) & 0xffff;
-    if (diff < 0x8000 && diff % q.cfg.sq_depth == 0) {
-      hazard("sq_overrun", q, index, reinterpret_cast<uintptr_t>(q.sq) + uint64_t{slot} * mlx5::kWqebbBytes, start,
-             fmt::format("QP {:#x} to GPU {}: SQ slot {} held WQE {} when the NIC fetched WQE {}: {} WQEs were posted past "
-                         "the {}-WQEBB ring before the NIC had fetched this one (rung by {})",
-                         q.qpn, q.cfg.peer, slot, index + diff, index, diff, q.cfg.sq_depth, ring.who.describe()));
-    } else {
-      hazard("torn_wqe", q, index, reinterpret_cast<uintptr_t>(q.sq) + uint64_t{slot} * mlx5::kWqebbBytes, start,
-             fmt::format("QP {:#x} to GPU {}: SQ slot {} held WQE index {} (opcode {:#x}) when the NIC fetched WQE {}: "
-                         "the WQE was not (fully) visible when its doorbell was rung by {}",
-                         q.qpn, q.cfg.peer, slot, c.wqe_index, c.opcode, expected16, ring.who.describe()));
+    m_sys.hooks().emit(&NvidiaObserver::on_nic_slot_mismatch,
+                       NicSlotMismatch{view(q), index, slot, reinterpret_cast<uintptr_t>(q.sq) + uint64_t{slot} * mlx5::kWqebbBytes,
+                                       static_cast<uint16_t>(c.wqe_index), c.opcode, ring.who, start});
+    // A later WQE of this QP (the ring wrapped): the NIC executes what the slot holds.
+    if (!(diff < 0x8000 && diff % q.cfg.sq_depth == 0)) {
       q.error = true;
       complete(q, index, c.opcode, 0, mlx5::kSyndLocalQpOpErr, true, start + pcie, rec);
       return 1;
     }
   }
   if (c.qpn != q.qpn || c.ds == 0) {
-    hazard("torn_wqe", q, index, reinterpret_cast<uintptr_t>(q.sq) + uint64_t{slot} * mlx5::kWqebbBytes, start,
-           fmt::format("QP {:#x}: WQE {} names QP {:#x} with {} segments", q.qpn, index, c.qpn, c.ds));
+    emit_malformed({NicMalformedWqe::kWrongQp, view(q), index, reinterpret_cast<uintptr_t>(q.sq) + uint64_t{slot} * mlx5::kWqebbBytes,
+                  c.qpn, c.ds, 0, 0, start});
     q.error = true;
     complete(q, index, c.opcode, 0, mlx5::kSyndLocalQpOpErr, true, start + pcie, rec);
     return 1;
@@ -222,11 +205,8 @@ uint32_t Nic::execute(NicQp& q, uint32_t index, const uint8_t* w, Ps start, cons
   auto check_remote = [&](uint64_t raddr, uint32_t rkey, uint64_t len) -> bool {
     const MemRegion* r = target.region_of(reinterpret_cast<const uint8_t*>(raddr), len, rkey);
     if (r && r->key == rkey) return true;
-    hazard(r ? "token_mismatch" : "bad_remote_addr", q, index, raddr, start,
-           r ? fmt::format("QP {:#x} WQE {}: rkey {:#x} does not match GPU {}'s key {:#x} for {}", q.qpn, index, rkey, peer,
-                           r->key, addr_text(raddr))
-             : fmt::format("QP {:#x} WQE {}: {} B at {} are not in memory GPU {} registered", q.qpn, index, len, addr_text(raddr),
-                           peer));
+    emit_access_error({r ? NicAccessError::kRemoteKey : NicAccessError::kRemoteUnregistered, view(q), index, peer, raddr, len,
+                     rkey, r ? r->key : 0, start});
     q.error = true;
     complete(q, index, c.opcode, 0, mlx5::kSyndRemoteAccessErr, true, start + 2 * pcie, rec);
     return false;
@@ -234,9 +214,7 @@ uint32_t Nic::execute(NicQp& q, uint32_t index, const uint8_t* w, Ps start, cons
   auto check_local = [&](uint64_t laddr, uint32_t lkey, uint64_t len) -> bool {
     const MemRegion* r = region_of(reinterpret_cast<const uint8_t*>(laddr), len, lkey);
     if (r && r->key == lkey) return true;
-    hazard("gm_out_of_bounds", q, index, laddr, start,
-           fmt::format("QP {:#x} WQE {}: local buffer {} B at {} (lkey {:#x}) is not memory GPU {} registered", q.qpn,
-                       index, len, addr_text(laddr), lkey, m_gpu));
+    emit_access_error({NicAccessError::kLocalUnregistered, view(q), index, m_gpu, laddr, len, lkey, 0, start});
     q.error = true;
     complete(q, index, c.opcode, 0, mlx5::kSyndLocalQpOpErr, true, start + pcie, rec);
     return false;
@@ -255,7 +233,7 @@ uint32_t Nic::execute(NicQp& q, uint32_t index, const uint8_t* w, Ps start, cons
       const uint32_t len = bc & ~mlx5::kInlineSeg;
       const uint64_t laddr = inl ? 0 : mlx5::be64_at(w + 40);
       if (inl && 36 + len > bbs * mlx5::kWqebbBytes) {
-        hazard("torn_wqe", q, index, raddr, start, fmt::format("QP {:#x} WQE {}: inline length {} overruns the WQE", q.qpn, index, len));
+        emit_malformed({NicMalformedWqe::kInlineOverrun, view(q), index, raddr, 0, 0, len, 0, start});
         q.error = true;
         complete(q, index, c.opcode, 0, mlx5::kSyndLocalQpOpErr, true, start + pcie, rec);
         return bbs;
@@ -315,7 +293,7 @@ uint32_t Nic::execute(NicQp& q, uint32_t index, const uint8_t* w, Ps start, cons
       const uint64_t laddr = mlx5::be64_at(w + 56);
       if (!check_remote(raddr, rkey, size)) return bbs;
       if (raddr % size != 0) {
-        hazard("bad_remote_addr", q, index, raddr, start, fmt::format("QP {:#x} WQE {}: atomic on unaligned {}", q.qpn, index, addr_text(raddr)));
+        emit_access_error({NicAccessError::kAtomicUnaligned, view(q), index, peer, raddr, size, rkey, 0, start});
         q.error = true;
         complete(q, index, c.opcode, 0, mlx5::kSyndRemoteOpErr, true, start + 2 * pcie, rec);
         return bbs;
@@ -388,7 +366,7 @@ uint32_t Nic::execute(NicQp& q, uint32_t index, const uint8_t* w, Ps start, cons
       return bbs;
     }
     default:
-      hazard("torn_wqe", q, index, 0, start, fmt::format("QP {:#x} WQE {}: unknown opcode {:#x}", q.qpn, index, c.opcode));
+      emit_malformed({NicMalformedWqe::kUnknownOpcode, view(q), index, 0, 0, 0, 0, c.opcode, start});
       q.error = true;
       complete(q, index, c.opcode, 0, mlx5::kSyndLocalQpOpErr, true, start + pcie, rec);
       return bbs;
@@ -426,9 +404,8 @@ void Nic::complete(NicQp& q, uint32_t index, uint8_t opcode, uint32_t bytes, uin
       const uint32_t ci = mlx5::be32_at(q.cq_dbrec) & 0xffffff;
       if (((produced - ci) & 0xffffff) >= q.cfg.cq_depth) {
         m_sys.hooks().emit(&Observer::on_cq_overflow, ref_of(m_gpu, q), produced + 1, ci, at);
-        hazard("cq_overflow", q, index, reinterpret_cast<uintptr_t>(dst), at,
-               fmt::format("QP {:#x}: CQE {} for WQE {} found the {}-entry CQ full (consumer index {}); the CQE is lost",
-                           q.qpn, produced, index, q.cfg.cq_depth, ci));
+        m_sys.hooks().emit(&NvidiaObserver::on_nic_cqe_lost,
+                           NicCqeLost{view(q), index, produced, ci, reinterpret_cast<uintptr_t>(dst), at});
         return;
       }
     }

@@ -12,7 +12,7 @@
 #include <deque>
 #include <vector>
 
-#include "models/core/observer.h"
+#include "models/nvidia/nvidia_observer.h"
 #include "models/memory/address_map.h"
 #include "models/memory/sparse_region.h"
 #include "models/nvidia/write_set.h"
@@ -95,7 +95,10 @@ class Nic : public MmioTarget {
   // A region registered at this NIC holding [p, p+len): one with `key` if there is one, else
   // any (whose key then does not match), else null.
   const MemRegion* region_of(const uint8_t* p, uint64_t len, uint32_t key) const;
-  void hazard(const char* id, const NicQp& q, int64_t wqe, uint64_t addr, Ps t, std::string detail);
+  // What the NIC found wrong, for the NVIDIA checkers (models/nvidia/nvidia_observer.h).
+  NicQpView view(const NicQp& q) const;
+  void emit_malformed(const NicMalformedWqe& e);
+  void emit_access_error(const NicAccessError& e);
 
   NvidiaSystem& m_sys;
   int m_gpu;

@@ -9,7 +9,7 @@
 #include "models/ascend/pe_memory.h"
 #include "models/ascend/udma_engine.h"
 #include "models/core/bandwidth.h"
-#include "models/core/observer.h"
+#include "models/ascend/ascend_observer.h"
 #include "models/fabric/fabric.h"
 #include "models/memory/address_map.h"
 #include "models/memory/visibility_queue.h"

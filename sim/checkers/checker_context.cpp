@@ -66,9 +66,9 @@ const UdmaQp* CheckerContext::engine_qp(const QpRef& q) const {
   return nullptr;
 }
 
-Hazard CheckerContext::at_wqe(const char* id, const QpRef& q, uint32_t wqe, Ps t) const {
+Hazard CheckerContext::at_wqe(const HazardId& id, const QpRef& q, uint32_t wqe, Ps t) const {
   Hazard h;
-  h.id = id;
+  h.id = id.name;
   h.pe = q.pe;
   h.slot = q.slot;
   h.qp = q.qp;

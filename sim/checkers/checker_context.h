@@ -6,6 +6,7 @@
 #include <string>
 #include <tuple>
 
+#include "catalog/hazard_id.h"
 #include "checkers/hazard_log.h"
 #include "checkers/site_index.h"
 #include "models/core/observer.h"
@@ -39,7 +40,7 @@ struct CheckerContext {
   // Posts and reaps per QP, shared by the happens-before rules (CheckerSet owns and feeds it).
   CompletionKnowledge* completions = nullptr;
   // A hazard at a QP's WQE, with the site that posted it filled in.
-  Hazard at_wqe(const char* id, const QpRef& q, uint32_t wqe, Ps t) const;
+  Hazard at_wqe(const HazardId& id, const QpRef& q, uint32_t wqe, Ps t) const;
 };
 
 // "WRITE", "READ", ... for messages.

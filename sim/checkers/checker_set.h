@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "checkers/checker_context.h"
-#include "checkers/checkers.h"
+#include "checkers/checker.h"
 #include "checkers/completion_knowledge.h"
 #include "checkers/write_history.h"
 

@@ -2,11 +2,13 @@
 // completed it with an error CQE. Error CQEs a fault injected are not kernel hazards.
 #include <fmt/format.h>
 
-#include "checkers/checkers.h"
+#include "checkers/completion_errors.h"
 #include "models/ascend/wqe_layout.h"
 #include "models/platform/ascend_system.h"
 
 namespace symsim {
+
+SYMSIM_ASCEND_CHECKER(CompletionErrorChecker, "completion_errors", 50, "the engine's own checks failed and it wrote an error CQE", kTokenMismatch, kBadRemoteAddr, kRelayUnreachable);
 
 namespace {
 std::tuple<int, int, int, uint32_t> wqe_key(const QpRef& q, uint32_t wqe) { return {q.pe, q.slot, q.qp, wqe}; }
@@ -21,15 +23,15 @@ void CompletionErrorChecker::on_fault(const FaultEvent& f) {
 }
 
 void CompletionErrorChecker::on_wqe_executed(const WqeRecord& r) {
-  const char* id = nullptr;
+  const HazardId* id = nullptr;
   switch (r.substatus) {
-    case udma::cqe_substatus::kTokenMismatch: id = "token_mismatch"; break;
-    case udma::cqe_substatus::kBadRemoteAddr: id = "bad_remote_addr"; break;
-    case udma::cqe_substatus::kUnreachable: id = "relay_unreachable"; break;
+    case udma::cqe_substatus::kTokenMismatch: id = &kTokenMismatch; break;
+    case udma::cqe_substatus::kBadRemoteAddr: id = &kBadRemoteAddr; break;
+    case udma::cqe_substatus::kUnreachable: id = &kRelayUnreachable; break;
     default: return;
   }
   if (r.status == udma::cqe_status::kFlushed || m_injected.count(wqe_key(r.qp, r.wqe_index))) return;
-  Hazard h = m_ctx.at_wqe(id, r.qp, r.wqe_index, r.fetch_ps);
+  Hazard h = m_ctx.at_wqe(*id, r.qp, r.wqe_index, r.fetch_ps);
   h.addr = m_ctx.addr(r.remote_va);
   const std::string what = fmt::format("WQE {} ({} of {} bytes)", r.wqe_index, opcode_text(r.opcode), r.bytes);
   const std::string outcome = fmt::format("completed with an error CQE ({}) and the QP entered the error state",

@@ -14,12 +14,12 @@
 
 #include "checkers/checker_context.h"
 #include "checkers/ring_fifo.h"
-#include "models/core/observer.h"
+#include "models/ascend/ascend_observer.h"
 #include "models/core/qp_table.h"
 
 namespace symsim {
 
-class CompletionKnowledge : public Observer {
+class CompletionKnowledge : public AscendObserver {
  public:
   static constexpr Ps kNever = ~Ps{0};
   explicit CompletionKnowledge(CheckerContext& ctx) : m_ctx(ctx) {}

@@ -6,10 +6,12 @@
 
 #include <algorithm>
 
-#include "checkers/checkers.h"
+#include "checkers/core_write_race.h"
 #include "models/platform/ascend_system.h"
 
 namespace symsim {
+
+SYMSIM_ASCEND_CHECKER(CoreWriteRaceChecker, "core_write_race", 180, "two cores of a PE write overlapping GM between two barriers", kCoreWriteRace);
 
 void CoreWriteRaceChecker::on_block_start(int pe, int, const char*, Ps) {
   if (m_writes.empty()) {
@@ -43,7 +45,7 @@ void CoreWriteRaceChecker::on_copy(const CopyRecord& c) {
     });
   if (found) {
     Hazard h;
-    h.id = "core_write_race";
+    h.id = kCoreWriteRace.name;
     h.pe = c.pe;
     h.core = c.core;
     h.addr = m_ctx.addr(std::max(conflict.begin, begin));

@@ -4,10 +4,12 @@
 // belongs to, which names the WQE and the call that posted it.
 #include <fmt/format.h>
 
-#include "checkers/checkers.h"
+#include "checkers/cq_overflow.h"
 #include "models/ascend/udma_engine.h"
 
 namespace symsim {
+
+SYMSIM_ASCEND_CHECKER(CqOverflowChecker, "cq_overflow", 40, "a CQE had no room in its CQ (the QP then enters the error state)", kCqOverflow);
 
 void CqOverflowChecker::on_cq_overflow(const QpRef& q, uint32_t produced, uint32_t consumed, Ps t) {
   m_pending[qp_key(q)] = {produced, consumed, t};
@@ -19,7 +21,7 @@ void CqOverflowChecker::on_wqe_executed(const WqeRecord& r) {
   if (it == m_pending.end()) return;
   const Pending p = it->second;
   m_pending.erase(it);
-  Hazard h = m_ctx.at_wqe("cq_overflow", r.qp, r.wqe_index, p.t);
+  Hazard h = m_ctx.at_wqe(kCqOverflow, r.qp, r.wqe_index, p.t);
   if (const UdmaQp* u = m_ctx.engine_qp(r.qp)) h.addr = m_ctx.addr(u->cq_base + uint64_t{p.produced % u->cq_depth} * 64);
   h.detail = fmt::format(
       "the CQE of WQE {} ({} {} bytes) found the CQ full: {} CQEs written, {} consumed by the CQ doorbell. The CQE "

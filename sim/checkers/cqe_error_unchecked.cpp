@@ -6,10 +6,12 @@
 
 #include <algorithm>
 
-#include "checkers/checkers.h"
+#include "checkers/cqe_error_unchecked.h"
 #include "models/ascend/udma_engine.h"
 
 namespace symsim {
+
+SYMSIM_ASCEND_CHECKER(CqeErrorUncheckedChecker, "cqe_error_unchecked", 60, "an error CQE never polled, or consumed without the kernel stopping", kCqeErrorUnchecked);
 
 void CqeErrorUncheckedChecker::on_wqe_executed(const WqeRecord& r) {
   if (r.status == 0 && r.substatus == 0) return;
@@ -56,7 +58,7 @@ void CqeErrorUncheckedChecker::finish(Ps, bool) {
     // may land after the trap).
     const auto trap = m_last_trap.find(e.qp.pe);
     if (trap != m_last_trap.end() && trap->second >= m_qps.find(e.qp)->first_error_ps) continue;
-    Hazard h = m_ctx.at_wqe("cqe_error_unchecked", e.qp, e.wqe_index, e.consumed_ps ? e.consumed_ps : e.cqe_ps);
+    Hazard h = m_ctx.at_wqe(kCqeErrorUnchecked, e.qp, e.wqe_index, e.consumed_ps ? e.consumed_ps : e.cqe_ps);
     if (const UdmaQp* u = m_ctx.engine_qp(e.qp)) h.addr = m_ctx.addr(u->cq_base + uint64_t{e.cqe_index % u->cq_depth} * 64);
     h.detail = e.consumed_ps
                    ? fmt::format("CQE {} of WQE {} reported an error ({}) and the CQ doorbell consumed it at {} "

@@ -2,14 +2,16 @@
 // unmasked 32-bit head); the engine ignores a doorbell that moves it back.
 #include <fmt/format.h>
 
-#include "checkers/checkers.h"
+#include "checkers/doorbell_regression.h"
 
 namespace symsim {
+
+SYMSIM_ASCEND_CHECKER(DoorbellRegressionChecker, "doorbell_regression", 20, "a doorbell moved the producer index backwards", kDoorbellRegression);
 
 void DoorbellRegressionChecker::on_doorbell_regression(const QpRef& q, uint32_t old_index, uint32_t new_index,
                                                        Ps t) {
   Hazard h;
-  h.id = "doorbell_regression";
+  h.id = kDoorbellRegression.name;
   h.pe = q.pe;
   h.slot = q.slot;
   h.qp = q.qp;

@@ -9,10 +9,12 @@
 #include <algorithm>
 #include <tuple>
 
-#include "checkers/checkers.h"
+#include "checkers/dst_write_race.h"
 #include "models/ascend/wqe_layout.h"
 
 namespace symsim {
+
+SYMSIM_ASCEND_CHECKER(DstWriteRaceChecker, "dst_write_race", 100, "two WQEs of different QPs land on overlapping bytes, the later posted before its poster knew the earlier complete", kDstWriteRace);
 
 namespace {
 // A landing is kept at least this long after it completed, and until every later post is
@@ -92,7 +94,7 @@ void DstWriteRaceChecker::on_wqe_executed(const WqeRecord& r) {
     });
   if (race) {
     const Landing& e = *race;
-    Hazard h = m_ctx.at_wqe("dst_write_race", r.qp, r.wqe_index, r.fetch_ps);
+    Hazard h = m_ctx.at_wqe(kDstWriteRace, r.qp, r.wqe_index, r.fetch_ps);
     h.addr = m_ctx.addr(std::max(e.begin, begin));
     // Observed: both were in flight at once, so either could have landed last this run.
     h.observed = r.doorbell_ps < e.complete_ps && e.doorbell_ps < r.complete_ps;

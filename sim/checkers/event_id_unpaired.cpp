@@ -6,9 +6,11 @@
 #include <algorithm>
 #include <tuple>
 
-#include "checkers/checkers.h"
+#include "checkers/event_id_unpaired.h"
 
 namespace symsim {
+
+SYMSIM_ASCEND_CHECKER(EventIdUnpairedChecker, "event_id_unpaired", 140, "a SetFlag never waited, a WaitFlag with nothing set, an id reused", kEventIdUnpaired);
 
 namespace {
 const char* pipe_name(int p) {
@@ -31,7 +33,7 @@ void EventIdUnpairedChecker::on_pipe_sync(const PipeSyncRecord& s) {
   const auto it = std::find_if(pending.begin(), pending.end(), same_event);
   const auto report = [&](std::string detail) {
     Hazard h;
-    h.id = "event_id_unpaired";
+    h.id = kEventIdUnpaired.name;
     h.pe = s.pe;
     h.core = s.core;
     h.time_ps = s.t;
@@ -65,7 +67,7 @@ void EventIdUnpairedChecker::on_block_end(int pe, int core, const char* kernel, 
   });
   for (const PipeSyncRecord& s : pending) {
     Hazard h;
-    h.id = "event_id_unpaired";
+    h.id = kEventIdUnpaired.name;
     h.pe = pe;
     h.core = core;
     h.time_ps = t;

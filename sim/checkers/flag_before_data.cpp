@@ -14,6 +14,8 @@
 
 namespace symsim {
 
+SYMSIM_ASCEND_CHECKER(FlagBeforeDataChecker, "flag_before_data", 120, "a reader saw a flag its sender posted after some data, then read that data unordered", kFlagBeforeData);
+
 namespace {
 
 bool lands_remote(uint8_t opcode) {
@@ -141,7 +143,7 @@ void FlagBeforeDataChecker::judge(int pe, int core, Reader& rd, const Landing& d
                             data.r.wqe_index, data.r.qp.qp, data.r.qp.slot, flag.wqe_index, flag.qp.qp, flag.qp.slot,
                             data.r.qp.pe, data.r.wqe_index, flag.wqe_index);
   const bool observed = data.r.remote_write_ps > t;
-  Hazard h = m_ctx.at_wqe("flag_before_data", data.r.qp, data.r.wqe_index, t);
+  Hazard h = m_ctx.at_wqe(kFlagBeforeData, data.r.qp, data.r.wqe_index, t);
   h.addr = m_ctx.addr(addr);
   h.core = core;
   h.observed = observed;

@@ -15,11 +15,15 @@
 #include <unordered_map>
 #include <vector>
 
-#include "checkers/checkers.h"
+#include "catalog/hazard_id.h"
+#include "checkers/checker.h"
 #include "checkers/completion_knowledge.h"
 #include "checkers/interval_list.h"
+#include "checkers/per_core.h"
 
 namespace symsim {
+
+inline constexpr HazardId kFlagBeforeData{"flag_before_data", "a flag was observed before the data it publishes"};
 
 class FlagBeforeDataChecker : public Checker {
  public:

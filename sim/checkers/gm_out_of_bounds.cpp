@@ -6,10 +6,12 @@
 #include <algorithm>
 #include <iterator>
 
-#include "checkers/checkers.h"
+#include "checkers/gm_out_of_bounds.h"
 #include "models/ascend/wqe_layout.h"
 
 namespace symsim {
+
+SYMSIM_ASCEND_CHECKER(GmOutOfBoundsChecker, "gm_out_of_bounds", 160, "a copy or DMA outside every allocation and registered region", kGmOutOfBounds);
 
 namespace {
 bool begins_before(const uint8_t* p, const GmOutOfBoundsChecker::Alloc& a) { return p < a.begin; }
@@ -53,7 +55,7 @@ void GmOutOfBoundsChecker::on_copy(const CopyRecord& c) {
     std::string near;
     if (inside(p, c.bytes, &near)) continue;
     Hazard h;
-    h.id = "gm_out_of_bounds";
+    h.id = kGmOutOfBounds.name;
     h.pe = c.pe;
     h.core = c.core;
     h.addr = m_ctx.addr(p);
@@ -78,7 +80,7 @@ void GmOutOfBoundsChecker::on_wqe_executed(const WqeRecord& r) {
   for (const Side& s : sides) {
     std::string near;
     if (s.len == 0 || inside(reinterpret_cast<const uint8_t*>(s.va), s.len, &near)) continue;
-    Hazard h = m_ctx.at_wqe("gm_out_of_bounds", r.qp, r.wqe_index, r.fetch_ps);
+    Hazard h = m_ctx.at_wqe(kGmOutOfBounds, r.qp, r.wqe_index, r.fetch_ps);
     h.addr = m_ctx.addr(s.va);
     h.detail = fmt::format("WQE {} ({} of {} bytes) has its {} range of {} bytes at {} outside every allocation: {}",
                            r.wqe_index, opcode_text(r.opcode), r.bytes, s.what, s.len, h.addr, near);

@@ -4,10 +4,16 @@
 
 #include <cstring>
 
+#include "catalog/checker_registry.h"
 #include "models/ascend/udma_engine.h"
 #include "models/platform/ascend_system.h"
 
 namespace symsim {
+
+// Listed with the checkers; built by neither family (each runs its hang diagnosis at the end).
+static const bool kHangRegistered = catalog::register_reporter(
+    {"hang_report", family::kAll, {kDeadlock, kTimeout}, 0,
+     "programs unfinished at the end of the run: who waits on what, and who last wrote it"});
 
 namespace {
 
@@ -34,14 +40,14 @@ std::string cq_state(CheckerContext& ctx, const WriteHistory& history, const QpR
 
 }  // namespace
 
-void report_hang(CheckerContext& ctx, const WriteHistory& history, const char* id, const std::string& why,
+void report_hang(CheckerContext& ctx, const WriteHistory& history, const HazardId& id, const std::string& why,
                  const std::vector<shim::WaitRecord>& waits, Ps now) {
   bool any_block = false;
   for (const shim::WaitRecord& w : waits) any_block = any_block || w.core >= 0;
   for (const shim::WaitRecord& w : waits) {
     if (any_block && w.core < 0) continue;  // the hosts wait on the kernels
     Hazard h;
-    h.id = id;
+    h.id = id.name;
     h.pe = w.pe;
     h.core = w.core;
     h.time_ps = now;

@@ -6,13 +6,14 @@
 #include <vector>
 
 #include "checkers/checker_context.h"
+#include "checkers/hang_hazards.h"
 #include "checkers/write_history.h"
 #include "symsim/shim_runtime.h"
 
 namespace symsim {
 
-// `id`: "deadlock" or "timeout"; `why` heads every detail.
-void report_hang(CheckerContext& ctx, const WriteHistory& history, const char* id, const std::string& why,
+// `id`: kDeadlock or kTimeout; `why` heads every detail.
+void report_hang(CheckerContext& ctx, const WriteHistory& history, const HazardId& id, const std::string& why,
                  const std::vector<shim::WaitRecord>& waits, Ps now);
 
 }  // namespace symsim

@@ -6,12 +6,14 @@
 
 #include <algorithm>
 
-#include "checkers/checkers.h"
+#include "checkers/pipe_sync_missing.h"
 #include "models/ascend/aiv_core.h"
 
 static_assert(symsim::kPipes == symsim::kAivPipes, "the checker tracks every AIV pipe");
 
 namespace symsim {
+
+SYMSIM_ASCEND_CHECKER(PipeSyncMissingChecker, "pipe_sync_missing", 130, "a pipe used bytes another pipe of the core wrote (or still read) with no SetFlag/WaitFlag or PipeBarrier between", kPipeSyncMissing);
 
 namespace {
 constexpr size_t kKeptAccesses = 512;
@@ -63,7 +65,7 @@ void PipeSyncMissingChecker::on_copy(const CopyRecord& c) {
     Access& a = *f.a;
     a.reported |= bit;
     Hazard h;
-    h.id = "pipe_sync_missing";
+    h.id = kPipeSyncMissing.name;
     h.pe = c.pe;
     h.core = c.core;
     h.addr = m_ctx.addr(f.raw ? std::max(a.begin, rb) : std::max(a.begin, wb));

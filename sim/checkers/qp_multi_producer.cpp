@@ -3,9 +3,11 @@
 // through the API, or both ringing its SQ doorbell, race on the head and the slots.
 #include <fmt/format.h>
 
-#include "checkers/checkers.h"
+#include "checkers/qp_multi_producer.h"
 
 namespace symsim {
+
+SYMSIM_ASCEND_CHECKER(QpMultiProducerChecker, "qp_multi_producer", 80, "two cores of one launch post to (or ring) the same QP", kQpMultiProducer);
 
 void QpMultiProducerChecker::on_block_start(int pe, int, const char*, Ps) {
   if (static_cast<size_t>(pe) >= m_pes.size()) m_pes.resize(static_cast<size_t>(pe) + 1);
@@ -42,7 +44,7 @@ void QpMultiProducerChecker::producer(const QpRef& q, int core, uint32_t wqe, Ps
   const Span& second = spans[0].core == core ? other : *mine;
   const Span& first = spans[0];
   Hazard h;
-  h.id = "qp_multi_producer";
+  h.id = kQpMultiProducer.name;
   h.pe = q.pe;
   h.core = second.core;
   h.slot = q.slot;

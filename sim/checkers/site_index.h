@@ -5,12 +5,12 @@
 #include <utility>
 #include <vector>
 
-#include "models/core/observer.h"
+#include "models/ascend/ascend_observer.h"
 #include "models/core/qp_table.h"
 
 namespace symsim {
 
-class SiteIndex : public Observer {
+class SiteIndex : public AscendObserver {
  public:
   void on_wqe_post(const PostRecord& p) override;
   void on_doorbell_store(const QpRef& q, bool cq, uint32_t value, int core, Ps t, SiteRef site) override;

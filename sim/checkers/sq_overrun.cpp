@@ -2,14 +2,16 @@
 // than a ring ahead of what it has fetched: the WQEs in the overwritten slots are lost.
 #include <fmt/format.h>
 
-#include "checkers/checkers.h"
+#include "checkers/sq_overrun.h"
 #include "models/ascend/udma_engine.h"
 
 namespace symsim {
 
+SYMSIM_ASCEND_CHECKER(SqOverrunChecker, "sq_overrun", 10, "a doorbell published WQEs past the ring before the engine read the old ones", kSqOverrun);
+
 void SqOverrunChecker::on_sq_overrun(const QpRef& q, uint32_t producer, uint32_t consumed, uint32_t depth, Ps t) {
   Hazard h;
-  h.id = "sq_overrun";
+  h.id = kSqOverrun.name;
   h.pe = q.pe;
   h.slot = q.slot;
   h.qp = q.qp;

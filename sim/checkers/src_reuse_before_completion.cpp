@@ -14,11 +14,13 @@
 #include <climits>
 #include <functional>
 
-#include "checkers/checkers.h"
+#include "checkers/src_reuse_before_completion.h"
 #include "models/ascend/wqe_layout.h"
 #include "models/platform/ascend_system.h"
 
 namespace symsim {
+
+SYMSIM_ASCEND_CHECKER(SrcReuseChecker, "src_reuse_before_completion", 90, "a put's source rewritten after the put was posted and before its PE knew it complete", kSrcReuseBeforeCompletion);
 
 namespace {
 constexpr Ps kKeepWritesPs = 50 * kPsPerUs;
@@ -52,7 +54,7 @@ void SrcReuseChecker::judge(const Window& win, const Rewrite& w) {
   }
   const bool observed = w.t < win.complete_ps;
   Hazard h;
-  h.id = "src_reuse_before_completion";
+  h.id = kSrcReuseBeforeCompletion.name;
   h.pe = w.pe;
   h.core = w.core;
   h.slot = r->qp.slot;

@@ -6,9 +6,11 @@
 #include <algorithm>
 #include <cstring>
 
-#include "checkers/checkers.h"
+#include "checkers/torn_block_consumed.h"
 
 namespace symsim {
+
+SYMSIM_ASCEND_CHECKER(TornBlockConsumedChecker, "torn_block_consumed", 110, "a reader consumed a unit whose parts had not all landed", kTornBlockConsumed);
 
 namespace {
 bool overlaps(const uint8_t* a, uint64_t an, const uint8_t* b, uint64_t bn) { return a < b + bn && b < a + an; }
@@ -47,7 +49,7 @@ void TornBlockConsumedChecker::read(int pe, int core, const uint8_t* addr, uint6
     if (u.reported) continue;
     u.reported = true;
     Hazard h;
-    h.id = "torn_block_consumed";
+    h.id = kTornBlockConsumed.name;
     h.pe = pe;
     h.core = core;
     h.addr = m_ctx.addr(f.addr);

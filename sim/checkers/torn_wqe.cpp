@@ -4,10 +4,12 @@
 
 #include <algorithm>
 
-#include "checkers/checkers.h"
+#include "checkers/torn_wqe.h"
 #include "models/ascend/wqe_layout.h"
 
 namespace symsim {
+
+SYMSIM_ASCEND_CHECKER(TornWqeChecker, "torn_wqe", 30, "the engine fetched a WQE whose bytes an MTE3 copy had not yet landed", kTornWqe);
 
 void TornWqeChecker::on_copy(const CopyRecord& c) {
   const int pe = m_ctx.queue_ring_pe(c.dst);
@@ -25,7 +27,7 @@ void TornWqeChecker::on_wqe_fetched(const QpRef& q, uint32_t wqe, const uint8_t*
   if (q.pe < 0 || static_cast<size_t>(q.pe) >= m_pending.size()) return;  // the engine's rings are its PE's
   for (const CopyRecord& c : m_pending[static_cast<size_t>(q.pe)]) {
     if (c.visible_ps <= t || c.dst >= slot + bytes || c.dst + c.bytes <= slot) continue;
-    Hazard h = m_ctx.at_wqe("torn_wqe", q, wqe, t);
+    Hazard h = m_ctx.at_wqe(kTornWqe, q, wqe, t);
     h.core = c.core;
     h.addr = m_ctx.addr(slot);
     h.detail = fmt::format(

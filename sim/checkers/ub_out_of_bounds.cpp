@@ -2,10 +2,12 @@
 // allocated (InitBuffer), and never past the end of the UB.
 #include <fmt/format.h>
 
-#include "checkers/checkers.h"
+#include "checkers/ub_out_of_bounds.h"
 #include "models/platform/ascend_system.h"
 
 namespace symsim {
+
+SYMSIM_ASCEND_CHECKER(UbOutOfBoundsChecker, "ub_out_of_bounds", 150, "a copy touching Unified Buffer bytes outside the core's allocations", kUbOutOfBounds);
 
 void UbOutOfBoundsChecker::on_ub_layout(int pe, int core, const uint8_t* ub, uint64_t allocated, uint64_t ub_bytes) {
   m_layouts[{pe, core}] = {ub, allocated, ub_bytes};
@@ -24,7 +26,7 @@ void UbOutOfBoundsChecker::check(const CopyRecord& c, const uint8_t* p, uint64_t
   const uint64_t off = static_cast<uint64_t>(p - ub);
   if (off + bytes <= allocated && r->core == c.core) return;
   Hazard h;
-  h.id = "ub_out_of_bounds";
+  h.id = kUbOutOfBounds.name;
   h.pe = c.pe;
   h.core = c.core;
   h.addr = m_ctx.addr(p);

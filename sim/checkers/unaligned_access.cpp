@@ -2,10 +2,12 @@
 // and every Unified Buffer address must be 32 B aligned; DataCopyPad lifts only the first.
 #include <fmt/format.h>
 
-#include "checkers/checkers.h"
+#include "checkers/unaligned_access.h"
 #include "models/platform/ascend_system.h"
 
 namespace symsim {
+
+SYMSIM_ASCEND_CHECKER(UnalignedAccessChecker, "unaligned_access", 170, "a DataCopy that breaks the 32 B rules (length, UB address)", kUnalignedAccess);
 
 void UnalignedAccessChecker::on_copy(const CopyRecord& c) {
   std::string why;
@@ -18,7 +20,7 @@ void UnalignedAccessChecker::on_copy(const CopyRecord& c) {
   }
   if (why.empty()) return;
   Hazard h;
-  h.id = "unaligned_access";
+  h.id = kUnalignedAccess.name;
   h.pe = c.pe;
   h.core = c.core;
   h.addr = m_ctx.addr(c.dst);

@@ -3,9 +3,11 @@
 // the CQ over repeated launches. QPs with error CQEs are cqe_error_unchecked's business.
 #include <fmt/format.h>
 
-#include "checkers/checkers.h"
+#include "checkers/unreaped_completions.h"
 
 namespace symsim {
+
+SYMSIM_ASCEND_CHECKER(UnreapedCompletionsChecker, "unreaped_completions", 70, "CQEs a kernel asked for and never polled by the end of the run", kUnreapedCompletions);
 
 namespace {
 constexpr size_t kKept = 4096;
@@ -54,7 +56,7 @@ void UnreapedCompletionsChecker::finish(Ps end_ps, bool completed) {
         wqe = c.wqe_of_cqe[i].second;
         break;
       }
-    Hazard h = m_ctx.at_wqe("unreaped_completions", c.qp, wqe, end_ps);
+    Hazard h = m_ctx.at_wqe(kUnreapedCompletions, c.qp, wqe, end_ps);
     h.detail = fmt::format(
         "{} of the {} CQEs requested on this QP were never polled (first: CQE {} of WQE {}); drain them with "
         "aclshmemx_udma_quiet / qp_quiet, or ring the CQ doorbell after polling, before the kernel ends",

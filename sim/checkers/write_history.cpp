@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "checkers/checkers.h"
+#include "checkers/checker.h"
 #include "models/ascend/udma_engine.h"
 #include "models/ascend/wqe_layout.h"
 

@@ -11,12 +11,12 @@
 #include <string>
 
 #include "checkers/checker_context.h"
-#include "models/core/observer.h"
+#include "models/ascend/ascend_observer.h"
 #include "models/core/qp_table.h"
 
 namespace symsim {
 
-class WriteHistory : public Observer {
+class WriteHistory : public AscendObserver {
  public:
   explicit WriteHistory(CheckerContext& ctx) : m_ctx(ctx) {}
   void on_wqe_executed(const WqeRecord& r) override;

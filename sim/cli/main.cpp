@@ -9,8 +9,8 @@
 #include <cstdlib>
 #include <iostream>
 
-#include "checkers/catalog.h"
 #include "cli/cli_values.h"
+#include "cli/list_command.h"
 #include "cli/run_command.h"
 #include "explore/explore_command.h"
 #include "io/output_file.h"
@@ -32,54 +32,7 @@ using namespace symsim;
 
 namespace {
 
-constexpr int kExitPass = 0, kExitFail = 1, kExitInput = 2, kExitInternal = 3;
-
-// Presets with their family, then each family's parameters (every preset of the family sets
-// all of them, with its source).
-void list_platforms() {
-  for (const std::string& name : platform_names()) {
-    std::string family = "?";
-    try {
-      family = io::read_strict_json_file(platform_dir() + "/" + name + ".json").value("family", "?");
-    } catch (const std::exception&) {
-      family = "unreadable: symsim validate names what is wrong";
-    }
-    std::cout << fmt::format("{:<20} [{}]\n", name, family);
-  }
-  for (const PlatformFamily* f : platform_families()) {
-    std::cout << fmt::format("\n{} parameters (each {} preset sets all of them, with its source):\n", f->name(), f->name());
-    for (const ParamInfo& i : f->parameters()) std::cout << fmt::format("    {:<28} {}\n", i.key, i.doc);
-  }
-}
-
-constexpr const char* kListable =
-    "  symsim list kernels     the kernels a scenario can name (with --kernel-lib FILE.so: a library's too)\n"
-    "  symsim list platforms   the platform presets, and each family's parameters\n"
-    "  symsim list faults      the fault kinds a scenario's \"faults\" can inject\n"
-    "  symsim list hazards     the hazard ids, for \"checkers\" and \"expect.hazards\"\n";
-
-int list(const std::string& what) {
-  if (what == "kernels") {
-    for (const auto& [name, k] : KernelRegistry::instance().all()) {
-      std::cout << fmt::format("{:<20} [{}] {}\n", name, k.platform_family, k.doc);
-      for (const KernelArg& a : k.args)
-        std::cout << fmt::format("    {:<14} {} (default {}, range {}..{})\n", a.name, a.doc, a.default_value, a.min, a.max);
-    }
-  } else if (what == "platforms") {
-    list_platforms();
-  } else if (what == "faults") {
-    for (const CatalogEntry& e : fault_catalog())
-      std::cout << fmt::format("{:<28} {}{}\n", e.id, e.doc, fault_implemented(e.id) ? "" : " (not implemented yet)");
-  } else if (what == "hazards") {
-    for (const CatalogEntry& e : hazard_catalog()) std::cout << fmt::format("{:<28} {}\n", e.id, e.doc);
-  } else if (what.empty()) {
-    std::cout << "symsim list WHAT, where WHAT is one of:\n" << kListable;
-  } else {
-    std::cerr << fmt::format("symsim list: cannot list '{}'; it lists:\n{}", what, kListable);
-    return kExitInput;
-  }
-  return kExitPass;
-}
+constexpr int kExitPass = 0, kExitInput = 2, kExitInternal = 3;
 
 }  // namespace
 
@@ -127,10 +80,8 @@ int sc_main(int argc, char* argv[]) {
   validate_cmd->add_option("--set", load.sets, "override a value by dotted path (PATH=VALUE), repeatable");
   validate_cmd->add_option("--kernel-lib", kernel_libs, "load a kernel library first, repeatable");
 
-  std::string what;
-  CLI::App* list_cmd = app.add_subcommand("list", "list kernels, platforms, faults or hazards");
-  list_cmd->add_option("what", what, "kernels|platforms|faults|hazards");
-  list_cmd->add_option("--kernel-lib", kernel_libs, "load a kernel library first, repeatable");
+  std::vector<std::unique_ptr<cli::SubcommandGroup>> groups;
+  groups.push_back(std::make_unique<cli::ListCommand>(app, kernel_libs));
 
 #ifdef SYMSIM_HAVE_LITMUS
   std::vector<std::string> litmus_paths;
@@ -143,8 +94,8 @@ int sc_main(int argc, char* argv[]) {
   litmus_cmd->add_option("--json", litmus_json, "write the per-test results here");
 #endif
 
-  symsim::service::Commands service_cmds(app);  // serve, submit, worker, sweep, launch
-  symsim::report::Commands report_cmds(app);    // report, trace diff
+  groups.push_back(std::make_unique<symsim::service::Commands>(app));  // serve, submit, worker, sweep, launch
+  groups.push_back(std::make_unique<symsim::report::Commands>(app));   // report, trace diff
 
   try {
     app.parse(argc, argv);
@@ -154,9 +105,8 @@ int sc_main(int argc, char* argv[]) {
 
   try {
     for (const std::string& lib : kernel_libs) symsim::shim::load_kernel_library(lib);
-    if (*list_cmd) return list(what);
-    if (const auto code = service_cmds.dispatch()) return *code;
-    if (const auto code = report_cmds.dispatch()) return *code;
+    for (const auto& g : groups)
+      if (const auto code = g->dispatch()) return *code;
 #ifdef SYMSIM_HAVE_LITMUS
     if (*litmus_cmd) return symsim::litmus::litmus_main(litmus_paths, litmus_expected, litmus_seeds, litmus_json);
 #endif

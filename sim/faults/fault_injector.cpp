@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "checkers/checker_context.h"
+#include "faults/fault_kinds.h"
 #include "models/platform/ascend_system.h"
 
 namespace symsim {
@@ -57,19 +58,21 @@ bool FaultInjector::fire(Rule& r) {
 
 void FaultInjector::emit(FaultEvent e) { m_hooks.emit(&Observer::on_fault, e); }
 
+SYMSIM_REGISTER_FAULT(fault_kind::kDropDoorbell);
+SYMSIM_REGISTER_FAULT(fault_kind::kDelayDoorbell);
 DoorbellFault FaultInjector::doorbell(const QpRef& q, bool cq, uint32_t value, Ps t) {
   DoorbellFault out;
   for (Rule& r : m_rules) {
     const FaultSpec& s = r.spec;
-    const bool stall = s.kind == "cq_overflow" && s.stall && cq;
-    const bool door = (s.kind == "drop_doorbell" || s.kind == "delay_doorbell") && s.cq_queue == cq;
+    const bool stall = s.kind == fault_kind::kCqOverflow && s.stall && cq;
+    const bool door = (s.kind == fault_kind::kDropDoorbell || s.kind == fault_kind::kDelayDoorbell) && s.cq_queue == cq;
     if ((!stall && !door) || !selects(r, q, q.slot, t) || !fire(r)) continue;
     FaultEvent e;
-    e.kind = s.kind == "cq_overflow" ? "cq_overflow" : s.kind.c_str();
+    e.kind = s.kind == fault_kind::kCqOverflow ? fault_kind::kCqOverflow.name : s.kind.c_str();
     e.qp = q;
     e.target_pe = q.slot;
     e.t = t;
-    if (s.kind == "delay_doorbell") {
+    if (s.kind == fault_kind::kDelayDoorbell) {
       out.delay_ps += s.delay_ps;
       e.detail = fmt::format("{} doorbell {} delayed by {}", cq ? "CQ" : "SQ", value, us_text(s.delay_ps));
     } else {
@@ -83,15 +86,16 @@ DoorbellFault FaultInjector::doorbell(const QpRef& q, bool cq, uint32_t value, P
   return out;
 }
 
+SYMSIM_REGISTER_FAULT(fault_kind::kCqOverflow);
 uint32_t FaultInjector::cq_capacity(const QpRef& q, uint32_t depth, Ps t) {
   uint32_t cap = depth;
   for (Rule& r : m_rules) {
     const FaultSpec& s = r.spec;
-    if (s.kind != "cq_overflow" || s.depth == 0 || !selects(r, q, q.slot, t)) continue;
+    if (s.kind != fault_kind::kCqOverflow || s.depth == 0 || !selects(r, q, q.slot, t)) continue;
     cap = std::min(cap, s.depth);
     if (r.announced.insert({q.pe, q.slot, q.qp}).second) {
       FaultEvent e;
-      e.kind = "cq_overflow";
+      e.kind = fault_kind::kCqOverflow.name;
       e.qp = q;
       e.target_pe = q.slot;
       e.t = t;
@@ -102,6 +106,9 @@ uint32_t FaultInjector::cq_capacity(const QpRef& q, uint32_t depth, Ps t) {
   return cap;
 }
 
+SYMSIM_REGISTER_FAULT(fault_kind::kCqeError);
+SYMSIM_REGISTER_FAULT(fault_kind::kReorder);
+SYMSIM_REGISTER_FAULT(fault_kind::kBitFlip);
 WqeFault FaultInjector::wqe(const QpRef& q, uint32_t wqe_index, uint8_t opcode, int target_pe, uint64_t remote_va,
                             uint32_t bytes, Ps t) {
   WqeFault out;
@@ -113,7 +120,7 @@ WqeFault FaultInjector::wqe(const QpRef& q, uint32_t wqe_index, uint8_t opcode, 
     e.target_pe = target_pe;
     e.wqe = wqe_index;
     e.t = t;
-    if (s.kind == "link_down") {
+    if (s.kind == fault_kind::kLinkDown) {
       // A path that is down for good fails the WQE (transport retries exhausted); one that comes
       // back up only delays it (the fabric waits).
       if (s.window_end_ps != kForeverPs || t < s.window_begin_ps || target_pe < 0 || out.status) continue;
@@ -123,23 +130,23 @@ WqeFault FaultInjector::wqe(const QpRef& q, uint32_t wqe_index, uint8_t opcode, 
       if (!down) continue;
       out.status = fault_cqe::kTransportStatus;
       out.substatus = fault_cqe::kRetryExceededSubstatus;
-      e.kind = "link_down";
+      e.kind = fault_kind::kLinkDown.name;
       e.detail = fmt::format("path PE {} -> PE {} is down: WQE {} fails with a transport error", q.pe, target_pe,
                              wqe_index);
       emit(std::move(e));
       continue;
     }
-    const bool wqe_kind = s.kind == "cqe_error" || s.kind == "reorder" || s.kind == "bit_flip";
+    const bool wqe_kind = s.kind == fault_kind::kCqeError || s.kind == fault_kind::kReorder || s.kind == fault_kind::kBitFlip;
     if (!wqe_kind || !selects(r, q, target_pe, t) || !in_heap_range(r, target_pe, remote_va, bytes)) continue;
-    if (s.kind == "cqe_error" && out.status) continue;
+    if (s.kind == fault_kind::kCqeError && out.status) continue;
     if (!fire(r)) continue;
     e.kind = s.kind.c_str();
-    if (s.kind == "cqe_error") {
+    if (s.kind == fault_kind::kCqeError) {
       out.status = s.status;
       out.substatus = s.substatus;
       e.detail = fmt::format("WQE {} completes with an injected error CQE (status {:#x} substatus {:#x})", wqe_index,
                              s.status, s.substatus);
-    } else if (s.kind == "reorder") {
+    } else if (s.kind == fault_kind::kReorder) {
       out.delay_ps += s.delay_ps;
       e.detail = fmt::format("WQE {} ({} bytes) lands {} late; later WQEs may overtake it", wqe_index, bytes,
                              us_text(s.delay_ps));
@@ -154,11 +161,12 @@ WqeFault FaultInjector::wqe(const QpRef& q, uint32_t wqe_index, uint8_t opcode, 
   return out;
 }
 
+SYMSIM_REGISTER_FAULT(fault_kind::kTornBlock);
 bool FaultInjector::tear(const QpRef& q, uint32_t wqe_index, int target_pe, const uint8_t* dst, uint32_t bytes, Ps t,
                          TornUnit* out) {
   for (Rule& r : m_rules) {
     const FaultSpec& s = r.spec;
-    if (s.kind != "torn_block" || bytes <= 1 || !selects(r, q, target_pe, t) ||
+    if (s.kind != fault_kind::kTornBlock || bytes <= 1 || !selects(r, q, target_pe, t) ||
         !in_heap_range(r, target_pe, reinterpret_cast<uint64_t>(dst), bytes) || !fire(r))
       continue;
     const uint32_t split = std::min(s.split_bytes, bytes - 1);
@@ -166,7 +174,7 @@ bool FaultInjector::tear(const QpRef& q, uint32_t wqe_index, int target_pe, cons
     out->late_bytes = s.tail_first ? split : bytes - split;
     out->late_delay_ps = s.delay_ps;
     FaultEvent e;
-    e.kind = "torn_block";
+    e.kind = fault_kind::kTornBlock.name;
     e.qp = q;
     e.wqe = wqe_index;
     e.target_pe = target_pe;
@@ -194,14 +202,16 @@ void FaultInjector::corrupt(const QpRef&, uint32_t, uint8_t* data, uint64_t len,
   m_flip = nullptr;
 }
 
+SYMSIM_REGISTER_FAULT(fault_kind::kLinkDegrade);
+SYMSIM_REGISTER_FAULT(fault_kind::kLinkDown);
 LinkFault FaultInjector::link(int link_id, Ps t) {
   LinkFault out;
   for (Rule& r : m_rules) {
     const FaultSpec& s = r.spec;
-    if ((s.kind != "link_degrade" && s.kind != "link_down") || t >= s.window_end_ps ||
+    if ((s.kind != fault_kind::kLinkDegrade && s.kind != fault_kind::kLinkDown) || t >= s.window_end_ps ||
         std::find(r.link_ids.begin(), r.link_ids.end(), link_id) == r.link_ids.end())
       continue;
-    if (s.kind == "link_down") {
+    if (s.kind == fault_kind::kLinkDown) {
       // A message that would start inside the window waits for its end.
       if (t < s.window_begin_ps) continue;
       out.down_until_ps = std::max(out.down_until_ps, s.window_end_ps);
@@ -217,7 +227,7 @@ LinkFault FaultInjector::link(int link_id, Ps t) {
       e.kind = s.kind.c_str();
       e.qp = QpRef{-1, -1, -1};
       e.t = std::max(t, s.window_begin_ps);
-      e.detail = s.kind == "link_down"
+      e.detail = s.kind == fault_kind::kLinkDown
                      ? fmt::format("link {} down {}", m_sys.fabric().links()[link_id]->name(),
                                    s.window_end_ps == kForeverPs ? std::string("for good")
                                                                  : "until " + us_text(s.window_end_ps))
@@ -230,16 +240,17 @@ LinkFault FaultInjector::link(int link_id, Ps t) {
   return out;
 }
 
+SYMSIM_REGISTER_FAULT(fault_kind::kStraggler);
 double FaultInjector::core_slowdown(int pe, int core, Ps t) {
   double f = 1.0;
   for (Rule& r : m_rules) {
     const FaultSpec& s = r.spec;
-    if (s.kind != "straggler" || t < s.window_begin_ps || t >= s.window_end_ps || !in(s.pes, pe) || !in(s.cores, core))
+    if (s.kind != fault_kind::kStraggler || t < s.window_begin_ps || t >= s.window_end_ps || !in(s.pes, pe) || !in(s.cores, core))
       continue;
     f = std::max(f, s.slowdown);
     if (r.announced.insert({pe, core, -1}).second) {
       FaultEvent e;
-      e.kind = "straggler";
+      e.kind = fault_kind::kStraggler.name;
       e.qp = QpRef{pe, -1, -1};
       e.t = t;
       e.detail = fmt::format("AIV core {} of PE {} runs {}x slower", core, pe, s.slowdown);

@@ -6,8 +6,10 @@
 #include <cmath>
 #include <map>
 #include <set>
+#include <sstream>
 
 #include "checkers/catalog.h"
+#include "faults/fault_kinds.h"
 #include "scenario/input_error.h"
 
 namespace symsim {
@@ -16,27 +18,22 @@ using nlohmann::json;
 
 namespace {
 
-// Keys every fault may have, and each kind's own.
-const std::map<std::string, std::set<std::string>>& kind_keys() {
-  static const std::set<std::string> qp_sel = {"pe", "peer", "qp", "window_us"};
-  static const std::set<std::string> wqe_sel = {"pe", "peer", "qp", "heap_range", "window_us", "probability", "count"};
-  auto with = [](std::set<std::string> base, std::initializer_list<const char*> more) {
-    for (const char* k : more) base.insert(k);
-    return base;
-  };
-  static const std::map<std::string, std::set<std::string>> k = {
-      {"cq_overflow", with(qp_sel, {"depth", "stall"})},
-      {"torn_block", with(wqe_sel, {"split_bytes", "first", "delay_ns"})},
-      {"drop_doorbell", with(qp_sel, {"probability", "count", "queue"})},
-      {"delay_doorbell", with(qp_sel, {"probability", "count", "queue", "delay_ns"})},
-      {"link_degrade", {"link", "pe", "window_us", "bandwidth_factor", "extra_latency_ns"}},
-      {"link_down", {"link", "pe", "window_us"}},
-      {"reorder", with(wqe_sel, {"delay_ns"})},
-      {"cqe_error", with(wqe_sel, {"status", "substatus"})},
-      {"straggler", {"pe", "core", "window_us", "slowdown"}},
-      {"bit_flip", with(wqe_sel, {"bits"})},
-  };
-  return k;
+// The keys a fault of `kind` may have besides "kind" (its registration: faults/fault_kinds.h).
+std::set<std::string> kind_keys(const std::string& kind) {
+  std::set<std::string> keys;
+  for (const FaultKind& k : catalog::faults()) {
+    if (kind != k.name) continue;
+    std::istringstream words(k.keys);
+    for (std::string w; words >> w;) {
+      if (w == "@qp" || w == "@wqe") {
+        keys.insert({"pe", "peer", "qp", "window_us"});
+        if (w == "@wqe") keys.insert({"heap_range", "probability", "count"});
+      } else {
+        keys.insert(w);
+      }
+    }
+  }
+  return keys;
 }
 
 class Reader {
@@ -95,7 +92,7 @@ FaultSpec parse_one(const json& f, size_t i, const std::string& file, const Faul
     for (const CatalogEntry& e : fault_catalog()) known += (known.empty() ? "" : ", ") + std::string(e.id);
     r.fail("kind", fmt::format("unknown fault kind '{}' (known: {})", s.kind, known));
   }
-  const std::set<std::string>& allowed = kind_keys().at(s.kind);
+  const std::set<std::string> allowed = kind_keys(s.kind);
   for (auto it = f.begin(); it != f.end(); ++it) {
     if (it.key() == "kind" || allowed.count(it.key())) continue;
     std::string list;
@@ -122,7 +119,7 @@ FaultSpec parse_one(const json& f, size_t i, const std::string& file, const Faul
       s.links.push_back(name);
     }
   }
-  if ((s.kind == "link_degrade" || s.kind == "link_down") && s.links.empty() && s.pes.empty())
+  if ((s.kind == fault_kind::kLinkDegrade || s.kind == fault_kind::kLinkDown) && s.links.empty() && s.pes.empty())
     r.fail("", "a link fault needs 'link' (link names) or 'pe' (that PE's port links)");
   if (f.contains("heap_range")) {
     const auto [b, e] = r.range(f["heap_range"], "heap_range", 9007199254740991.0, true);
@@ -144,7 +141,7 @@ FaultSpec parse_one(const json& f, size_t i, const std::string& file, const Faul
     }
     return ns_to_ps(r.number(f[key], key, 0, 1e12, false));
   };
-  if (s.kind == "cq_overflow") {
+  if (s.kind == fault_kind::kCqOverflow) {
     if (f.contains("depth") == f.contains("stall"))
       r.fail("", "a cq_overflow fault takes exactly one of 'depth' (shrink the CQ) and 'stall' (stall its consumer)");
     if (f.contains("depth")) s.depth = static_cast<uint32_t>(r.number(f["depth"], "depth", 1, 1u << 24, true));
@@ -152,7 +149,7 @@ FaultSpec parse_one(const json& f, size_t i, const std::string& file, const Faul
       if (!f["stall"].is_boolean() || !f["stall"].get<bool>()) r.fail("stall", "expected true");
       s.stall = true;
     }
-  } else if (s.kind == "torn_block") {
+  } else if (s.kind == fault_kind::kTornBlock) {
     if (f.contains("split_bytes"))
       s.split_bytes = static_cast<uint32_t>(r.number(f["split_bytes"], "split_bytes", 1, lim.unit_bytes - 1, true));
     if (s.split_bytes >= lim.unit_bytes) s.split_bytes = lim.unit_bytes / 2;
@@ -164,28 +161,28 @@ FaultSpec parse_one(const json& f, size_t i, const std::string& file, const Faul
     }
     s.delay_ps = delay("delay_ns", false, 1000.0);
     if (s.delay_ps == 0) r.fail("delay_ns", "must be above 0: the parts must land at different times");
-  } else if (s.kind == "drop_doorbell" || s.kind == "delay_doorbell") {
+  } else if (s.kind == fault_kind::kDropDoorbell || s.kind == fault_kind::kDelayDoorbell) {
     if (f.contains("queue")) {
       const json& q = f["queue"];
       if (!q.is_string() || (q != "sq" && q != "cq")) r.fail("queue", "expected \"sq\" or \"cq\"");
       s.cq_queue = q == "cq";
     }
-    if (s.kind == "delay_doorbell") s.delay_ps = delay("delay_ns", true, 0);
-  } else if (s.kind == "link_degrade") {
+    if (s.kind == fault_kind::kDelayDoorbell) s.delay_ps = delay("delay_ns", true, 0);
+  } else if (s.kind == fault_kind::kLinkDegrade) {
     if (f.contains("bandwidth_factor"))
       s.bandwidth_factor = r.number(f["bandwidth_factor"], "bandwidth_factor", 1e-6, 1, false);
     s.extra_latency_ps = delay("extra_latency_ns", false, 0);
     if (s.bandwidth_factor == 1.0 && s.extra_latency_ps == 0)
       r.fail("", "a link_degrade fault needs 'bandwidth_factor' below 1 or 'extra_latency_ns' above 0");
-  } else if (s.kind == "reorder") {
+  } else if (s.kind == fault_kind::kReorder) {
     s.delay_ps = delay("delay_ns", true, 0);
-  } else if (s.kind == "cqe_error") {
+  } else if (s.kind == fault_kind::kCqeError) {
     if (f.contains("status")) s.status = static_cast<uint8_t>(r.number(f["status"], "status", 1, 255, true));
     if (f.contains("substatus")) s.substatus = static_cast<uint8_t>(r.number(f["substatus"], "substatus", 0, 255, true));
-  } else if (s.kind == "straggler") {
+  } else if (s.kind == fault_kind::kStraggler) {
     if (!f.contains("slowdown")) r.fail("slowdown", "missing required key");
     s.slowdown = r.number(f["slowdown"], "slowdown", 1, 1e6, false);
-  } else if (s.kind == "bit_flip") {
+  } else if (s.kind == fault_kind::kBitFlip) {
     if (f.contains("bits")) s.bits = static_cast<uint32_t>(r.number(f["bits"], "bits", 1, 4096, true));
   }
   return s;

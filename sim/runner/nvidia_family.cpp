@@ -1,6 +1,6 @@
-// The NVIDIA family: GPUs, NVLink and NICs (models/nvidia), run through the CUDA shim. The
-// models report their hazards themselves (on_model_hazard), and a launch that never ends is
-// reported here as a deadlock or timeout with what each GPU waits on.
+// The NVIDIA family: GPUs, NVLink and NICs (models/nvidia), run through the CUDA shim. Hazards
+// come from the NVIDIA checkers (sim/checkers/nvidia) watching the models' events, and a
+// launch that never ends is reported here as a deadlock or timeout with what each GPU waits on.
 #include <systemc>
 
 #include <fmt/format.h>
@@ -8,7 +8,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "checkers/hang_hazards.h"
 #include "checkers/hazard_log.h"
+#include "checkers/nvidia/nvidia_checker.h"
 #include "models/nvidia/nvidia_params.h"
 #include "models/nvidia/nvidia_system.h"
 #include "runner/expectation_report.h"
@@ -24,28 +26,6 @@ namespace symsim {
 using nlohmann::json;
 
 namespace {
-
-// Hazards the NVIDIA models find themselves, with addresses named deterministically.
-class NvidiaHazards : public Observer {
- public:
-  explicit NvidiaHazards(HazardLog& log) : m_log(log) {}
-  void on_model_hazard(const ModelHazard& m) override {
-    Hazard h;
-    h.id = m.id;
-    h.pe = m.pe;
-    h.qp = m.qp;
-    h.slot = m.slot;
-    h.wqe = m.wqe;
-    h.addr = m.addr ? nv::addr_text(m.addr) : "";
-    h.time_ps = m.time_ps;
-    h.detail = m.detail;
-    h.observed = m.observed;
-    m_log.report(std::move(h));
-  }
-
- private:
-  HazardLog& m_log;
-};
 
 // Per kernel: how long its launches ran on their GPUs (from the end of the host's launch
 // overhead, the GPU side of the launch included), each and at most, in the order the kernels
@@ -92,8 +72,8 @@ class NvidiaSimulation : public FamilySimulation {
   Hooks& hooks() override { return m_sys.hooks(); }
 
   void attach_family_observers(HazardLog& log) override {
-    m_model_hazards = std::make_unique<NvidiaHazards>(log);
-    m_sys.hooks().attach(m_model_hazards.get());
+    m_checkers = std::make_unique<NvidiaCheckerSet>(log);
+    m_checkers->attach(m_sys.hooks());
   }
 
   std::unique_ptr<TraceWriter> make_trace(const TraceFilter& filter) override {
@@ -115,11 +95,11 @@ class NvidiaSimulation : public FamilySimulation {
       for (int g = 0; g < m_sys.n_gpus(); ++g) {
         std::vector<std::string> waits = m_sys.scheduler(g).describe_waits(12);
         if (waits.empty()) continue;
-        hazards.report({timed_out ? "timeout" : "deadlock", g, -1, -1, -1, -1, "", end_ps, "",
+        hazards.report({timed_out ? kTimeout.name : kDeadlock.name, g, -1, -1, -1, -1, "", end_ps, "",
                         (timed_out ? fmt::format("still running at the {} us limit: ", limit_us) : "") + join(waits), 0});
       }
       if (!timed_out && hazards.all().empty())
-        hazards.report({"deadlock", -1, -1, -1, -1, -1, "", end_ps, "", join(cuda::host_waits()), 0});
+        hazards.report({kDeadlock.name, -1, -1, -1, -1, -1, "", end_ps, "", join(cuda::host_waits()), 0});
     }
     return end_ps;
   }
@@ -163,7 +143,7 @@ class NvidiaSimulation : public FamilySimulation {
 
  private:
   nv::NvidiaSystem m_sys;
-  std::unique_ptr<NvidiaHazards> m_model_hazards;
+  std::unique_ptr<NvidiaCheckerSet> m_checkers;
 };
 
 class NvidiaFamily : public PlatformFamily {

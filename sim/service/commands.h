@@ -4,19 +4,19 @@
 #include <memory>
 #include <optional>
 
+#include "cli/subcommand_group.h"
+
 namespace CLI {
 class App;
 }
 
 namespace symsim::service {
 
-class Commands {
+class Commands : public cli::SubcommandGroup {
  public:
   explicit Commands(CLI::App& app);
-  ~Commands();
-  // The exit code of the subcommand given, or nullopt when it was none of these. Throws
-  // InputError (exit 2) and other exceptions (exit 3) as the other subcommands do.
-  std::optional<int> dispatch();
+  ~Commands() override;
+  std::optional<int> dispatch() override;
 
  private:
   struct Impl;

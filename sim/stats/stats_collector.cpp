@@ -6,10 +6,70 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "catalog/hazard_id.h"
+#include "catalog/statistic.h"
 #include "models/fabric/fabric.h"
 
 namespace symsim {
 namespace {
+
+// The statistics this collector writes, each registered (`symsim list stats`) and used as its
+// JSON key below.
+constexpr Statistic kQpWqes{"wqes", "pes[].qps[]", "count", family::kAll, "WQEs the engine executed on the QP"};
+SYMSIM_REGISTER_STATISTIC(kQpWqes);
+constexpr Statistic kQpBytes{"bytes", "pes[].qps[]", "B", family::kAll, "payload of the QP's WQEs that succeeded"};
+SYMSIM_REGISTER_STATISTIC(kQpBytes);
+constexpr Statistic kQpDoorbells{"doorbells", "pes[].qps[]", "count", family::kAll, "SQ doorbells that moved the producer index"};
+SYMSIM_REGISTER_STATISTIC(kQpDoorbells);
+constexpr Statistic kQpCqDoorbells{"cq_doorbells", "pes[].qps[]", "count", family::kAll, "CQ doorbells (consumer index updates)"};
+SYMSIM_REGISTER_STATISTIC(kQpCqDoorbells);
+constexpr Statistic kQpCqes{"cqes", "pes[].qps[]", "count", family::kAll, "CQEs written"};
+SYMSIM_REGISTER_STATISTIC(kQpCqes);
+constexpr Statistic kQpCqesReaped{"cqes_reaped", "pes[].qps[]", "count", family::kAll, "CQEs a kernel polled"};
+SYMSIM_REGISTER_STATISTIC(kQpCqesReaped);
+constexpr Statistic kQpErrors{"errors", "pes[].qps[]", "count", family::kAll, "WQEs completed with an error"};
+SYMSIM_REGISTER_STATISTIC(kQpErrors);
+constexpr Statistic kQpDoorbellRegressions{"doorbell_regressions", "pes[].qps[]", "count", family::kAll, "doorbells that moved the producer index backwards"};
+SYMSIM_REGISTER_STATISTIC(kQpDoorbellRegressions);
+constexpr Statistic kQpCqOverflows{"cq_overflows", "pes[].qps[]", "count", family::kAll, "CQEs lost to a full CQ"};
+SYMSIM_REGISTER_STATISTIC(kQpCqOverflows);
+constexpr Statistic kQpLatency{"latency_ns", "pes[].qps[]", "ns", family::kAll, "doorbell to CQE (or to completion without a CQE) of successful WQEs: count, p50, p90, p99, max"};
+SYMSIM_REGISTER_STATISTIC(kQpLatency);
+constexpr Statistic kEngineWqes{"wqes", "pes[].engine", "count", family::kAll, "WQEs the PE's engine (NIC) executed"};
+SYMSIM_REGISTER_STATISTIC(kEngineWqes);
+constexpr Statistic kEngineBytes{"bytes", "pes[].engine", "B", family::kAll, "payload of the engine's WQEs that succeeded"};
+SYMSIM_REGISTER_STATISTIC(kEngineBytes);
+constexpr Statistic kEngineDoorbells{"doorbells", "pes[].engine", "count", family::kAll, "SQ doorbells the engine received"};
+SYMSIM_REGISTER_STATISTIC(kEngineDoorbells);
+constexpr Statistic kEngineCqDoorbells{"cq_doorbells", "pes[].engine", "count", family::kAll, "CQ doorbells the engine received"};
+SYMSIM_REGISTER_STATISTIC(kEngineCqDoorbells);
+constexpr Statistic kEngineCqes{"cqes", "pes[].engine", "count", family::kAll, "CQEs the engine wrote"};
+SYMSIM_REGISTER_STATISTIC(kEngineCqes);
+constexpr Statistic kEngineErrors{"errors", "pes[].engine", "count", family::kAll, "WQEs the engine completed with an error"};
+SYMSIM_REGISTER_STATISTIC(kEngineErrors);
+constexpr Statistic kEngineBusy{"busy_ns", "pes[].engine", "ns", family::kAll, "time the engine was busy fetching and executing WQEs"};
+SYMSIM_REGISTER_STATISTIC(kEngineBusy);
+constexpr Statistic kEngineUtilization{"utilization", "pes[].engine", "fraction", family::kAll, "busy_ns over the simulated time"};
+SYMSIM_REGISTER_STATISTIC(kEngineUtilization);
+constexpr Statistic kLinkBytes{"bytes", "links[]", "B", family::kAll, "bytes the link carried"};
+SYMSIM_REGISTER_STATISTIC(kLinkBytes);
+constexpr Statistic kLinkMessages{"messages", "links[]", "count", family::kAll, "messages the link carried"};
+SYMSIM_REGISTER_STATISTIC(kLinkMessages);
+constexpr Statistic kLinkBusy{"busy_ns", "links[]", "ns", family::kAll, "time the link was busy"};
+SYMSIM_REGISTER_STATISTIC(kLinkBusy);
+constexpr Statistic kLinkUtilization{"utilization", "links[]", "fraction", family::kAll, "busy_ns over the simulated time"};
+SYMSIM_REGISTER_STATISTIC(kLinkUtilization);
+constexpr Statistic kTotalWqes{"wqes", "totals", "count", family::kAll, "WQEs executed on every PE"};
+SYMSIM_REGISTER_STATISTIC(kTotalWqes);
+constexpr Statistic kTotalBytes{"bytes", "totals", "B", family::kAll, "payload of every WQE that succeeded"};
+SYMSIM_REGISTER_STATISTIC(kTotalBytes);
+constexpr Statistic kTotalDoorbells{"doorbells", "totals", "count", family::kAll, "SQ doorbells on every PE"};
+SYMSIM_REGISTER_STATISTIC(kTotalDoorbells);
+constexpr Statistic kTotalCqes{"cqes", "totals", "count", family::kAll, "CQEs written on every PE"};
+SYMSIM_REGISTER_STATISTIC(kTotalCqes);
+constexpr Statistic kTotalErrors{"errors", "totals", "count", family::kAll, "WQEs completed with an error"};
+SYMSIM_REGISTER_STATISTIC(kTotalErrors);
+
 
 // ns with 3 decimals, exact: integer ps / 1000 is correctly rounded and prints shortest.
 double ps_to_ns3(Ps ps) { return static_cast<double>(ps) / 1000.0; }
@@ -102,25 +162,25 @@ nlohmann::json StatsCollector::to_json(Ps sim_time_ps, const Fabric& fabric) con
     for (const auto& [ref, q] : qps_of[pe]) {
       qps.push_back({{"slot", ref.slot},
                      {"qp", ref.qp},
-                     {"wqes", q->wqes},
-                     {"bytes", q->bytes},
-                     {"doorbells", q->doorbells},
-                     {"cq_doorbells", q->cq_doorbells},
-                     {"cqes", q->cqes},
-                     {"cqes_reaped", q->cqes_reaped},
-                     {"errors", q->errors},
-                     {"doorbell_regressions", q->doorbell_regressions},
-                     {"cq_overflows", q->cq_overflows},
-                     {"latency_ns", latency_json(q->latency_ns)}});
+                     {kQpWqes.name, q->wqes},
+                     {kQpBytes.name, q->bytes},
+                     {kQpDoorbells.name, q->doorbells},
+                     {kQpCqDoorbells.name, q->cq_doorbells},
+                     {kQpCqes.name, q->cqes},
+                     {kQpCqesReaped.name, q->cqes_reaped},
+                     {kQpErrors.name, q->errors},
+                     {kQpDoorbellRegressions.name, q->doorbell_regressions},
+                     {kQpCqOverflows.name, q->cq_overflows},
+                     {kQpLatency.name, latency_json(q->latency_ns)}});
     }
-    json engine = {{"wqes", s->wqes},
-                   {"bytes", s->bytes},
-                   {"doorbells", s->doorbells},
-                   {"cq_doorbells", s->cq_doorbells},
-                   {"cqes", s->cqes},
-                   {"errors", s->errors},
-                   {"busy_ns", ps_to_ns3(s->busy_ps)},
-                   {"utilization", utilization(s->busy_ps, sim_time_ps)}};
+    json engine = {{kEngineWqes.name, s->wqes},
+                   {kEngineBytes.name, s->bytes},
+                   {kEngineDoorbells.name, s->doorbells},
+                   {kEngineCqDoorbells.name, s->cq_doorbells},
+                   {kEngineCqes.name, s->cqes},
+                   {kEngineErrors.name, s->errors},
+                   {kEngineBusy.name, ps_to_ns3(s->busy_ps)},
+                   {kEngineUtilization.name, utilization(s->busy_ps, sim_time_ps)}};
     out_pes.push_back({{"pe", pe}, {"engine", std::move(engine)}, {"qps", std::move(qps)}});
   }
 
@@ -129,17 +189,17 @@ nlohmann::json StatsCollector::to_json(Ps sim_time_ps, const Fabric& fabric) con
     if (l->bytes() == 0) continue;
     links.push_back({{"id", l->id()},
                      {"name", l->name()},
-                     {"bytes", l->bytes()},
-                     {"messages", l->messages()},
-                     {"busy_ns", ps_to_ns3(l->busy_ps())},
-                     {"utilization", utilization(l->busy_ps(), sim_time_ps)}});
+                     {kLinkBytes.name, l->bytes()},
+                     {kLinkMessages.name, l->messages()},
+                     {kLinkBusy.name, ps_to_ns3(l->busy_ps())},
+                     {kLinkUtilization.name, utilization(l->busy_ps(), sim_time_ps)}});
   }
 
-  json totals = {{"wqes", m_total_wqes},
-                 {"bytes", m_total_bytes},
-                 {"doorbells", m_total_doorbells},
-                 {"cqes", m_total_cqes},
-                 {"errors", m_total_errors}};
+  json totals = {{kTotalWqes.name, m_total_wqes},
+                 {kTotalBytes.name, m_total_bytes},
+                 {kTotalDoorbells.name, m_total_doorbells},
+                 {kTotalCqes.name, m_total_cqes},
+                 {kTotalErrors.name, m_total_errors}};
   return {{"pes", std::move(out_pes)}, {"links", std::move(links)}, {"totals", std::move(totals)}};
 }
 

@@ -49,11 +49,46 @@ assert all("core" not in t and "time_ns" not in t for t in r["traps"])  # the GP
     has out.txt "    sm.count" ;;
   list_without_argument)
     expect 0 "$symsim" list
-    for w in kernels platforms faults hazards; do has out.txt "symsim list $w"; done
+    for w in kernels platforms faults hazards checkers stats; do has out.txt "symsim list $w"; done
     lacks err.txt "required"
     expect 2 "$symsim" list kernel
     has err.txt "cannot list 'kernel'"
     has err.txt "symsim list kernels" ;;
+  list_json_from_registrations)
+    # Each catalog as JSON, read from the registrations beside the code (sim/catalog).
+    expect 0 "$symsim" list hazards --json
+    py out.txt '
+ids = {h["id"]: h for h in r}
+assert ids["sq_overrun"]["family"] == "ascend, nvidia", ids["sq_overrun"]
+assert ids["pipe_sync_missing"]["family"] == "ascend"
+assert ids["deadlock"]["family"] == "ascend, nvidia"
+assert all(h["doc"] for h in r)
+'
+    expect 0 "$symsim" list checkers --json
+    py out.txt '
+c = {(x["name"], x["family"]): x["hazards"] for x in r}
+assert c[("nvidia/nic_sq_slot", "nvidia")] == ["sq_overrun", "torn_wqe"], c
+assert c[("completion_errors", "ascend")] == ["token_mismatch", "bad_remote_addr", "relay_unreachable"]
+'
+    expect 0 "$symsim" list platforms --json
+    py out.txt '
+fam = {f["name"]: {p["key"]: p["unit"] for p in f["parameters"]} for f in r["families"]}
+assert fam["nvidia"]["nvlink.gbytes_per_s"] == "GB/s" and fam["ascend"]["udma.sq_depth_bb"] == "WQEBB", fam
+assert all(u for f in fam.values() for u in f.values())
+'
+    expect 0 "$symsim" list stats --json
+    py out.txt 'assert {"where": "pes[].engine", "name": "busy_ns", "unit": "ns"}.items() <= next(s for s in r if s["where"] == "pes[].engine" and s["name"] == "busy_ns").items()'
+    expect 0 "$symsim" list faults
+    has out.txt "torn_block                   [ascend]" ;;
+  nvidia_checker_off_by_name)
+    # An NVIDIA hazard comes from its registered checker, which the scenario switches off by id.
+    expect 0 "$symsim" run "$src/scenarios/nvidia/rdma_sq_overrun.json" --out on
+    py on/result.json '
+h = [(x["id"], x["pe"], x["qp"], x["wqe"]) for x in r["hazards"]]
+assert h == [("sq_overrun", 0, 0, 0)], h
+'
+    expect 1 "$symsim" run "$src/scenarios/nvidia/rdma_sq_overrun.json" --set checkers.sq_overrun=false --out off
+    py off/result.json 'assert r["hazards"] == [], r["hazards"]' ;;
   unknown_kernel_names_kernel_lib)
     printf '%s\n' '{"symsim":1,"name":"k","platform":"ascend910c","pes":2,"kernel":{"name":"my_kernel"}}' > s.json
     expect 2 "$symsim" validate s.json

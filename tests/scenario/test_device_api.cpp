@@ -14,7 +14,7 @@ using namespace symsim;
 
 namespace {
 
-struct CopyLog : Observer {
+struct CopyLog : AscendObserver {
   std::vector<CopyRecord> copies;  // PE 0's
   uint64_t link_bytes = 0;
   void on_copy(const CopyRecord& c) override {

@@ -19,7 +19,7 @@ using namespace symsim;
 namespace {
 
 // What PE 0 did to its source, and its put.
-struct RaceLog : Observer {
+struct RaceLog : AscendObserver {
   std::vector<WqeRecord> puts;
   std::vector<CopyRecord> copies;   // MTE3 copies into the source
   std::vector<StoreRecord> stores;  // direct writes into the source

@@ -192,7 +192,7 @@ void publish_wqe(const QpView& v, const udma::Wqe& w, bool mte3, uint8_t* ub, ui
     p.bytes = w.len;
     p.t = c.local_ps();
     p.site = site_ref(site);
-    system().hooks().emit(&Observer::on_wqe_post, p);
+    system().hooks().emit(&AscendObserver::on_wqe_post, p);
   }
   const uint32_t new_head = head + bb;
   ring_doorbell(v.sq->db_addr, new_head, site);

@@ -111,7 +111,7 @@ void vector_barrier_all_at(CallSite site, const char* api) {
     w.vec_latest_ps = 0;
     ++w.vec_generation;
     w.vec_event.notify(sc_core::sc_time::from_value(w.vec_release_ps - now_ps()));
-    w.sys->hooks().emit(&Observer::on_device_barrier, w.vec_release_ps);
+    w.sys->hooks().emit(&AscendObserver::on_device_barrier, w.vec_release_ps);
     c.wait_until(w.vec_release_ps);
   } else {
     b.barrier_api = api;
@@ -413,7 +413,7 @@ void note_store(const void* addr, uint64_t bytes, const char* what, CallSite sit
   r.t = x->core ? x->core->local_ps() : now_ps();
   r.what = what;
   r.site = site_ref(site);
-  system().hooks().emit(&Observer::on_gm_store, r);
+  system().hooks().emit(&AscendObserver::on_gm_store, r);
 }
 
 void before_core_store(const void* addr, uint64_t bytes) {

@@ -6,7 +6,7 @@
 #pragma once
 #include <cstdint>
 
-#include "models/core/observer.h"
+#include "models/ascend/ascend_observer.h"
 
 namespace symsim {
 class AivCore;

@@ -1,0 +1,35 @@
+#include "catalog/param_unit.h"
+
+namespace symsim::catalog {
+
+namespace {
+
+bool ends_with(const std::string& s, const char* tail) {
+  const std::string t(tail);
+  return s.size() >= t.size() && s.compare(s.size() - t.size(), t.size(), t) == 0;
+}
+
+struct Suffix {
+  const char* tail;
+  const char* unit;
+};
+
+// Longest tails first where one ends another ("_gbytes_per_s" before "_bytes").
+constexpr Suffix kSuffixes[] = {
+    {"gbytes_per_s", "GB/s"},   {"_ns", "ns"},          {"_us", "us"},          {"_ps", "ps"},
+    {"bytes", "B"},             {"_ghz", "GHz"},        {"_depth_bb", "WQEBB"}, {"_depth", "entries"},
+    {"count", "count"},         {"cores", "count"},     {"max_threads", "count"},
+    {"_per_thread", "count"},   {"_per_domain", "count"}, {"_per_leaf", "count"},
+    {"_per_node", "count"},     {"_efficiency", "fraction"},
+    {"idle_poll_sleep", "0/1"},
+};
+
+}  // namespace
+
+const char* param_unit(const std::string& key) {
+  for (const Suffix& s : kSuffixes)
+    if (ends_with(key, s.tail)) return s.unit;
+  return nullptr;
+}
+
+}  // namespace symsim::catalog

@@ -1,0 +1,41 @@
+#pragma once
+#include <vector>
+
+#include "catalog/hazard_id.h"
+#include "checkers/checker.h"
+#include "models/core/page_multimap.h"
+
+namespace symsim {
+
+inline constexpr HazardId kCoreWriteRace{"core_write_race", "two cores stored to overlapping GM with no synchronisation"};
+
+// core_write_race: two cores of a PE write overlapping GM between two barriers; `observed`
+// when both writes were in flight at once this run.
+class CoreWriteRaceChecker : public Checker {
+ public:
+  using Checker::Checker;
+  void on_block_start(int pe, int core, const char* kernel, Ps t) override;
+  void on_block_end(int pe, int core, const char* kernel, Ps t) override;
+  void on_device_barrier(Ps t) override;
+  void on_copy(const CopyRecord& c) override;
+
+ private:
+  struct Write {
+    const uint8_t* begin;
+    const uint8_t* end;
+    int core;
+    uint64_t seq;  // order of the writes, to name the earliest conflicting one
+    SiteRef site;
+    Ps issue_ps, visible_ps;  // in flight from issue until visible
+    bool operator==(const Write& o) const { return seq == o.seq; }
+  };
+  // A PE's GM writes since the last barrier, filed under every 4 KiB page they touch.
+  struct PeWrites {
+    PageMultimap<Write> pages;
+    uint64_t seq = 0;
+  };
+  std::vector<int> m_running;      // blocks running, by PE
+  std::vector<PeWrites> m_writes;  // by PE
+};
+
+}  // namespace symsim

@@ -1,0 +1,52 @@
+#pragma once
+#include <array>
+#include <deque>
+#include <tuple>
+#include <vector>
+
+#include "catalog/hazard_id.h"
+#include "checkers/checker.h"
+#include "checkers/per_core.h"
+
+namespace symsim {
+
+inline constexpr HazardId kPipeSyncMissing{"pipe_sync_missing", "a pipe read what another pipe writes with no SetFlag/WaitFlag between"};
+
+// pipe_sync_missing: a pipe used bytes another pipe of the core wrote (or still read) with
+// no SetFlag/WaitFlag or PipeBarrier between them.
+constexpr int kPipes = 4;  // AIV pipes S, V, MTE2, MTE3 (models/ascend/aiv_core.h)
+
+class PipeSyncMissingChecker : public Checker {
+ public:
+  using Checker::Checker;
+  void on_block_start(int pe, int core, const char* kernel, Ps t) override;
+  void on_copy(const CopyRecord& c) override;
+  void on_pipe_sync(const PipeSyncRecord& s) override;
+
+ private:
+  struct Access {
+    const uint8_t* begin;
+    const uint8_t* end;
+    uint64_t seq;
+    bool write;
+    unsigned reported = 0;  // bit per pipe already reported against it (one report per pair)
+    SiteRef site;
+  };
+  struct PendingSet {
+    std::tuple<int, int, int> event;  // (src, dst, id)
+    uint64_t seq;                     // access sequence number at the SetFlag
+  };
+  // Ordering only ever covers a prefix of a pipe's accesses: ordered[x][q] is the sequence
+  // number below which every access of pipe x is ordered before pipe q. A copy on q then
+  // scans only the unordered tail of each other pipe, and ordered heads are dropped.
+  struct Core {
+    std::array<std::deque<Access>, kPipes> by_pipe;  // oldest first
+    std::array<std::array<uint64_t, kPipes>, kPipes> ordered{};
+    uint64_t seq = 0;
+    std::vector<PendingSet> set_seq;  // a few at a time: a list beats a map
+  };
+  static void drop_ordered(Core& k);
+  PerCore<Core> m_cores;
+};
+
+}  // namespace symsim

@@ -1,0 +1,43 @@
+#pragma once
+#include <set>
+#include <tuple>
+#include <vector>
+
+#include "catalog/hazard_id.h"
+#include "checkers/checker.h"
+#include "models/core/qp_table.h"
+
+namespace symsim {
+
+inline constexpr HazardId kQpMultiProducer{"qp_multi_producer", "two cores posted to one QP without atomic head reservation"};
+
+// qp_multi_producer: two cores of one launch post to (or ring) the same QP; `observed` when
+// their producing spans overlapped in time this run (their head updates could interleave).
+class QpMultiProducerChecker : public Checker {
+ public:
+  using Checker::Checker;
+  void on_block_start(int pe, int core, const char* kernel, Ps t) override;
+  void on_block_end(int pe, int core, const char* kernel, Ps t) override;
+  void on_wqe_post(const PostRecord& p) override;
+  void on_doorbell_store(const QpRef& q, bool cq, uint32_t value, int core, Ps t, SiteRef site) override;
+
+ private:
+  void producer(const QpRef& q, int core, uint32_t wqe, Ps t, SiteRef site, const char* how);
+  // A core producing on a QP in this launch: from its first post or doorbell to its latest.
+  struct Span {
+    int core;
+    SiteRef site;
+    Ps first_ps, last_ps;
+  };
+  struct Producers {
+    std::vector<Span> cores;  // in order of their first post (one, unless the hazard is there)
+  };
+  struct PeLaunch {
+    int running = 0;                  // blocks of the PE's current launch still running
+    QpTable<Producers> producers;     // producers of each QP in this launch
+  };
+  std::vector<PeLaunch> m_pes;                         // by PE
+  std::set<std::tuple<QpKey, int, bool>> m_reported;  // (QP, second core, observed)
+};
+
+}  // namespace symsim

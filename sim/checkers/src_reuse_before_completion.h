@@ -1,0 +1,100 @@
+#pragma once
+#include <deque>
+#include <map>
+#include <queue>
+#include <tuple>
+#include <vector>
+#include <utility>
+
+#include "catalog/hazard_id.h"
+#include "checkers/checker.h"
+#include "checkers/completion_knowledge.h"
+#include "models/core/page_multimap.h"
+
+namespace symsim {
+
+inline constexpr HazardId kSrcReuseBeforeCompletion{"src_reuse_before_completion", "a put's source was rewritten before its completion"};
+
+// src_reuse_before_completion: a put's source rewritten after the put was posted and before
+// its PE knew it complete (a reap covering it: quiet, a CQE poll, a CQ doorbell). Reported
+// whether or not the engine had already read the source; `observed` when the rewrite fell
+// while the put was still in flight.
+class SrcReuseChecker : public Checker {
+ public:
+  explicit SrcReuseChecker(CheckerContext& ctx) : Checker(ctx), m_known(*ctx.completions) {}
+  void on_block_start(int pe, int core, const char* kernel, Ps t) override;
+  void on_block_end(int pe, int core, const char* kernel, Ps t) override;
+  void on_wqe_executed(const WqeRecord& r) override;
+  void on_copy(const CopyRecord& c) override;
+  void on_gm_store(const StoreRecord& s) override;
+
+ private:
+  // A write by PE `pe` (core -1: its host) to [dst, dst + bytes) at `t`.
+  struct Rewrite {
+    int pe, core;
+    const uint8_t* dst;
+    uint64_t bytes;
+    Ps t;
+    SiteRef site;
+    const char* what;
+  };
+  // What a judgement and its report need of a put (a window keeps two: not whole WqeRecords).
+  struct Put {
+    QpRef qp;
+    uint32_t wqe_index, bytes;
+    int target_pe;
+    uint8_t opcode;
+    uint64_t local_va;
+    Ps doorbell_ps;
+  };
+  // Puts of one source on one QP that its PE has not yet known complete, from the first to
+  // the last: a reap covering `last` settles them all (CQEs of a QP come in order).
+  struct Window {
+    Put first, last;
+    Ps complete_ps;  // the latest completion among them
+  };
+  void on_rewrite(const Rewrite& w);
+  void judge(const Window& win, const Rewrite& w);
+  Ps posted_ps(const Put& r) const;
+  static constexpr Ps kNoDelayYet = ~Ps{0};
+  mutable Ps m_doorbell_delay_ps = kNoDelayYet;  // a doorbell's delay after its store (from the preset)
+  bool settled(const Put& r, Ps t) const { return m_known.known_complete_ps(r.qp, r.wqe_index) <= t; }
+  void prune();
+  // Windows per PE and (source address, length, slot, QP). One map per PE (a copy only meets
+  // its own PE's sources), ordered by address so a copy only visits the sources it may overlap.
+  using SourceKey = std::tuple<uint64_t, uint32_t, int, int>;
+  using Sources = std::map<SourceKey, Window>;
+  std::vector<Sources> m_sources;  // by PE
+  uint64_t m_max_source_bytes = 0;
+  // Per PE, the address range every source so far lies in: most copies (into receive buffers,
+  // clears) fall outside it and skip the map.
+  std::vector<std::pair<uint64_t, uint64_t>> m_source_span;
+  // When a window may have completed, earliest first (prune checks the entry itself). A
+  // completed window stays until its PE knows it complete or its launch ends.
+  using Expiry = std::tuple<Ps, int, SourceKey>;
+  std::priority_queue<Expiry, std::vector<Expiry>, std::greater<Expiry>> m_expiry;
+  const CompletionKnowledge& m_known;  // shared, fed before this checker's hooks
+  std::vector<int> m_running;  // blocks running, by PE
+  // Recent GM writes by cores, per PE, in the order the cores made them, filed by 4 KiB page
+  // (numbered in order: seq). A core's copy starts at most `m_max_lead_ps` after the time it
+  // was made, so the writes that can start after a doorbell were all made after (doorbell -
+  // lead): a WQE looks at those filed under its source's pages only.
+  struct Write {
+    const uint8_t* dst;
+    uint64_t bytes;
+    Ps issue_ps, made_ps;
+    int core;
+    SiteRef site;
+    const char* what;
+  };
+  struct PeWrites {
+    std::deque<Write> list;  // oldest first; list[i] has seq first_seq + i
+    uint64_t first_seq = 0;
+    PageMultimap<uint64_t> pages;
+  };
+  std::vector<PeWrites> m_writes;  // by PE
+  std::vector<uint64_t> m_found;   // scratch: the seqs one WQE meets
+  Ps m_max_lead_ps = 0;
+};
+
+}  // namespace symsim

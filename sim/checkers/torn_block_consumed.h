@@ -1,0 +1,31 @@
+#pragma once
+#include <set>
+#include <vector>
+#include <utility>
+
+#include "catalog/hazard_id.h"
+#include "checkers/checker.h"
+
+namespace symsim {
+
+inline constexpr HazardId kTornBlockConsumed{"torn_block_consumed", "a receiver consumed a 512 B block that was only partly visible"};
+
+// torn_block_consumed: a reader consumed a unit whose parts had not all landed.
+class TornBlockConsumedChecker : public Checker {
+ public:
+  using Checker::Checker;
+  void on_fault(const FaultEvent& f) override;
+  void on_copy(const CopyRecord& c) override;
+  void on_gm_observe(int pe, int core, const uint8_t* addr, uint64_t bytes, Ps t, SiteRef site) override;
+
+ private:
+  struct Torn {
+    FaultEvent f;
+    std::set<std::pair<int, int>> saw_early;  // (pe, core) that read the landed part
+    bool reported = false;
+  };
+  void read(int pe, int core, const uint8_t* addr, uint64_t bytes, Ps t, SiteRef site);
+  std::vector<Torn> m_torn;
+};
+
+}  // namespace symsim

@@ -1,0 +1,22 @@
+#pragma once
+#include <vector>
+
+#include "catalog/hazard_id.h"
+#include "checkers/checker.h"
+
+namespace symsim {
+
+inline constexpr HazardId kTornWqe{"torn_wqe", "the engine fetched a WQE that was not yet fully visible"};
+
+// torn_wqe: the engine fetched a WQE whose bytes an MTE3 copy had not yet landed.
+class TornWqeChecker : public Checker {
+ public:
+  using Checker::Checker;
+  void on_copy(const CopyRecord& c) override;
+  void on_wqe_fetched(const QpRef& q, uint32_t wqe, const uint8_t* slot, uint32_t bytes, Ps t) override;
+
+ private:
+  std::vector<std::vector<CopyRecord>> m_pending;  // by ring PE: copies into its rings not yet landed
+};
+
+}  // namespace symsim

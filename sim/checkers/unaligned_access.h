@@ -1,0 +1,17 @@
+#pragma once
+
+#include "catalog/hazard_id.h"
+#include "checkers/checker.h"
+
+namespace symsim {
+
+inline constexpr HazardId kUnalignedAccess{"unaligned_access", "a DataCopy or DMA that breaks the 32 B alignment rules"};
+
+// unaligned_access: a DataCopy that breaks the 32 B rules (length, UB address).
+class UnalignedAccessChecker : public Checker {
+ public:
+  using Checker::Checker;
+  void on_copy(const CopyRecord& c) override;
+};
+
+}  // namespace symsim

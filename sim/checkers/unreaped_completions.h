@@ -1,0 +1,40 @@
+#pragma once
+#include <set>
+#include <vector>
+#include <string>
+#include <utility>
+
+#include "catalog/hazard_id.h"
+#include "checkers/checker.h"
+#include "models/core/qp_table.h"
+
+namespace symsim {
+
+inline constexpr HazardId kUnreapedCompletions{"unreaped_completions", "a kernel ended with completions never polled"};
+
+// unreaped_completions: CQEs a kernel asked for and never polled by the end of the run.
+class UnreapedCompletionsChecker : public Checker {
+ public:
+  using Checker::Checker;
+  void on_wqe_executed(const WqeRecord& r) override;
+  void on_cq_doorbell(const QpRef& q, uint32_t consumer, Ps t) override;
+  void on_kernel_trap(int pe, int core, const char* kernel, const std::string& why, Ps t) override;
+  void finish(Ps end_ps, bool completed) override;
+
+ private:
+  struct QpCompletions {
+    QpRef qp;
+    uint64_t requested = 0;
+    uint32_t consumed = 0;
+    bool errors = false;
+    // Recent (CQE index, WQE index), oldest first from `head`: the newest 4096 not yet returned.
+    // The front is dropped by moving `head` and compacted when half the vector is dead, so a
+    // CQE costs O(1) amortised and nothing is allocated once the vector is warm.
+    std::vector<std::pair<uint32_t, uint32_t>> wqe_of_cqe;
+    size_t head = 0;
+  };
+  QpTable<QpCompletions> m_qps;
+  std::set<int> m_trapped;
+};
+
+}  // namespace symsim
