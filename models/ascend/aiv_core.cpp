@@ -78,7 +78,10 @@ Ps AivCore::copy(AivPipe pipe, uint8_t* dst, const uint8_t* src, uint64_t bytes)
 
 Ps AivCore::copy_across(AivPipe pipe, uint8_t* dst, const uint8_t* src, uint64_t bytes, Fabric& fabric, int peer_pe) {
   Pipe& p = m_pipes[static_cast<int>(pipe)];
-  const Ps start = std::max({m_local_ps, p.free_ps, p.gate_ps});
+  // The fabric's links serve messages in the order they are sent: the core waits until the
+  // pipe takes the copy, so that every core offers its messages in simulated-time order.
+  wait_until(std::max({m_local_ps, p.free_ps, p.gate_ps}));
+  const Ps start = m_local_ps;
   const Ps issued = start + m_mte_latency_ps;
   const Ps engine_done = issued + transfer_ps(bytes, m_params.aiv_mte_gbytes_per_s);
   Ps arrived;
@@ -88,6 +91,7 @@ Ps AivCore::copy_across(AivPipe pipe, uint8_t* dst, const uint8_t* src, uint64_t
     arrived = fabric.send(m_pe, peer_pe, bytes, issued).last_unit_ps;
   }
   p.free_ps = std::max(engine_done, arrived);
+  if (pipe == AivPipe::kMte3) p.remote_due_ps = std::max(p.remote_due_ps, p.free_ps);
   scalar_ops(1);
   return land(pipe, dst, src, bytes);
 }
@@ -122,6 +126,12 @@ Ps AivCore::occupy(AivPipe pipe, Ps duration) {
   return p.free_ps;
 }
 
+void AivCore::await_remote(Pipe& p) {
+  if (p.remote_due_ps == 0) return;
+  wait_until(p.remote_due_ps);
+  p.remote_due_ps = 0;
+}
+
 void AivCore::force(std::vector<PendingWrite>& writes) {
   for (const PendingWrite& w : writes)
     if (m_visibility.pending(w.handle, w.generation)) m_visibility.force(w.handle);
@@ -138,6 +148,8 @@ void AivCore::set_flag(AivPipe src, AivPipe dst, int id) {
     ev.t = p.free_ps;
     ev.pending.insert(ev.pending.end(), p.pending.begin(), p.pending.end());
     p.pending.clear();
+    ev.remote_due_ps = std::max(ev.remote_due_ps, p.remote_due_ps);
+    p.remote_due_ps = 0;
   }
   scalar_ops(1);
 }
@@ -154,7 +166,12 @@ bool AivCore::wait_flag(AivPipe src, AivPipe dst, int id) {
     p.gate_ps = std::max(p.gate_ps, ev.t);
   }
   // The waiting pipe's next operations run after the copies; in this model they read memory
-  // when issued, so the copies' bytes must be in place now.
+  // when issued, so the copies' bytes must be in place now. Stores into a peer's HBM land when
+  // they arrive there: the core resumes then, so no one sees them earlier.
+  if (ev.remote_due_ps > 0) {
+    wait_until(ev.remote_due_ps);
+    ev.remote_due_ps = 0;
+  }
   force(ev.pending);
   return true;
 }
@@ -163,11 +180,13 @@ void AivCore::pipe_barrier(AivPipe pipe) {
   if (pipe == AivPipe::kAll) {
     for (Pipe& p : m_pipes) {
       m_local_ps = std::max(m_local_ps, p.free_ps);
+      await_remote(p);
       force(p.pending);
     }
   } else {
     Pipe& p = m_pipes[static_cast<int>(pipe)];
     p.gate_ps = std::max(p.gate_ps, p.free_ps);
+    await_remote(p);
     force(p.pending);
   }
   scalar_ops(1);

@@ -54,7 +54,9 @@ class AivCore {
   Ps copy(AivPipe pipe, uint8_t* dst, const uint8_t* src, uint64_t bytes);
   // A copy whose GM side is another PE's HBM (`peer_pe`), across `fabric`: on MTE3 the bytes
   // go out to the peer and become visible as they arrive; on MTE2 the request crosses, the data
-  // comes back and is in UB then. The pipe is busy until the last byte is through.
+  // comes back and is in UB then. The pipe is busy until the last byte is through. The core
+  // issues it once the pipe is free (the fabric serves messages in simulated-time order), and
+  // a wait for the MTE3 pipe (WaitFlag, PipeBarrier) resumes once its stores have landed.
   Ps copy_across(AivPipe pipe, uint8_t* dst, const uint8_t* src, uint64_t bytes, Fabric& fabric, int peer_pe);
   // An operation that occupies `pipe` for `duration` (a vector instruction: it starts when the
   // pipe is free and any WaitFlag has released it); returns its completion time.
@@ -79,13 +81,17 @@ class AivCore {
     Ps gate_ps = 0;  // later ops may not start before (WaitFlag on this pipe)
     std::vector<PendingWrite> pending;
     VisibilityQueue::Lane lane = VisibilityQueue::kNoLane;  // its copies complete in order
+    Ps remote_due_ps = 0;  // the last store into a peer's HBM (copy_across) not yet waited for lands
   };
   struct Event {
     bool set = false;
     Ps t = 0;
     std::vector<PendingWrite> pending;
+    Ps remote_due_ps = 0;
   };
 
+  // Waits (local time and SystemC) until the pipe's stores into peers' HBM have landed.
+  void await_remote(Pipe& p);
   void force(std::vector<PendingWrite>& writes);
   // The bytes of a copy on `pipe` that completes at p.free_ps: in UB now (MTE2), else visible then.
   Ps land(AivPipe pipe, uint8_t* dst, const uint8_t* src, uint64_t bytes);

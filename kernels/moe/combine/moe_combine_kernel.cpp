@@ -20,6 +20,7 @@
 #include "../common/data_as_flag.h"
 #include "../common/moe_numeric.h"
 #include "../common/moe_sender.h"
+#include "../common/moe_vector_cost.h"
 
 using namespace moe;
 
@@ -96,6 +97,7 @@ __aicore__ inline void expert(const MoeTiling& t, uint32_t core)
         uint32_t k = 0;
         while (k < t.top_k && h->experts[k] != expert_id) ++k;
         if (k == t.top_k) trap();  // the token was not routed here
+        vec::expert_row(ub.payload, in.GetPhyAddr() + kTokenHeaderBytes, t.hidden, t.elem_bytes);
         expert_forward(in.GetPhyAddr() + kTokenHeaderBytes, t.hidden, t.elem_bytes, h->scale,
                        static_cast<uint32_t>(expert_id), reinterpret_cast<__ubuf__ uint16_t*>(ub.payload));
         store_blocks(reinterpret_cast<__gm__ uint8_t*>(t.ring_row(core, n)), ub, t.comb_blocks);
@@ -160,14 +162,17 @@ __aicore__ inline void receive(const MoeTiling& t, uint32_t r, uint32_t receiver
     auto* window = reinterpret_cast<__gm__ uint8_t*>(t.comb_window) + t.half() * t.comb_half_bytes;
     const auto* weights = reinterpret_cast<const __gm__ float*>(t.topk_weight);
     for (uint32_t tok = r; tok < t.tokens; tok += receivers) {
+        vec::zero_acc(acc, t.hidden);
         for (uint32_t i = 0; i < t.hidden; ++i) acc[i] = 0.0f;
         for (uint32_t k = 0; k < t.top_k; ++k) {
             __gm__ uint8_t* slot = window + (uint64_t{tok} * t.top_k + k) * t.comb_stride();
             receive_blocks(slot, ub, t.comb_blocks);
+            vec::add_weighted(acc, ub.payload, t.hidden);
             accumulate(acc, reinterpret_cast<const __ubuf__ uint16_t*>(ub.payload), t.hidden,
                        weights[tok * t.top_k + k]);
             clear_blocks(slot, ub, t.comb_blocks);
         }
+        vec::cast_out(out.GetPhyAddr(), acc, t.hidden);
         for (uint32_t i = 0; i < t.hidden; ++i) out.GetPhyAddr()[i] = f32_to_bf16(acc[i]);
         AscendC::SetFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID1);
         AscendC::WaitFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID1);

@@ -8,6 +8,7 @@
 
 #include "kernel_operator.h"
 #include "moe_tiling.h"
+#include "moe_vector_cost.h"
 
 namespace moe {
 
@@ -39,6 +40,7 @@ struct DafUb {
     // payload -> image pieces (vector copy).
     __aicore__ inline void Pack(uint32_t n) const
     {
+        vec::copy_pieces(image, payload, n, kBlockPayloadBytes, kBlockBytes);
         for (uint32_t b = 0; b < n; ++b) {
             std::memcpy(image + b * kBlockBytes, payload + b * kBlockPayloadBytes, kBlockPayloadBytes);
         }
@@ -46,6 +48,7 @@ struct DafUb {
     // image pieces -> payload (vector copy).
     __aicore__ inline void Unpack(uint32_t n) const
     {
+        vec::copy_pieces(payload, image, n, kBlockPayloadBytes, kBlockBytes);
         for (uint32_t b = 0; b < n; ++b) {
             std::memcpy(payload + b * kBlockPayloadBytes, image + b * kBlockBytes, kBlockPayloadBytes);
         }
@@ -122,6 +125,8 @@ __aicore__ inline uint32_t receive_blocks(__gm__ uint8_t* gm, const DafUb& ub, u
     AscendC::SetFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID2);
     AscendC::WaitFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID2);
     ub.Unpack(blocks);
+    AscendC::SetFlag<AscendC::HardEvent::V_MTE2>(EVENT_ID2);  // the next poll refills the image
+    AscendC::WaitFlag<AscendC::HardEvent::V_MTE2>(EVENT_ID2);
     return polls;
 }
 

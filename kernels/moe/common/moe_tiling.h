@@ -10,6 +10,7 @@ enum Variant : uint32_t {
   kVariantApi = 0,          // one aclshmemx_udma_qp_put_nbi per token and destination, qp_quiet at the end
   kVariantDirect = 1,       // SIMT-built WQEs, one doorbell per SQ per batch, credit check and CQ reaping
   kVariantDirectOpen = 2,   // as the article's kernel: no credit check, CQE on every WQE, never reaped
+  kVariantAivDirect = 3,    // every AIV core stores tokens into the peer's window through MTE3 (kernels/moe/aiv_direct)
 };
 
 enum Dtype : uint32_t { kInt8 = 0, kBf16 = 1 };

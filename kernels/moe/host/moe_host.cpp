@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "../aiv_direct/aiv_input.h"
 #include "../common/moe_tiling.h"
 #include "acl/acl.h"
 #include "kernel_constraints.h"
@@ -21,6 +22,8 @@
 
 void launch_moe_dispatch(void* stream, uint8_t* tiling, uint32_t writers, uint32_t receivers);
 void launch_moe_combine(void* stream, uint8_t* tiling, uint32_t writers, uint32_t receivers);
+void launch_moe_aiv_dispatch(void* stream, uint8_t* tiling, uint32_t cores);
+void launch_moe_aiv_combine(void* stream, uint8_t* tiling, uint32_t cores);
 
 namespace moe {
 namespace {
@@ -126,7 +129,7 @@ void verify_combine(const WorkloadSpec& w, const MoeTiling& t, uint32_t launch) 
 }
 
 void record_times(const MoeTiling& t, uint32_t writers, uint32_t receivers) {
-  const uint32_t cores = 2 * writers + receivers;
+  const uint32_t cores = t.variant == kVariantAivDirect ? kMaxCores : 2 * writers + receivers;
   std::vector<uint64_t> stamps(size_t{kKernels} * kMaxCores * 2);
   aclrtMemcpy(stamps.data(), stamps.size() * 8, reinterpret_cast<void*>(t.timing), stamps.size() * 8,
               ACL_MEMCPY_DEVICE_TO_HOST);
@@ -134,7 +137,8 @@ void record_times(const MoeTiling& t, uint32_t writers, uint32_t receivers) {
   for (uint32_t k = 0; k < kKernels; ++k) {
     for (uint32_t c = 0; c < cores; ++c) {
       const uint64_t s = stamps[(k * kMaxCores + c) * 2], e = stamps[(k * kMaxCores + c) * 2 + 1];
-      const Role role = c < writers ? kRoleStage : c < 2 * writers ? kRoleWrite : kRoleReceive;
+      const Role role = t.variant == kVariantAivDirect ? kRoleReceive  // every core has every role
+                        : c < writers ? kRoleStage : c < 2 * writers ? kRoleWrite : kRoleReceive;
       times.role[k][role].add(s, e);
       times.kernel[k].add(s, e);
     }
@@ -194,7 +198,8 @@ void host(int pe, const symsim::KernelArgs& a) {
   t.udma_info = reinterpret_cast<uint64_t>(symsim::shim::host().udma_info);
   t.staging = reinterpret_cast<uint64_t>(device_alloc(uint64_t{w.ep} * kBlockBytes + w.tokens * t.token_stride()));
   t.comb_staging = reinterpret_cast<uint64_t>(device_alloc(uint64_t{writers} * send_ring * t.comb_stride()));
-  t.x = reinterpret_cast<uint64_t>(device_alloc(uint64_t{w.tokens} * w.hidden * w.elem_bytes()));
+  const bool bf16_input = variant == kVariantAivDirect;  // variant 3 quantises BF16 tokens on the device
+  t.x = reinterpret_cast<uint64_t>(device_alloc(uint64_t{w.tokens} * w.hidden * (bf16_input ? 2 : w.elem_bytes())));
   t.scales = reinterpret_cast<uint64_t>(device_alloc(4 * w.tokens));
   t.topk_idx = reinterpret_cast<uint64_t>(device_alloc(4 * w.tokens * w.top_k));
   t.topk_weight = reinterpret_cast<uint64_t>(device_alloc(4 * w.tokens * w.top_k));
@@ -213,7 +218,8 @@ void host(int pe, const symsim::KernelArgs& a) {
   for (uint32_t launch = 0; launch < launches; ++launch) {
     {
       const RankInput in = make_rank_input(w, static_cast<uint32_t>(pe), launch);
-      upload(t.x, in.x);
+      if (bf16_input && w.dtype == kInt8) upload(t.x, aiv::bf16_tokens(w, in));
+      else upload(t.x, in.x);
       upload(t.scales, in.scales);
       upload(t.topk_idx, in.topk_idx);
       upload(t.topk_weight, in.topk_weight);
@@ -221,13 +227,15 @@ void host(int pe, const symsim::KernelArgs& a) {
     t.launch = launch;
     t.recv_tokens = t.window + t.half() * t.window_half_bytes + t.slot_offset(0, 0, 0);
     aclrtMemcpy(tiling, sizeof t, &t, sizeof t, ACL_MEMCPY_HOST_TO_DEVICE);
-    launch_moe_dispatch(stream, tiling, writers, receivers);
+    if (variant == kVariantAivDirect) launch_moe_aiv_dispatch(stream, tiling, kMaxCores);
+    else launch_moe_dispatch(stream, tiling, writers, receivers);
     if (aclrtSynchronizeStream(stream) != ACL_SUCCESS) {
       symsim::check(false, fmt::format("pe {} launch {}: moe_dispatch_kernel completed", pe, launch), "it trapped");
       break;
     }
     if (verify) verify_dispatch(w, t, launch);
-    launch_moe_combine(stream, tiling, writers, receivers);
+    if (variant == kVariantAivDirect) launch_moe_aiv_combine(stream, tiling, kMaxCores);
+    else launch_moe_combine(stream, tiling, writers, receivers);
     if (aclrtSynchronizeStream(stream) != ACL_SUCCESS) {
       symsim::check(false, fmt::format("pe {} launch {}: moe_combine_kernel completed", pe, launch), "it trapped");
       break;
@@ -246,7 +254,8 @@ SYMSIM_REGISTER_KERNEL(moe_dispatch_combine,
                        {"moe_dispatch_combine", "ascend",
                         "MoE dispatch + combine over UDMA with Data-as-Flag blocks: variant 0 one put_nbi per token "
                         "and destination, 1 AIV direct drive (SIMT WQE batches, one doorbell per SQ, credit check, "
-                        "CQ reaping), 2 direct drive without the closed loop (as the article's kernel)",
+                        "CQ reaping), 2 direct drive without the closed loop (as the article's kernel), 3 AIV-direct (every "
+                        "AIV core stores into the peer's window through MTE3, no UDMA)",
                         {{"tokens", "tokens per rank", 1, 4096, 128},
                          {"hidden", "hidden size (elements)", 16, 16384, 7168},
                          {"top_k", "experts per token", 1, moe::kMaxTopK, 8},
@@ -256,7 +265,7 @@ SYMSIM_REGISTER_KERNEL(moe_dispatch_combine,
                          {"routing_seed", "seed of the gating and the token data", 0, 1e9, 1},
                          {"writers", "stage cores = writer cores = QPs per peer", 1, 16, 2},
                          {"receivers", "receiver cores", 1, 32, 2},
-                         {"variant", "0 API put_nbi, 1 direct drive (closed loop), 2 direct drive open loop", 0, 2, 1},
+                         {"variant", "0 API put_nbi, 1 direct drive (closed loop), 2 direct drive open loop, 3 AIV-direct MTE stores", 0, 3, 1},
                          {"send_ring", "combine rows in each writer's send ring (even; slots reused after completion)",
                           2, 65536, 4096},
                          {"launches", "dispatch + combine rounds (double buffer alternates)", 1, 64, 1},

@@ -1,0 +1,19 @@
+#include "phase_span.h"
+
+#include "models/ascend/aiv_core.h"
+#include "models/platform/ascend_system.h"
+#include "symsim/shim_core.h"
+
+namespace moe::aiv {
+
+PhaseSpan::PhaseSpan(const char* what) : m_what(what), m_start_ps(symsim::shim::core().local_ps()) {}
+
+void PhaseSpan::End() {
+  if (!m_open) return;
+  m_open = false;
+  symsim::AivCore& c = symsim::shim::core();
+  symsim::shim::system().hooks().emit(&symsim::Observer::on_core_span, c.pe(), c.core(), m_what,
+                                      static_cast<symsim::Ps>(m_start_ps), c.local_ps());
+}
+
+}  // namespace moe::aiv

@@ -1,0 +1,79 @@
+// Vector-pipe time of the MoE kernels' Unified Buffer arithmetic. The values are computed in
+// plain C++ (moe_numeric.h, shared bit for bit with the host reference); each function here
+// issues, on PIPE_V, the AscendC vector instructions a kernel would use for that step, so the
+// pipe is busy aiv.vector_issue_ns plus aiv.vector_repeat_ns per 256 B repeat of each
+// instruction, and the checkers see the UB each instruction reads and writes. Call them right
+// before computing the values they stand for (the MTE2 -> V and V -> MTE3 flags stay the
+// caller's, as for any vector instruction).
+#pragma once
+#include <cstdint>
+
+#include "kernel_operator.h"
+
+namespace moe::vec {
+
+// 256 B repeats of an instruction over `n` elements of `bytes_each` (the wider of its operands).
+inline double repeats(uint64_t n, uint64_t bytes_each) { return static_cast<double>((n * bytes_each + 255) / 256); }
+
+using AscendC::detail::vector_issue;
+
+// Data-as-Flag interleave or de-interleave of `blocks` 480 B pieces: one Copy with per-repeat
+// strides, two 256 B repeats per piece.
+inline void copy_pieces(const void* dst, const void* src, uint32_t blocks, uint32_t piece_bytes, uint32_t stride_bytes)
+{
+    const uint64_t span = blocks == 0 ? 0 : uint64_t{blocks - 1} * stride_bytes + piece_bytes;
+    vector_issue("moe Copy (Data-as-Flag pieces)", {{src, span}}, {{dst, span}},
+                 static_cast<double>(blocks) * static_cast<double>((piece_bytes + 255) / 256));
+}
+
+// The stand-in expert on one token: dequantise (INT8: Cast int8->half, Cast half->float, Muls
+// by the token's scale; BF16: Cast bf16->float), Muls by the expert's gain, Cast float->bf16.
+inline void expert_row(const void* out_bf16, const void* in, uint32_t hidden, uint32_t elem_bytes)
+{
+    const uint64_t in_bytes = uint64_t{hidden} * elem_bytes, out_bytes = uint64_t{hidden} * 2;
+    const double f32 = repeats(hidden, 4);
+    if (elem_bytes == 1) {
+        vector_issue("moe Cast int8->half", {{in, in_bytes}}, {{out_bf16, out_bytes}}, repeats(hidden, 2));
+        vector_issue("moe Cast half->float", {{out_bf16, out_bytes}}, {{out_bf16, out_bytes}}, f32);
+        vector_issue("moe Muls (scale)", {{out_bf16, out_bytes}}, {{out_bf16, out_bytes}}, f32);
+    } else {
+        vector_issue("moe Cast bf16->float", {{in, in_bytes}}, {{out_bf16, out_bytes}}, f32);
+    }
+    vector_issue("moe Muls (expert gain)", {{out_bf16, out_bytes}}, {{out_bf16, out_bytes}}, f32);
+    vector_issue("moe Cast float->bf16", {{out_bf16, out_bytes}}, {{out_bf16, out_bytes}}, f32);
+}
+
+// INT8 quantisation of one BF16 token with its scale: Cast bf16->float, Muls by 1/scale,
+// Cast float->half, Cast half->int8 (rounding to nearest).
+inline void quantise_row(const void* out_int8, const void* in_bf16, uint32_t hidden)
+{
+    const uint64_t in_bytes = uint64_t{hidden} * 2;
+    const double f32 = repeats(hidden, 4);
+    vector_issue("moe Cast bf16->float", {{in_bf16, in_bytes}}, {{in_bf16, in_bytes}}, f32);
+    vector_issue("moe Muls (1 / scale)", {{in_bf16, in_bytes}}, {{in_bf16, in_bytes}}, f32);
+    vector_issue("moe Cast float->half", {{in_bf16, in_bytes}}, {{in_bf16, in_bytes}}, f32);
+    vector_issue("moe Cast half->int8", {{in_bf16, in_bytes}}, {{out_int8, uint64_t{hidden}}}, repeats(hidden, 2));
+}
+
+// Weighted top-k sum, the accumulator set to zero before the first term: Duplicate.
+inline void zero_acc(const float* acc, uint32_t hidden)
+{
+    vector_issue("moe Duplicate (acc = 0)", {}, {{acc, uint64_t{hidden} * 4}}, repeats(hidden, 4));
+}
+
+// One term: Cast bf16->float of the expert's row, Axpy acc += weight * row.
+inline void add_weighted(const float* acc, const void* row_bf16, uint32_t hidden)
+{
+    const uint64_t acc_bytes = uint64_t{hidden} * 4;
+    vector_issue("moe Cast bf16->float", {{row_bf16, uint64_t{hidden} * 2}}, {{acc, acc_bytes}}, repeats(hidden, 4));
+    vector_issue("moe Axpy (acc += w * row)", {{acc, acc_bytes}}, {{acc, acc_bytes}}, repeats(hidden, 4));
+}
+
+// The combined row out: Cast float->bf16.
+inline void cast_out(const void* out_bf16, const float* acc, uint32_t hidden)
+{
+    vector_issue("moe Cast float->bf16", {{acc, uint64_t{hidden} * 4}}, {{out_bf16, uint64_t{hidden} * 2}},
+                 repeats(hidden, 4));
+}
+
+}  // namespace moe::vec
