@@ -79,6 +79,9 @@ void bench_stores();
 void bench_atomics_pipe();
 void bench_launch_spacing();
 void bench_memcpy();
+void bench_code();
+void bench_cold();
+void bench_cold_launch();
 
 // Least-squares line y = intercept + slope * x.
 struct LineFit {
