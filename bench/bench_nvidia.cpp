@@ -1,6 +1,6 @@
 // symsim-bench nvidia SCENARIO [PATH=VALUE ...]: one NVIDIA scenario (with --set style
-// overrides, e.g. pes=32), timed: wall time, events per wall second (CUDA-thread resumptions,
-// the NVIDIA model's unit of work, and SystemC delta cycles) and peak RSS.
+// overrides, e.g. pes=32), timed: wall and CPU time, events per second (CUDA-thread
+// resumptions, the NVIDIA model's unit of work, and SystemC delta cycles) and peak RSS.
 #include "bench_nvidia.h"
 
 #include <systemc>
@@ -21,8 +21,10 @@ int bench_nvidia(const std::string& file, const std::vector<std::string>& sets, 
   o.sets = sets;
   const Scenario s = load_scenario(file, o);
   const auto t0 = std::chrono::steady_clock::now();
+  const double cpu0_s = bench::cpu_seconds();
   const RunOutput out = run_scenario(s, {});
   const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const double cpu_s = bench::cpu_seconds() - cpu0_s;
   const auto& stats = out.result["stats"];
   const double resumes = stats["fibers"]["resumes"].get<double>();
   const double deltas = static_cast<double>(sc_core::sc_delta_count());
@@ -39,7 +41,10 @@ int bench_nvidia(const std::string& file, const std::vector<std::string>& sets, 
   for (const auto& k : stats["kernels"])
     std::cout << fmt::format("  kernel {}: {} launches, longest {:.1f} us simulated\n", k["kernel"].get<std::string>(),
                              k["launches"].get<int>(), k["max_us"].get<double>());
-  std::cout << fmt::format("  peak RSS {:.0f} MiB\n", bench::peak_rss_mib());
+  // CPU time is the figure to compare on a shared machine; events per CPU-second should not
+  // fall as GPUs are added, nor memory per GPU rise (docs/performance.md, LL dispatch at scale).
+  std::cout << fmt::format("  CPU {:.2f} s: {:.3f} M thread resumptions per CPU-second\n", cpu_s, resumes / cpu_s / 1e6);
+  std::cout << fmt::format("  peak RSS {:.0f} MiB ({:.1f} MiB per GPU)\n", bench::peak_rss_mib(), bench::peak_rss_mib() / s.pes);
   if (figures) {
     figures->status = out.result["status"].get<std::string>();
     figures->unit = "events";

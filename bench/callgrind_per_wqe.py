@@ -15,7 +15,7 @@ import subprocess
 import sys
 
 COMPONENTS = [
-    ('checkers', r'symsim::(\w+Checker|SiteIndex|WriteHistory|HazardLog|CheckerContext|ModelHazardForwarder|IntervalList|PageMultimap)'),
+    ('checkers', r'symsim::(\w+Checker|CompletionKnowledge|SiteIndex|WriteHistory|HazardLog|CheckerContext|ModelHazardForwarder|IntervalList|PageMultimap)'),
     ('statistics', r'StatsCollector'),
     ('visibility queue', r'VisibilityQueue'),
     ('doorbell scheduler', r'DoorbellScheduler'),
@@ -31,7 +31,7 @@ COMPONENTS = [
 
 
 def rows(path, inclusive):
-    text = subprocess.run(['callgrind_annotate', '--threshold=100', '--inclusive=' + ('yes' if inclusive else 'no'), path],
+    text = subprocess.run(['callgrind_annotate', '--threshold=100', '--auto=no', '--inclusive=' + ('yes' if inclusive else 'no'), path],
                           capture_output=True, text=True, check=True).stdout
     total = 0
     out = []

@@ -14,6 +14,7 @@ install(PROGRAMS tools/symsim-cxx tools/symsim-nvcc DESTINATION ${CMAKE_INSTALL_
 
 install(DIRECTORY kernels/shim/ascend/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/symsim/ascend)
 install(DIRECTORY kernels/shim/cuda/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/symsim/cuda)
+install(DIRECTORY kernels/shim/nvshmem/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/symsim/nvshmem)
 # The model headers the CUDA shim's headers include (programs built by symsim-nvcc see them).
 foreach(dir core memory nvidia ptx)
   install(DIRECTORY models/${dir}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/symsim/model/models/${dir}

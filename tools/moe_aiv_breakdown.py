@@ -6,18 +6,19 @@
 Every AIV core of a die sends, then receives (kernels/moe/aiv_direct). The kernels mark their
 steps on the cores' trace tracks:
 
-  moe pack   load the token (or the received token and run the expert) and pack it as
-             Data-as-Flag blocks in UB (MTE2 + vector pipe)
-  moe put    the MTE3 stores of the packed image into the peers' windows, until the last has
-             landed (post and wire in one: memory semantics, no WQE)
+  moe pack   load the token (or the received token and run the expert), quantise, and pack it
+             as Data-as-Flag blocks in UB (MTE2 + vector pipe), until the vector pipe is done
+  moe put    from then until the MTE3 stores of the image into the peers' windows are complete
+             (the peers' responses back): post and wire in one (memory semantics, no WQE)
   moe poll   a receiving core waits for a slot's last flag (the data is not there yet)
   moe copy   from the flag seen until the payload is consumed (load, unpack, copy-out or
              weighted add)
 
 Per kernel (the spans of one kernel name, every PE; times from the kernel's first core start)
 it prints the kernel's length, when the last pack / put / copy ended, and the per-core means of
-the time spent in each step (summed over the core's spans, averaged over the cores). "wire GB/s"
-is the fabric's busiest port: the bytes its link carried over the kernel's length.
+the time spent in each step (summed over the core's spans, averaged over the cores). "busiest
+link" is the fabric link that carried the most wire bytes (payload / fabric.payload_efficiency)
+in the kernel's window, over the kernel's length.
 """
 import argparse
 import json
@@ -55,8 +56,8 @@ def main():
                 steps.append((e["pid"], e["tid"], e["name"], span[2], span[3]))
             elif e["name"].startswith("moe_aiv_"):
                 kernels[e["name"]].append(span)
-        elif e.get("name") == "busy" and track.startswith("fabric/") and "->pe" in track:
-            links.append((track, e["ts"], e["ts"] + e["dur"], e.get("args", {}).get("bytes", 0)))
+        elif e.get("cat") == "link":
+            links.append((e["tid"], e["ts"], e["ts"] + e["dur"], e.get("args", {}).get("bytes", 0)))
     if not kernels:
         sys.exit(f"{a.trace}: no moe_aiv_* kernel spans (a variant 3 run written with --trace?)")
 
@@ -77,7 +78,7 @@ def main():
         for track, s, e, b in links:
             if t0 <= s and e <= t1:
                 port_bytes[track] += b
-        busiest = max(port_bytes.values(), default=0)
+        busiest = max(port_bytes.values(), default=0)  # bytes of the busiest link
         rows.append({
             "kernel": kernel, "total_us": t1 - t0, "cores": cores,
             "pack_done_us": last["moe pack"] - t0, "put_done_us": last["moe put"] - t0,
@@ -87,8 +88,8 @@ def main():
         })
 
     if a.markdown:
-        print("| kernel | total us | last pack | last put landed | last copy | per core: pack us | put us | poll us "
-              "| copy us | busiest port GB/s |")
+        print("| kernel | total us | last pack | last put complete | last copy | per core: pack us | put us | poll us "
+              "| copy us | busiest link, wire GB/s |")
         print("|---|---|---|---|---|---|---|---|---|---|")
         for r in rows:
             print(f"| {r['kernel']} | {r['total_us']:.1f} | {r['pack_done_us']:.1f} | {r['put_done_us']:.1f} "

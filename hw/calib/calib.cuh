@@ -82,6 +82,7 @@ void bench_memcpy();
 void bench_code();
 void bench_cold();
 void bench_cold_launch();
+void bench_tma_mbar();
 
 // Least-squares line y = intercept + slope * x.
 struct LineFit {

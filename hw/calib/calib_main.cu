@@ -55,7 +55,8 @@ int main(int argc, char** argv) {
       {"flags", bench_flags},   {"fences", bench_fences},         {"tma", bench_tma},       {"memory", bench_memory},
       {"atomics", bench_atomics}, {"host_stores", bench_host_stores}, {"launch", bench_launch}, {"peer", bench_peer},
       {"tma_sm", bench_tma_sm}, {"load_mlp", bench_load_mlp}, {"stores", bench_stores}, {"atomics_pipe", bench_atomics_pipe},
-      {"launch_spacing", bench_launch_spacing}, {"memcpy", bench_memcpy}, {"code", bench_code}, {"cold", bench_cold}, {"cold_launch", bench_cold_launch}};
+      {"launch_spacing", bench_launch_spacing}, {"memcpy", bench_memcpy}, {"code", bench_code}, {"cold", bench_cold}, {"cold_launch", bench_cold_launch},
+      {"tma_mbar", bench_tma_mbar}};
   std::vector<std::string> wanted(argv + 1, argv + argc);
   cudaDeviceProp prop{};
   CALIB_CHECK(cudaGetDeviceProperties(&prop, 0));

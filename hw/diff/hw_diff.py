@@ -251,8 +251,10 @@ def main():
     p.add_argument("--only", nargs="*")
     p.add_argument("--kind", choices=["micro", "app"], help="only the micro (calib_probe) or the application entries")
     p.add_argument("--calib", nargs="+", help="calibration tables the micro rows are compared with (compare mode)",
-                   default=[os.path.join(HERE, "..", "calib", "results", "h200-2026-12-02", f)
-                            for f in ("run2.md", "tma_sm-16warps-run2.md")]
+                   default=[os.path.join(HERE, "..", "calib", "results", d, f)
+                            for d, f in (("h200-2026-12-02", "run2.md"), ("h200-2026-12-02", "tma_sm-16warps-run2.md"),
+                                         ("h200-2026-12-02-code-cold", "code-cold-run2.md"),
+                                         ("h200-2026-12-02-code-cold", "tma-mbar-run2.md"))]
                    + [os.path.join(HERE, "..", "..", "docs", "hw-calibration.md")])
     a = p.parse_args()
     if a.mode == "sim":

@@ -73,7 +73,7 @@ Ps AivCore::copy(AivPipe pipe, uint8_t* dst, const uint8_t* src, uint64_t bytes)
     duration = static_cast<Ps>(static_cast<double>(duration) * m_hooks.faults().core_slowdown(m_pe, m_core, start));
   p.free_ps = start + duration;
   scalar_ops(1);
-  return land(pipe, dst, src, bytes);
+  return land(pipe, dst, src, bytes, p.free_ps);
 }
 
 Ps AivCore::copy_across(AivPipe pipe, uint8_t* dst, const uint8_t* src, uint64_t bytes, Fabric& fabric, int peer_pe) {
@@ -84,35 +84,43 @@ Ps AivCore::copy_across(AivPipe pipe, uint8_t* dst, const uint8_t* src, uint64_t
   const Ps start = m_local_ps;
   const Ps issued = start + m_mte_latency_ps;
   const Ps engine_done = issued + transfer_ps(bytes, m_params.aiv_mte_gbytes_per_s);
-  Ps arrived;
   if (pipe == AivPipe::kMte2) {  // a read: the request reaches the peer, the data comes back
-    arrived = fabric.send(peer_pe, m_pe, bytes, issued + fabric.control_latency_ps(m_pe, peer_pe)).last_unit_ps;
-  } else {
-    arrived = fabric.send(m_pe, peer_pe, bytes, issued).last_unit_ps;
+    const Ps arrived =
+        fabric.send(peer_pe, m_pe, bytes, issued + fabric.control_latency_ps(m_pe, peer_pe)).last_unit_ps;
+    p.free_ps = std::max(engine_done, arrived);
+    scalar_ops(1);
+    return land(pipe, dst, src, bytes, p.free_ps);
   }
-  p.free_ps = std::max(engine_done, arrived);
-  if (pipe == AivPipe::kMte3) p.remote_due_ps = std::max(p.remote_due_ps, p.free_ps);
+  // A write: the bytes land at the peer as they arrive; the copy completes for the core when
+  // the peer's response is back (UB writes are acknowledged; calibration.md Table 1 times a
+  // 512 B write at the issuer: 1.3 us intra-node).
+  const Ps arrived = fabric.send(m_pe, peer_pe, bytes, issued).last_unit_ps;
+  p.free_ps = std::max(engine_done, arrived + fabric.control_latency_ps(peer_pe, m_pe));
+  p.remote_due_ps = std::max(p.remote_due_ps, p.free_ps);
   scalar_ops(1);
-  return land(pipe, dst, src, bytes);
+  return land(pipe, dst, src, bytes, arrived);
 }
 
 Ps AivCore::copy_combine(uint8_t* dst, const uint8_t* src, uint64_t bytes, Fabric* fabric, int peer_pe,
                          Combine combine) {
   Pipe& p = m_pipes[static_cast<int>(AivPipe::kMte3)];
-  // As copy_across: a copy into a peer's HBM is offered to the fabric in simulated-time order.
+  // As copy_across: a copy into a peer's HBM is offered to the fabric in simulated-time order,
+  // lands as it arrives and completes for the core when the peer's response is back.
   if (fabric) wait_until(std::max({m_local_ps, p.free_ps, p.gate_ps}));
   const Ps start = std::max({m_local_ps, p.free_ps, p.gate_ps});
   const Ps issued = start + m_mte_latency_ps;
   p.free_ps = issued + transfer_ps(bytes, m_params.aiv_mte_gbytes_per_s);
+  Ps lands = p.free_ps;
   if (fabric) {
-    p.free_ps = std::max(p.free_ps, fabric->send(m_pe, peer_pe, bytes, issued).last_unit_ps);
+    lands = fabric->send(m_pe, peer_pe, bytes, issued).last_unit_ps;
+    p.free_ps = std::max(p.free_ps, lands + fabric->control_latency_ps(peer_pe, m_pe));
     p.remote_due_ps = std::max(p.remote_due_ps, p.free_ps);
   }
   scalar_ops(1);
   // The engine takes the UB bytes as it issues (the core's next scalar store to them does not
-  // reach this add) and adds them into GM when the copy completes.
+  // reach this add) and adds them into GM when they land.
   const auto h = m_visibility.schedule_action(
-      p.free_ps,
+      lands,
       [dst, taken = std::vector<uint8_t>(src, src + bytes), combine = std::move(combine)](Ps) {
         combine(dst, taken.data(), taken.size());
       },
@@ -121,24 +129,24 @@ Ps AivCore::copy_combine(uint8_t* dst, const uint8_t* src, uint64_t bytes, Fabri
   return p.free_ps;
 }
 
-Ps AivCore::land(AivPipe pipe, uint8_t* dst, const uint8_t* src, uint64_t bytes) {
+Ps AivCore::land(AivPipe pipe, uint8_t* dst, const uint8_t* src, uint64_t bytes, Ps visible_ps) {
   Pipe& p = m_pipes[static_cast<int>(pipe)];
   if (pipe == AivPipe::kMte2) {
     // GM -> UB: GM is read at issue and the core's own UB is seen by no one else, so the bytes
     // land now (a kernel that reads them before its WaitFlag is pipe_sync_missing's business).
     std::memcpy(dst, src, bytes);
-    return p.free_ps;
+    return visible_ps;
   }
   // UB -> GM (and vector copies): the bytes become visible when the copy completes, read from
   // the source then (a kernel rewrites its UB only once it has waited for the copy).
-  const auto h = m_visibility.schedule_dma(p.free_ps, 0, 0, dst, src, bytes, p.lane);
+  const auto h = m_visibility.schedule_dma(visible_ps, 0, 0, dst, src, bytes, p.lane);
   if (p.pending.size() >= 64) {  // drop writes the queue has already applied
     p.pending.erase(std::remove_if(p.pending.begin(), p.pending.end(),
                                    [&](const PendingWrite& w) { return !m_visibility.pending(w.handle, w.generation); }),
                     p.pending.end());
   }
   p.pending.push_back({h, m_visibility.generation(h)});
-  return p.free_ps;
+  return visible_ps;
 }
 
 Ps AivCore::occupy(AivPipe pipe, Ps duration) {

@@ -54,8 +54,8 @@ class AivCore {
   // An asynchronous copy on `pipe`; returns its completion time.
   Ps copy(AivPipe pipe, uint8_t* dst, const uint8_t* src, uint64_t bytes);
   // A copy whose GM side is another PE's HBM (`peer_pe`), across `fabric`: on MTE3 the bytes
-  // go out to the peer and become visible as they arrive; on MTE2 the request crosses, the data
-  // comes back and is in UB then. The pipe is busy until the last byte is through. The core
+  // go out to the peer and become visible as they arrive, and the pipe is busy until the peer's
+  // response is back; on MTE2 the request crosses, the data comes back and is in UB then. The core
   // issues it once the pipe is free (the fabric serves messages in simulated-time order), and
   // a wait for the MTE3 pipe (WaitFlag, PipeBarrier) resumes once its stores have landed.
   Ps copy_across(AivPipe pipe, uint8_t* dst, const uint8_t* src, uint64_t bytes, Fabric& fabric, int peer_pe);
@@ -87,7 +87,7 @@ class AivCore {
     Ps gate_ps = 0;  // later ops may not start before (WaitFlag on this pipe)
     std::vector<PendingWrite> pending;
     VisibilityQueue::Lane lane = VisibilityQueue::kNoLane;  // its copies complete in order
-    Ps remote_due_ps = 0;  // the last store into a peer's HBM (copy_across) not yet waited for lands
+    Ps remote_due_ps = 0;  // the last store into a peer's HBM (copy_across) not yet waited for completes
   };
   struct Event {
     bool set = false;
@@ -99,8 +99,8 @@ class AivCore {
   // Waits (local time and SystemC) until the pipe's stores into peers' HBM have landed.
   void await_remote(Pipe& p);
   void force(std::vector<PendingWrite>& writes);
-  // The bytes of a copy on `pipe` that completes at p.free_ps: in UB now (MTE2), else visible then.
-  Ps land(AivPipe pipe, uint8_t* dst, const uint8_t* src, uint64_t bytes);
+  // The bytes of a copy on `pipe`: in UB now (MTE2), else visible at `visible_ps` (returned).
+  Ps land(AivPipe pipe, uint8_t* dst, const uint8_t* src, uint64_t bytes, Ps visible_ps);
   Event& event(AivPipe src, AivPipe dst, int id) {
     return m_events[static_cast<int>(src)][static_cast<int>(dst)][static_cast<unsigned>(id) % kAivEventIds];
   }

@@ -137,7 +137,11 @@ uint64_t warp_op(WarpOp op, uint32_t mask, uint64_t value, uint32_t arg, uint32_
       case WarpOp::ReduceAdd: p->coll_result = sum; break;
     }
   }
-  const Ps release = w.latest_ps + ns_to_ps(sys.params().sm_warp_sync_ns);
+  const auto& prm = sys.params();
+  const bool shuffle = op == WarpOp::ShflIdx || op == WarpOp::ShflUp || op == WarpOp::ShflDown || op == WarpOp::ShflXor;
+  const Ps release = w.latest_ps + (op == WarpOp::Sync ? issue_ps(t, prm.sm_syncwarp_ns, prm.sm_issue_slot_ns)
+                                    : shuffle          ? issue_ps(t, prm.sm_shfl_ns, prm.sm_shfl_slot_ns)
+                                                       : issue_ps(t, prm.sm_vote_ns, prm.sm_vote_slot_ns));
   for (uint32_t l = 0; l < 32; ++l) {
     if (!(w.expected & (1u << l)) || l == t.lane) continue;
     CudaThread* p = lane_thread(l);

@@ -93,7 +93,7 @@ void GpuScheduler::run() {
         }
         if (g_image_owner == cta.get()) g_image_owner = nullptr;
       }
-      m_ready = {};
+      m_ready.clear();
       end_launch();
       continue;
     }
@@ -105,14 +105,13 @@ void GpuScheduler::run() {
       abort("deadlock");
       continue;
     }
-    const Ready r = m_ready.top();
+    const Ps first = m_ready.top_ps();
     const Ps now = now_ps();
-    if (r.t > now) {
-      sc_core::wait(sc_core::sc_time::from_value(r.t - now), m_work);
+    if (first > now) {
+      sc_core::wait(sc_core::sc_time::from_value(first - now), m_work);
       continue;
     }
-    m_ready.pop();
-    CudaThread& t = *r.th;
+    CudaThread& t = *m_ready.pop();
     t.local_ps = std::max(t.local_ps, now);
     swap_static_smem(t.cta);
     g_current = &t;

@@ -10,11 +10,11 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
-#include <queue>
 #include <string>
 #include <vector>
 
 #include "models/nvidia/cuda_thread.h"
+#include "models/nvidia/ready_queue.h"
 
 namespace symsim::nv {
 
@@ -60,28 +60,20 @@ class GpuScheduler {
   uint64_t resumes() const { return m_resumes; }
 
  private:
-  struct Ready {
-    Ps t;
-    uint64_t seq;
-    CudaThread* th;
-    bool operator>(const Ready& o) const { return t != o.t ? t > o.t : seq > o.seq; }
-  };
-
   void run();
   void start_launch();
   void start_cta(Launch& l, uint32_t index, int sm);
   void thread_main(CudaThread& t);
   void finish_thread(CudaThread& t);
   void end_launch();
-  void push(CudaThread& t, Ps t_ps) { m_ready.push({t_ps, m_seq++, &t}); }
+  void push(CudaThread& t, Ps t_ps) { m_ready.push(t_ps, &t); }
   void swap_static_smem(Cta* to);
 
   NvidiaSystem& m_sys;
   int m_gpu;
   std::deque<std::shared_ptr<Launch>> m_queue;
   std::shared_ptr<Launch> m_current;
-  std::priority_queue<Ready, std::vector<Ready>, std::greater<Ready>> m_ready;
-  uint64_t m_seq = 0;
+  ReadyQueue m_ready;
   uint64_t m_resumes = 0;
   Ps m_last_end_ps = 0;  // end of the last launch (the next queued one starts a launch gap after)
   std::vector<int> m_free_sms;

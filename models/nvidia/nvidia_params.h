@@ -14,10 +14,16 @@ struct NvidiaParams {
   double sm_clock_ghz = 0;         // clock64() rate
   double sm_smem_bytes = 0;        // shared memory per CTA (one CTA per SM)
   double sm_max_threads = 0;       // threads per CTA
-  double sm_op_ns = 0;             // one shim operation (store issue, shuffle, atomic issue)
+  double sm_op_ns = 0;             // issue of one shim operation (store, atomic, arithmetic call)
   double sm_load_issue_ns = 0;     // a weak (data) load: pipelined, the thread does not wait for it
   double sm_syncthreads_ns = 0;    // CTA barrier release after the last arrival
-  double sm_warp_sync_ns = 0;      // __syncwarp / shuffle / vote
+  double sm_shfl_ns = 0;           // a shuffle's result after the last lane arrives
+  double sm_vote_ns = 0;           // ... a vote's (ballot, any, all, reduce)
+  double sm_syncwarp_ns = 0;       // __syncwarp release after the last lane arrives
+  // The SM's issue time per warp instruction (its warps share it): integer work, shuffles, votes.
+  double sm_issue_slot_ns = 0;
+  double sm_shfl_slot_ns = 0;
+  double sm_vote_slot_ns = 0;
   double sm_loads_in_flight = 0;   // data loads one thread keeps in flight before it waits for the oldest
   double sm_store_gbytes_per_s = 0;  // the SM's write path: stores and bulk stores together
   double sm_atomic_issue_ns = 0;   // one global atomic through the SM's atomic issue port
@@ -37,7 +43,8 @@ struct NvidiaParams {
   double atomic_same_address_ns = 0;   // an atomic's L2 slot after the previous one on its address
   // TMA engine of one SM.
   double tma_issue_ns = 0;             // from the copy instruction to its request leaving the SM
-  double tma_load_issue_ns = 0;        // issuing thread's cost per bulk load (the loop around it included)
+  double tma_load_issue_ns = 0;        // issuing thread's cost per bulk load on an armed mbarrier
+  double tma_arm_ns = 0;               // issuing thread's cost to arm an mbarrier for bulk loads (expect_tx)
   double tma_store_issue_ns = 0;       // ... per bulk store
   double tma_engine_ns = 0;            // engine occupancy per copy (at least)
   double tma_load_gbytes_per_s = 0;    // bytes per SM of all bulk loads together

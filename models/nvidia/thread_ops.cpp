@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstring>
 #include <memory>
 
@@ -21,7 +22,10 @@ namespace symsim::nv {
 namespace {
 
 Ps now_ps() { return static_cast<Ps>(sc_core::sc_time_stamp().value()); }
-Ps op_ps() { return ns_to_ps(this_system().params().sm_op_ns); }
+Ps op_ps() {
+  const auto& p = this_system().params();
+  return issue_ps(this_thread(), p.sm_op_ns, p.sm_issue_slot_ns);
+}
 
 WriterRef writer_of(const CudaThread& t, Site site, WriterKind kind = WriterKind::Thread) {
   return {kind, t.cta->gpu, static_cast<int>(t.cta->index), static_cast<int>(t.tid), site.file, site.line};
@@ -134,6 +138,11 @@ CudaThread& this_thread() {
 }
 NvidiaSystem& this_system() { return *current_system(); }
 GpuScheduler& this_scheduler() { return this_system().scheduler(this_thread().cta->gpu); }
+
+Ps issue_ps(const CudaThread& t, double latency_ns, double slot_ns) {
+  const double warps = static_cast<double>((t.cta->launch->block.count() + 31) / 32);
+  return ns_to_ps(std::max(latency_ns, warps * slot_ns));
+}
 
 void work(double ops) {
   CudaThread& t = this_thread();

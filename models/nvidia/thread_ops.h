@@ -35,6 +35,11 @@ GpuScheduler& this_scheduler();
 // Plain work: `ops` shim operations' worth of time.
 void work(double ops);
 
+// An operation that takes `latency_ns` for one warp alone while the SM gives each warp
+// instruction `slot_ns` of its issue: with the CTA's warps all issuing, a warp's turn comes
+// every warps x slot_ns (docs/hw-calibration.md, code.*.wN rows).
+Ps issue_ps(const CudaThread& t, double latency_ns, double slot_ns);
+
 void load(void* out, const void* addr, uint32_t bytes, Sem sem, Scope scope, Site site);
 void store(void* addr, const void* value, uint32_t bytes, Sem sem, Scope scope, Site site);
 // Returns the old value (when want_result; otherwise the thread does not wait for it).

@@ -206,7 +206,7 @@ void mbar_init(void* mbar, uint32_t count) {
   m.expected = m.pending = count;
   t.cta->mbarriers[reinterpret_cast<uintptr_t>(mbar)] = m;
   std::memset(mbar, 0, 8);
-  this_scheduler().advance(t, ns_to_ps(this_system().params().sm_op_ns));
+  this_scheduler().advance(t, issue_ps(t, this_system().params().sm_op_ns, this_system().params().sm_issue_slot_ns));
 }
 
 void mbar_arrive(void* mbar, uint32_t count, uint32_t tx_bytes, Site site) {
@@ -221,13 +221,16 @@ void mbar_arrive(void* mbar, uint32_t count, uint32_t tx_bytes, Site site) {
   m.pending -= count;
   m.latest_ps = std::max(m.latest_ps, t.local_ps);
   try_complete(*t.cta, reinterpret_cast<uintptr_t>(mbar), m);
-  this_scheduler().advance(t, ns_to_ps(this_system().params().sm_op_ns));
+  const auto& p = this_system().params();
+  // Arming for bulk loads costs the issuing thread once per phase, whatever the copies on it.
+  this_scheduler().advance(t, issue_ps(t, p.sm_op_ns, p.sm_issue_slot_ns) + (tx_bytes ? ns_to_ps(p.tma_arm_ns) : 0));
 }
 
 void mbar_expect_tx(void* mbar, uint32_t tx_bytes) {
   CudaThread& t = this_thread();
   Mbarrier& m = mbarrier(*t.cta, mbar, {});
   m.tx += tx_bytes;
+  if (tx_bytes) this_scheduler().advance(t, ns_to_ps(this_system().params().tma_arm_ns));
 }
 
 bool mbar_test(void* mbar, uint32_t parity, Site site) {
@@ -236,7 +239,7 @@ bool mbar_test(void* mbar, uint32_t parity, Site site) {
   Mbarrier& m = mbarrier(*t.cta, mbar, site);
   parity &= 1;
   const bool done = (m.phase & 1) != parity && t.local_ps >= m.complete_ps[parity];
-  this_scheduler().advance(t, ns_to_ps(this_system().params().sm_op_ns));
+  this_scheduler().advance(t, issue_ps(t, this_system().params().sm_op_ns, this_system().params().sm_issue_slot_ns));
   if (done) {
     this_scheduler().sync_to(t, t.local_ps);
     this_system().visibility().settle(now_ps());

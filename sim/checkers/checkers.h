@@ -205,16 +205,25 @@ class SrcReuseChecker : public Checker {
     SiteRef site;
     const char* what;
   };
+  // What a judgement and its report need of a put (a window keeps two: not whole WqeRecords).
+  struct Put {
+    QpRef qp;
+    uint32_t wqe_index, bytes;
+    int target_pe;
+    uint8_t opcode;
+    uint64_t local_va;
+    Ps doorbell_ps;
+  };
   // Puts of one source on one QP that its PE has not yet known complete, from the first to
   // the last: a reap covering `last` settles them all (CQEs of a QP come in order).
   struct Window {
-    WqeRecord first, last;
+    Put first, last;
     Ps complete_ps;  // the latest completion among them
   };
   void on_rewrite(const Rewrite& w);
   void judge(const Window& win, const Rewrite& w);
-  Ps posted_ps(const WqeRecord& r) const;
-  bool settled(const WqeRecord& r, Ps t) const { return m_known.known_complete_ps(r.qp, r.wqe_index) <= t; }
+  Ps posted_ps(const Put& r) const;
+  bool settled(const Put& r, Ps t) const { return m_known.known_complete_ps(r.qp, r.wqe_index) <= t; }
   void prune();
   // Windows per PE and (source address, length, slot, QP). One map per PE (a copy only meets
   // its own PE's sources), ordered by address so a copy only visits the sources it may overlap.

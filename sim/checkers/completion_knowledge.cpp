@@ -8,38 +8,14 @@
 
 namespace symsim {
 
-namespace {
-uint64_t key_of(const QpRef& q) {
-  return uint64_t{static_cast<uint32_t>(q.pe) & 0xFFFFFFu} << 40 |
-         uint64_t{static_cast<uint32_t>(q.slot + 1) & 0xFFFFFu} << 20 | (static_cast<uint32_t>(q.qp) & 0xFFFFFu);
-}
-}  // namespace
-
-CompletionKnowledge::QpState& CompletionKnowledge::state(const QpRef& q) {
-  const uint64_t k = key_of(q);
-  if (k != m_last_key) {
-    m_last = &m_qps[q];
-    m_last_key = k;
-  }
-  return *m_last;
-}
-
-const CompletionKnowledge::QpState* CompletionKnowledge::find(const QpRef& q) const {
-  const uint64_t k = key_of(q);
-  if (k == m_last_key) return m_last;
-  const QpState* s = m_qps.find(q);
-  if (s) m_last_key = k, m_last = const_cast<QpState*>(s);
-  return s;
-}
-
 void CompletionKnowledge::on_wqe_post(const PostRecord& p) {
-  QpState& s = state(p.qp);
+  QpState& s = m_qps[p.qp];
   s.posts.emplace_back(Post{p.wqe_index, p.core, p.t, true});
   if (s.posts.size() > kKeep) s.posts.pop_front();  // posted, never executed (a hang): forget
 }
 
 void CompletionKnowledge::on_wqe_executed(const WqeRecord& r) {
-  QpState& s = state(r.qp);
+  QpState& s = m_qps[r.qp];
   m_executed_post = {r.wqe_index, -1, r.doorbell_ps, false};
   while (!s.posts.empty() && s.posts.front().wqe <= r.wqe_index) {
     if (s.posts.front().wqe == r.wqe_index) m_executed_post = s.posts.front();
@@ -70,7 +46,7 @@ void CompletionKnowledge::reap(QpState& s, uint32_t upto, Ps t, int core) {
 }
 
 void CompletionKnowledge::on_cqe_reaped(const QpRef& q, uint32_t cqe_index, const uint8_t*, int core, Ps t) {
-  QpState* s = const_cast<QpState*>(find(q));
+  QpState* s = m_qps.find(q);
   if (!s) return;
   bool any = false;
   uint32_t upto = 0;
@@ -83,7 +59,7 @@ void CompletionKnowledge::on_cqe_reaped(const QpRef& q, uint32_t cqe_index, cons
 }
 
 void CompletionKnowledge::on_cq_doorbell(const QpRef& q, uint32_t consumer_index, Ps t) {
-  QpState* s = const_cast<QpState*>(find(q));
+  QpState* s = m_qps.find(q);
   if (!s) return;
   // The doorbell carries the low 24 bits of the consumer index: every CQE before it was consumed.
   bool any = false;
@@ -119,7 +95,7 @@ void CompletionKnowledge::on_gm_observe(int pe, int core, const uint8_t* addr, u
 }
 
 CompletionKnowledge::Known CompletionKnowledge::known(const QpRef& q, uint32_t wqe) const {
-  const QpState* s = find(q);
+  const QpState* s = m_qps.find(q);
   if (!s || s->reaps.empty()) return {kNever, -1};
   // The first reap covering the WQE (both fields increase).
   size_t lo = 0, hi = s->reaps.size();

@@ -69,17 +69,10 @@ class CompletionKnowledge : public Observer {
     const uint8_t* cq_base = nullptr;
     uint32_t cq_depth = 0;
   };
-  QpState& state(const QpRef& q);
-  const QpState* find(const QpRef& q) const;
   void reap(QpState& s, uint32_t upto, Ps t, int core);
-  void pop_cqe(QpState& s, uint32_t& upto);
 
   CheckerContext& m_ctx;
-  QpTable<QpState> m_qps;
-  // The last QP looked up (events of one QP come in runs): its key and state. QpTable entries
-  // stay put, so the pointer stays valid.
-  mutable uint64_t m_last_key = ~uint64_t{0};
-  mutable QpState* m_last = nullptr;
+  QpTable<QpState> m_qps;  // entries never move: m_cq_rings points into it
   // CQ rings by base address, to find the QP of a polled CQE slot (one entry per QP).
   std::map<uintptr_t, QpState*> m_cq_rings;
   Post m_executed_post;

@@ -58,7 +58,7 @@ void FlagBeforeDataChecker::on_wqe_executed(const WqeRecord& r) {
     return;
   }
   Landing& l = m_landings.emplace(dst, dst + r.bytes);  // filled in place: no copy of the record
-  l.r = r;
+  l.r = {r.qp, r.wqe_index, r.bytes, r.remote_write_ps};
   l.post_ps = post_ps;
   l.ordered_below = ordered_below;
   l.has_order = has_order;
@@ -131,7 +131,7 @@ void FlagBeforeDataChecker::judge(int pe, int core, Reader& rd, const Landing& d
   if (q && q->ordered && data.r.wqe_index < q->ordered_below) return;
   if (m_known.known_complete_ps(data.r.qp, data.r.wqe_index) <= f.max_post_ps) return;
 
-  const WqeRecord& flag = f.flag.r;
+  const Landing::Wqe& flag = f.flag.r;
   const bool same_qp = key(flag.qp) == key(data.r.qp);
   const std::string edge =
       same_qp ? fmt::format("no quiet or fence between WQE {} and WQE {} on QP {} (slot {}), and WQE {} is not SO",

@@ -31,7 +31,14 @@ class FlagBeforeDataChecker : public Checker {
 
   // A write WQE that lands in memory, with what orders it.
   struct Landing {
-    WqeRecord r;
+    // What the rules and a report need of the WQE (not the whole WqeRecord: a landing is made
+    // per WQE and a flag seen is copied per reader).
+    struct Wqe {
+      QpRef qp;
+      uint32_t wqe_index = 0;
+      uint32_t bytes = 0;
+      Ps remote_write_ps = 0;
+    } r;
     Ps post_ps = 0;             // when the sender posted it (its doorbell time if unknown)
     uint32_t ordered_below = 0;  // every WQE of the QP with a lower index lands before it
     bool has_order = false;      // ordered_below is meaningful

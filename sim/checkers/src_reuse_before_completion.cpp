@@ -26,19 +26,19 @@ bool reads_source(uint8_t opcode) {
 }
 }  // namespace
 
-Ps SrcReuseChecker::posted_ps(const WqeRecord& r) const {
+Ps SrcReuseChecker::posted_ps(const Put& r) const {
   return r.doorbell_ps - m_ctx.sys.params().ns(m_ctx.sys.params().udma_doorbell_ns);
 }
 
 void SrcReuseChecker::judge(const Window& win, const Rewrite& w) {
-  const WqeRecord& first = win.first;
+  const Put& first = win.first;
   if (w.pe != first.qp.pe) return;
   const auto* src = reinterpret_cast<const uint8_t*>(first.local_va);
   if (w.dst >= src + first.bytes || w.dst + w.bytes <= src) return;
   if (w.t < posted_ps(first)) return;
   // The put the rewrite is not ordered after: the first of the window unless the PE knew it
   // complete by then, else the last (posted before the rewrite and not known complete).
-  const WqeRecord* r = &first;
+  const Put* r = &first;
   if (settled(first, w.t)) {
     if (w.t < posted_ps(win.last) || settled(win.last, w.t)) return;
     r = &win.last;
@@ -92,10 +92,11 @@ void SrcReuseChecker::on_block_end(int pe, int, const char*, Ps) {
 
 void SrcReuseChecker::on_wqe_executed(const WqeRecord& r) {
   if (!reads_source(r.opcode) || r.status != 0) return;
-  const Window single{r, r, r.complete_ps};
+  const Put put{r.qp, r.wqe_index, r.bytes, r.target_pe, r.opcode, r.local_va, r.doorbell_ps};
+  const Window single{put, put, r.complete_ps};
   if (static_cast<size_t>(r.qp.pe) < m_writes.size()) {
     const std::deque<Write>& writes = m_writes[r.qp.pe];
-    const Ps posted = posted_ps(r);
+    const Ps posted = posted_ps(put);
     for (auto w = writes.rbegin(); w != writes.rend() && w->made_ps + m_max_lead_ps >= posted; ++w)
       judge(single, {r.qp.pe, w->core, w->dst, w->bytes, w->issue_ps, w->site, w->what});
   }
@@ -105,10 +106,10 @@ void SrcReuseChecker::on_wqe_executed(const WqeRecord& r) {
   const auto [it, new_source] = m_sources[pe].try_emplace(key, single);
   Window& win = it->second;
   if (!new_source) {
-    if (settled(win.last, posted_ps(r))) {
+    if (settled(win.last, posted_ps(put))) {
       win = single;  // the PE knew every earlier put of this source complete: a new window
     } else {
-      win.last = r;
+      win.last = put;
       win.complete_ps = std::max(win.complete_ps, r.complete_ps);
     }
   }

@@ -72,9 +72,9 @@ TEST(MoeAivDirect, Ep8EveryCoreStoresIntoPeerWindowsAndEveryByteChecksOut) {
     }
 }
 
-// The flags carry the launch's epoch and nothing is zeroed: launch 2 reuses launch 0's window
-// half, whose stale blocks must read as empty.
-TEST(MoeAivDirect, FourLaunchesReuseBothWindowHalvesWithoutClearing) {
+// The flags carry the launch's epoch and count blocks and combine rows are never zeroed: launch 2
+// reuses launch 0's window halves, whose stale blocks must read as empty.
+TEST(MoeAivDirect, FourLaunchesReuseBothWindowHalves) {
   const RunOutput out = run({"kernel.args.launches=4"});
   EXPECT_EQ(out.result["status"], "pass");
   EXPECT_TRUE(out.result["hazards"].empty()) << out.result["hazards"].dump();

@@ -73,6 +73,42 @@ TEST(PerSmModel, OneSmsReturningAtomicsPipelineAcrossThreads) {  // atomic_pipe.
               1.305, 0.13);
 }
 
+namespace {
+// A chain of dependent shuffles (mode 7) or votes (mode 8) in every one of `warps` warps.
+std::vector<std::string> chain(int mode, int warps) {
+  return {"kernel.args.mode=" + std::to_string(mode), "kernel.args.warps=" + std::to_string(warps), "kernel.args.count=1000",
+          "kernel.args.window_kib=1", "kernel.args.hot=0"};
+}
+}  // namespace
+
+TEST(PerSmCode, ADependentShuffleTakesItsLatencyForOneWarp) {  // code.shfl_dep.w1_ns
+  EXPECT_NEAR(probe(chain(7, 1)), 13.13, 1.3);
+}
+
+TEST(PerSmCode, ThirtyTwoWarpsShareTheSmsShuffleSlots) {  // code.shfl_dep.w32_ns
+  EXPECT_NEAR(probe(chain(7, 32)), 16.16, 1.6);
+}
+
+TEST(PerSmCode, ThirtyTwoWarpsShareTheSmsVoteSlots) {  // code.ballot_dep.w32_ns
+  EXPECT_NEAR(probe(chain(8, 32)), 24.96, 2.5);
+}
+
+namespace {
+// Rounds of `copies` bulk loads of `bytes` on one mbarrier, armed once per round (mode 9).
+std::vector<std::string> mbar_rounds(int bytes, int copies) {
+  return {"kernel.args.mode=9", "kernel.args.bytes=" + std::to_string(bytes), "kernel.args.inflight=" + std::to_string(copies),
+          "kernel.args.warps=1", "kernel.args.count=1024", "kernel.args.window_kib=64", "kernel.args.hot=1"};
+}
+}  // namespace
+
+TEST(PerSmModel, OneBulkLoadPerMbarrierRound) {  // tma_mbar.load_l2.1k.k1.round_ns
+  EXPECT_NEAR(probe(mbar_rounds(1024, 1)), 220.2, 22);
+}
+
+TEST(PerSmModel, EightBulkLoadsShareOneMbarrierRound) {  // tma_mbar.load_l2.1k.k8.round_ns: arming once, 34.85 ns a copy
+  EXPECT_NEAR(probe(mbar_rounds(1024, 8)), 469.2, 47);
+}
+
 TEST(L2Residency, TheLeastRecentlyUsedLineGoesFirst) {
   symsim::nv::L2Residency l2(2 * symsim::nv::L2Residency::kLineBytes);
   EXPECT_FALSE(l2.access(0, 128));   // brought in

@@ -4,7 +4,8 @@
 //    rank, slot) it loads the token, runs the stand-in expert (BF16 out = dequantised input x a
 //    per-expert gain, on the vector pipe), packs the row as Data-as-Flag blocks and puts it into
 //    the source rank's combine window at slot (token, k), k the expert's place in the token's
-//    top-k. No send ring and no completion to reap: the image is rewritten once MTE3 has read it;
+//    top-k, and clears the input slot (the dispatch window's, reused by the launch after next).
+//    No send ring and no completion to reap: the image is rewritten once MTE3 has read it;
 //  - receive: for its contiguous share of this rank's tokens it waits for the k rows, adds them
 //    weighted by the gate (float, k order) and stores the BF16 result. The blocks' flags carry
 //    the launch's epoch (epoch_flags.h), so nothing is zeroed.
@@ -31,7 +32,6 @@ __aicore__ inline uint32_t received_tokens(const MoeTiling& t)
 __aicore__ inline void expert(const MoeTiling& t, Range mine, const DafUb& ub, AscendC::LocalTensor<uint8_t> in)
 {
     const auto* recv_count = reinterpret_cast<const __gm__ uint32_t*>(t.recv_count);
-    auto* recv_tokens = reinterpret_cast<__gm__ uint8_t*>(t.recv_tokens);
     const uint64_t window = t.comb_window + t.half() * t.comb_half_bytes;
     AscendC::GlobalTensor<uint8_t> src_gm;
     uint32_t i = 0;  // received tokens so far, in slot order
@@ -45,8 +45,10 @@ __aicore__ inline void expert(const MoeTiling& t, Range mine, const DafUb& ub, A
             for (uint32_t j = 0; j < n; ++j, ++i) {
                 if (i < mine.begin || i >= mine.end) continue;
                 PhaseSpan pack("moe pack");  // load, expert, pack
-                src_gm.SetGlobalBuffer(recv_tokens + t.slot(e, src, j) * t.recv_stride(), t.token_payload_bytes);
+                auto* slot = reinterpret_cast<__gm__ uint8_t*>(t.recv_addr(e, src, j));
+                src_gm.SetGlobalBuffer(slot, t.token_payload_bytes);
                 AscendC::DataCopyPad(in, src_gm, AscendC::DataCopyExtParams{1, t.token_payload_bytes, 0, 0, 0});
+                clear_blocks(slot, ub, t.token_blocks);  // read: empty for the launch after next
                 AscendC::SetFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
                 AscendC::WaitFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
                 AscendC::SetFlag<AscendC::HardEvent::MTE2_S>(EVENT_ID0);
@@ -60,8 +62,7 @@ __aicore__ inline void expert(const MoeTiling& t, Range mine, const DafUb& ub, A
                 expert_forward(in.GetPhyAddr() + kTokenHeaderBytes, t.hidden, t.elem_bytes, h->scale,
                                t.my_rank * t.experts_per_rank + e, reinterpret_cast<__ubuf__ uint16_t*>(ub.payload));
                 pack_for_put(ub, t.comb_blocks);
-                pack.End();
-                PhaseSpan put("moe put");
+                PhaseSpan put = pack.EndAfterVector("moe put");
                 put_blocks(window + (uint64_t{h->src_token} * t.top_k + k) * t.comb_stride(), ub, t.comb_blocks,
                            h->src_rank);
                 image_free();
@@ -116,9 +117,10 @@ extern "C" __global__ __aicore__ void moe_aiv_combine_kernel(GM_ADDR tiling_gm, 
     pipe.InitBuffer(daf_buf, DafUb::bytes(t.comb_blocks));
     pipe.InitBuffer(acc_buf, 4 * t.hidden);
     pipe.InitBuffer(out_buf, round_up32(2 * t.hidden));
-    DafUb ub;
+    DafUb ub;  // its zeros clear input slots too: a token has no more blocks than a BF16 row
     ub.Init(daf_buf.Get<uint8_t>().GetPhyAddr(), t.comb_blocks);
     set_flags(ub, epoch_of(t));
+    if (t.token_blocks > t.comb_blocks) trap();
 
     PhaseSpan send_span("moe send");
     expert(t, share(received_tokens(t), c, cores), ub, in_buf.Get<uint8_t>());

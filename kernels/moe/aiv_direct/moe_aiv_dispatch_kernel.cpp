@@ -8,9 +8,13 @@
 //    scale (INT8 dispatch; aiv_quantise.h), writes the header, packs the Data-as-Flag image once
 //    and puts it to each of the token's top-k experts (the slot: the token's order among this
 //    rank's tokens for that expert);
-//  - receive: for its contiguous share of the (source rank, local expert) pairs it polls the
-//    source's count block, then each token's blocks, and copies the payload out to the expert
-//    input. The blocks' flags carry the launch's epoch (epoch_flags.h), so nothing is zeroed.
+//    A token for one of this rank's own experts is stored without flags straight into its
+//    expert input (the window slot, in place as for the other variants) with its source index;
+//  - receive: for its contiguous share of the (source rank, local expert) pairs of other ranks
+//    it polls the source's count block, then each token's blocks, and writes the payload
+//    without its flags back into the slot it came in (the expert input) with the token's
+//    source index. The blocks' flags carry the launch's epoch (epoch_flags.h); combine's
+//    experts clear the slots they read, as for the other variants.
 #include "../common/data_as_flag.h"
 #include "../common/moe_vector_cost.h"
 #include "aiv_direct_split.h"
@@ -32,6 +36,11 @@ __aicore__ inline void send_counts(const MoeTiling& t, uint32_t c, uint32_t core
         for (uint32_t i = 0; i < t.tokens * t.top_k; ++i) {
             const uint32_t e = static_cast<uint32_t>(topk[i]);
             if (e / t.experts_per_rank == dst) ++counts[e % t.experts_per_rank];
+        }
+        if (dst == t.my_rank) {  // this rank's own experts: the counts go straight to recv_count
+            auto* recv_count = reinterpret_cast<__gm__ uint32_t*>(t.recv_count);
+            for (uint32_t e = 0; e < t.experts_per_rank; ++e) recv_count[e * t.ep + dst] = counts[e];
+            continue;
         }
         pack_for_put(ub, 1);
         PhaseSpan put("moe put");
@@ -65,6 +74,7 @@ __aicore__ inline void send_tokens(const MoeTiling& t, Range mine, const DafUb& 
 {
     const auto* topk = reinterpret_cast<const __gm__ int32_t*>(t.topk_idx);
     const auto* scales = reinterpret_cast<const __gm__ float*>(t.scales);
+    auto* recv_src_token = reinterpret_cast<__gm__ uint32_t*>(t.recv_src_token);
     // Each of my (token, k) pairs takes the next slot of its expert among this rank's tokens.
     for (uint32_t e = 0; e < t.ep * t.experts_per_rank; ++e) seen[e] = 0;
     for (uint32_t p = 0; p < mine.end * t.top_k; ++p) {
@@ -83,13 +93,20 @@ __aicore__ inline void send_tokens(const MoeTiling& t, Range mine, const DafUb& 
         }
         load_token(t, tok, ub, xin);
         pack_for_put(ub, t.token_blocks);
-        pack.End();
-        PhaseSpan put("moe put");
+        PhaseSpan put = pack.EndAfterVector("moe put");
         for (uint32_t k = 0; k < t.top_k; ++k) {
             const uint32_t e = static_cast<uint32_t>(topk[tok * t.top_k + k]);
             const uint32_t j = slot_of[(tok - mine.begin) * t.top_k + k];
-            put_blocks(window + t.slot_offset(e % t.experts_per_rank, t.my_rank, j), ub, t.token_blocks,
-                       e / t.experts_per_rank);
+            const uint32_t dst = e / t.experts_per_rank, le = e % t.experts_per_rank;
+            if (dst == t.my_rank) {  // own expert: the payload goes straight to its input, no flags
+                AscendC::DataCopyPad(gm_tensor(reinterpret_cast<__gm__ uint8_t*>(t.recv_addr(le, dst, j)),
+                                               t.token_payload_bytes),
+                                     ub_tensor(ub.payload, t.token_payload_bytes),
+                                     AscendC::DataCopyExtParams{1, t.token_payload_bytes, 0, 0, 0});
+                recv_src_token[t.slot(le, dst, j)] = tok;
+                continue;
+            }
+            put_blocks(window + t.slot_offset(le, t.my_rank, j), ub, t.token_blocks, dst);
         }
         image_free();
         put.End();
@@ -102,13 +119,14 @@ __aicore__ inline void receive(const MoeTiling& t, Range mine, const DafUb& ub, 
                                __gm__ uint8_t* window)
 {
     auto* recv_count = reinterpret_cast<__gm__ uint32_t*>(t.recv_count);
-    auto* recv_tokens = reinterpret_cast<__gm__ uint8_t*>(t.recv_tokens);
+    auto* recv_src_token = reinterpret_cast<__gm__ uint32_t*>(t.recv_src_token);
     const auto* counts = reinterpret_cast<__ubuf__ uint32_t*>(count_ub.payload);
     AscendC::GlobalTensor<uint8_t> out;
     AscendC::LocalTensor<uint8_t> payload = ub_tensor(ub.payload, t.token_payload_bytes);
     uint32_t have = UINT32_MAX;  // the source whose count block is in count_ub
     for (uint32_t i = mine.begin; i < mine.end; ++i) {
         const uint32_t src = i / t.experts_per_rank, e = i % t.experts_per_rank;
+        if (src == t.my_rank) continue;  // this rank's own tokens are in place already (send_tokens)
         if (src != have) {
             PhaseSpan copy = receive_epoch_blocks(window + t.count_offset(src), count_ub, 1, epoch_of(t));
             AscendC::SetFlag<AscendC::HardEvent::V_S>(EVENT_ID1);
@@ -123,8 +141,11 @@ __aicore__ inline void receive(const MoeTiling& t, Range mine, const DafUb& ub, 
             PhaseSpan copy = receive_epoch_blocks(slot, ub, t.token_blocks, epoch_of(t));
             AscendC::SetFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID1);
             AscendC::WaitFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID1);
-            out.SetGlobalBuffer(recv_tokens + t.slot(e, src, j) * t.recv_stride(), t.token_payload_bytes);
+            out.SetGlobalBuffer(reinterpret_cast<__gm__ uint8_t*>(t.recv_addr(e, src, j)), t.token_payload_bytes);
             AscendC::DataCopyPad(out, payload, AscendC::DataCopyExtParams{1, t.token_payload_bytes, 0, 0, 0});
+            AscendC::SetFlag<AscendC::HardEvent::V_S>(EVENT_ID1);
+            AscendC::WaitFlag<AscendC::HardEvent::V_S>(EVENT_ID1);
+            recv_src_token[t.slot(e, src, j)] = reinterpret_cast<const __ubuf__ TokenHeader*>(ub.payload)->src_token;
             AscendC::SetFlag<AscendC::HardEvent::MTE3_V>(EVENT_ID1);  // copy-out done before the next unpack
             AscendC::WaitFlag<AscendC::HardEvent::MTE3_V>(EVENT_ID1);
             copy.End();

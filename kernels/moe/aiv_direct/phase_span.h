@@ -9,8 +9,12 @@ namespace moe::aiv {
 class PhaseSpan {
  public:
     explicit PhaseSpan(const char* what);
+    PhaseSpan(const char* what, uint64_t start_ps) : m_what(what), m_start_ps(start_ps) {}
     // Emits the span from construction to now (the core's local time); once.
     void End();
+    // Ends the span once the vector pipe has finished what was issued so far (the scalar side
+    // runs ahead of it), and returns a span `next` that starts there.
+    PhaseSpan EndAfterVector(const char* next);
     // Forgets the span (emits nothing).
     void Drop() { m_open = false; }
 

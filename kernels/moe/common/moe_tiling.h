@@ -80,6 +80,7 @@ struct MoeTiling {
   uint64_t recv_tokens = 0;  // expert input, in place in this launch's window half: slot (e, s, j) holds the
                              // token payload without flags once dispatch's receivers are done; combine's
                              // experts clear it (it is the window slot the next launch but one reuses)
+  uint64_t expert_counts = 0;  // uint32 [experts]: dispatch's stage workspace (this rank's tokens per expert)
   uint64_t recv_count = 0;   // uint32 [experts_per_rank][ep]
   uint64_t recv_src_token = 0;  // uint32 per slot (e, s, j): the source's token index (combine's send order)
   uint64_t comb_order = 0;   // uint32 [writers][slots]: each expert core's workspace, received slots in send order

@@ -54,13 +54,13 @@ __aicore__ inline void stage(const MoeTiling& t, uint32_t core)
         AscendC::WaitFlag<AscendC::HardEvent::V_MTE2>(EVENT_ID0);
     }
     if (core == 0) {  // one count block per destination: this rank's tokens per expert there
+        const uint32_t experts = t.ep * t.experts_per_rank;
+        auto* per_expert = reinterpret_cast<__gm__ uint32_t*>(t.expert_counts);  // one pass over the top-k lists
+        for (uint32_t e = 0; e < experts; ++e) per_expert[e] = 0;
+        for (uint32_t i = 0; i < t.tokens * t.top_k; ++i) ++per_expert[topk[i]];
         auto* counts = reinterpret_cast<__ubuf__ uint32_t*>(ub.payload);
         for (uint32_t dst = 0; dst < t.ep; ++dst) {
-            for (uint32_t e = 0; e < t.experts_per_rank; ++e) counts[e] = 0;
-            for (uint32_t i = 0; i < t.tokens * t.top_k; ++i) {
-                const uint32_t e = static_cast<uint32_t>(topk[i]);
-                if (e / t.experts_per_rank == dst) ++counts[e % t.experts_per_rank];
-            }
+            for (uint32_t e = 0; e < t.experts_per_rank; ++e) counts[e] = per_expert[dst * t.experts_per_rank + e];
             AscendC::SetFlag<AscendC::HardEvent::S_V>(EVENT_ID0);
             AscendC::WaitFlag<AscendC::HardEvent::S_V>(EVENT_ID0);
             store_blocks(staging + t.count_offset(dst), ub, 1);

@@ -4,6 +4,7 @@
 // counts match, and the combined output equals the host reference bit for bit.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstring>
 #include <optional>
 #include <stdexcept>
@@ -111,6 +112,34 @@ void verify_dispatch(const WorkloadSpec& w, const MoeTiling& t, uint32_t launch)
                     : fmt::format("{} tokens and {} counts wrong; first: {}", wrong_tokens, wrong_counts, first));
 }
 
+// After combine: every window slot that held a token this launch is empty again (combine clears
+// what it read), so the launch after next finds no stale Data-as-Flag blocks there and the
+// simulator holds no pages for them. (Count blocks: variants 0-2 clear them, variant 3's flags
+// carry the launch's epoch instead.)
+void verify_window_cleared(const WorkloadSpec& w, const MoeTiling& t, uint32_t launch) {
+  const uint32_t* counts = device_view<uint32_t>(t.recv_count);
+  const auto zero = [](const uint8_t* p, uint64_t n) {  // 8 bytes at a time (slot sizes are multiples of 512)
+    uint64_t acc = 0;
+    for (uint64_t i = 0; i + 8 <= n; i += 8) {
+      uint64_t v;
+      std::memcpy(&v, p + i, 8);
+      acc |= v;
+    }
+    return acc == 0 && std::all_of(p + n / 8 * 8, p + n, [](uint8_t b) { return b == 0; });
+  };
+  uint64_t dirty = 0, slots = 0;
+  std::string first;
+  for (uint32_t le = 0; le < w.experts_per_rank; ++le)
+    for (uint32_t src = 0; src < w.ep; ++src)
+      for (uint32_t j = 0; j < counts[le * w.ep + src]; ++j, ++slots)
+        if (!zero(device_view(t.recv_addr(le, src, j)), t.token_stride()) && dirty++ == 0)
+          first = fmt::format("slot {} of rank {} for local expert {}", j, src, le);
+  symsim::check(dirty == 0,
+                fmt::format("pe {} launch {}: the dispatch window's {} token slots are clear after combine",
+                            t.my_rank, launch, slots),
+                dirty == 0 ? "" : fmt::format("{} not clear; first: {}", dirty, first));
+}
+
 void verify_combine(const WorkloadSpec& w, const MoeTiling& t, uint32_t launch) {
   // The inputs are generated again rather than kept: a rank's tokens are ~1 MB at hidden 7168,
   // and every rank's host program lives until the end of the run.
@@ -204,6 +233,7 @@ void host(int pe, const symsim::KernelArgs& a) {
   t.topk_idx = reinterpret_cast<uint64_t>(device_alloc(4 * w.tokens * w.top_k));
   t.topk_weight = reinterpret_cast<uint64_t>(device_alloc(4 * w.tokens * w.top_k));
   t.recv_src_token = reinterpret_cast<uint64_t>(device_alloc(4 * slots));
+  t.expert_counts = reinterpret_cast<uint64_t>(device_alloc(4 * uint64_t{w.experts()}));
   t.comb_order = reinterpret_cast<uint64_t>(device_alloc(4 * uint64_t{writers} * slots));
   t.ring_dest = reinterpret_cast<uint64_t>(device_alloc(64 * uint64_t{writers} * send_ring));
   t.recv_count = reinterpret_cast<uint64_t>(device_alloc(4 * uint64_t{w.experts_per_rank} * w.ep));
@@ -240,7 +270,10 @@ void host(int pe, const symsim::KernelArgs& a) {
       symsim::check(false, fmt::format("pe {} launch {}: moe_combine_kernel completed", pe, launch), "it trapped");
       break;
     }
-    if (verify) verify_combine(w, t, launch);
+    if (verify) {
+      verify_combine(w, t, launch);
+      verify_window_cleared(w, t, launch);
+    }
     if (launch + 1 == launches) record_times(t, writers, receivers);
   }
   aclshmem_barrier_all();

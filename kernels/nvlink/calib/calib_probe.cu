@@ -50,12 +50,29 @@ __device__ void tma_stream(const CalibProbeArgs& a, uint8_t* smem) {
 
 __global__ void calib_probe(CalibProbeArgs a) {
   SYMSIM_EXTERN_SHARED(uint8_t, smem);
-  const bool tma = a.mode == kProbeTmaLoad || a.mode == kProbeTmaStore;
+  const bool tma = a.mode == kProbeTmaLoad || a.mode == kProbeTmaStore || a.mode == kProbeTmaMbar;
   if (tma && threadIdx.x % 32 == 0)
     for (int s = 0; s < 8; ++s) ptx::mbarrier_init_with_fence(reinterpret_cast<uint64_t*>(smem) + (threadIdx.x / 32) * 8 + s, 1);
   __syncthreads();
   const long long t0 = clock64();
-  if (tma) {
+  if (a.mode == kProbeTmaMbar) {
+    // Rows tma_mbar.load_l2.*.kN.round_ns: one mbarrier armed for N copies per round.
+    if (threadIdx.x == 0) {
+      uint64_t* mbar = reinterpret_cast<uint64_t*>(smem);
+      uint8_t* bufs = smem + kCalibProbeMbarBytes;
+      uint32_t phase = 0;
+      uint64_t off = 0;
+      for (int r = 0; r < a.per_thread; ++r) {
+        ptx::mbarrier_arrive_and_set_tx(mbar, a.bytes * static_cast<uint32_t>(a.inflight));
+        for (int c = 0; c < a.inflight; ++c) {
+          ptx::tma_load_1d(bufs + static_cast<size_t>(c) * a.bytes, a.buf + off, mbar, a.bytes);
+          off += a.bytes;
+          if (off + a.bytes > a.window_bytes) off = 0;
+        }
+        ptx::mbarrier_wait_and_flip_phase(mbar, phase);
+      }
+    }
+  } else if (tma) {
     if (threadIdx.x % 32 == 0) {
       switch (a.inflight) {
         case 1: tma_stream<1>(a, smem); break;
@@ -95,6 +112,13 @@ __global__ void calib_probe(CalibProbeArgs a) {
     int sink = 0;
     for (int i = 0; i < a.per_thread; ++i) sink += atomicAdd(mine + (sink == 0x5a5a5a5a ? 1 : 0), 1);
     if (sink == 0x12345678) a.cycles[gridDim.x] = 1;
+  } else if (a.mode == kProbeShflChain || a.mode == kProbeBallotChain) {
+    // Each collective on the last one's result (rows code.shfl_dep.wN_ns, code.ballot_dep.wN_ns).
+    const uint32_t lane = threadIdx.x % 32;
+    uint32_t x = threadIdx.x;
+    for (int i = 0; i < a.per_thread; ++i)
+      x = a.mode == kProbeShflChain ? __shfl_sync(0xffffffffu, x, (lane + 1) & 31) : x + __ballot_sync(0xffffffffu, x & 1);
+    if (x == 0x12345678u) a.cycles[gridDim.x] = 1;
   }
   __syncthreads();
   if (threadIdx.x == 0) a.cycles[blockIdx.x] = static_cast<unsigned long long>(clock64() - t0);

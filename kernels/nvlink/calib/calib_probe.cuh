@@ -2,7 +2,8 @@
 // the simulator and the GPU both run, so that each row can be re-simulated: a stream of 1D
 // bulk loads or stores from one CTA (lane 0 of `warps` warps, `inflight` copies in flight
 // each), a dependent load or atomic chain of one thread, same-address reductions from every
-// CTA, plain 16 B stores from a full CTA, and returning atomics from a full CTA. Thread 0 of
+// CTA, plain 16 B stores from a full CTA, returning atomics from a full CTA, and chains of
+// dependent shuffles or votes in every warp of one CTA. Thread 0 of
 // each CTA times its CTA with clock64; the host turns cycles into the row's unit.
 #pragma once
 #include <cstdint>
@@ -15,6 +16,9 @@ enum CalibProbeMode : int {
   kProbeRedOneAddr = 4,  // G ops/s: red.add on one word from every CTA
   kProbeStoreSm = 5,     // GB/s: one CTA's 16 B stores
   kProbeAtomicSm = 6,    // G ops/s: one CTA's returning atomics, one per thread in flight
+  kProbeShflChain = 7,   // ns per dependent __shfl_sync, per warp (`warps` warps at once)
+  kProbeBallotChain = 8, // ns per dependent __ballot_sync, per warp
+  kProbeTmaMbar = 9,     // ns per round: one thread arms an mbarrier for `inflight` bulk loads, issues them, waits
 };
 
 struct CalibProbeArgs {
@@ -30,6 +34,6 @@ struct CalibProbeArgs {
   unsigned long long* cycles;  // per CTA: clock64 ticks of its timed part
 };
 
-constexpr int kCalibProbeMaxWarps = 16;
+constexpr int kCalibProbeMaxWarps = 32;
 constexpr int kCalibProbeMbarBytes = kCalibProbeMaxWarps * 8 * 8;
 int launch_calib_probe(int ctas, int threads, int smem_bytes, const CalibProbeArgs& args);

@@ -24,17 +24,20 @@ void calib_probe_host(int rank, const symsim::KernelArgs& a) {
   args.per_thread = static_cast<int>(a.u64("count"));
   args.stride = static_cast<uint32_t>(a.u64("stride"));
   const int warps = static_cast<int>(a.u64("warps"));
-  const bool tma = args.mode == kProbeTmaLoad || args.mode == kProbeTmaStore;
+  const bool tma = args.mode == kProbeTmaLoad || args.mode == kProbeTmaStore || args.mode == kProbeTmaMbar;
   int ctas = 1, threads = 32;
   if (args.mode == kProbeRedOneAddr) ctas = a.blocks();
   if (tma) threads = 32 * warps;
   if (args.mode == kProbeStoreSm || args.mode == kProbeAtomicSm) threads = 1024;
+  const bool chain = args.mode == kProbeShflChain || args.mode == kProbeBallotChain;
+  if (chain) threads = 32 * warps;
   uint64_t window = a.u64("window_kib") * 1024;
   if (tma) window -= window % (static_cast<uint64_t>(warps) * args.bytes);
   if (tma && !a.u64("hot")) {  // streamed: no copy revisits a line
     args.per_thread = static_cast<int>(std::min<uint64_t>(args.per_thread, window / (static_cast<uint64_t>(warps) * args.bytes)));
   }
   args.bufs = tma ? std::max(1, std::min(args.inflight, kSmemBudget / (warps * static_cast<int>(args.bytes)))) : 1;
+  if (args.mode == kProbeTmaMbar) args.bufs = args.inflight;  // every copy of a round lands at once
   const int smem = tma ? kCalibProbeMbarBytes + warps * args.bufs * static_cast<int>(args.bytes) : 0;
   window = std::max<uint64_t>(window, args.mode == kProbeAtomicSm ? 1024 * 128 : 16);
   cudaMalloc(reinterpret_cast<void**>(&args.buf), window);
@@ -64,6 +67,9 @@ void calib_probe_host(int rank, const symsim::KernelArgs& a) {
       break;
     case kProbeLoadChain:
     case kProbeAtomicChain:
+    case kProbeShflChain:
+    case kProbeBallotChain:
+    case kProbeTmaMbar:
       value = ns / args.per_thread, unit = "ns";
       break;
     case kProbeRedOneAddr:
@@ -84,12 +90,12 @@ void calib_probe_host(int rank, const symsim::KernelArgs& a) {
 
 SYMSIM_REGISTER_KERNEL(calib_probe, {"calib_probe", "nvidia",
                                      "the per-SM calibration rows (TMA streams, load and atomic chains, same-address "
-                                     "reductions, an SM's stores and atomics) as a kernel both the simulator and the GPU run",
-                                     {{"mode", "0 TMA loads, 1 TMA stores, 2 load chain, 3 atomic chain, 4 red on one word from every CTA, 5 one CTA's stores, 6 one CTA's atomics", 0, 6, 0},
+                                     "reductions, an SM's stores and atomics, shuffle and vote chains) as a kernel both the simulator and the GPU run",
+                                     {{"mode", "0 TMA loads, 1 TMA stores, 2 load chain, 3 atomic chain, 4 red on one word from every CTA, 5 one CTA's stores, 6 one CTA's atomics, 7 shuffle chain, 8 ballot chain, 9 rounds of bulk loads on one mbarrier", 0, 9, 0},
                                       {"bytes", "bytes per bulk copy (multiple of 16)", 16, 1 << 16, 1024},
-                                      {"inflight", "bulk copies in flight per issuing warp (1, 2, 4 or 8)", 1, 8, 1},
-                                      {"warps", "issuing warps (TMA modes)", 1, kCalibProbeMaxWarps, 1},
-                                      {"count", "copies per issuing warp, loads or atomics per thread, reductions per CTA", 1, 1 << 20, 1024},
+                                      {"inflight", "bulk copies in flight per issuing warp (1, 2, 4 or 8), or per mbarrier round (mode 9)", 1, 8, 1},
+                                      {"warps", "issuing warps (TMA modes) or warps running the chain (modes 7, 8)", 1, kCalibProbeMaxWarps, 1},
+                                      {"count", "copies per issuing warp, loads, atomics, shuffles or votes per thread, reductions per CTA", 1, 1 << 20, 1024},
                                       {"window_kib", "KiB of memory the probe walks", 1, 1 << 22, 1024},
                                       {"hot", "1: the window is written just before (in L2)", 0, 1, 1},
                                       {"stride", "bytes between chain elements", 16, 1 << 20, 256}},

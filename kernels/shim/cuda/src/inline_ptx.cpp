@@ -110,11 +110,13 @@ void mbar_inval(void* mbar) {
   nv::work(1);
 }
 
-uint32_t elect(uint32_t mask, bool& is_elected) {
+uint32_t elect(uint32_t mask, bool& is_elected, nv::Site site) {
+  // .sync: every lane of the mask reaches the instruction before any goes on (what the lanes
+  // stored before it, e.g. into shared memory for the leader's bulk copy, is then in place).
+  nv::warp_op(nv::WarpOp::Sync, mask, 0, 0, 32, site);
   const uint32_t candidates = mask & nv::live_lanes();
   const uint32_t leader = candidates ? static_cast<uint32_t>(__builtin_ctz(candidates)) : 0;
   is_elected = nv::this_thread().lane == leader;
-  nv::work(1);
   return leader;
 }
 

@@ -235,6 +235,10 @@ inline T atomicCAS(T* p, T compare, T v, ::symsim::nv::Site s = SYMSIM_HERE) {
   return ::symsim::cuda::atom<T>(p, ::symsim::nv::AtomicOp::Cas, v, compare, ::symsim::nv::Sem::Relaxed,
                                  ::symsim::nv::Scope::Gpu, true, s);
 }
+inline unsigned long long atomicCAS(unsigned long long* p, unsigned long long compare, unsigned long long v,
+                                    ::symsim::nv::Site s = SYMSIM_HERE) {
+  return atomicCAS<unsigned long long>(p, compare, v, s);
+}
 template <typename T>
 inline T atomicCAS_system(T* p, T compare, T v, ::symsim::nv::Site s = SYMSIM_HERE) {
   return ::symsim::cuda::atom<T>(p, ::symsim::nv::AtomicOp::Cas, v, compare, ::symsim::nv::Sem::Relaxed,

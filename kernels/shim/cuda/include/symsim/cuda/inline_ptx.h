@@ -71,8 +71,9 @@ inline uint64_t atom(void* address, AtomicOp op, AtomicType type, uint64_t opera
 // mov from a special register: %smid, %laneid, %warpid, %nsmid, %clock, %clock64, %globaltimer,
 // %tid.x/y/z, %ntid.x/y/z, %ctaid.x/y/z, %nctaid.x/y/z, %lanemask_lt/le/eq/gt/ge.
 uint64_t special(const char* name);
-// elect.sync: the elected lane (lowest live lane of mask); sets `is_elected` for it.
-uint32_t elect(uint32_t mask, bool& is_elected);
+// elect.sync: waits for the mask's lanes (a warp sync), then the elected lane (lowest live lane
+// of mask); sets `is_elected` for it.
+uint32_t elect(uint32_t mask, bool& is_elected, nv::Site site = nv::Site::here());
 // Sign-extends the low `bytes_of_type` bytes for a signed PTX type.
 inline uint64_t sext(uint64_t v, uint32_t bytes_of_type) {
   if (bytes_of_type >= 8) return v;
