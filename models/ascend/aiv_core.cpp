@@ -101,6 +101,34 @@ Ps AivCore::copy_across(AivPipe pipe, uint8_t* dst, const uint8_t* src, uint64_t
   return land(pipe, dst, src, bytes, arrived);
 }
 
+Ps AivCore::copy_combine(uint8_t* dst, const uint8_t* src, uint64_t bytes, Fabric* fabric, int peer_pe,
+                         Combine combine) {
+  Pipe& p = m_pipes[static_cast<int>(AivPipe::kMte3)];
+  // As copy_across: a copy into a peer's HBM is offered to the fabric in simulated-time order,
+  // lands as it arrives and completes for the core when the peer's response is back.
+  if (fabric) wait_until(std::max({m_local_ps, p.free_ps, p.gate_ps}));
+  const Ps start = std::max({m_local_ps, p.free_ps, p.gate_ps});
+  const Ps issued = start + m_mte_latency_ps;
+  p.free_ps = issued + transfer_ps(bytes, m_params.aiv_mte_gbytes_per_s);
+  Ps lands = p.free_ps;
+  if (fabric) {
+    lands = fabric->send(m_pe, peer_pe, bytes, issued).last_unit_ps;
+    p.free_ps = std::max(p.free_ps, lands + fabric->control_latency_ps(peer_pe, m_pe));
+    p.remote_due_ps = std::max(p.remote_due_ps, p.free_ps);
+  }
+  scalar_ops(1);
+  // The engine takes the UB bytes as it issues (the core's next scalar store to them does not
+  // reach this add) and adds them into GM when they land.
+  const auto h = m_visibility.schedule_action(
+      lands,
+      [dst, taken = std::vector<uint8_t>(src, src + bytes), combine = std::move(combine)](Ps) {
+        combine(dst, taken.data(), taken.size());
+      },
+      dst, bytes);
+  p.pending.push_back({h, m_visibility.generation(h)});
+  return p.free_ps;
+}
+
 Ps AivCore::land(AivPipe pipe, uint8_t* dst, const uint8_t* src, uint64_t bytes, Ps visible_ps) {
   Pipe& p = m_pipes[static_cast<int>(pipe)];
   if (pipe == AivPipe::kMte2) {

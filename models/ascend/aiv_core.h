@@ -8,6 +8,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "models/core/exec_context.h"
@@ -58,6 +59,11 @@ class AivCore {
   // issues it once the pipe is free (the fabric serves messages in simulated-time order), and
   // a wait for the MTE3 pipe (WaitFlag, PipeBarrier) resumes once its stores have landed.
   Ps copy_across(AivPipe pipe, uint8_t* dst, const uint8_t* src, uint64_t bytes, Fabric& fabric, int peer_pe);
+  // An MTE3 copy in the atomic-add mode (AscendC::SetAtomicAdd): timed as copy / copy_across
+  // (`fabric` null: this PE's HBM); the UB bytes are taken at issue, and when the copy completes
+  // `combine(dst, taken, bytes)` adds them into GM instead of overwriting it.
+  using Combine = std::function<void(uint8_t* dst, const uint8_t* src, uint64_t bytes)>;
+  Ps copy_combine(uint8_t* dst, const uint8_t* src, uint64_t bytes, Fabric* fabric, int peer_pe, Combine combine);
   // An operation that occupies `pipe` for `duration` (a vector instruction: it starts when the
   // pipe is free and any WaitFlag has released it); returns its completion time.
   Ps occupy(AivPipe pipe, Ps duration);

@@ -37,6 +37,7 @@ struct CopyRecord {
   uint64_t bytes = 0;          // read at src (and written at dst unless dst_bytes says otherwise)
   uint64_t dst_bytes = 0;      // written at dst when it differs from bytes (vector instructions); 0: bytes
   bool byte_granular = false;  // DataCopyPad / shim-internal: no 32 B length rule
+  bool atomic_add = false;     // SetAtomicAdd: adds into dst (concurrent adds do not race)
   Ps issue_ps = 0;
   Ps visible_ps = 0;
   SiteRef site;

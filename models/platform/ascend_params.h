@@ -30,6 +30,15 @@ struct AscendParams {
   double udma_cq_depth = 0;
   double udma_doorbell_ns = 0;  // doorbell store reaching the engine
   double udma_wqe_ns = 0;       // engine occupancy per WQE (message rate)
+  // SDMA engine (STARS system DMA) and RoCE NIC.
+  double sdma_channels = 0;                // copy channels of the die's SDMA engine
+  double sdma_channel_gbytes_per_s = 0;    // one channel's copy bandwidth
+  double sdma_sqe_ns = 0;                  // STARS fetch and dispatch of one SQE
+  double roce_gbytes_per_s = 0;            // the die's RDMA bandwidth per direction
+  double roce_latency_ns = 0;              // NIC to NIC, one way
+  double roce_wqe_ns = 0;                  // NIC processing per WQE
+  double roce_xscale_atomics = 0;          // 1: the NIC's masked FAA / CAS (upstream's XSCALE backend)
+  double aiv_gm_atomics = 0;               // 1: scalar GM atomics AtomicAdd / AtomicCas / AtomicExch (Ascend 950)
   // UB fabric.
   double fabric_pes_per_node = 0;
   double fabric_port_gbytes_per_s = 0;

@@ -13,7 +13,8 @@ constexpr uint64_t kMetaBytes = uint64_t{256} << 20;
 
 AscendSystem::AscendSystem(const AscendParams& params, int n_pes, uint64_t seed)
     : m_params(params), m_n_pes(n_pes), m_fabric(n_pes, params.fabric()), m_memory(n_pes),
-      m_hbm_ports(n_pes, BandwidthResource(params.hbm_gbytes_per_s)), m_cores(n_pes) {
+      m_hbm_ports(n_pes, BandwidthResource(params.hbm_gbytes_per_s)),
+      m_roce(n_pes, params, m_visibility, m_hbm_ports), m_cores(n_pes) {
   if (params.sim_idle_poll_sleep != 0) m_visibility.set_watch(&m_watch);
   std::mt19937_64 rng(seed ^ 0x5eed70c3u);
   const auto hbm_bytes = static_cast<uint64_t>(params.hbm_bytes);
@@ -38,6 +39,7 @@ AscendSystem::AscendSystem(const AscendParams& params, int n_pes, uint64_t seed)
     const auto base = reinterpret_cast<uintptr_t>(e.doorbell_window());
     m_addresses.add({base, base + (uint64_t{64} << 20), pe, -1, RegionKind::kMmio, &e,
                      fmt::format("pe{}.doorbells", pe)});
+    m_sdma.push_back(std::make_unique<SdmaEngine>(pe, m_params, m_fabric, m_visibility, m_hbm_ports));
   }
 }
 

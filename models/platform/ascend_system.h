@@ -7,6 +7,8 @@
 
 #include "models/ascend/aiv_core.h"
 #include "models/ascend/pe_memory.h"
+#include "models/ascend/roce_engine.h"
+#include "models/ascend/sdma_engine.h"
 #include "models/ascend/udma_engine.h"
 #include "models/core/bandwidth.h"
 #include "models/ascend/ascend_observer.h"
@@ -32,6 +34,8 @@ class AscendSystem {
   AddressMap& addresses() { return m_addresses; }
   PeMemory& memory(int pe) { return m_memory[pe]; }
   UdmaEngine& engine(int pe) { return *m_engines[pe]; }
+  SdmaEngine& sdma(int pe) { return *m_sdma[pe]; }
+  RoceEngine& roce(int pe) { return m_roce.nic(pe); }
   // The AIV core `core` of `pe`, made (with its Unified Buffer) on first use.
   AivCore& core(int pe, int core);
   uint8_t* unified_buffer(int pe, int core);
@@ -56,6 +60,8 @@ class AscendSystem {
   std::vector<BandwidthResource> m_hbm_ports;
   DoorbellScheduler m_doorbells{"udma_doorbells"};
   std::vector<std::unique_ptr<UdmaEngine>> m_engines;
+  std::vector<std::unique_ptr<SdmaEngine>> m_sdma;
+  RocePlane m_roce;
   std::vector<std::vector<CoreSlot>> m_cores;
   // The Unified Buffers of each PE's cores, one sparse mapping per PE: pages a kernel never
   // touches cost nothing.

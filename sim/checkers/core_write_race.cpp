@@ -29,6 +29,7 @@ void CoreWriteRaceChecker::on_device_barrier(Ps) {
 
 void CoreWriteRaceChecker::on_copy(const CopyRecord& c) {
   if (c.bytes == 0 || m_writes.empty() || m_ctx.in_unified_buffer(c.dst) || m_ctx.in_queue_ring(c.dst)) return;
+  if (c.atomic_add) return;  // atomic adds from several cores all count, in any order
   PeWrites& pe = m_writes[c.pe];
   const uint8_t* begin = c.dst;
   const uint8_t* end = c.dst + c.bytes;

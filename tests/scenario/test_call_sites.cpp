@@ -51,3 +51,8 @@ void expect_sites(uint32_t path, const std::string& write_call) {
 TEST(CallSites, MteCopyAndPutLines) { expect_sites(0, "AscendC::DataCopy(src_gm, data, bytes)"); }
 TEST(CallSites, ScalarStoresWrittenBackByDcciLine) { expect_sites(1, "dcci_cachelines(src, bytes)"); }
 TEST(CallSites, StDevLine) { expect_sites(2, "st_dev(((__gm__ uint64_t*)fresh)[i]"); }
+// The GlobalTensor form of aclshmemx_mte_put_nbi calls its pointer form: two always-inline shim
+// functions lie between the kernel's call and the recorded return address.
+TEST(CallSites, NestedShimCallsResolveToKernelLine) {
+  expect_sites(4, "aclshmemx_mte_put_nbi(src_gm, fresh_gm, data, bytes");
+}

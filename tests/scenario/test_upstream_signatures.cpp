@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "kernel_operator.h"
+#include "shmem.h"
 #include "shmem_device_amo.h"
 #include "shmem_device_rma.h"
 #include "shmem_device_sync.h"
@@ -86,6 +87,36 @@ static_assert(same<int (*)(aclshmem_team_t, int, aclshmem_team_t*, aclshmem_team
 static_assert(same<int (*)(aclshmem_team_t, int, aclshmem_team_t), decltype(&aclshmem_team_translate_pe)>,
               "team_translate_pe");
 
+// The SDMA and RoCE engines, MTE atomics, the SIMT device API and the team configuration.
+constexpr void (*sdma_put)(int32_t*, int32_t*, int32_t*, uint32_t, uint32_t, int, uint32_t) =
+    &aclshmemx_sdma_put_nbi<int32_t>;
+constexpr void (*sdma_quiet)(uint8_t*, uint32_t, uint32_t) = &aclshmemx_sdma_quiet<uint8_t>;
+constexpr void (*cmo)(uint8_t*, uint32_t, ACLSHMEMCMOTYPE, uint8_t*, uint32_t, uint32_t) = &aclshmemx_cmo_nbi<uint8_t>;
+constexpr void (*roce_put)(float*, float*, float*, uint32_t, int) = &aclshmemx_roce_put_nbi<float>;
+constexpr void (*roce_put_sync)(float*, float*, float*, uint32_t, int, uint32_t) = &aclshmemx_roce_put_nbi<float>;
+static_assert(same<void (*)(uint32_t, uint8_t*, uint32_t), decltype(&aclshmemx_roce_quiet<uint8_t>)>, "roce_quiet");
+static_assert(same<void* (*)(void*, int), decltype(&aclshmem_roce_ptr)>, "roce_ptr");
+static_assert(same<void (*)(), decltype(static_cast<void (*)()>(&aclshmemx_roce_barrier_all))>, "roce_barrier_all");
+static_assert(same<uint64_t (*)(uint64_t*, uint64_t, uint64_t, int32_t),
+                   decltype(&aclshmemx_roce_atomic_compare_swap<uint64_t>)>,
+              "roce_atomic_compare_swap");
+static_assert(same<void (*)(int16_t*, int16_t, int32_t), decltype(&aclshmemx_mte_atomic_add<int16_t>)>,
+              "mte_atomic_add");
+static_assert(same<uint32_t (*)(uint32_t*, uint32_t, int32_t), decltype(&aclshmemx_mte_atomic_fetch_add<uint32_t>)>,
+              "mte_atomic_fetch_add");
+static_assert(same<void (*)(int8_t*, int8_t, int32_t), decltype(&aclshmem_int8_atomic_add)>, "int8_atomic_add");
+static_assert(same<void (*)(bfloat16_t*, bfloat16_t, int32_t), decltype(&aclshmem_bfloat16_atomic_add)>,
+              "bfloat16_atomic_add");
+static_assert(same<void (*)(float*, float*, size_t, int32_t), decltype(&simt::aclshmemx_float_put_nbi_warp)>,
+              "simt float_put_nbi_warp");
+static_assert(same<void (*)(void*, void*, size_t, int32_t), decltype(&simt::aclshmemx_putmem_block)>,
+              "simt putmem_block");
+static_assert(same<void (*)(void*, void*, size_t, int32_t), decltype(&simt::aclshmemx_get64_nbi_block)>,
+              "simt get64_nbi_block");
+static_assert(same<int32_t (*)(int32_t*, int32_t), decltype(&simt::aclshmem_int32_g)>, "simt int32_g");
+static_assert(same<int (*)(aclshmem_team_t, aclshmem_team_config_t*), decltype(&aclshmem_team_get_config)>,
+              "team_get_config");
+
 // AscendC (CANN's kernel_operator.h).
 static_assert(same<void (*)(int32_t), decltype(&AscendC::SetFlag<AscendC::HardEvent::MTE3_S>)>, "SetFlag");
 static_assert(same<void (*)(), decltype(&AscendC::PipeBarrier<PIPE_ALL>)>, "PipeBarrier");
@@ -105,7 +136,9 @@ TEST(UpstreamSignatures, DeviceCallsAreAddressableWithUpstreamTypes) {
                              reinterpret_cast<const void*>(int32_put), reinterpret_cast<const void*>(float_get_nbi),
                              reinterpret_cast<const void*>(half_put_nbi),
                              reinterpret_cast<const void*>(int32_get_detailed), reinterpret_cast<const void*>(mte_put),
-                             reinterpret_cast<const void*>(mte_put_ub)};
+                             reinterpret_cast<const void*>(mte_put_ub), reinterpret_cast<const void*>(sdma_put),
+                             reinterpret_cast<const void*>(sdma_quiet), reinterpret_cast<const void*>(cmo),
+                             reinterpret_cast<const void*>(roce_put), reinterpret_cast<const void*>(roce_put_sync)};
   for (const void* a : addresses) EXPECT_NE(a, nullptr);
   EXPECT_NE(addresses[3], addresses[4]);
 }

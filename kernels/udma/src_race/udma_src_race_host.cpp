@@ -66,7 +66,10 @@ SYMSIM_REGISTER_KERNEL(udma_src_race,
                         "PE 0 rewrites a put's source while the put is in flight (MTE3 copy, scalar stores + dcci, "
                         "st_dev or a host copy); each unit PE 1 receives is the source as it was when it was read",
                         {{"bytes", "bytes put (a multiple of 512)", 512, 65536, 65536},
-                         {"path", "0 MTE3 copy, 1 scalar stores + dcci, 2 st_dev, 3 host copy", 0, 3, 0},
+                         {"path",
+                          "0 MTE3 copy, 1 scalar stores + dcci, 2 st_dev, 3 host copy, 4 aclshmemx_mte_put_nbi "
+                          "(GlobalTensor form: nested shim calls)",
+                          0, 4, 0},
                          {"delay_ns", "rewrite this long after the post (path 3: post this long after the start)", 0,
                           1000000, 20000}},
                         1, udma_src_race_host});

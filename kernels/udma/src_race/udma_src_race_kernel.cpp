@@ -4,7 +4,9 @@
 //   1  scalar stores written back by dcci_cachelines (`delay_ns` after the post, after a ld_dev);
 //   2  st_dev of every 8-byte word (`delay_ns` after the post);
 //   3  nothing here: the host program copies the new bytes while the put is in flight (the
-//      post waits `delay_ns` after the kernel starts).
+//      post waits `delay_ns` after the kernel starts);
+//   4  aclshmemx_mte_put_nbi of `fresh` onto the source on this PE, in its GlobalTensor form
+//      (which calls the pointer form: two nested shim calls), then aclshmemx_mte_quiet.
 // `fresh` holds the new bytes. Each 512 B unit of the put must carry the source as it was when
 // the engine read that unit: the old bytes before the rewrite, the new ones after.
 #include "kernel_operator.h"
@@ -33,9 +35,11 @@ extern "C" __global__ __aicore__ void udma_src_race_kernel(GM_ADDR dst, GM_ADDR 
         AscendC::GlobalTensor<uint8_t> src_gm, fresh_gm;
         src_gm.SetGlobalBuffer(src, bytes);
         fresh_gm.SetGlobalBuffer(fresh, bytes);
-        if (path == 0) {  // the new bytes wait in UB
-            pipe.InitBuffer(data_buf, bytes);
+        if (path == 0 || path == 4) {  // path 0: the new bytes wait in UB; 4: the staging buffer
+            pipe.InitBuffer(data_buf, path == 0 ? bytes : 4096);
             data = data_buf.Get<uint8_t>();
+        }
+        if (path == 0) {
             AscendC::DataCopy(data, fresh_gm, bytes);
             AscendC::SetFlag<AscendC::HardEvent::MTE2_MTE3>(EVENT_ID0);
             AscendC::WaitFlag<AscendC::HardEvent::MTE2_MTE3>(EVENT_ID0);
@@ -55,6 +59,9 @@ extern "C" __global__ __aicore__ void udma_src_race_kernel(GM_ADDR dst, GM_ADDR 
             for (uint32_t i = 0; i < bytes / 8; ++i) {
                 st_dev(((__gm__ uint64_t*)fresh)[i], (__gm__ uint64_t*)src, (int)i);
             }
+        } else if (path == 4) {
+            aclshmemx_mte_put_nbi(src_gm, fresh_gm, data, bytes, aclshmem_my_pe(), EVENT_ID0);
+            aclshmemx_mte_quiet();
         }
         aclshmemx_udma_quiet(1);
     }

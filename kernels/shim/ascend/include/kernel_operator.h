@@ -317,6 +317,8 @@ inline void printf(const char* fmt, Args... args) { symsim::shim::kernel_printf(
 // Vector instructions on PIPE_V, and the dump build's InitDump/DumpTensor.
 #include "symsim/ascendc_vector.h"
 #include "symsim/ascendc_dump.h"
+// SetAtomicAdd / SetAtomicNone (MTE3 atomic-add copies) and the scalar GM atomics.
+#include "symsim/ascendc_atomic.h"
 
 // Known AscendC calls outside the subset: each is a compile error that names it.
 #include "symsim/ascendc_unsupported.h"

@@ -143,21 +143,60 @@ ACLSHMEM_DEVICE void aclshmemx_mte_quiet() { ::symsim::shim::mte::quiet(); }
 #define shmem_mte_put_mem_nbi aclshmemx_mte_put_nbi
 #define shmem_mte_get_mem_nbi aclshmemx_mte_get_nbi
 
-// ---- MTE atomics: not modelled ---------------------------------------------------------------
-#define SYMSIM_MTE_AMO_UNSUPPORTED(NAME)                                                                           \
-  template <typename... A>                                                                                         \
-  ACLSHMEM_DEVICE int NAME(A&&...) {                                                                               \
-    static_assert(::symsim::shim::mte::unsupported<A...>::value,                                                   \
-                  #NAME ": atomics on the MTE engine (AscendC atomic DataCopy into a peer's HBM) are not "          \
-                  "modelled by symsim; the UDMA atomics (aclshmemx_udma_atomic_*, aclshmem_<T>_atomic_*) are");   \
-    return 0;                                                                                                      \
+// ---- MTE atomics ---------------------------------------------------------------------------
+// Add as upstream runs it on the 910 cores: the value is stored into the aclshmemx_set_mte_config
+// UB buffer, handed to MTE3 (SetFlag / WaitFlag S_MTE3 on its event) and copied to the word on
+// `pe` in the atomic-add mode (SetAtomicAdd<T>); the call returns once the copy is issued
+// (aclshmemx_mte_quiet waits for it). The other MTE atomics use the Ascend 950's scalar GM
+// atomics (AscendC::AtomicAdd / AtomicCas / AtomicExch; platform param aiv.gm_atomics), as
+// upstream does; where the platform lacks them the kernel stops naming the call.
+namespace symsim::shim::mte {
+// The atomic add of the `width`-byte `value` (element type `type`) to `dst` (already on its PE).
+void atomic_add_via_ub(const char* api, void* dst, const void* value, uint32_t width,
+                       AscendC::detail::AtomicAddType type);
+}  // namespace symsim::shim::mte
+
+template <typename T>
+ACLSHMEM_DEVICE T aclshmemx_mte_atomic_fetch(__gm__ T* src, int32_t pe) {
+  return AscendC::AtomicAdd(static_cast<__gm__ T*>(::symsim::shim::mte::peer("aclshmemx_mte_atomic_fetch", src, pe)),
+                            static_cast<T>(0));
+}
+template <typename T>
+ACLSHMEM_DEVICE void aclshmemx_mte_atomic_set(__gm__ T* dst, T value, int32_t pe) {
+  AscendC::AtomicExch(static_cast<__gm__ T*>(::symsim::shim::mte::peer("aclshmemx_mte_atomic_set", dst, pe)), value);
+}
+template <typename T>
+ACLSHMEM_DEVICE T aclshmemx_mte_atomic_compare_swap(__gm__ T* dst, T cond, T value, int32_t pe) {
+  return AscendC::AtomicCas(
+      static_cast<__gm__ T*>(::symsim::shim::mte::peer("aclshmemx_mte_atomic_compare_swap", dst, pe)), cond, value);
+}
+template <typename T>
+ACLSHMEM_DEVICE T aclshmemx_mte_atomic_swap(__gm__ T* dst, T value, int32_t pe) {
+  return AscendC::AtomicExch(static_cast<__gm__ T*>(::symsim::shim::mte::peer("aclshmemx_mte_atomic_swap", dst, pe)),
+                             value);
+}
+template <typename T>
+ACLSHMEM_DEVICE void aclshmemx_mte_atomic_inc(__gm__ T* dst, int32_t pe) {
+  AscendC::AtomicAdd(static_cast<__gm__ T*>(::symsim::shim::mte::peer("aclshmemx_mte_atomic_inc", dst, pe)),
+                     static_cast<T>(1));
+}
+template <typename T>
+ACLSHMEM_DEVICE void aclshmemx_mte_atomic_add(__gm__ T* dst, T value, int32_t pe) {
+  auto* word = static_cast<__gm__ T*>(::symsim::shim::mte::peer("aclshmemx_mte_atomic_add", dst, pe));
+  constexpr auto type = AscendC::detail::atomic_add_type<T>();
+  if constexpr (type == AscendC::detail::AtomicAddType::kNone) {
+    AscendC::AtomicAdd(word, value);  // uint32 / int64 / uint64: the Ascend 950's scalar atomic only
+  } else {
+    ::symsim::shim::mte::atomic_add_via_ub("aclshmemx_mte_atomic_add", word, &value, sizeof(T), type);
   }
-SYMSIM_MTE_AMO_UNSUPPORTED(aclshmemx_mte_atomic_fetch)
-SYMSIM_MTE_AMO_UNSUPPORTED(aclshmemx_mte_atomic_set)
-SYMSIM_MTE_AMO_UNSUPPORTED(aclshmemx_mte_atomic_compare_swap)
-SYMSIM_MTE_AMO_UNSUPPORTED(aclshmemx_mte_atomic_swap)
-SYMSIM_MTE_AMO_UNSUPPORTED(aclshmemx_mte_atomic_inc)
-SYMSIM_MTE_AMO_UNSUPPORTED(aclshmemx_mte_atomic_add)
-SYMSIM_MTE_AMO_UNSUPPORTED(aclshmemx_mte_atomic_fetch_inc)
-SYMSIM_MTE_AMO_UNSUPPORTED(aclshmemx_mte_atomic_fetch_add)
-#undef SYMSIM_MTE_AMO_UNSUPPORTED
+}
+template <typename T>
+ACLSHMEM_DEVICE T aclshmemx_mte_atomic_fetch_inc(__gm__ T* dst, int32_t pe) {
+  return AscendC::AtomicAdd(
+      static_cast<__gm__ T*>(::symsim::shim::mte::peer("aclshmemx_mte_atomic_fetch_inc", dst, pe)), static_cast<T>(1));
+}
+template <typename T>
+ACLSHMEM_DEVICE T aclshmemx_mte_atomic_fetch_add(__gm__ T* dst, T value, int32_t pe) {
+  return AscendC::AtomicAdd(
+      static_cast<__gm__ T*>(::symsim::shim::mte::peer("aclshmemx_mte_atomic_fetch_add", dst, pe)), value);
+}

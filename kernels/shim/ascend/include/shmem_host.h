@@ -40,6 +40,12 @@ void aclshmemi_control_barrier_all();
 // The MTE engine's UB staging buffer (aclshmem_<T>_iput / iget): offset, size, event; default the
 // first 16 KiB of UB and event 0. In a kernel: from now on.
 int aclshmemx_set_mte_config(uint64_t offset, uint32_t ub_size, uint32_t sync_id);
+// The RoCE calls' WQE staging buffer when none is passed (ub_size at least
+// ACLSHMEM_RDMA_MTE_STAGING_UB_SIZE, else ACLSHMEM_INVALID_VALUE); default UB offset 190 KiB.
+int aclshmemx_set_rdma_config(uint64_t offset, uint32_t ub_size, uint32_t sync_id);
+#define shmem_rdma_set_ub_params aclshmemx_set_rdma_config
+// The SDMA settings upstream keeps in its device state (its SDMA calls take theirs as arguments).
+int aclshmemx_set_sdma_config(uint64_t offset, uint32_t ub_size, uint32_t sync_id);
 // Teams, collective over the parent's PEs (the same splits in the same order on each): a strided
 // subset of the parent, or its rows of x_range PEs and its columns. A PE outside a new team gets
 // ACLSHMEM_TEAM_INVALID. Destroy is collective over the team's members.
@@ -47,6 +53,11 @@ int aclshmem_team_split_strided(aclshmem_team_t parent_team, int pe_start, int p
                                 aclshmem_team_t* new_team);
 int aclshmem_team_split_2d(aclshmem_team_t parent_team, int x_range, aclshmem_team_t* x_team, aclshmem_team_t* y_team);
 void aclshmem_team_destroy(aclshmem_team_t team);
+// The configuration a team was made with: upstream's split calls take none, so every live team's
+// is all zero (as upstream's team pool holds it); ACLSHMEM_INVALID_PARAM for a null `config` or a
+// team that is not live.
+int aclshmem_team_get_config(aclshmem_team_t team, aclshmem_team_config_t* config);
+#define shmem_team_get_config aclshmem_team_get_config
 
 namespace symsim::shim {
 // Team queries (host programs and kernels): -1 for a team that is not live or a PE outside it.

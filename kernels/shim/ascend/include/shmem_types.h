@@ -44,6 +44,7 @@ constexpr uint32_t ACLSHMEM_UDMA_AGGREGATE_CREDIT_GUARD = 10;
 constexpr uint32_t MAX_RETRY_TIMES = 1000000;
 constexpr uint32_t ACLSHMEM_UDMA_REMOTE_JETTY_TYPE = 1;
 constexpr uint32_t ACLSHMEM_UDMA_MTE_STAGING_UB_SIZE = 128U;
+constexpr uint32_t ACLSHMEM_RDMA_MTE_STAGING_UB_SIZE = 128U;
 constexpr uint32_t ACLSHMEM_INTERNAL_UB_BUF_START_ADDR = 188 * 1024;
 constexpr uint32_t UB_ALIGN_SIZE = 32;
 
@@ -107,6 +108,15 @@ struct non_contiguous_copy_param {
 
 // Teams: the world (0) and those split from it.
 typedef int aclshmem_team_t;
+typedef uint64_t aclshmemx_team_uniqueid_t;
+#define TEAM_CONFIG_PADDING 48
+typedef struct {
+  int32_t version;
+  int32_t num_contexts;
+  aclshmemx_team_uniqueid_t uniqueid;
+  char padding[TEAM_CONFIG_PADDING];
+} aclshmem_team_config_t;
+static_assert(sizeof(aclshmem_team_config_t) == 64, "aclshmem_team_config_t is 64 bytes, as upstream's");
 enum aclshmem_team_index_t { ACLSHMEM_TEAM_INVALID = -1, ACLSHMEM_TEAM_WORLD = 0 };
 
 // Point-to-point synchronisation (shmem_device_p2p_sync.h).

@@ -197,8 +197,13 @@ void symsim::shim::copy_blocks_at(uint8_t* dst, uint64_t dst_stride_bytes, const
     const int peer = pipe == AivPipe::kMte3 && d && d->pe != c.pe()   ? d->pe
                      : pipe == AivPipe::kMte2 && s && s->pe != c.pe() ? s->pe
                                                                       : -1;
-    r.visible_ps = peer >= 0 ? c.copy_across(pipe, to, from, piece_bytes, sys.fabric(), peer)
-                             : c.copy(pipe, to, from, piece_bytes);
+    const auto atomic_add = pipe == AivPipe::kMte3 ? symsim::shim::atomic_add_mode() : nullptr;
+    r.atomic_add = atomic_add != nullptr;
+    if (atomic_add)  // SetAtomicAdd: the copy adds into GM
+      r.visible_ps = c.copy_combine(to, from, piece_bytes, peer >= 0 ? &sys.fabric() : nullptr, peer, atomic_add);
+    else
+      r.visible_ps = peer >= 0 ? c.copy_across(pipe, to, from, piece_bytes, sys.fabric(), peer)
+                               : c.copy(pipe, to, from, piece_bytes);
     sys.hooks().emit(&symsim::AscendObserver::on_copy, r);
   }
 }

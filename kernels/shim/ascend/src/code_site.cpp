@@ -122,22 +122,51 @@ class Symbolizer {
     Dwarf_Files* files = nullptr;
     size_t n_files = 0;
     if (dwarf_getsrcfiles(cu, &files, &n_files) != 0) return intern(file, line);
+    SourceLine found = intern(file, line);
+    // dwarf_getscopes gives the innermost inlined call at pc; past it, it follows where the
+    // inlined function was defined, not where it was called, so each next call out is found
+    // among the DIEs that hold the current one (dwarf_getscopes_die).
     Dwarf_Die* scopes = nullptr;
     const int n = dwarf_getscopes(cu, pc - bias, &scopes);
-    SourceLine found = intern(file, line);
-    for (int i = 0; i < n; ++i) {
-      if (dwarf_tag(&scopes[i]) != DW_TAG_inlined_subroutine) continue;
+    Dwarf_Die call;
+    bool have_call = false;
+    for (int i = 0; i < n && !have_call; ++i)
+      if (dwarf_tag(&scopes[i]) == DW_TAG_inlined_subroutine) {
+        call = scopes[i];
+        have_call = true;
+      }
+    std::free(scopes);
+    while (have_call) {
       Dwarf_Attribute attr;
       Dwarf_Word file_index = 0, call_line = 0;
-      if (!dwarf_attr(&scopes[i], DW_AT_call_file, &attr) || dwarf_formudata(&attr, &file_index) != 0) break;
-      if (!dwarf_attr(&scopes[i], DW_AT_call_line, &attr) || dwarf_formudata(&attr, &call_line) != 0) break;
+      if (!dwarf_attr(&call, DW_AT_call_file, &attr) || dwarf_formudata(&attr, &file_index) != 0) break;
+      if (!dwarf_attr(&call, DW_AT_call_line, &attr) || dwarf_formudata(&attr, &call_line) != 0) break;
       const char* call_name = dwarf_filesrc(files, file_index, nullptr, nullptr);
       if (!call_name) break;
       const std::string call_file = absolute(call_name, comp_dir);
       found = intern(call_file, static_cast<int>(call_line));
       if (!is_shim_header(call_file)) break;
+      have_call = outer_call(&call);
     }
-    std::free(scopes);
+    return found;
+  }
+
+  // The inlined call that holds `call` (a shim function inlined into another one): replaces
+  // `call` and returns true; false when `call` sits directly in a function.
+  static bool outer_call(Dwarf_Die* call) {
+    Dwarf_Die* chain = nullptr;
+    const int n = dwarf_getscopes_die(call, &chain);  // chain[0] is `call` itself
+    bool found = false;
+    for (int i = 1; i < n; ++i) {
+      const int tag = dwarf_tag(&chain[i]);
+      if (tag == DW_TAG_inlined_subroutine) {
+        *call = chain[i];
+        found = true;
+        break;
+      }
+      if (tag == DW_TAG_subprogram) break;
+    }
+    std::free(chain);
     return found;
   }
 

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstring>
 
 #include "models/memory/address_map.h"
 #include "shmem_device_mte.h"
@@ -116,5 +117,27 @@ void copy_direct_at(const char* api, void* dst, uint64_t dst_stride_bytes, const
 }
 
 void quiet() { pipe_sync_at(PipeSyncRecord::kBarrier, AivPipe::kAll, AivPipe::kAll, 0, SYMSIM_CALLER()); }
+
+void atomic_add_via_ub(const char* api, void* dst, const void* value, uint32_t width,
+                       AscendC::detail::AtomicAddType type) {
+  const CallSite site = SYMSIM_CALLER();
+  AivCore& c = core();
+  c.scalar_ops(3);  // the MTE staging config from the device state
+  const aclshmem_ub_config_t& cfg = world().hosts[c.pe()].mte_config;
+  BlockContext& b = block();
+  if (cfg.aclshmem_ub < 0 || static_cast<uint64_t>(cfg.aclshmem_ub) + width > b.ub_bytes || cfg.ub_size < width)
+    trap(fmt::format("{}: {}: the MTE staging buffer (aclshmemx_set_mte_config: UB offset {}, {} bytes) does not hold "
+                     "a {}-byte value inside the {} B Unified Buffer",
+                     where(site), api, cfg.aclshmem_ub, cfg.ub_size, width, b.ub_bytes));
+  uint8_t* ub = b.ub + cfg.aclshmem_ub;
+  c.scalar_ops(1);  // LocalTensor::SetValue
+  std::memcpy(ub, value, width);
+  const int id = static_cast<int>(cfg.sync_id);
+  pipe_sync_at(PipeSyncRecord::kSetFlag, AivPipe::kScalar, AivPipe::kMte3, id, site);
+  pipe_sync_at(PipeSyncRecord::kWaitFlag, AivPipe::kScalar, AivPipe::kMte3, id, site);
+  AscendC::detail::set_atomic_add(type);  // SetAtomicAdd<T>, the copy, SetAtomicNone
+  copy_blocks_at(static_cast<uint8_t*>(dst), width, ub, width, width, 1, true, site);
+  AscendC::detail::set_atomic_add(AscendC::detail::AtomicAddType::kNone);
+}
 
 }  // namespace symsim::shim::mte

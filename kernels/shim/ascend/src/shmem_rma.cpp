@@ -105,14 +105,16 @@ void strided(const char* api, bool put, void* dst, const void* src, ptrdiff_t ds
 
 namespace symsim::shim::amo {
 
-void check_udma_peer(const char* api, int pe) {
+bool own_pe(const char* api, int pe) {
   const CallSite site = SYMSIM_CALLER();
   if (pe < 0 || pe >= n_pes())
     trap(fmt::format("{}: {} on PE {}, outside 0..{}", where(site), api, pe, n_pes() - 1));
-  if (pe == my_pe())
-    trap(fmt::format("{}: {} on the calling PE {}: upstream takes the MTE transport to a PE's own memory, "
-                     "which symsim does not model",
-                     where(site), api, pe));
+  return pe == my_pe();
+}
+
+void no_path(const char* api, int pe, const char* why) {
+  trap(fmt::format("{}: {} on PE {} ({}): {}", where(SYMSIM_CALLER()), api, pe,
+                   pe == my_pe() ? "the calling PE, reached by MTE" : "reached by UDMA", why));
 }
 
 }  // namespace symsim::shim::amo

@@ -92,8 +92,8 @@ Team* find_team(int index) {
   return t.list[index].get();
 }
 
-void team_device_barrier(int index, const char* api, CallSite site) {
-  if (index == ACLSHMEM_TEAM_WORLD) return vector_barrier_all_at(site, api);
+void team_device_barrier(int index, const char* api, CallSite site, Ps hop_ps) {
+  if (index == ACLSHMEM_TEAM_WORLD) return vector_barrier_all_at(site, api, hop_ps);
   World& w = world();
   AivCore& c = core();
   Team* team = find_team(index);
@@ -108,7 +108,8 @@ void team_device_barrier(int index, const char* api, CallSite site) {
   const uint64_t gen = team->generation;
   team->latest_ps = std::max(team->latest_ps, c.local_ps());
   if (++team->arrived == expected) {
-    const Ps release = team->latest_ps + rounds_for(team->size) * ns_to_ps(w.sys->params().aiv_barrier_hop_ns);
+    const Ps release =
+        team->latest_ps + rounds_for(team->size) * (hop_ps ? hop_ps : ns_to_ps(w.sys->params().aiv_barrier_hop_ns));
     team->arrived = 0;
     team->latest_ps = 0;
     ++team->generation;
@@ -198,3 +199,8 @@ int aclshmem_team_split_2d(aclshmem_team_t parent_team, int x_range, aclshmem_te
   return symsim::shim::team_split_2d(parent_team, x_range, x_team, y_team);
 }
 void aclshmem_team_destroy(aclshmem_team_t team) { symsim::shim::team_destroy(team); }
+int aclshmem_team_get_config(aclshmem_team_t team, aclshmem_team_config_t* config) {
+  if (!config || !symsim::shim::find_team(team)) return ACLSHMEM_INVALID_PARAM;
+  *config = aclshmem_team_config_t{};
+  return ACLSHMEM_SUCCESS;
+}

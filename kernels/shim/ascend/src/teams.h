@@ -58,8 +58,9 @@ void team_destroy(int index);
 int team_rank(int index);
 int team_size(int index);
 int team_translate(int src_team, int src_pe, int dest_team);
-// Every block of every member's launch arrives (the world team: the vector barrier).
-void team_device_barrier(int index, const char* api, CallSite site);
+// Every block of every member's launch arrives (the world team: the vector barrier); `hop_ps`:
+// one dissemination round (0: aiv.barrier_hop_ns).
+void team_device_barrier(int index, const char* api, CallSite site, Ps hop_ps = 0);
 // Every member's host program arrives.
 void team_host_barrier(int index, const char* api);
 

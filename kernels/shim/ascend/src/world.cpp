@@ -93,7 +93,7 @@ void host_barrier(const char* what) {
 
 void vector_barrier_all(const char* api) { vector_barrier_all_at(SYMSIM_CALLER(), api); }
 
-void vector_barrier_all_at(CallSite site, const char* api) {
+void vector_barrier_all_at(CallSite site, const char* api, Ps hop_ps) {
   World& w = world();
   AivCore& c = core();
   BlockState& b = *w.blocks[c.pe()][c.core()];
@@ -106,7 +106,7 @@ void vector_barrier_all_at(CallSite site, const char* api) {
   if (++w.vec_arrived == expected) {
     int rounds = 1;
     while ((1 << rounds) < w.sys->n_pes()) ++rounds;
-    w.vec_release_ps = w.vec_latest_ps + rounds * ns_to_ps(w.sys->params().aiv_barrier_hop_ns);
+    w.vec_release_ps = w.vec_latest_ps + rounds * (hop_ps ? hop_ps : ns_to_ps(w.sys->params().aiv_barrier_hop_ns));
     w.vec_arrived = 0;
     w.vec_latest_ps = 0;
     ++w.vec_generation;

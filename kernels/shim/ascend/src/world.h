@@ -44,6 +44,11 @@ struct HostState {
   aclshmem_udma_config_t udma_config{189 * 1024, ACLSHMEM_UDMA_MTE_STAGING_UB_SIZE, 0};
   // The MTE engine's staging of the strided calls (aclshmemx_set_mte_config; upstream's default).
   aclshmem_ub_config_t mte_config{0, 16 * 1024, 0};
+  // The RoCE calls' WQE staging when they are given no UB buffer (aclshmemx_set_rdma_config;
+  // upstream's default: UB offset 190 KiB).
+  aclshmem_ub_config_t rdma_config{190 * 1024, ACLSHMEM_RDMA_MTE_STAGING_UB_SIZE, 0};
+  // aclshmemx_set_sdma_config (upstream keeps it in its device state; no SDMA call reads it).
+  aclshmem_ub_config_t sdma_config{0, 0, 0};
 };
 
 // What a coroutine polls, kept as fields and formatted only when a hang is reported.
@@ -135,6 +140,9 @@ struct BlockState {
   std::map<const void*, BatchContract> batches;  // open batches by their state object
   Ps last_vf_end_ps = 0;   // end of the block's last SIMT VF (wqe_posts.h)
   DumpSlice* dump = nullptr;  // after InitDump: its slice in World::dump_slices
+  // SetAtomicAdd<T>: MTE3 copies to GM add their elements of this type (ascendc_atomic.cpp);
+  // null after SetAtomicNone.
+  void (*atomic_add)(uint8_t* dst, const uint8_t* src, uint64_t bytes) = nullptr;
 };
 
 // Per SQ: the producer index up to which WQEs have post records, and when a core last rang it.
@@ -186,7 +194,8 @@ bool capture(const char* text);
 // The internal forms of shim_core.h's entry points, for shim code, which passes the call site.
 void device_store_at(void* addr, uint64_t value, uint32_t bytes, CallSite site);
 void cache_clean_invalidate_at(const void* addr, uint64_t bytes, CallSite site, uint64_t observed = 0);
-void vector_barrier_all_at(CallSite site, const char* api);
+// `hop_ps`: one dissemination round (0: aiv.barrier_hop_ns).
+void vector_barrier_all_at(CallSite site, const char* api, Ps hop_ps = 0);
 namespace simt {
 void reject_in_vf_at(const char* what, CallSite site);
 }
@@ -195,6 +204,9 @@ void reject_in_vf_at(const char* what, CallSite site);
 void copy_blocks_at(uint8_t* dst, uint64_t dst_stride_bytes, const uint8_t* src, uint64_t src_stride_bytes,
                     uint64_t block_bytes, uint64_t blocks, bool byte_granular, CallSite site);
 void pipe_sync_at(PipeSyncRecord::Kind kind, AivPipe src, AivPipe dst, int id, CallSite site);
+// The running block's SetAtomicAdd mode: how an MTE3 copy to GM adds its bytes (null: none).
+using AtomicAddFn = void (*)(uint8_t* dst, const uint8_t* src, uint64_t bytes);
+AtomicAddFn atomic_add_mode();
 namespace mte {
 // shmem_device_mte.h's copy_via_ub for shim code.
 void copy_via_ub_at(const char* api, void* dst, uint64_t dst_stride_bytes, const void* src, uint64_t src_stride_bytes,
