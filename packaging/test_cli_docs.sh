@@ -25,7 +25,7 @@ expect() {
 }
 expect "list litmus launch" symsim l
 expect "--version" symsim --v
-expect "kernels platforms faults hazards" symsim list ""
+expect "kernels platforms faults hazards checkers stats" symsim list ""
 expect "hazards" symsim list h
 expect "diff" symsim trace ""
 expect "--trace --trace-pes --trace-window" symsim run x.json --tr
