@@ -9,6 +9,7 @@
 //  - receive: for its contiguous share of this rank's tokens it waits for the k rows, adds them
 //    weighted by the gate (float, k order) and stores the BF16 result. The blocks' flags carry
 //    the launch's epoch (epoch_flags.h), so nothing is zeroed.
+#include "../common/combined_row.h"
 #include "../common/data_as_flag.h"
 #include "../common/moe_numeric.h"
 #include "../common/moe_vector_cost.h"
@@ -77,7 +78,6 @@ __aicore__ inline void expert(const MoeTiling& t, Range mine, const DafUb& ub, A
 __aicore__ inline void receive(const MoeTiling& t, Range mine, const DafUb& ub, float* acc,
                                AscendC::LocalTensor<uint16_t> out)
 {
-    AscendC::GlobalTensor<uint16_t> out_gm;
     auto* window = reinterpret_cast<__gm__ uint8_t*>(t.comb_window) + t.half() * t.comb_half_bytes;
     const auto* weights = reinterpret_cast<const __gm__ float*>(t.topk_weight);
     for (uint32_t tok = mine.begin; tok < mine.end; ++tok) {
@@ -91,14 +91,7 @@ __aicore__ inline void receive(const MoeTiling& t, Range mine, const DafUb& ub, 
                        weights[tok * t.top_k + k]);
             copy.End();
         }
-        vec::cast_out(out.GetPhyAddr(), acc, t.hidden);
-        for (uint32_t i = 0; i < t.hidden; ++i) out.GetPhyAddr()[i] = f32_to_bf16(acc[i]);
-        AscendC::SetFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID1);
-        AscendC::WaitFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID1);
-        out_gm.SetGlobalBuffer(reinterpret_cast<__gm__ uint16_t*>(t.out) + uint64_t{tok} * t.hidden, t.hidden);
-        AscendC::DataCopyPad(out_gm, out, AscendC::DataCopyExtParams{1, 2 * t.hidden, 0, 0, 0});
-        AscendC::SetFlag<AscendC::HardEvent::MTE3_V>(EVENT_ID1);
-        AscendC::WaitFlag<AscendC::HardEvent::MTE3_V>(EVENT_ID1);
+        store_combined_row(t, tok, acc, out);
     }
 }
 

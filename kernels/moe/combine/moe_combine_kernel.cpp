@@ -17,6 +17,7 @@
 // at once: 3.8 GB at EP 256).
 // The open-loop variant releases slots as soon as it has posted them: once rows wrap around
 // the ring, the expert rewrites sources still in flight (src_reuse_before_completion).
+#include "../common/combined_row.h"
 #include "../common/data_as_flag.h"
 #include "../common/moe_numeric.h"
 #include "../common/moe_sender.h"
@@ -158,7 +159,6 @@ __aicore__ inline void receive(const MoeTiling& t, uint32_t r, uint32_t receiver
     ub.Init(daf_buf.Get<uint8_t>().GetPhyAddr(), t.comb_blocks);
     float* acc = acc_buf.Get<float>().GetPhyAddr();
     AscendC::LocalTensor<uint16_t> out = out_buf.Get<uint16_t>();
-    AscendC::GlobalTensor<uint16_t> out_gm;
     auto* window = reinterpret_cast<__gm__ uint8_t*>(t.comb_window) + t.half() * t.comb_half_bytes;
     const auto* weights = reinterpret_cast<const __gm__ float*>(t.topk_weight);
     for (uint32_t tok = r; tok < t.tokens; tok += receivers) {
@@ -172,14 +172,7 @@ __aicore__ inline void receive(const MoeTiling& t, uint32_t r, uint32_t receiver
                        weights[tok * t.top_k + k]);
             clear_blocks(slot, ub, t.comb_blocks);
         }
-        vec::cast_out(out.GetPhyAddr(), acc, t.hidden);
-        for (uint32_t i = 0; i < t.hidden; ++i) out.GetPhyAddr()[i] = f32_to_bf16(acc[i]);
-        AscendC::SetFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID1);
-        AscendC::WaitFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID1);
-        out_gm.SetGlobalBuffer(reinterpret_cast<__gm__ uint16_t*>(t.out) + uint64_t{tok} * t.hidden, t.hidden);
-        AscendC::DataCopyPad(out_gm, out, AscendC::DataCopyExtParams{1, 2 * t.hidden, 0, 0, 0});
-        AscendC::SetFlag<AscendC::HardEvent::MTE3_V>(EVENT_ID1);
-        AscendC::WaitFlag<AscendC::HardEvent::MTE3_V>(EVENT_ID1);
+        store_combined_row(t, tok, acc, out);
     }
 }
 
