@@ -1,11 +1,11 @@
-#include "hazard_host.h"
+#include "kernels/hazards/common/hazard_host.h"
 
 #include <fmt/format.h>
 
 #include <stdexcept>
 #include <vector>
 
-#include "world.h"
+#include "kernels/shim/ascend/src/world.h"
 
 namespace hazard_host {
 

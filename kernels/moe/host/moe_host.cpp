@@ -10,16 +10,16 @@
 #include <stdexcept>
 #include <vector>
 
-#include "../aiv_direct/aiv_input.h"
-#include "../common/moe_tiling.h"
+#include "kernels/moe/aiv_direct/aiv_input.h"
+#include "kernels/moe/common/moe_tiling.h"
 #include "acl/acl.h"
-#include "kernel_constraints.h"
-#include "kernel_registry.h"
-#include "moe_timing.h"
-#include "moe_workload.h"
+#include "kernels/registry/kernel_constraints.h"
+#include "kernels/registry/kernel_registry.h"
+#include "kernels/moe/host/moe_timing.h"
+#include "kernels/moe/host/moe_workload.h"
 #include "shmem.h"
-#include "shmem_setup.h"
-#include "world.h"
+#include "kernels/common/shmem_setup.h"
+#include "kernels/shim/ascend/src/world.h"
 
 void launch_moe_dispatch(void* stream, uint8_t* tiling, uint32_t writers, uint32_t receivers);
 void launch_moe_combine(void* stream, uint8_t* tiling, uint32_t writers, uint32_t receivers);

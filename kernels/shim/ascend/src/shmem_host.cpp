@@ -7,7 +7,7 @@
 #include "models/fabric/eid_route.h"
 #include "shmem_host.h"
 #include "symsim/udma_shim.h"
-#include "world.h"
+#include "kernels/shim/ascend/src/world.h"
 
 using namespace symsim;
 using namespace symsim::shim;

@@ -1,4 +1,4 @@
-#include "world.h"
+#include "kernels/shim/ascend/src/world.h"
 
 #include <algorithm>
 #include <cstdarg>

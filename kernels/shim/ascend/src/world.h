@@ -17,7 +17,7 @@
 #include "symsim/code_site.h"
 #include "symsim/shim_core.h"
 #include "symsim/shim_runtime.h"
-#include "teams.h"
+#include "kernels/shim/ascend/src/teams.h"
 
 namespace symsim::shim {
 
