@@ -17,7 +17,7 @@ install(DIRECTORY kernels/shim/ascend/include/ DESTINATION ${CMAKE_INSTALL_INCLU
 install(DIRECTORY kernels/shim/cuda/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/symsim/cuda)
 install(DIRECTORY kernels/shim/nvshmem/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/symsim/nvshmem)
 # The model headers the shims' public headers include, as "models/<dir>/x.h" from include/symsim
-# (programs built by symsim-nvcc see them; docs/architecture.md, "Include rules").
+# (programs built by symsim-nvcc see them; docs/includes.md).
 foreach(dir core memory nvidia ptx)
   install(DIRECTORY models/${dir}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/symsim/models/${dir}
           FILES_MATCHING PATTERN "*.h")
