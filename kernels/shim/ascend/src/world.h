@@ -106,6 +106,9 @@ struct SpinState {
   size_t recent_next = 0;
 };
 
+// The reads a polling block has made by `at`, counting those it sleeps through (polling.cpp).
+uint64_t polls_at(const SpinState& sp, Ps at);
+
 // What the first call of a defer/submit batch fixed; later calls must match it.
 struct BatchContract {
   const char* api = "";
