@@ -1,4 +1,4 @@
-#include "bench_figures.h"
+#include "bench/bench_figures.h"
 
 #include <fcntl.h>
 #include <sys/wait.h>
@@ -11,7 +11,7 @@
 #include <iostream>
 #include <sstream>
 
-#include "process_stats.h"
+#include "bench/process_stats.h"
 
 namespace symsim::bench {
 

@@ -1,7 +1,7 @@
 // symsim-bench moe SCENARIO [PATH=VALUE ...]: MoE dispatch + combine, one machine-readable line
 // (wall and CPU time, SystemC deltas/s, WQEs/s, peak RSS, simulated latencies) and the latency
 // breakdown of each kernel; bench/moe_scale.sh runs it per EP size and fits wall time to WQEs.
-#include "bench_moe.h"
+#include "bench/bench_moe.h"
 
 #include <systemc>
 
@@ -9,10 +9,10 @@
 
 #include <iostream>
 
-#include "../kernels/moe/host/moe_timing.h"
-#include "process_stats.h"
-#include "runner/runner.h"
-#include "scenario/scenario.h"
+#include "kernels/moe/host/moe_timing.h"
+#include "bench/process_stats.h"
+#include "sim/runner/runner.h"
+#include "sim/scenario/scenario.h"
 
 namespace symsim {
 

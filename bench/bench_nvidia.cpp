@@ -1,7 +1,7 @@
 // symsim-bench nvidia SCENARIO [PATH=VALUE ...]: one NVIDIA scenario (with --set style
 // overrides, e.g. pes=32), timed: wall and CPU time, events per second (CUDA-thread
 // resumptions, the NVIDIA model's unit of work, and SystemC delta cycles) and peak RSS.
-#include "bench_nvidia.h"
+#include "bench/bench_nvidia.h"
 
 #include <systemc>
 
@@ -10,9 +10,9 @@
 #include <chrono>
 #include <iostream>
 
-#include "process_stats.h"
-#include "runner/runner.h"
-#include "scenario/scenario.h"
+#include "bench/process_stats.h"
+#include "sim/runner/runner.h"
+#include "sim/scenario/scenario.h"
 
 namespace symsim {
 

@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "bench_figures.h"
+#include "bench/bench_figures.h"
 
 namespace symsim {
 

@@ -2,7 +2,7 @@
 // rule on and with every one off, in paired runs (one process each, on then off), and the
 // figures that guard the checkers' cost: WQEs per CPU-second both ways and their CPU ratio
 // (medians over the pairs). CPU time, not wall time: the machine may be shared.
-#include "bench_put.h"
+#include "bench/bench_put.h"
 
 #include <systemc>
 
@@ -11,9 +11,9 @@
 #include <algorithm>
 #include <iostream>
 
-#include "checkers/catalog.h"
-#include "runner/runner.h"
-#include "scenario/scenario.h"
+#include "sim/checkers/catalog.h"
+#include "sim/runner/runner.h"
+#include "sim/scenario/scenario.h"
 
 namespace symsim {
 

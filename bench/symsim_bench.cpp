@@ -19,16 +19,16 @@
 #include <iostream>
 #include <string>
 
-#include "../kernels/udma/common/udma_host_common.h"
-#include "bench_figures.h"
-#include "bench_moe.h"
-#include "bench_nvidia.h"
-#include "bench_put.h"
-#include "process_stats.h"
-#include "kernel_registry.h"
+#include "kernels/udma/common/udma_host_common.h"
+#include "bench/bench_figures.h"
+#include "bench/bench_moe.h"
+#include "bench/bench_nvidia.h"
+#include "bench/bench_put.h"
+#include "bench/process_stats.h"
+#include "kernels/registry/kernel_registry.h"
 #include "models/platform/ascend_system.h"
-#include "runner/runner.h"
-#include "scenario/scenario.h"
+#include "sim/runner/runner.h"
+#include "sim/scenario/scenario.h"
 #include "symsim/shim_runtime.h"
 
 using namespace symsim;

@@ -1,5 +1,6 @@
 # `cmake --install build [--prefix DIR]`: the programs in bin/, the shim headers in
-# include/symsim/{ascend,cuda}/, platform presets, example scenarios and sweeps in share/symsim/,
+# include/symsim/{ascend,cuda,nvshmem}/ and the model headers they include in
+# include/symsim/models/, platform presets, example scenarios and sweeps in share/symsim/,
 # documentation in share/doc/symsim/, the man page and bash completion where those go, and the
 # CMake package in lib/cmake/symsim/ (find_package(symsim CONFIG): imported targets and
 # symsim_add_kernel_library()). Nothing in the tree names its prefix: it can be moved.
@@ -15,9 +16,10 @@ install(PROGRAMS tools/symsim-cxx tools/symsim-nvcc DESTINATION ${CMAKE_INSTALL_
 install(DIRECTORY kernels/shim/ascend/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/symsim/ascend)
 install(DIRECTORY kernels/shim/cuda/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/symsim/cuda)
 install(DIRECTORY kernels/shim/nvshmem/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/symsim/nvshmem)
-# The model headers the CUDA shim's headers include (programs built by symsim-nvcc see them).
+# The model headers, as "models/<dir>/x.h" from include/symsim: the shims' public headers include
+# some (programs built by symsim-nvcc see them), symsim::models needs them all (docs/includes.md).
 foreach(dir core memory nvidia ptx ascend fabric platform tlm)
-  install(DIRECTORY models/${dir}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/symsim/model/models/${dir}
+  install(DIRECTORY models/${dir}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/symsim/models/${dir}
           FILES_MATCHING PATTERN "*.h")
 endforeach()
 
@@ -25,7 +27,7 @@ endforeach()
 # symsim::models, the static library with the model headers above; symsim_warnings comes along
 # only because the library names it (link-only, it adds nothing to a user's build).
 set_target_properties(symsim_models PROPERTIES EXPORT_NAME models)
-install(TARGETS symsim_models symsim_warnings EXPORT symsimModels ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(TARGETS symsim_models symsim_source_root symsim_warnings EXPORT symsimModels ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(EXPORT symsimModels NAMESPACE symsim:: DESTINATION lib/cmake/symsim)
 
 # The executable finds share/symsim from its own location (sim/package/install_layout.cpp).

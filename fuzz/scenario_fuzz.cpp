@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <string>
 
-#include "scenario/input_error.h"
-#include "scenario/scenario.h"
+#include "sim/scenario/input_error.h"
+#include "sim/scenario/scenario.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);

@@ -16,12 +16,12 @@
 #include <string>
 #include <vector>
 
-#include "service/confined_file.h"
-#include "service/line_framer.h"
-#include "service/protocol.h"
-#include "service/request_line.h"
-#include "service/submit_request.h"
-#include "service/submit_validation.h"
+#include "sim/service/confined_file.h"
+#include "sim/service/line_framer.h"
+#include "sim/service/protocol.h"
+#include "sim/service/request_line.h"
+#include "sim/service/submit_request.h"
+#include "sim/service/submit_validation.h"
 
 namespace {
 

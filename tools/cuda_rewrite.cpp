@@ -1,13 +1,13 @@
 // The CUDA half of symsim-rewrite (cuda_rewrite.h). Replacements keep the line count (the
 // newlines of the replaced text follow it, escaped inside a macro body), so file:line of
 // diagnostics and of hazard reports stay those of the original source.
-#include "cuda_rewrite.h"
+#include "tools/cuda_rewrite.h"
 
 #include <cctype>
 #include <initializer_list>
 #include <map>
 
-#include "ptx_translate.h"
+#include "tools/ptx_translate.h"
 
 namespace symsim::rewrite {
 

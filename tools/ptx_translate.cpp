@@ -3,7 +3,7 @@
 // opcode and modifiers and written as a call of symsim::cuda::ptx_asm / symsim::nv with the
 // semantics, scope and width its modifiers give. Local registers are uint64_t variables,
 // labels and `bra` are C++ labels and goto.
-#include "ptx_translate.h"
+#include "tools/ptx_translate.h"
 
 #include <algorithm>
 #include <cctype>

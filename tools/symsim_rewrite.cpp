@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "cuda_rewrite.h"
+#include "tools/cuda_rewrite.h"
 
 namespace symsim::rewrite {
 

@@ -1,12 +1,12 @@
-#include "hw_run.h"
+#include "hw/runner/hw_run.h"
 
 #include <algorithm>
 #include <chrono>
 #include <memory>
 
-#include "hw_world.h"
-#include "pe_threads.h"
-#include "kernel_registry.h"
+#include "hw/runtime/hw_world.h"
+#include "hw/runner/pe_threads.h"
+#include "kernels/registry/kernel_registry.h"
 
 namespace symsim::hw {
 

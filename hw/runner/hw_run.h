@@ -4,7 +4,7 @@
 #pragma once
 #include <nlohmann/json.hpp>
 
-#include "hw_scenario.h"
+#include "hw/runner/hw_scenario.h"
 
 namespace symsim::hw {
 

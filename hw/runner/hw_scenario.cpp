@@ -1,11 +1,11 @@
-#include "hw_scenario.h"
+#include "hw/runner/hw_scenario.h"
 
 #include <cmath>
 #include <fstream>
 #include <set>
 #include <sstream>
 
-#include "kernel_registry.h"
+#include "kernels/registry/kernel_registry.h"
 
 namespace symsim::hw {
 

@@ -13,9 +13,9 @@
 #include <string>
 #include <vector>
 
-#include "hw_run.h"
-#include "hw_scenario.h"
-#include "kernel_registry.h"
+#include "hw/runner/hw_run.h"
+#include "hw/runner/hw_scenario.h"
+#include "kernels/registry/kernel_registry.h"
 
 namespace {
 

@@ -1,4 +1,4 @@
-#include "pe_threads.h"
+#include "hw/runner/pe_threads.h"
 
 #include <chrono>
 #include <condition_variable>

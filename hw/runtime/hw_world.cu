@@ -1,6 +1,6 @@
 // symsim-hw's world: PEs, GPUs and the symmetric heap (CUDA virtual memory management), and
 // the host-side calls of the shim's runtime.h / ibgda_host.h for real GPUs.
-#include "hw_world.h"
+#include "hw/runtime/hw_world.h"
 
 #include <cuda.h>
 

@@ -1,4 +1,4 @@
-#include "shmem_setup.h"
+#include "kernels/common/shmem_setup.h"
 
 #include <fmt/format.h>
 

@@ -2,7 +2,7 @@
 // Buffer and the driver checks the output (hazard_host::run_copy_kernel).
 #include <fmt/format.h>
 
-#include "common/hazard_host.h"
+#include "kernels/hazards/common/hazard_host.h"
 
 void launch_pipe_sync_missing(bool fixed, void* stream, uint8_t* in, uint8_t* out, uint32_t bytes);
 void launch_event_id_unpaired(bool fixed, void* stream, uint8_t* in, uint8_t* out, uint32_t bytes);

@@ -1,4 +1,4 @@
-#include "kernel_constraints.h"
+#include "kernels/registry/kernel_constraints.h"
 
 #include <map>
 

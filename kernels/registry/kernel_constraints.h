@@ -11,7 +11,7 @@
 #include <optional>
 #include <string>
 
-#include "kernel_registry.h"
+#include "kernels/registry/kernel_registry.h"
 
 namespace symsim {
 

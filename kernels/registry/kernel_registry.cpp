@@ -1,4 +1,4 @@
-#include "kernel_registry.h"
+#include "kernels/registry/kernel_registry.h"
 
 #include <mutex>
 #include <stdexcept>

@@ -27,7 +27,7 @@
 
 #include "models/core/observer.h"
 #include "models/nvidia/write_set.h"
-#include "ptx_types.h"
+#include "models/ptx/ptx_types.h"
 
 namespace symsim::nv {
 

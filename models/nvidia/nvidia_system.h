@@ -22,7 +22,7 @@
 #include "models/nvidia/mem_order.h"
 #include "models/nvidia/nvidia_params.h"
 #include "models/nvidia/nvlink.h"
-#include "ptx_rng.h"
+#include "models/ptx/ptx_rng.h"
 
 namespace symsim::nv {
 

@@ -1,7 +1,7 @@
 // Loads, stores and read-modify-writes of the PTX machine.
 #include <stdexcept>
 
-#include "ptx_machine.h"
+#include "models/ptx/ptx_machine.h"
 
 namespace symsim::ptx {
 

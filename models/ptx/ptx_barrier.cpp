@@ -1,4 +1,4 @@
-#include "ptx_barrier.h"
+#include "models/ptx/ptx_barrier.h"
 
 #include <stdexcept>
 

@@ -12,8 +12,8 @@
 #include <tuple>
 #include <vector>
 
-#include "ptx_program.h"
-#include "ptx_view.h"
+#include "models/ptx/ptx_program.h"
+#include "models/ptx/ptx_view.h"
 
 namespace symsim::ptx {
 

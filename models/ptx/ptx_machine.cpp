@@ -1,4 +1,4 @@
-#include "ptx_machine.h"
+#include "models/ptx/ptx_machine.h"
 
 #include <stdexcept>
 

@@ -15,11 +15,11 @@
 #include <map>
 #include <vector>
 
-#include "ptx_barrier.h"
-#include "ptx_memory.h"
-#include "ptx_program.h"
-#include "ptx_rng.h"
-#include "ptx_thread.h"
+#include "models/ptx/ptx_barrier.h"
+#include "models/ptx/ptx_memory.h"
+#include "models/ptx/ptx_program.h"
+#include "models/ptx/ptx_rng.h"
+#include "models/ptx/ptx_thread.h"
 
 namespace symsim::ptx {
 

@@ -1,4 +1,4 @@
-#include "ptx_memory.h"
+#include "models/ptx/ptx_memory.h"
 
 #include <algorithm>
 #include <stdexcept>

@@ -8,8 +8,8 @@
 #include <optional>
 #include <vector>
 
-#include "ptx_types.h"
-#include "ptx_view.h"
+#include "models/ptx/ptx_types.h"
+#include "models/ptx/ptx_view.h"
 
 namespace symsim::ptx {
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "ptx_types.h"
+#include "models/ptx/ptx_types.h"
 
 namespace symsim::ptx {
 

@@ -4,7 +4,7 @@
 // no register dependency either way. Fences, barriers, acquire/release accesses and
 // branches stop the window, so no dependency or synchronisation is ever bypassed and the
 // no-thin-air rule (acyclic rf + dependencies) holds.
-#include "ptx_machine.h"
+#include "models/ptx/ptx_machine.h"
 
 namespace symsim::ptx {
 

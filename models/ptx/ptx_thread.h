@@ -8,9 +8,9 @@
 #include <set>
 #include <vector>
 
-#include "ptx_memory.h"
-#include "ptx_types.h"
-#include "ptx_view.h"
+#include "models/ptx/ptx_memory.h"
+#include "models/ptx/ptx_types.h"
+#include "models/ptx/ptx_view.h"
 
 namespace symsim::ptx {
 

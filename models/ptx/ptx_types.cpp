@@ -1,4 +1,4 @@
-#include "ptx_types.h"
+#include "models/ptx/ptx_types.h"
 
 namespace symsim::ptx {
 

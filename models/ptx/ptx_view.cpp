@@ -1,4 +1,4 @@
-#include "ptx_view.h"
+#include "models/ptx/ptx_view.h"
 
 #include <algorithm>
 

@@ -8,8 +8,8 @@
 #include <utility>
 #include <vector>
 
-#include "catalog/hazard_id.h"
-#include "catalog/registry.h"
+#include "sim/catalog/hazard_id.h"
+#include "sim/catalog/registry.h"
 
 namespace symsim::catalog {
 

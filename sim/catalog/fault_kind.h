@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "catalog/hazard_id.h"
-#include "catalog/registry.h"
+#include "sim/catalog/hazard_id.h"
+#include "sim/catalog/registry.h"
 
 namespace symsim {
 

@@ -1,4 +1,4 @@
-#include "catalog/param_unit.h"
+#include "sim/catalog/param_unit.h"
 
 namespace symsim::catalog {
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "catalog/registry.h"
+#include "sim/catalog/registry.h"
 
 namespace symsim {
 

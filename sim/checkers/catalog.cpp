@@ -1,11 +1,11 @@
-#include "checkers/catalog.h"
+#include "sim/checkers/catalog.h"
 
 #include <algorithm>
 #include <cstring>
 #include <map>
 
-#include "catalog/checker_registry.h"
-#include "catalog/fault_kind.h"
+#include "sim/catalog/checker_registry.h"
+#include "sim/catalog/fault_kind.h"
 
 namespace symsim {
 

@@ -4,8 +4,8 @@
 #pragma once
 #include <tuple>
 
-#include "catalog/checker_registry.h"
-#include "checkers/checker_context.h"
+#include "sim/catalog/checker_registry.h"
+#include "sim/checkers/checker_context.h"
 #include "models/ascend/ascend_observer.h"
 
 namespace symsim {

@@ -1,4 +1,4 @@
-#include "checkers/checker_context.h"
+#include "sim/checkers/checker_context.h"
 
 #include <systemc>
 

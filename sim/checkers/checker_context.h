@@ -6,9 +6,9 @@
 #include <string>
 #include <tuple>
 
-#include "catalog/hazard_id.h"
-#include "checkers/hazard_log.h"
-#include "checkers/site_index.h"
+#include "sim/catalog/hazard_id.h"
+#include "sim/checkers/hazard_log.h"
+#include "sim/checkers/site_index.h"
 #include "models/core/observer.h"
 #include "models/core/qp_table.h"
 

@@ -1,13 +1,13 @@
-#include "checkers/checker_set.h"
+#include "sim/checkers/checker_set.h"
 
 #include <fmt/format.h>
 
 #include <vector>
 
-#include "checkers/dst_write_race.h"
-#include "checkers/flag_before_data.h"
-#include "checkers/hang_report.h"
-#include "checkers/src_reuse_before_completion.h"
+#include "sim/checkers/dst_write_race.h"
+#include "sim/checkers/flag_before_data.h"
+#include "sim/checkers/hang_report.h"
+#include "sim/checkers/src_reuse_before_completion.h"
 #include "symsim/shim_runtime.h"
 
 namespace symsim {

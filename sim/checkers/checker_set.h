@@ -4,10 +4,10 @@
 #include <memory>
 #include <vector>
 
-#include "checkers/checker_context.h"
-#include "checkers/checker.h"
-#include "checkers/completion_knowledge.h"
-#include "checkers/write_history.h"
+#include "sim/checkers/checker_context.h"
+#include "sim/checkers/checker.h"
+#include "sim/checkers/completion_knowledge.h"
+#include "sim/checkers/write_history.h"
 
 namespace symsim {
 

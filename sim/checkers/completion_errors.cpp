@@ -2,7 +2,7 @@
 // completed it with an error CQE. Error CQEs a fault injected are not kernel hazards.
 #include <fmt/format.h>
 
-#include "checkers/completion_errors.h"
+#include "sim/checkers/completion_errors.h"
 #include "models/ascend/wqe_layout.h"
 #include "models/platform/ascend_system.h"
 

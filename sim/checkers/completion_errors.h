@@ -2,8 +2,8 @@
 #include <set>
 #include <tuple>
 
-#include "catalog/hazard_id.h"
-#include "checkers/checker.h"
+#include "sim/catalog/hazard_id.h"
+#include "sim/checkers/checker.h"
 
 namespace symsim {
 

@@ -1,4 +1,4 @@
-#include "checkers/completion_knowledge.h"
+#include "sim/checkers/completion_knowledge.h"
 
 #include <algorithm>
 

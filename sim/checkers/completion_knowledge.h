@@ -12,8 +12,8 @@
 #include <cstdint>
 #include <map>
 
-#include "checkers/checker_context.h"
-#include "checkers/ring_fifo.h"
+#include "sim/checkers/checker_context.h"
+#include "sim/checkers/ring_fifo.h"
 #include "models/ascend/ascend_observer.h"
 #include "models/core/qp_table.h"
 

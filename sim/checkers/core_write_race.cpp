@@ -6,7 +6,7 @@
 
 #include <algorithm>
 
-#include "checkers/core_write_race.h"
+#include "sim/checkers/core_write_race.h"
 #include "models/platform/ascend_system.h"
 
 namespace symsim {

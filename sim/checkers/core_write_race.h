@@ -1,8 +1,8 @@
 #pragma once
 #include <vector>
 
-#include "catalog/hazard_id.h"
-#include "checkers/checker.h"
+#include "sim/catalog/hazard_id.h"
+#include "sim/checkers/checker.h"
 #include "models/core/page_multimap.h"
 
 namespace symsim {

@@ -4,7 +4,7 @@
 // belongs to, which names the WQE and the call that posted it.
 #include <fmt/format.h>
 
-#include "checkers/cq_overflow.h"
+#include "sim/checkers/cq_overflow.h"
 #include "models/ascend/udma_engine.h"
 
 namespace symsim {

@@ -1,8 +1,8 @@
 #pragma once
 #include <map>
 
-#include "catalog/hazard_id.h"
-#include "checkers/checker.h"
+#include "sim/catalog/hazard_id.h"
+#include "sim/checkers/checker.h"
 
 namespace symsim {
 

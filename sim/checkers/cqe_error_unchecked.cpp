@@ -6,7 +6,7 @@
 
 #include <algorithm>
 
-#include "checkers/cqe_error_unchecked.h"
+#include "sim/checkers/cqe_error_unchecked.h"
 #include "models/ascend/udma_engine.h"
 
 namespace symsim {

@@ -2,7 +2,7 @@
 // unmasked 32-bit head); the engine ignores a doorbell that moves it back.
 #include <fmt/format.h>
 
-#include "checkers/doorbell_regression.h"
+#include "sim/checkers/doorbell_regression.h"
 
 namespace symsim {
 

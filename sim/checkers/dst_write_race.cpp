@@ -9,7 +9,7 @@
 #include <algorithm>
 #include <tuple>
 
-#include "checkers/dst_write_race.h"
+#include "sim/checkers/dst_write_race.h"
 #include "models/ascend/wqe_layout.h"
 
 namespace symsim {

@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <tuple>
 
-#include "checkers/event_id_unpaired.h"
+#include "sim/checkers/event_id_unpaired.h"
 
 namespace symsim {
 

@@ -1,9 +1,9 @@
 #pragma once
 #include <vector>
 
-#include "catalog/hazard_id.h"
-#include "checkers/checker.h"
-#include "checkers/per_core.h"
+#include "sim/catalog/hazard_id.h"
+#include "sim/checkers/checker.h"
+#include "sim/checkers/per_core.h"
 
 namespace symsim {
 

@@ -3,7 +3,7 @@
 // flag_before_data.h). Reported whether or not the data happened to land first; `observed`
 // says whether the stale read actually happened. The report anchors on the data WQE, whose
 // sender must order the flag after it (quiet, fence/SO, put_signal).
-#include "checkers/flag_before_data.h"
+#include "sim/checkers/flag_before_data.h"
 
 #include <fmt/format.h>
 

@@ -15,11 +15,11 @@
 #include <unordered_map>
 #include <vector>
 
-#include "catalog/hazard_id.h"
-#include "checkers/checker.h"
-#include "checkers/completion_knowledge.h"
-#include "checkers/interval_list.h"
-#include "checkers/per_core.h"
+#include "sim/catalog/hazard_id.h"
+#include "sim/checkers/checker.h"
+#include "sim/checkers/completion_knowledge.h"
+#include "sim/checkers/interval_list.h"
+#include "sim/checkers/per_core.h"
 
 namespace symsim {
 

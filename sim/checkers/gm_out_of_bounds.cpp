@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <iterator>
 
-#include "checkers/gm_out_of_bounds.h"
+#include "sim/checkers/gm_out_of_bounds.h"
 #include "models/ascend/wqe_layout.h"
 
 namespace symsim {

@@ -1,7 +1,7 @@
 // The hazards of a run that did not finish, reported by each family's hang diagnosis (Ascend:
 // hang_report.cpp; NVIDIA: runner/nvidia_family.cpp) rather than by an observer.
 #pragma once
-#include "catalog/hazard_id.h"
+#include "sim/catalog/hazard_id.h"
 
 namespace symsim {
 

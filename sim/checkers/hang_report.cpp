@@ -1,10 +1,10 @@
-#include "checkers/hang_report.h"
+#include "sim/checkers/hang_report.h"
 
 #include <fmt/format.h>
 
 #include <cstring>
 
-#include "catalog/checker_registry.h"
+#include "sim/catalog/checker_registry.h"
 #include "models/ascend/udma_engine.h"
 #include "models/platform/ascend_system.h"
 

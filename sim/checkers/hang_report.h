@@ -5,9 +5,9 @@
 #pragma once
 #include <vector>
 
-#include "checkers/checker_context.h"
-#include "checkers/hang_hazards.h"
-#include "checkers/write_history.h"
+#include "sim/checkers/checker_context.h"
+#include "sim/checkers/hang_hazards.h"
+#include "sim/checkers/write_history.h"
 #include "symsim/shim_runtime.h"
 
 namespace symsim {

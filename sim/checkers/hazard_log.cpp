@@ -1,4 +1,4 @@
-#include "checkers/hazard_log.h"
+#include "sim/checkers/hazard_log.h"
 
 namespace symsim {
 

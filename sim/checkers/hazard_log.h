@@ -9,7 +9,7 @@
 #include <tuple>
 #include <vector>
 
-#include "checkers/checker_config.h"
+#include "sim/checkers/checker_config.h"
 #include "models/core/time.h"
 
 namespace symsim {

@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "checkers/ring_fifo.h"
+#include "sim/checkers/ring_fifo.h"
 #include "models/core/page_multimap.h"
 
 namespace symsim {

@@ -6,7 +6,7 @@
 
 #include <algorithm>
 
-#include "checkers/pipe_sync_missing.h"
+#include "sim/checkers/pipe_sync_missing.h"
 #include "models/ascend/aiv_core.h"
 
 static_assert(symsim::kPipes == symsim::kAivPipes, "the checker tracks every AIV pipe");

@@ -3,10 +3,10 @@
 #include <tuple>
 #include <vector>
 
-#include "catalog/hazard_id.h"
-#include "checkers/checker.h"
-#include "checkers/per_core.h"
-#include "checkers/ring_fifo.h"
+#include "sim/catalog/hazard_id.h"
+#include "sim/checkers/checker.h"
+#include "sim/checkers/per_core.h"
+#include "sim/checkers/ring_fifo.h"
 
 namespace symsim {
 

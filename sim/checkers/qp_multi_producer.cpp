@@ -3,7 +3,7 @@
 // through the API, or both ringing its SQ doorbell, race on the head and the slots.
 #include <fmt/format.h>
 
-#include "checkers/qp_multi_producer.h"
+#include "sim/checkers/qp_multi_producer.h"
 
 namespace symsim {
 

@@ -1,4 +1,4 @@
-#include "checkers/site_index.h"
+#include "sim/checkers/site_index.h"
 
 #include <algorithm>
 

@@ -2,7 +2,7 @@
 // than a ring ahead of what it has fetched: the WQEs in the overwritten slots are lost.
 #include <fmt/format.h>
 
-#include "checkers/sq_overrun.h"
+#include "sim/checkers/sq_overrun.h"
 #include "models/ascend/udma_engine.h"
 
 namespace symsim {

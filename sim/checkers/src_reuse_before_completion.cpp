@@ -14,7 +14,7 @@
 #include <climits>
 #include <functional>
 
-#include "checkers/src_reuse_before_completion.h"
+#include "sim/checkers/src_reuse_before_completion.h"
 #include "models/ascend/wqe_layout.h"
 #include "models/platform/ascend_system.h"
 

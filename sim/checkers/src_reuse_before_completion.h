@@ -6,9 +6,9 @@
 #include <vector>
 #include <utility>
 
-#include "catalog/hazard_id.h"
-#include "checkers/checker.h"
-#include "checkers/completion_knowledge.h"
+#include "sim/catalog/hazard_id.h"
+#include "sim/checkers/checker.h"
+#include "sim/checkers/completion_knowledge.h"
 #include "models/core/page_multimap.h"
 
 namespace symsim {

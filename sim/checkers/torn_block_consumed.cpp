@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "checkers/torn_block_consumed.h"
+#include "sim/checkers/torn_block_consumed.h"
 
 namespace symsim {
 

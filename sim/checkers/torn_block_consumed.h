@@ -3,8 +3,8 @@
 #include <vector>
 #include <utility>
 
-#include "catalog/hazard_id.h"
-#include "checkers/checker.h"
+#include "sim/catalog/hazard_id.h"
+#include "sim/checkers/checker.h"
 
 namespace symsim {
 

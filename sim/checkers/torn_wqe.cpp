@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "checkers/torn_wqe.h"
+#include "sim/checkers/torn_wqe.h"
 #include "models/ascend/wqe_layout.h"
 
 namespace symsim {

@@ -2,7 +2,7 @@
 // allocated (InitBuffer), and never past the end of the UB.
 #include <fmt/format.h>
 
-#include "checkers/ub_out_of_bounds.h"
+#include "sim/checkers/ub_out_of_bounds.h"
 #include "models/platform/ascend_system.h"
 
 namespace symsim {

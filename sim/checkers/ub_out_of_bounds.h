@@ -1,8 +1,8 @@
 #pragma once
 
-#include "catalog/hazard_id.h"
-#include "checkers/checker.h"
-#include "checkers/per_core.h"
+#include "sim/catalog/hazard_id.h"
+#include "sim/checkers/checker.h"
+#include "sim/checkers/per_core.h"
 
 namespace symsim {
 

@@ -2,7 +2,7 @@
 // and every Unified Buffer address must be 32 B aligned; DataCopyPad lifts only the first.
 #include <fmt/format.h>
 
-#include "checkers/unaligned_access.h"
+#include "sim/checkers/unaligned_access.h"
 #include "models/platform/ascend_system.h"
 
 namespace symsim {

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "catalog/hazard_id.h"
-#include "checkers/checker.h"
+#include "sim/catalog/hazard_id.h"
+#include "sim/checkers/checker.h"
 
 namespace symsim {
 

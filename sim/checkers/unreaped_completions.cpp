@@ -3,7 +3,7 @@
 // the CQ over repeated launches. QPs with error CQEs are cqe_error_unchecked's business.
 #include <fmt/format.h>
 
-#include "checkers/unreaped_completions.h"
+#include "sim/checkers/unreaped_completions.h"
 
 namespace symsim {
 

@@ -4,8 +4,8 @@
 #include <string>
 #include <utility>
 
-#include "catalog/hazard_id.h"
-#include "checkers/checker.h"
+#include "sim/catalog/hazard_id.h"
+#include "sim/checkers/checker.h"
 #include "models/core/qp_table.h"
 
 namespace symsim {

@@ -1,8 +1,8 @@
-#include "checkers/write_history.h"
+#include "sim/checkers/write_history.h"
 
 #include <fmt/format.h>
 
-#include "checkers/checker.h"
+#include "sim/checkers/checker.h"
 #include "models/ascend/udma_engine.h"
 #include "models/ascend/wqe_layout.h"
 

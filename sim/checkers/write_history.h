@@ -10,7 +10,7 @@
 #include <utility>
 #include <string>
 
-#include "checkers/checker_context.h"
+#include "sim/checkers/checker_context.h"
 #include "models/ascend/ascend_observer.h"
 #include "models/core/qp_table.h"
 

@@ -1,4 +1,4 @@
-#include "cli/cli_values.h"
+#include "sim/cli/cli_values.h"
 
 #include <fmt/format.h>
 
@@ -6,7 +6,7 @@
 #include <cmath>
 #include <cstdlib>
 
-#include "scenario/input_error.h"
+#include "sim/scenario/input_error.h"
 
 namespace symsim::cli {
 

@@ -1,4 +1,4 @@
-#include "cli/list_command.h"
+#include "sim/cli/list_command.h"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -6,14 +6,14 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
-#include "catalog/checker_registry.h"
-#include "catalog/param_unit.h"
-#include "catalog/statistic.h"
-#include "checkers/catalog.h"
-#include "io/strict_json.h"
-#include "kernel_registry.h"
-#include "runner/platform_family.h"
-#include "scenario/scenario.h"
+#include "sim/catalog/checker_registry.h"
+#include "sim/catalog/param_unit.h"
+#include "sim/catalog/statistic.h"
+#include "sim/checkers/catalog.h"
+#include "sim/io/strict_json.h"
+#include "kernels/registry/kernel_registry.h"
+#include "sim/runner/platform_family.h"
+#include "sim/scenario/scenario.h"
 
 namespace symsim::cli {
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/subcommand_group.h"
+#include "sim/cli/subcommand_group.h"
 
 namespace CLI {
 class App;

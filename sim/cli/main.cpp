@@ -9,23 +9,23 @@
 #include <cstdlib>
 #include <iostream>
 
-#include "cli/cli_values.h"
-#include "cli/list_command.h"
-#include "cli/run_command.h"
-#include "explore/explore_command.h"
-#include "io/output_file.h"
-#include "kernel_registry.h"
-#include "io/strict_json.h"
-#include "runner/platform_family.h"
-#include "runner/runner.h"
-#include "scenario/input_error.h"
-#include "scenario/scenario.h"
+#include "sim/cli/cli_values.h"
+#include "sim/cli/list_command.h"
+#include "sim/cli/run_command.h"
+#include "sim/explore/explore_command.h"
+#include "sim/io/output_file.h"
+#include "kernels/registry/kernel_registry.h"
+#include "sim/io/strict_json.h"
+#include "sim/runner/platform_family.h"
+#include "sim/runner/runner.h"
+#include "sim/scenario/input_error.h"
+#include "sim/scenario/scenario.h"
 #include "symsim/kernel_library.h"
-#include "service/commands.h"
-#include "package/version.h"
-#include "report/commands.h"
+#include "sim/service/commands.h"
+#include "sim/package/version.h"
+#include "sim/report/commands.h"
 #ifdef SYMSIM_HAVE_LITMUS
-#include "litmus_command.h"
+#include "sim/litmus/litmus_command.h"
 #endif
 
 using namespace symsim;

@@ -1,18 +1,18 @@
-#include "cli/run_command.h"
+#include "sim/cli/run_command.h"
 
 #include <fmt/format.h>
 
 #include <filesystem>
 #include <iostream>
 
-#include "cli/cli_values.h"
-#include "io/output_file.h"
-#include "io/path_component.h"
-#include "runner/wall_limit.h"
-#include "scenario/input_error.h"
-#include "scenario/resource_estimate.h"
-#include "service/trace_args.h"
-#include "stats/tty_progress.h"
+#include "sim/cli/cli_values.h"
+#include "sim/io/output_file.h"
+#include "sim/io/path_component.h"
+#include "sim/runner/wall_limit.h"
+#include "sim/scenario/input_error.h"
+#include "sim/scenario/resource_estimate.h"
+#include "sim/service/trace_args.h"
+#include "sim/stats/tty_progress.h"
 
 namespace symsim::cli {
 

@@ -5,8 +5,8 @@
 #pragma once
 #include <string>
 
-#include "runner/runner.h"
-#include "scenario/scenario.h"
+#include "sim/runner/runner.h"
+#include "sim/scenario/scenario.h"
 
 namespace symsim::cli {
 

@@ -1,4 +1,4 @@
-#include "cosim/cosim_server.h"
+#include "sim/cosim/cosim_server.h"
 
 #include <fmt/format.h>
 #include <poll.h>
@@ -13,9 +13,9 @@
 #include <stdexcept>
 #include <vector>
 
-#include "cosim/host_proxy.h"
-#include "cosim/wire.h"
-#include "kernel_registry.h"
+#include "sim/cosim/host_proxy.h"
+#include "sim/cosim/wire.h"
+#include "kernels/registry/kernel_registry.h"
 
 namespace symsim::cosim {
 

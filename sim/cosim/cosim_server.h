@@ -8,7 +8,7 @@
 #pragma once
 #include <string>
 
-#include "service/event_sink.h"
+#include "sim/service/event_sink.h"
 
 namespace symsim::cosim {
 

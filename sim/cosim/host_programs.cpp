@@ -1,4 +1,4 @@
-#include "cosim/host_programs.h"
+#include "sim/cosim/host_programs.h"
 
 #include <signal.h>
 #include <sys/wait.h>
@@ -10,7 +10,7 @@
 #include <stdexcept>
 #include <thread>
 
-#include "cosim/wire.h"
+#include "sim/cosim/wire.h"
 
 namespace symsim::cosim {
 

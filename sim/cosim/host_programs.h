@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "service/worker_process.h"
-#include "sweep/child_guard.h"
+#include "sim/service/worker_process.h"
+#include "sim/sweep/child_guard.h"
 
 namespace symsim::cosim {
 

@@ -1,4 +1,4 @@
-#include "cosim/host_proxy.h"
+#include "sim/cosim/host_proxy.h"
 
 #include <fmt/format.h>
 #include <unistd.h>
@@ -9,8 +9,8 @@
 #include <utility>
 
 #include "acl/acl.h"
-#include "cosim/cosim_kernels.h"
-#include "kernel_registry.h"
+#include "sim/cosim/cosim_kernels.h"
+#include "kernels/registry/kernel_registry.h"
 #include "shmem_host.h"
 
 using nlohmann::json;

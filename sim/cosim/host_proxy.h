@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "cosim/wire.h"
+#include "sim/cosim/wire.h"
 
 namespace symsim::cosim {
 

@@ -1,4 +1,4 @@
-#include "cosim/launch_command.h"
+#include "sim/cosim/launch_command.h"
 
 #include <fmt/format.h>
 #include <signal.h>
@@ -16,17 +16,17 @@
 #include <optional>
 #include <thread>
 
-#include "cosim/host_programs.h"
-#include "cosim/private_server.h"
-#include "cosim/wire.h"
-#include "io/output_file.h"
-#include "io/path_component.h"
-#include "runner/runner.h"
-#include "scenario/input_error.h"
-#include "service/client.h"
-#include "service/protocol.h"
-#include "service/worker_process.h"
-#include "sweep/stop_signals.h"
+#include "sim/cosim/host_programs.h"
+#include "sim/cosim/private_server.h"
+#include "sim/cosim/wire.h"
+#include "sim/io/output_file.h"
+#include "sim/io/path_component.h"
+#include "sim/runner/runner.h"
+#include "sim/scenario/input_error.h"
+#include "sim/service/client.h"
+#include "sim/service/protocol.h"
+#include "sim/service/worker_process.h"
+#include "sim/sweep/stop_signals.h"
 
 namespace fs = std::filesystem;
 using nlohmann::json;

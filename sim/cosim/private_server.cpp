@@ -1,4 +1,4 @@
-#include "cosim/private_server.h"
+#include "sim/cosim/private_server.h"
 
 #include <signal.h>
 #include <sys/wait.h>
@@ -11,8 +11,8 @@
 #include <stdexcept>
 #include <thread>
 
-#include "service/endpoint.h"
-#include "service/worker_process.h"
+#include "sim/service/endpoint.h"
+#include "sim/service/worker_process.h"
 
 namespace fs = std::filesystem;
 

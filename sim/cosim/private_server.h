@@ -8,8 +8,8 @@
 #include <memory>
 #include <string>
 
-#include "service/client.h"
-#include "sweep/child_guard.h"
+#include "sim/service/client.h"
+#include "sim/sweep/child_guard.h"
 
 namespace symsim::cosim {
 

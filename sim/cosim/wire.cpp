@@ -1,4 +1,4 @@
-#include "cosim/wire.h"
+#include "sim/cosim/wire.h"
 
 #include <sys/socket.h>
 #include <unistd.h>

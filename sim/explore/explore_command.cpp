@@ -1,4 +1,4 @@
-#include "explore/explore_command.h"
+#include "sim/explore/explore_command.h"
 
 #include <fmt/format.h>
 #include <unistd.h>
@@ -9,12 +9,12 @@
 #include <map>
 #include <thread>
 
-#include "explore/hazard_union.h"
-#include "explore/perturbation.h"
-#include "io/output_file.h"
-#include "io/path_component.h"
-#include "scenario/input_error.h"
-#include "sweep/sweep_runner.h"
+#include "sim/explore/hazard_union.h"
+#include "sim/explore/perturbation.h"
+#include "sim/io/output_file.h"
+#include "sim/io/path_component.h"
+#include "sim/scenario/input_error.h"
+#include "sim/sweep/sweep_runner.h"
 
 namespace fs = std::filesystem;
 using nlohmann::json;

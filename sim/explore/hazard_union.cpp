@@ -1,4 +1,4 @@
-#include "explore/hazard_union.h"
+#include "sim/explore/hazard_union.h"
 
 namespace symsim::explore {
 

@@ -1,4 +1,4 @@
-#include "explore/perturbation.h"
+#include "sim/explore/perturbation.h"
 
 #include <fmt/format.h>
 

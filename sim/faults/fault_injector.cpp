@@ -1,11 +1,11 @@
-#include "faults/fault_injector.h"
+#include "sim/faults/fault_injector.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 
-#include "checkers/checker_context.h"
-#include "faults/fault_kinds.h"
+#include "sim/checkers/checker_context.h"
+#include "sim/faults/fault_kinds.h"
 #include "models/platform/ascend_system.h"
 
 namespace symsim {

@@ -9,7 +9,7 @@
 #include <tuple>
 #include <vector>
 
-#include "faults/fault_spec.h"
+#include "sim/faults/fault_spec.h"
 #include "models/core/fault_hooks.h"
 #include "models/core/observer.h"
 

@@ -2,7 +2,7 @@
 // that injects it), with the keys a fault of the kind may have and what it does: `symsim list
 // faults` prints these, and the scenario reader (fault_spec.cpp) accepts these keys.
 #pragma once
-#include "catalog/fault_kind.h"
+#include "sim/catalog/fault_kind.h"
 
 namespace symsim::fault_kind {
 

@@ -1,4 +1,4 @@
-#include "faults/fault_spec.h"
+#include "sim/faults/fault_spec.h"
 
 #include <fmt/format.h>
 
@@ -8,9 +8,9 @@
 #include <set>
 #include <sstream>
 
-#include "checkers/catalog.h"
-#include "faults/fault_kinds.h"
-#include "scenario/input_error.h"
+#include "sim/checkers/catalog.h"
+#include "sim/faults/fault_kinds.h"
+#include "sim/scenario/input_error.h"
 
 namespace symsim {
 

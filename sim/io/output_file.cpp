@@ -1,4 +1,4 @@
-#include "io/output_file.h"
+#include "sim/io/output_file.h"
 
 #include <fcntl.h>
 #include <signal.h>

@@ -1,4 +1,4 @@
-#include "io/path_component.h"
+#include "sim/io/path_component.h"
 
 #include <cstdint>
 

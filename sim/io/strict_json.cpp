@@ -1,4 +1,4 @@
-#include "io/strict_json.h"
+#include "sim/io/strict_json.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -11,7 +11,7 @@
 
 #include <fmt/format.h>
 
-#include "scenario/input_error.h"
+#include "sim/scenario/input_error.h"
 
 namespace symsim::io {
 

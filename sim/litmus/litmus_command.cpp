@@ -1,13 +1,13 @@
-#include "litmus_command.h"
+#include "sim/litmus/litmus_command.h"
 
 #include <algorithm>
 #include <filesystem>
 #include <iostream>
 
-#include "io/output_file.h"
-#include "litmus_expected.h"
-#include "litmus_report.h"
-#include "litmus_text.h"
+#include "sim/io/output_file.h"
+#include "sim/litmus/litmus_expected.h"
+#include "sim/litmus/litmus_report.h"
+#include "sim/litmus/litmus_text.h"
 
 namespace symsim::litmus {
 

@@ -1,4 +1,4 @@
-#include "litmus_condition.h"
+#include "sim/litmus/litmus_condition.h"
 
 #include <cctype>
 #include <stdexcept>

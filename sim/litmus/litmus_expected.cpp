@@ -1,9 +1,9 @@
-#include "litmus_expected.h"
+#include "sim/litmus/litmus_expected.h"
 
 #include <fstream>
 #include <stdexcept>
 
-#include "litmus_text.h"
+#include "sim/litmus/litmus_text.h"
 
 namespace symsim::litmus {
 

@@ -1,11 +1,11 @@
-#include "litmus_instr.h"
+#include "sim/litmus/litmus_instr.h"
 
 #include <cctype>
 #include <map>
 #include <optional>
 #include <set>
 
-#include "litmus_text.h"
+#include "sim/litmus/litmus_text.h"
 
 namespace symsim::litmus {
 

@@ -5,7 +5,7 @@
 #include <functional>
 #include <string>
 
-#include "ptx_program.h"
+#include "models/ptx/ptx_program.h"
 
 namespace symsim::litmus {
 

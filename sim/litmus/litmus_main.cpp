@@ -2,7 +2,7 @@
 #include <string>
 #include <vector>
 
-#include "litmus_command.h"
+#include "sim/litmus/litmus_command.h"
 
 int main(int argc, char** argv) {
   return symsim::litmus::litmus_cli(std::vector<std::string>(argv + 1, argv + argc));

@@ -11,9 +11,9 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "litmus_instr.h"
-#include "litmus_test.h"
-#include "litmus_text.h"
+#include "sim/litmus/litmus_instr.h"
+#include "sim/litmus/litmus_test.h"
+#include "sim/litmus/litmus_text.h"
 
 namespace symsim::litmus {
 

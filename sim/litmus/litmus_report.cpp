@@ -1,4 +1,4 @@
-#include "litmus_report.h"
+#include "sim/litmus/litmus_report.h"
 
 #include <fmt/format.h>
 

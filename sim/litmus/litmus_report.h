@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "litmus_runner.h"
-#include "litmus_test.h"
-#include "litmus_verdict.h"
+#include "sim/litmus/litmus_runner.h"
+#include "sim/litmus/litmus_test.h"
+#include "sim/litmus/litmus_verdict.h"
 
 namespace symsim::litmus {
 

@@ -1,8 +1,8 @@
-#include "litmus_runner.h"
+#include "sim/litmus/litmus_runner.h"
 
 #include <stdexcept>
 
-#include "ptx_machine.h"
+#include "models/ptx/ptx_machine.h"
 
 namespace symsim::litmus {
 

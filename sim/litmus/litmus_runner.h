@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "litmus_test.h"
+#include "sim/litmus/litmus_test.h"
 
 namespace symsim::litmus {
 

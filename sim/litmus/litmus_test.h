@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "litmus_condition.h"
-#include "ptx_program.h"
+#include "sim/litmus/litmus_condition.h"
+#include "models/ptx/ptx_program.h"
 
 namespace symsim::litmus {
 

@@ -1,4 +1,4 @@
-#include "litmus_text.h"
+#include "sim/litmus/litmus_text.h"
 
 #include <cctype>
 

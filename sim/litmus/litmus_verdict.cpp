@@ -1,4 +1,4 @@
-#include "litmus_verdict.h"
+#include "sim/litmus/litmus_verdict.h"
 
 namespace symsim::litmus {
 

@@ -9,8 +9,8 @@
 #include <optional>
 #include <vector>
 
-#include "litmus_runner.h"
-#include "litmus_test.h"
+#include "sim/litmus/litmus_runner.h"
+#include "sim/litmus/litmus_test.h"
 
 namespace symsim::litmus {
 

@@ -1,4 +1,4 @@
-#include "package/install_layout.h"
+#include "sim/package/install_layout.h"
 
 #include <filesystem>
 #include <system_error>

@@ -1,4 +1,4 @@
-#include "package/version.h"
+#include "sim/package/version.h"
 
 #include "symsim_version_info.h"
 

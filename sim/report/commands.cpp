@@ -1,11 +1,11 @@
-#include "report/commands.h"
+#include "sim/report/commands.h"
 
 #include <CLI/CLI.hpp>
 #include <cmath>
 
-#include "report/report_command.h"
-#include "scenario/input_error.h"
-#include "trace/trace_diff.h"
+#include "sim/report/report_command.h"
+#include "sim/scenario/input_error.h"
+#include "sim/trace/trace_diff.h"
 
 namespace symsim::report {
 

@@ -4,7 +4,7 @@
 #include <memory>
 #include <optional>
 
-#include "cli/subcommand_group.h"
+#include "sim/cli/subcommand_group.h"
 
 namespace CLI {
 class App;

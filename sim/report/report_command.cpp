@@ -1,4 +1,4 @@
-#include "report/report_command.h"
+#include "sim/report/report_command.h"
 
 #include <spawn.h>
 #include <sys/wait.h>
@@ -11,11 +11,11 @@
 #include <stdexcept>
 #include <vector>
 
-#include "io/output_file.h"
-#include "io/strict_json.h"
-#include "package/install_layout.h"
-#include "report/report_inputs.h"
-#include "scenario/input_error.h"
+#include "sim/io/output_file.h"
+#include "sim/io/strict_json.h"
+#include "sim/package/install_layout.h"
+#include "sim/report/report_inputs.h"
+#include "sim/scenario/input_error.h"
 
 #ifndef SYMSIM_SOURCE_DIR
 #define SYMSIM_SOURCE_DIR "."

@@ -1,11 +1,11 @@
-#include "report/report_inputs.h"
+#include "sim/report/report_inputs.h"
 
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
-#include "io/strict_json.h"
-#include "scenario/input_error.h"
-#include "trace/trace_model.h"
+#include "sim/io/strict_json.h"
+#include "sim/scenario/input_error.h"
+#include "sim/trace/trace_model.h"
 
 namespace symsim::report {
 

@@ -7,18 +7,18 @@
 #include <algorithm>
 #include <tuple>
 
-#include "checkers/checker_set.h"
-#include "checkers/hazard_log.h"
-#include "faults/fault_injector.h"
+#include "sim/checkers/checker_set.h"
+#include "sim/checkers/hazard_log.h"
+#include "sim/faults/fault_injector.h"
 #include "models/platform/ascend_params.h"
 #include "models/platform/ascend_system.h"
-#include "runner/expectation_report.h"
-#include "runner/families.h"
-#include "runner/family_simulation.h"
-#include "scenario/scenario.h"
-#include "stats/stats_collector.h"
+#include "sim/runner/expectation_report.h"
+#include "sim/runner/families.h"
+#include "sim/runner/family_simulation.h"
+#include "sim/scenario/scenario.h"
+#include "sim/stats/stats_collector.h"
 #include "symsim/shim_runtime.h"
-#include "trace/trace_writer.h"
+#include "sim/trace/trace_writer.h"
 
 namespace symsim {
 

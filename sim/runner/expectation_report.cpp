@@ -1,10 +1,10 @@
-#include "runner/expectation_report.h"
+#include "sim/runner/expectation_report.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 
-#include "kernel_registry.h"
+#include "kernels/registry/kernel_registry.h"
 
 namespace symsim {
 

@@ -6,9 +6,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "checkers/hazard_log.h"
+#include "sim/checkers/hazard_log.h"
 #include "models/core/time.h"
-#include "scenario/scenario.h"
+#include "sim/scenario/scenario.h"
 
 namespace symsim {
 

@@ -1,6 +1,6 @@
 // The platform families this build knows (one file each: ascend_family.cpp, nvidia_family.cpp).
 #pragma once
-#include "runner/platform_family.h"
+#include "sim/runner/platform_family.h"
 
 namespace symsim {
 

@@ -8,18 +8,18 @@
 #include <algorithm>
 #include <cmath>
 
-#include "checkers/hang_hazards.h"
-#include "checkers/hazard_log.h"
-#include "checkers/nvidia/nvidia_checker.h"
+#include "sim/checkers/hang_hazards.h"
+#include "sim/checkers/hazard_log.h"
+#include "sim/checkers/nvidia/nvidia_checker.h"
 #include "models/nvidia/nvidia_params.h"
 #include "models/nvidia/nvidia_system.h"
-#include "runner/expectation_report.h"
-#include "runner/families.h"
-#include "runner/family_simulation.h"
-#include "scenario/scenario.h"
-#include "stats/stats_collector.h"
+#include "sim/runner/expectation_report.h"
+#include "sim/runner/families.h"
+#include "sim/runner/family_simulation.h"
+#include "sim/scenario/scenario.h"
+#include "sim/stats/stats_collector.h"
 #include "symsim/cuda/runtime.h"
-#include "trace/trace_writer.h"
+#include "sim/trace/trace_writer.h"
 
 namespace symsim {
 

@@ -1,6 +1,6 @@
-#include "runner/platform_family.h"
+#include "sim/runner/platform_family.h"
 
-#include "runner/families.h"
+#include "sim/runner/families.h"
 
 namespace symsim {
 

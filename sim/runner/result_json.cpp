@@ -1,6 +1,6 @@
-#include "runner/result_json.h"
+#include "sim/runner/result_json.h"
 
-#include "package/version.h"
+#include "sim/package/version.h"
 
 namespace symsim {
 

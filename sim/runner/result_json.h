@@ -7,8 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "checkers/hazard_log.h"
-#include "runner/family_simulation.h"
+#include "sim/checkers/hazard_log.h"
+#include "sim/runner/family_simulation.h"
 
 namespace symsim {
 

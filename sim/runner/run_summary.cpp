@@ -1,4 +1,4 @@
-#include "runner/run_summary.h"
+#include "sim/runner/run_summary.h"
 
 #include <fmt/format.h>
 

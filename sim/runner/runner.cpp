@@ -1,4 +1,4 @@
-#include "runner/runner.h"
+#include "sim/runner/runner.h"
 
 #include <systemc>
 
@@ -7,16 +7,16 @@
 
 #include <chrono>
 
-#include "checkers/hazard_log.h"
-#include "io/output_file.h"
-#include "kernel_registry.h"
-#include "runner/expectation_report.h"
-#include "runner/family_simulation.h"
-#include "runner/platform_family.h"
-#include "runner/result_json.h"
-#include "runner/source_paths.h"
-#include "stats/stats_collector.h"
-#include "trace/trace_writer.h"
+#include "sim/checkers/hazard_log.h"
+#include "sim/io/output_file.h"
+#include "kernels/registry/kernel_registry.h"
+#include "sim/runner/expectation_report.h"
+#include "sim/runner/family_simulation.h"
+#include "sim/runner/platform_family.h"
+#include "sim/runner/result_json.h"
+#include "sim/runner/source_paths.h"
+#include "sim/stats/stats_collector.h"
+#include "sim/trace/trace_writer.h"
 
 namespace symsim {
 

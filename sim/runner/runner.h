@@ -9,8 +9,8 @@
 #include <nlohmann/json.hpp>
 
 #include "models/core/observer.h"
-#include "runner/run_summary.h"
-#include "scenario/scenario.h"
+#include "sim/runner/run_summary.h"
+#include "sim/scenario/scenario.h"
 
 namespace symsim {
 

@@ -1,4 +1,4 @@
-#include "runner/source_paths.h"
+#include "sim/runner/source_paths.h"
 
 #include <filesystem>
 

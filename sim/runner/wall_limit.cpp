@@ -1,4 +1,4 @@
-#include "runner/wall_limit.h"
+#include "sim/runner/wall_limit.h"
 
 #include <signal.h>
 #include <sys/time.h>

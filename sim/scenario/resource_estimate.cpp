@@ -1,4 +1,4 @@
-#include "scenario/resource_estimate.h"
+#include "sim/scenario/resource_estimate.h"
 
 #include <fmt/format.h>
 #include <sys/mman.h>
@@ -7,7 +7,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "kernel_constraints.h"
+#include "kernels/registry/kernel_constraints.h"
 
 namespace symsim {
 

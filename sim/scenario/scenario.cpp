@@ -1,4 +1,4 @@
-#include "scenario/scenario.h"
+#include "sim/scenario/scenario.h"
 
 #include <fmt/format.h>
 
@@ -10,18 +10,18 @@
 #include <set>
 #include <sstream>
 
-#include "checkers/catalog.h"
-#include "kernel_constraints.h"
-#include "kernel_registry.h"
+#include "sim/checkers/catalog.h"
+#include "kernels/registry/kernel_constraints.h"
+#include "kernels/registry/kernel_registry.h"
 #include "models/fabric/fabric.h"
 #include "models/platform/ascend_params.h"
-#include "package/install_layout.h"
-#include "scenario/input_error.h"
-#include "runner/platform_family.h"
-#include "scenario/resource_estimate.h"
-#include "scenario/schema_check.h"
-#include "scenario/set_override.h"
-#include "io/strict_json.h"
+#include "sim/package/install_layout.h"
+#include "sim/scenario/input_error.h"
+#include "sim/runner/platform_family.h"
+#include "sim/scenario/resource_estimate.h"
+#include "sim/scenario/schema_check.h"
+#include "sim/scenario/set_override.h"
+#include "sim/io/strict_json.h"
 
 #ifndef SYMSIM_SOURCE_DIR
 #define SYMSIM_SOURCE_DIR "."

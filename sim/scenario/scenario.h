@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "faults/fault_spec.h"
+#include "sim/faults/fault_spec.h"
 
 namespace symsim {
 

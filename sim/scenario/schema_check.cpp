@@ -1,4 +1,4 @@
-#include "scenario/schema_check.h"
+#include "sim/scenario/schema_check.h"
 
 #include <fmt/format.h>
 #include <valijson/adapters/nlohmann_json_adapter.hpp>
@@ -10,8 +10,8 @@
 #include <memory>
 #include <vector>
 
-#include "io/strict_json.h"
-#include "scenario/input_error.h"
+#include "sim/io/strict_json.h"
+#include "sim/scenario/input_error.h"
 
 namespace symsim {
 

@@ -1,13 +1,13 @@
-#include "scenario/set_override.h"
+#include "sim/scenario/set_override.h"
 
 #include <fmt/format.h>
 
 #include <sstream>
 #include <vector>
 
-#include "io/strict_json.h"
-#include "scenario/input_error.h"
-#include "scenario/schema_check.h"
+#include "sim/io/strict_json.h"
+#include "sim/scenario/input_error.h"
+#include "sim/scenario/schema_check.h"
 
 namespace symsim {
 

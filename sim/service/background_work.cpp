@@ -1,4 +1,4 @@
-#include "service/background_work.h"
+#include "sim/service/background_work.h"
 
 namespace symsim::service {
 

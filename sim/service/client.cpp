@@ -1,4 +1,4 @@
-#include "service/client.h"
+#include "sim/service/client.h"
 
 #include <poll.h>
 

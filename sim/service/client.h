@@ -9,7 +9,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "service/endpoint.h"
+#include "sim/service/endpoint.h"
 
 namespace symsim::service {
 

@@ -1,16 +1,16 @@
-#include "service/commands.h"
+#include "sim/service/commands.h"
 
 #include <CLI/CLI.hpp>
 #include <cstdlib>
 #include <filesystem>
 
-#include "cosim/launch_command.h"
-#include "scenario/input_error.h"
-#include "service/server.h"
-#include "service/submit_command.h"
-#include "service/trace_args.h"
-#include "service/worker_command.h"
-#include "sweep/sweep_command.h"
+#include "sim/cosim/launch_command.h"
+#include "sim/scenario/input_error.h"
+#include "sim/service/server.h"
+#include "sim/service/submit_command.h"
+#include "sim/service/trace_args.h"
+#include "sim/service/worker_command.h"
+#include "sim/sweep/sweep_command.h"
 #include "symsim/kernel_library.h"
 
 namespace symsim::service {

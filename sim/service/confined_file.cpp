@@ -1,4 +1,4 @@
-#include "service/confined_file.h"
+#include "sim/service/confined_file.h"
 
 #include <fcntl.h>
 #include <fmt/format.h>

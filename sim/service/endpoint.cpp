@@ -1,8 +1,8 @@
-#include "service/endpoint.h"
+#include "sim/service/endpoint.h"
 
 #include <boost/asio/ip/address.hpp>
 
-#include "scenario/input_error.h"
+#include "sim/scenario/input_error.h"
 
 namespace symsim::service {
 

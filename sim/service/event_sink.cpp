@@ -1,4 +1,4 @@
-#include "service/event_sink.h"
+#include "sim/service/event_sink.h"
 
 #include <unistd.h>
 

@@ -1,4 +1,4 @@
-#include "service/line_framer.h"
+#include "sim/service/line_framer.h"
 
 #include <cstring>
 

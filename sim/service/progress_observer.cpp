@@ -1,4 +1,4 @@
-#include "service/progress_observer.h"
+#include "sim/service/progress_observer.h"
 
 #include <algorithm>
 

@@ -6,7 +6,7 @@
 #include <cstdint>
 
 #include "models/core/observer.h"
-#include "service/event_sink.h"
+#include "sim/service/event_sink.h"
 
 namespace symsim::service {
 

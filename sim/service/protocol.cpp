@@ -1,4 +1,4 @@
-#include "service/protocol.h"
+#include "sim/service/protocol.h"
 
 namespace symsim::service {
 

@@ -1,4 +1,4 @@
-#include "service/request_line.h"
+#include "sim/service/request_line.h"
 
 #include <fmt/format.h>
 

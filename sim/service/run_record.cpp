@@ -1,4 +1,4 @@
-#include "service/run_record.h"
+#include "sim/service/run_record.h"
 
 #include <algorithm>
 

@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "service/line_framer.h"
-#include "service/worker_process.h"
+#include "sim/service/line_framer.h"
+#include "sim/service/worker_process.h"
 
 namespace symsim::service {
 

@@ -1,7 +1,7 @@
 // The server's core: connections, request dispatch, work handed to the background thread,
 // and serve_main. Listening is in server_listen.cpp, the requests in server_requests.cpp,
 // runs and shutdown in server_runs.cpp.
-#include "service/server.h"
+#include "sim/service/server.h"
 
 #include <fmt/format.h>
 #include <signal.h>
@@ -13,9 +13,9 @@
 #include <iostream>
 #include <thread>
 
-#include "scenario/input_error.h"
-#include "service/protocol.h"
-#include "service/request_line.h"
+#include "sim/scenario/input_error.h"
+#include "sim/service/protocol.h"
+#include "sim/service/request_line.h"
 
 namespace asio = boost::asio;
 using nlohmann::json;

@@ -17,14 +17,14 @@
 #include <string>
 #include <vector>
 
-#include "service/background_work.h"
-#include "service/confined_file.h"
-#include "service/endpoint.h"
-#include "service/run_record.h"
-#include "service/session.h"
-#include "service/state_dir.h"
-#include "service/submit_request.h"
-#include "service/submit_validation.h"
+#include "sim/service/background_work.h"
+#include "sim/service/confined_file.h"
+#include "sim/service/endpoint.h"
+#include "sim/service/run_record.h"
+#include "sim/service/session.h"
+#include "sim/service/state_dir.h"
+#include "sim/service/submit_request.h"
+#include "sim/service/submit_validation.h"
 
 namespace symsim::service {
 

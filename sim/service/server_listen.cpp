@@ -11,8 +11,8 @@
 #include <iostream>
 #include <utility>
 
-#include "scenario/input_error.h"
-#include "service/server.h"
+#include "sim/scenario/input_error.h"
+#include "sim/service/server.h"
 
 namespace fs = std::filesystem;
 namespace asio = boost::asio;

@@ -9,10 +9,10 @@
 #include <filesystem>
 #include <fstream>
 
-#include "io/strict_json.h"
-#include "package/version.h"
-#include "service/protocol.h"
-#include "service/server.h"
+#include "sim/io/strict_json.h"
+#include "sim/package/version.h"
+#include "sim/service/protocol.h"
+#include "sim/service/server.h"
 
 namespace fs = std::filesystem;
 namespace asio = boost::asio;

@@ -11,8 +11,8 @@
 #include <iostream>
 #include <utility>
 
-#include "service/protocol.h"
-#include "service/server.h"
+#include "sim/service/protocol.h"
+#include "sim/service/server.h"
 
 namespace fs = std::filesystem;
 namespace asio = boost::asio;

@@ -1,11 +1,11 @@
-#include "service/session.h"
+#include "sim/service/session.h"
 
 #include <boost/asio/buffer.hpp>
 #include <boost/asio/write.hpp>
 
-#include "service/protocol.h"
-#include "service/request_line.h"
-#include "service/server.h"
+#include "sim/service/protocol.h"
+#include "sim/service/request_line.h"
+#include "sim/service/server.h"
 
 namespace symsim::service {
 

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "service/line_framer.h"
+#include "sim/service/line_framer.h"
 
 namespace symsim::service {
 

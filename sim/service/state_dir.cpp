@@ -1,4 +1,4 @@
-#include "service/state_dir.h"
+#include "sim/service/state_dir.h"
 
 #include <fcntl.h>
 #include <fmt/format.h>
@@ -12,10 +12,10 @@
 #include <cstring>
 #include <filesystem>
 
-#include "io/output_file.h"
-#include "io/strict_json.h"
-#include "scenario/input_error.h"
-#include "service/protocol.h"
+#include "sim/io/output_file.h"
+#include "sim/io/strict_json.h"
+#include "sim/scenario/input_error.h"
+#include "sim/service/protocol.h"
 
 namespace fs = std::filesystem;
 using nlohmann::json;

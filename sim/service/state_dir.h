@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "service/run_record.h"
+#include "sim/service/run_record.h"
 
 namespace symsim::service {
 

@@ -1,4 +1,4 @@
-#include "service/submit_command.h"
+#include "sim/service/submit_command.h"
 
 #include <fmt/format.h>
 #include <unistd.h>
@@ -11,13 +11,13 @@
 #include <iostream>
 #include <sstream>
 
-#include "runner/runner.h"
-#include "scenario/input_error.h"
-#include "io/output_file.h"
-#include "io/strict_json.h"
-#include "service/client.h"
-#include "io/path_component.h"
-#include "service/protocol.h"
+#include "sim/runner/runner.h"
+#include "sim/scenario/input_error.h"
+#include "sim/io/output_file.h"
+#include "sim/io/strict_json.h"
+#include "sim/service/client.h"
+#include "sim/io/path_component.h"
+#include "sim/service/protocol.h"
 
 namespace fs = std::filesystem;
 using nlohmann::json;

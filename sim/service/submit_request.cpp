@@ -1,4 +1,4 @@
-#include "service/submit_request.h"
+#include "sim/service/submit_request.h"
 
 #include <fmt/format.h>
 

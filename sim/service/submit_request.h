@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "scenario/scenario.h"
+#include "sim/scenario/scenario.h"
 
 namespace symsim::service {
 

@@ -1,4 +1,4 @@
-#include "service/submit_validation.h"
+#include "sim/service/submit_validation.h"
 
 #include <fcntl.h>
 #include <fmt/format.h>
@@ -8,10 +8,10 @@
 #include <cstring>
 #include <new>
 
-#include "scenario/input_error.h"
-#include "service/confined_file.h"
-#include "service/protocol.h"
-#include "service/request_line.h"
+#include "sim/scenario/input_error.h"
+#include "sim/service/confined_file.h"
+#include "sim/service/protocol.h"
+#include "sim/service/request_line.h"
 
 namespace symsim::service {
 

@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <string>
 
-#include "service/submit_request.h"
+#include "sim/service/submit_request.h"
 
 namespace symsim::service {
 

@@ -1,4 +1,4 @@
-#include "service/trace_args.h"
+#include "sim/service/trace_args.h"
 
 #include <cerrno>
 #include <cmath>
@@ -7,8 +7,8 @@
 
 #include <fmt/format.h>
 
-#include "scenario/input_error.h"
-#include "scenario/scenario.h"
+#include "sim/scenario/input_error.h"
+#include "sim/scenario/scenario.h"
 
 namespace symsim::service {
 

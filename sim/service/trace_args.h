@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "runner/runner.h"
+#include "sim/runner/runner.h"
 
 namespace symsim::service {
 

@@ -1,4 +1,4 @@
-#include "service/worker_command.h"
+#include "sim/service/worker_command.h"
 
 #include <unistd.h>
 
@@ -7,11 +7,11 @@
 #include <iostream>
 #include <new>
 
-#include "cosim/cosim_server.h"
-#include "scenario/input_error.h"
-#include "service/event_sink.h"
-#include "service/progress_observer.h"
-#include "service/trace_args.h"
+#include "sim/cosim/cosim_server.h"
+#include "sim/scenario/input_error.h"
+#include "sim/service/event_sink.h"
+#include "sim/service/progress_observer.h"
+#include "sim/service/trace_args.h"
 
 namespace fs = std::filesystem;
 

@@ -1,4 +1,4 @@
-#include "service/worker_process.h"
+#include "sim/service/worker_process.h"
 
 #include <fcntl.h>
 #include <signal.h>

@@ -6,8 +6,8 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
-#include "catalog/hazard_id.h"
-#include "catalog/statistic.h"
+#include "sim/catalog/hazard_id.h"
+#include "sim/catalog/statistic.h"
 #include "models/fabric/fabric.h"
 
 namespace symsim {

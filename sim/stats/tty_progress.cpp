@@ -1,4 +1,4 @@
-#include "stats/tty_progress.h"
+#include "sim/stats/tty_progress.h"
 
 #include <unistd.h>
 

@@ -1,4 +1,4 @@
-#include "sweep/child_guard.h"
+#include "sim/sweep/child_guard.h"
 
 #include <fcntl.h>
 #include <signal.h>

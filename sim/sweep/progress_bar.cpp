@@ -1,4 +1,4 @@
-#include "sweep/progress_bar.h"
+#include "sim/sweep/progress_bar.h"
 
 #include <fmt/format.h>
 #include <unistd.h>

@@ -1,12 +1,12 @@
-#include "sweep/results_check.h"
+#include "sim/sweep/results_check.h"
 
 #include <fmt/format.h>
 
 #include <set>
 
-#include "scenario/input_error.h"
-#include "sweep/sweep_spec.h"
-#include "sweep/sweep_table.h"
+#include "sim/scenario/input_error.h"
+#include "sim/sweep/sweep_spec.h"
+#include "sim/sweep/sweep_table.h"
 
 using nlohmann::ordered_json;
 

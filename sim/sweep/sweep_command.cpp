@@ -1,4 +1,4 @@
-#include "sweep/sweep_command.h"
+#include "sim/sweep/sweep_command.h"
 
 #include <fmt/format.h>
 
@@ -7,15 +7,15 @@
 #include <iostream>
 #include <thread>
 
-#include "io/output_file.h"
-#include "io/path_component.h"
-#include "scenario/input_error.h"
-#include "scenario/scenario.h"
-#include "sweep/child_guard.h"
-#include "sweep/sweep_resume.h"
-#include "sweep/sweep_runner.h"
-#include "sweep/sweep_spec.h"
-#include "sweep/sweep_table.h"
+#include "sim/io/output_file.h"
+#include "sim/io/path_component.h"
+#include "sim/scenario/input_error.h"
+#include "sim/scenario/scenario.h"
+#include "sim/sweep/child_guard.h"
+#include "sim/sweep/sweep_resume.h"
+#include "sim/sweep/sweep_runner.h"
+#include "sim/sweep/sweep_spec.h"
+#include "sim/sweep/sweep_table.h"
 
 namespace fs = std::filesystem;
 

@@ -1,15 +1,15 @@
-#include "sweep/sweep_resume.h"
+#include "sim/sweep/sweep_resume.h"
 
 #include <fmt/format.h>
 
 #include <iostream>
 #include <optional>
 
-#include "io/output_file.h"
-#include "io/strict_json.h"
-#include "scenario/input_error.h"
-#include "sweep/results_check.h"
-#include "sweep/sweep_table.h"
+#include "sim/io/output_file.h"
+#include "sim/io/strict_json.h"
+#include "sim/scenario/input_error.h"
+#include "sim/sweep/results_check.h"
+#include "sim/sweep/sweep_table.h"
 
 namespace fs = std::filesystem;
 using nlohmann::ordered_json;

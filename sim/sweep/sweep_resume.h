@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
-#include "sweep/sweep_spec.h"
+#include "sim/sweep/sweep_spec.h"
 
 namespace symsim::sweep {
 

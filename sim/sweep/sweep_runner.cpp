@@ -1,4 +1,4 @@
-#include "sweep/sweep_runner.h"
+#include "sim/sweep/sweep_runner.h"
 
 #include <fmt/format.h>
 #include <signal.h>
@@ -10,12 +10,12 @@
 #include <map>
 #include <thread>
 
-#include "io/output_file.h"
-#include "service/worker_process.h"
-#include "sweep/child_guard.h"
-#include "sweep/progress_bar.h"
-#include "sweep/stop_signals.h"
-#include "sweep/sweep_table.h"
+#include "sim/io/output_file.h"
+#include "sim/service/worker_process.h"
+#include "sim/sweep/child_guard.h"
+#include "sim/sweep/progress_bar.h"
+#include "sim/sweep/stop_signals.h"
+#include "sim/sweep/sweep_table.h"
 
 namespace fs = std::filesystem;
 using nlohmann::json;

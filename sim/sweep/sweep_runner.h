@@ -8,7 +8,7 @@
 #include <optional>
 #include <vector>
 
-#include "sweep/sweep_spec.h"
+#include "sim/sweep/sweep_spec.h"
 
 namespace symsim::sweep {
 

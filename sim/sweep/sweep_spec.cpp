@@ -1,13 +1,13 @@
-#include "sweep/sweep_spec.h"
+#include "sim/sweep/sweep_spec.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <filesystem>
 
-#include "io/strict_json.h"
-#include "scenario/input_error.h"
-#include "scenario/schema_check.h"
+#include "sim/io/strict_json.h"
+#include "sim/scenario/input_error.h"
+#include "sim/scenario/schema_check.h"
 
 namespace fs = std::filesystem;
 using nlohmann::ordered_json;

@@ -1,4 +1,4 @@
-#include "sweep/sweep_table.h"
+#include "sim/sweep/sweep_table.h"
 
 #include <fmt/format.h>
 
@@ -7,11 +7,11 @@
 #include <set>
 #include <sstream>
 
-#include "io/output_file.h"
-#include "io/strict_json.h"
-#include "scenario/input_error.h"
-#include "package/version.h"
-#include "sweep/results_check.h"
+#include "sim/io/output_file.h"
+#include "sim/io/strict_json.h"
+#include "sim/scenario/input_error.h"
+#include "sim/package/version.h"
+#include "sim/sweep/results_check.h"
 
 namespace fs = std::filesystem;
 using nlohmann::json;

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "sweep/sweep_spec.h"
+#include "sim/sweep/sweep_spec.h"
 
 namespace symsim::sweep {
 

@@ -1,4 +1,4 @@
-#include "trace/trace_diff.h"
+#include "sim/trace/trace_diff.h"
 
 #include <fmt/format.h>
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "trace/trace_model.h"
+#include "sim/trace/trace_model.h"
 
 namespace symsim::trace {
 

@@ -1,4 +1,4 @@
-#include "trace/trace_model.h"
+#include "sim/trace/trace_model.h"
 
 #include <fmt/format.h>
 
@@ -7,8 +7,8 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 
-#include "io/strict_json.h"
-#include "scenario/input_error.h"
+#include "sim/io/strict_json.h"
+#include "sim/scenario/input_error.h"
 
 namespace symsim::trace {
 

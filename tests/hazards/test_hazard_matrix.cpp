@@ -7,8 +7,8 @@
 #include <optional>
 #include <string>
 
-#include "runner/runner.h"
-#include "scenario/scenario.h"
+#include "sim/runner/runner.h"
+#include "sim/scenario/scenario.h"
 
 using namespace symsim;
 using nlohmann::json;

@@ -3,7 +3,7 @@
 // with the observed detail; an observed report stays observed.
 #include <gtest/gtest.h>
 
-#include "checkers/hazard_log.h"
+#include "sim/checkers/hazard_log.h"
 
 using namespace symsim;
 

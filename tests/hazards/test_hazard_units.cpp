@@ -4,11 +4,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "checkers/catalog.h"
-#include "checkers/hazard_log.h"
-#include "checkers/interval_list.h"
-#include "faults/fault_spec.h"
-#include "scenario/input_error.h"
+#include "sim/checkers/catalog.h"
+#include "sim/checkers/hazard_log.h"
+#include "sim/checkers/interval_list.h"
+#include "sim/faults/fault_spec.h"
+#include "sim/scenario/input_error.h"
 
 using namespace symsim;
 using nlohmann::json;

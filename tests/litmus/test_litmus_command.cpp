@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "litmus_command.h"
+#include "sim/litmus/litmus_command.h"
 
 namespace fs = std::filesystem;
 

@@ -4,8 +4,8 @@
 #include <cstdio>
 #include <fstream>
 
-#include "litmus_expected.h"
-#include "litmus_test.h"
+#include "sim/litmus/litmus_expected.h"
+#include "sim/litmus/litmus_test.h"
 
 namespace symsim::litmus {
 namespace {

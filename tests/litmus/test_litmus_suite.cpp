@@ -7,11 +7,11 @@
 #include <fstream>
 #include <iostream>
 
-#include "litmus_command.h"
-#include "litmus_runner.h"
-#include "litmus_test.h"
-#include "litmus_text.h"
-#include "litmus_verdict.h"
+#include "sim/litmus/litmus_command.h"
+#include "sim/litmus/litmus_runner.h"
+#include "sim/litmus/litmus_test.h"
+#include "sim/litmus/litmus_text.h"
+#include "sim/litmus/litmus_verdict.h"
 
 namespace symsim::litmus {
 namespace {

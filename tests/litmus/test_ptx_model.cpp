@@ -2,10 +2,10 @@
 // seed when nothing forbids it, and never when release/acquire, fence.sc or coherence do.
 #include <gtest/gtest.h>
 
-#include "litmus_runner.h"
-#include "litmus_test.h"
-#include "litmus_verdict.h"
-#include "ptx_machine.h"
+#include "sim/litmus/litmus_runner.h"
+#include "sim/litmus/litmus_test.h"
+#include "sim/litmus/litmus_verdict.h"
+#include "models/ptx/ptx_machine.h"
 
 namespace symsim::litmus {
 namespace {

@@ -9,9 +9,9 @@
 #include <string>
 #include <utility>
 
-#include "../../kernels/moe/aiv_direct/aiv_quantise.h"
-#include "runner/runner.h"
-#include "scenario/scenario.h"
+#include "kernels/moe/aiv_direct/aiv_quantise.h"
+#include "sim/runner/runner.h"
+#include "sim/scenario/scenario.h"
 
 using namespace symsim;
 using nlohmann::json;

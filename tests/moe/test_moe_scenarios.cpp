@@ -10,8 +10,8 @@
 #include <string>
 #include <tuple>
 
-#include "runner/runner.h"
-#include "scenario/scenario.h"
+#include "sim/runner/runner.h"
+#include "sim/scenario/scenario.h"
 
 using namespace symsim;
 using nlohmann::json;

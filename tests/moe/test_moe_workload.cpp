@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <set>
 
-#include "../../kernels/moe/common/moe_numeric.h"
-#include "../../kernels/moe/host/moe_workload.h"
+#include "kernels/moe/common/moe_numeric.h"
+#include "kernels/moe/host/moe_workload.h"
 
 using namespace moe;
 

@@ -2,7 +2,7 @@
 // -fsanitize-coverage=trace-pc and charged per warp on its SM. calib_probe mode 10 runs row
 // code.loop_iter's loop (kernels/nvlink/calib/code_probe.cu), one block per iteration, and must
 // reproduce the H200's row (docs/hw-calibration.md) within 10%; the h800 preset charges nothing.
-#include "nvidia_test_util.h"
+#include "tests/nvidia/nvidia_test_util.h"
 
 using namespace nvtest;
 

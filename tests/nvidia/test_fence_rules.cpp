@@ -4,7 +4,7 @@
 // NVLink stamp happens to land before the signal that publishes it: not observed, naming the
 // missing fence, the NVLink store and the RDMA signal. With the fence it stays clean (see
 // test_gin_barriers.cpp).
-#include "nvidia_test_util.h"
+#include "tests/nvidia/nvidia_test_util.h"
 
 using namespace nvtest;
 

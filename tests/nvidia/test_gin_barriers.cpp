@@ -3,7 +3,7 @@
 // NVLink stores and RDMA puts made before them; without fence.acq_rel.sys before the RDMA
 // signals (DeepEP commit dd758caf, fixed by PR #715) a signal can overtake NVLink data, and the
 // ordering model names it.
-#include "nvidia_test_util.h"
+#include "tests/nvidia/nvidia_test_util.h"
 
 using namespace nvtest;
 

@@ -1,7 +1,7 @@
 // Kernels over GPU-driven RDMA on h800: DeepEP V1-style low-latency dispatch delivers every
 // token to its expert byte for byte, on alternating buffers; sending the counts on another QP
 // than the data lets a count overtake its data, and the ordering model says so.
-#include "nvidia_test_util.h"
+#include "tests/nvidia/nvidia_test_util.h"
 
 using namespace nvtest;
 

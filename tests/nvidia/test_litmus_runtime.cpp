@@ -1,7 +1,7 @@
 // Litmus tests on the timed PTX model, through the CUDA shim and the SM model: the weak
 // outcome of message passing and of store buffering appears under some seed without the
 // release/acquire (fence.sc), and never with it, over several seeds.
-#include "nvidia_test_util.h"
+#include "tests/nvidia/nvidia_test_util.h"
 
 using namespace nvtest;
 

@@ -5,7 +5,7 @@
 #include <map>
 
 #include "models/nvidia/mlx5_layout.h"
-#include "nvidia_test_util.h"
+#include "tests/nvidia/nvidia_test_util.h"
 
 using namespace nvtest;
 using symsim::Observer;

@@ -4,7 +4,7 @@
 // that reads right after the synchronize; kernel times list every launch.
 #include <algorithm>
 
-#include "nvidia_test_util.h"
+#include "tests/nvidia/nvidia_test_util.h"
 
 using namespace nvtest;
 

@@ -3,7 +3,7 @@
 // within 10% (docs/hw-calibration.md), and the units behave as their fits say.
 #include "models/nvidia/l2_residency.h"
 #include "models/nvidia/sm_ports.h"
-#include "nvidia_test_util.h"
+#include "tests/nvidia/nvidia_test_util.h"
 
 using namespace nvtest;
 

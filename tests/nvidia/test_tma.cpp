@@ -2,7 +2,7 @@
 // transaction bytes an arrive-and-expect-tx armed, the phase completes when both arrivals and
 // bytes are in, and waiting threads then see the bytes; completing more bytes than the phase
 // was armed for traps, naming the mbarrier and the call.
-#include "nvidia_test_util.h"
+#include "tests/nvidia/nvidia_test_util.h"
 
 using namespace nvtest;
 

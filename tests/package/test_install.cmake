@@ -53,6 +53,7 @@ if(MODE STREQUAL "find_package")
   set(prefix ${WORK}/moved)
   foreach(f bin/symsim bin/symsim-rewrite bin/symsim-cxx bin/symsim-nvcc include/symsim/ascend/kernel_operator.h
             include/symsim/ascend/symsim/launch.h include/symsim/cuda/cuda_runtime.h
+            include/symsim/models/core/time.h include/symsim/models/ptx/ptx_types.h
             share/symsim/platforms/ascend910c.json share/symsim/scenarios/udma/udma_put_2pe.json
             share/symsim/sweeps/udma_put_sizes.json share/doc/symsim/README.md share/doc/symsim/LICENSE
             lib/cmake/symsim/symsimConfig.cmake lib/cmake/symsim/symsimConfigVersion.cmake

@@ -7,8 +7,8 @@
 #include <string>
 
 #include "models/ascend/aiv_core.h"
-#include "runner/runner.h"
-#include "scenario/scenario.h"
+#include "sim/runner/runner.h"
+#include "sim/scenario/scenario.h"
 
 using namespace symsim;
 

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "runner/runner.h"
-#include "scenario/scenario.h"
+#include "sim/runner/runner.h"
+#include "sim/scenario/scenario.h"
 
 using namespace symsim;
 

@@ -3,8 +3,8 @@
 // probe that cannot fit says whether one PE alone fits. No simulation runs here.
 #include <gtest/gtest.h>
 
-#include "scenario/resource_estimate.h"
-#include "scenario/scenario.h"
+#include "sim/scenario/resource_estimate.h"
+#include "sim/scenario/scenario.h"
 
 using namespace symsim;
 

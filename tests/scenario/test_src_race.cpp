@@ -11,8 +11,8 @@
 
 #include "models/ascend/aiv_core.h"
 #include "models/ascend/wqe_layout.h"
-#include "runner/runner.h"
-#include "scenario/scenario.h"
+#include "sim/runner/runner.h"
+#include "sim/scenario/scenario.h"
 
 using namespace symsim;
 

@@ -11,9 +11,9 @@
 
 #include <fmt/format.h>
 
-#include "kernel_registry.h"
-#include "runner/runner.h"
-#include "scenario/scenario.h"
+#include "kernels/registry/kernel_registry.h"
+#include "sim/runner/runner.h"
+#include "sim/scenario/scenario.h"
 #include "shmem.h"
 
 using namespace symsim;

@@ -6,8 +6,8 @@
 #include <tuple>
 
 #include "models/ascend/wqe_layout.h"
-#include "runner/runner.h"
-#include "scenario/scenario.h"
+#include "sim/runner/runner.h"
+#include "sim/scenario/scenario.h"
 
 using namespace symsim;
 

@@ -1,8 +1,8 @@
 // Endpoint parsing and the loopback rule `symsim serve` applies before listening on TCP.
 #include <gtest/gtest.h>
 
-#include "scenario/input_error.h"
-#include "service/endpoint.h"
+#include "sim/scenario/input_error.h"
+#include "sim/service/endpoint.h"
 
 using namespace symsim::service;
 

@@ -2,7 +2,7 @@
 // over-long line reported once and skipped without disturbing the lines around it.
 #include <gtest/gtest.h>
 
-#include "service/line_framer.h"
+#include "sim/service/line_framer.h"
 
 using symsim::service::LineFramer;
 

@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "service/confined_file.h"
-#include "service/request_line.h"
-#include "service/submit_request.h"
+#include "sim/service/confined_file.h"
+#include "sim/service/request_line.h"
+#include "sim/service/submit_request.h"
 
 namespace fs = std::filesystem;
 using namespace symsim::service;

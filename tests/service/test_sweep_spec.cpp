@@ -7,8 +7,8 @@
 #include <fstream>
 #include <set>
 
-#include "scenario/input_error.h"
-#include "sweep/sweep_spec.h"
+#include "sim/scenario/input_error.h"
+#include "sim/sweep/sweep_spec.h"
 
 namespace fs = std::filesystem;
 using namespace symsim::sweep;

@@ -7,11 +7,11 @@
 #include <set>
 #include <string>
 
-#include "catalog/checker_registry.h"
-#include "catalog/param_unit.h"
-#include "catalog/statistic.h"
-#include "checkers/catalog.h"
-#include "runner/platform_family.h"
+#include "sim/catalog/checker_registry.h"
+#include "sim/catalog/param_unit.h"
+#include "sim/catalog/statistic.h"
+#include "sim/checkers/catalog.h"
+#include "sim/runner/platform_family.h"
 
 using namespace symsim;
 

@@ -5,8 +5,8 @@
 
 #include <vector>
 
-#include "checkers/interval_list.h"
-#include "checkers/ring_fifo.h"
+#include "sim/checkers/interval_list.h"
+#include "sim/checkers/ring_fifo.h"
 
 using namespace symsim;
 

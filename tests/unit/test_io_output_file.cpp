@@ -10,7 +10,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "io/output_file.h"
+#include "sim/io/output_file.h"
 
 namespace fs = std::filesystem;
 using symsim::io::OutputError;

@@ -2,7 +2,7 @@
 // path component under the output root.
 #include <gtest/gtest.h>
 
-#include "io/path_component.h"
+#include "sim/io/path_component.h"
 
 using symsim::io::safe_path_component;
 

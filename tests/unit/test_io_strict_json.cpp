@@ -7,8 +7,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "io/strict_json.h"
-#include "scenario/input_error.h"
+#include "sim/io/strict_json.h"
+#include "sim/scenario/input_error.h"
 
 namespace fs = std::filesystem;
 using symsim::InputError;

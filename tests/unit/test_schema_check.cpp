@@ -4,9 +4,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "scenario/input_error.h"
-#include "scenario/schema_check.h"
-#include "scenario/set_override.h"
+#include "sim/scenario/input_error.h"
+#include "sim/scenario/schema_check.h"
+#include "sim/scenario/set_override.h"
 
 namespace {
 

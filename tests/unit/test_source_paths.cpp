@@ -7,7 +7,7 @@
 
 #include <unistd.h>
 
-#include "runner/source_paths.h"
+#include "sim/runner/source_paths.h"
 
 namespace {
 

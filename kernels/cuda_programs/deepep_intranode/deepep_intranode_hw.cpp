@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "kernel_registry.h"
+#include "kernels/registry/kernel_registry.h"
 #include "symsim/cuda/runtime.h"
 
 int deepep_intranode_main(int argc, char** argv);

@@ -2,7 +2,7 @@
 // (not symmetric); fixed: from aclshmem_malloc. The right neighbour checks what arrived.
 #include <fmt/format.h>
 
-#include "../common/hazard_host.h"
+#include "kernels/hazards/common/hazard_host.h"
 
 void launch_bad_remote_addr(void* stream, uint8_t* dst, uint8_t* src, uint32_t bytes);
 

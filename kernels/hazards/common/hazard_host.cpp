@@ -1,15 +1,15 @@
-#include "hazard_host.h"
+#include "kernels/hazards/common/hazard_host.h"
 
 #include <fmt/format.h>
 
 #include <stdexcept>
 #include <vector>
 
-#include "world.h"
+#include "symsim/udma_tables.h"
 
 namespace hazard_host {
 
-uint8_t* udma_tables() { return reinterpret_cast<uint8_t*>(symsim::shim::host().udma_info); }
+uint8_t* udma_tables() { return reinterpret_cast<uint8_t*>(symsim::shim::udma_tables()); }
 
 bool sync(int pe, aclrtStream stream, const std::string& kernel) {
   const aclError status = aclrtSynchronizeStream(stream);

@@ -5,9 +5,9 @@
 #include <string>
 
 #include "acl/acl.h"
-#include "kernel_registry.h"
+#include "kernels/registry/kernel_registry.h"
 #include "shmem.h"
-#include "shmem_setup.h"
+#include "kernels/common/shmem_setup.h"
 
 namespace hazard_host {
 

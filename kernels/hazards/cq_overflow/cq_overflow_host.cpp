@@ -2,7 +2,7 @@
 // fresh pattern to its own slice of the right neighbour's buffer; every slice is checked.
 #include <fmt/format.h>
 
-#include "../common/hazard_host.h"
+#include "kernels/hazards/common/hazard_host.h"
 
 void launch_cq_overflow(bool fixed, void* stream, uint8_t* tables, uint8_t* dst, uint8_t* src, uint32_t wqes);
 

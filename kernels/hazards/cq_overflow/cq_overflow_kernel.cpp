@@ -2,7 +2,7 @@
 // (flag 0x20) and no CQE is ever polled; each launch leaves its completions in the CQ, and a
 // later launch overflows it. Fixed: before it ends, the kernel reaps its launch's CQEs and
 // returns the slots with the CQ doorbell.
-#include "../common/direct_drive.h"
+#include "kernels/hazards/common/direct_drive.h"
 
 using namespace hazard_dd;
 

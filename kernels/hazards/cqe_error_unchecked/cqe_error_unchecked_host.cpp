@@ -1,6 +1,6 @@
 // Host driver of hazard_cqe_error_unchecked: each PE sends `wqes` blocks to its right
 // neighbour, which checks them.
-#include "../common/hazard_host.h"
+#include "kernels/hazards/common/hazard_host.h"
 
 void launch_cqe_error_unchecked(bool fixed, void* stream, uint8_t* tables, uint8_t* dst, uint8_t* src, uint32_t wqes);
 

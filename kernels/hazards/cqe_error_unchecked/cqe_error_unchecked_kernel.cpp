@@ -2,7 +2,7 @@
 // poller only waits for the owner bit and returns the slot, never looking at the status, so
 // an error completion (here injected by a cqe_error fault) goes unnoticed. Fixed: it checks
 // status and substatus and stops the kernel on an error, as CANN SHMEM's poll_cq does.
-#include "../common/direct_drive.h"
+#include "kernels/hazards/common/direct_drive.h"
 
 using namespace hazard_dd;
 

@@ -1,7 +1,7 @@
 // Host driver of hazard_deadlock (two PEs): each PE's flag must end up set.
 #include <fmt/format.h>
 
-#include "../common/hazard_host.h"
+#include "kernels/hazards/common/hazard_host.h"
 
 void launch_deadlock(bool fixed, void* stream, uint8_t* flag, uint8_t* one);
 

@@ -1,6 +1,6 @@
 // Host driver of hazard_doorbell_regression: each PE sends `wqes` blocks to its right
 // neighbour, which checks them all.
-#include "../common/hazard_host.h"
+#include "kernels/hazards/common/hazard_host.h"
 
 void launch_doorbell_regression(bool fixed, void* stream, uint8_t* tables, uint8_t* dst, uint8_t* src, uint32_t wqes);
 

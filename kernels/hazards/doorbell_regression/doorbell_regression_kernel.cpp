@@ -2,7 +2,7 @@
 // Buggy: the kernel rings it with head % depth (the ring slot), which jumps back to 0 when
 // the head wraps; the engine ignores a doorbell that goes backwards, so the WQEs posted after
 // the wrap never run. Fixed: the unmasked head.
-#include "../common/direct_drive.h"
+#include "kernels/hazards/common/direct_drive.h"
 
 using namespace hazard_dd;
 

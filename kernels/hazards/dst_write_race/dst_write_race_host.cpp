@@ -2,7 +2,7 @@
 // whole buffer arrived.
 #include <fmt/format.h>
 
-#include "../common/hazard_host.h"
+#include "kernels/hazards/common/hazard_host.h"
 
 void launch_dst_write_race(bool fixed, void* stream, uint8_t* dst, uint8_t* src, uint32_t bytes, uint32_t stagger_ns);
 

@@ -3,7 +3,7 @@
 // (heap offset 0), which a scenario's reorder fault selects with heap_range.
 #include <fmt/format.h>
 
-#include "../common/hazard_host.h"
+#include "kernels/hazards/common/hazard_host.h"
 
 void launch_flag_before_data(bool fixed, void* stream, uint8_t* data, uint8_t* flag, uint8_t* one, uint8_t* src,
                              uint8_t* seen, uint32_t bytes);

@@ -1,7 +1,7 @@
 // Host driver of hazard_gm_out_of_bounds: a `bytes` record to the right neighbour, checked.
 #include <fmt/format.h>
 
-#include "../common/hazard_host.h"
+#include "kernels/hazards/common/hazard_host.h"
 
 void launch_gm_out_of_bounds(bool fixed, void* stream, uint8_t* dst, uint8_t* src, uint32_t bytes);
 

@@ -1,6 +1,6 @@
 // Host driver of hazard_qp_multi_producer: two cores x `wqes` blocks per PE to the right
 // neighbour, which checks them all.
-#include "../common/hazard_host.h"
+#include "kernels/hazards/common/hazard_host.h"
 
 void launch_qp_multi_producer(bool fixed, void* stream, uint8_t* tables, uint8_t* dst, uint8_t* src, uint32_t wqes,
                               uint32_t stagger_ns);

@@ -4,7 +4,7 @@
 // Fixed: each core drives its own QP (qp_idx = block), as upstream's multi-QP example does.
 // `stagger_ns`: core 1 starts that much later (other work); on the default timing core 0 has
 // then posted all its WQEs, and only the ordering rules show the race.
-#include "../common/direct_drive.h"
+#include "kernels/hazards/common/direct_drive.h"
 
 using namespace hazard_dd;
 

@@ -1,5 +1,5 @@
 // Host driver of hazard_relay_unreachable: each PE puts `bytes` to its right neighbour, which checks them.
-#include "../common/hazard_host.h"
+#include "kernels/hazards/common/hazard_host.h"
 
 void launch_relay_unreachable(bool fixed, void* stream, uint8_t* tables, uint8_t* dst, uint8_t* src, uint32_t bytes);
 

@@ -2,7 +2,7 @@
 // carrying the endpoint id of another PE (the table row was indexed with the wrong PE): the
 // engine cannot reach that endpoint on this QP's path and completes it with an error CQE,
 // which the kernel's poller turns into a trap. Fixed: the EID from the QP's own row.
-#include "../common/direct_drive.h"
+#include "kernels/hazards/common/direct_drive.h"
 
 using namespace hazard_dd;
 

@@ -1,6 +1,6 @@
 // Host driver of hazard_sq_overrun: each PE sends `wqes` 512 B blocks to its right neighbour,
 // which checks every block arrived.
-#include "../common/hazard_host.h"
+#include "kernels/hazards/common/hazard_host.h"
 
 void launch_sq_overrun(bool fixed, void* stream, uint8_t* tables, uint8_t* dst, uint8_t* src, uint32_t wqes);
 

@@ -3,7 +3,7 @@
 // ring overwrites WQEs the engine has not read yet. Fixed: it posts at most
 // depth - head + tail - guard WQEs per doorbell and reaps the batch's completion before the
 // next one (CANN SHMEM's credit rule).
-#include "../common/direct_drive.h"
+#include "kernels/hazards/common/direct_drive.h"
 
 using namespace hazard_dd;
 

@@ -2,7 +2,7 @@
 // pattern, land in the right neighbour's buffer; every slice is checked.
 #include <fmt/format.h>
 
-#include "../common/hazard_host.h"
+#include "kernels/hazards/common/hazard_host.h"
 
 void launch_src_reuse(bool fixed, void* stream, uint8_t* dst, uint8_t* sendbuf, uint8_t* input, uint32_t bytes,
                       uint32_t rounds, uint32_t work);

@@ -2,7 +2,7 @@
 // round's value.
 #include <fmt/format.h>
 
-#include "../common/hazard_host.h"
+#include "kernels/hazards/common/hazard_host.h"
 
 void launch_livelock(bool fixed, void* stream, uint8_t* flag, uint8_t* value, uint32_t rounds);
 

@@ -3,7 +3,7 @@
 // memory was registered with a non-zero token: the engine completes it with an error CQE and
 // the kernel's poller (which checks the status, as upstream does) stops the kernel. Fixed:
 // the token comes from the QP's memory info (rmt_token_value).
-#include "../common/direct_drive.h"
+#include "kernels/hazards/common/direct_drive.h"
 
 using namespace hazard_dd;
 

@@ -5,7 +5,7 @@
 #include <cstring>
 #include <vector>
 
-#include "../common/hazard_host.h"
+#include "kernels/hazards/common/hazard_host.h"
 
 void launch_data_as_flag(bool fixed, void* stream, uint8_t* window, uint8_t* sendbuf, uint8_t* out, uint8_t* sig,
                          uint32_t blocks);

@@ -2,7 +2,7 @@
 // them.
 #include <fmt/format.h>
 
-#include "../common/hazard_host.h"
+#include "kernels/hazards/common/hazard_host.h"
 
 void launch_torn_wqe(bool fixed, void* stream, uint8_t* tables, uint8_t* dst, uint8_t* sendbuf, uint8_t* input,
                      uint32_t bytes);

@@ -3,7 +3,7 @@
 // doorbell right after queueing the WQE copy, without SetFlag/WaitFlag<MTE3_S>: the copy is
 // still behind the payload on MTE3, so the engine fetches the slot's stale bytes. Fixed: the
 // MTE3 -> S flag pair before st_dev.
-#include "../common/direct_drive.h"
+#include "kernels/hazards/common/direct_drive.h"
 
 using namespace hazard_dd;
 

@@ -1,7 +1,7 @@
 // Host driver of hazard_unreaped_completions: `puts` slices to the right neighbour, checked.
 #include <fmt/format.h>
 
-#include "../common/hazard_host.h"
+#include "kernels/hazards/common/hazard_host.h"
 
 void launch_unreaped(bool fixed, void* stream, uint8_t* dst, uint8_t* src, uint32_t bytes, uint32_t puts);
 

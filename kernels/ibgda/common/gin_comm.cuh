@@ -12,7 +12,7 @@
 #include <cstdint>
 #include <cstdio>
 
-#include "comm.cuh"
+#include "kernels/nvlink/common/comm.cuh"
 #include "gin_device.cuh"
 
 namespace comm {

@@ -1,4 +1,4 @@
-#include "gin_barrier_test.cuh"
+#include "kernels/ibgda/gin/gin_barrier_test.cuh"
 
 #include "symsim_launch.cuh"
 

@@ -6,7 +6,7 @@
 #pragma once
 #include <cstdint>
 
-#include "gin_comm.cuh"
+#include "kernels/ibgda/common/gin_comm.cuh"
 
 struct GinBarrierArgs {
   gin::Handle gin;

@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "cuda_runtime.h"
-#include "gin_barrier_test.cuh"
-#include "kernel_registry.h"
+#include "kernels/ibgda/gin/gin_barrier_test.cuh"
+#include "kernels/registry/kernel_registry.h"
 #include "symsim/cuda/ibgda_host.h"
 #include "symsim/cuda/runtime.h"
 

@@ -1,4 +1,4 @@
-#include "ll_combine.cuh"
+#include "kernels/ibgda/ll/ll_combine.cuh"
 
 #include "symsim_launch.cuh"
 

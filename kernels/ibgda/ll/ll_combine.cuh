@@ -8,7 +8,7 @@
 #pragma once
 #include <cstdint>
 
-#include "comm.cuh"
+#include "kernels/nvlink/common/comm.cuh"
 #include "gin_device.cuh"
 
 struct LLCombineArgs {

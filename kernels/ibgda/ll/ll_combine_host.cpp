@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "cuda_runtime.h"
-#include "kernel_registry.h"
-#include "ll_combine.cuh"
-#include "routing.h"
+#include "kernels/registry/kernel_registry.h"
+#include "kernels/ibgda/ll/ll_combine.cuh"
+#include "kernels/nvlink/common/routing.h"
 #include "symsim/cuda/ibgda_host.h"
 #include "symsim/cuda/runtime.h"
 

@@ -9,7 +9,7 @@
 //  receive: warps take (local expert, source) pairs, spin with ld.acquire.sys until the count
 //           is in, reserve output rows with an atomic and move the messages with TMA.
 //  The other buffer copy's counts are zeroed for the next call.
-#include "ll_layout.cuh"
+#include "kernels/ibgda/ll/ll_layout.cuh"
 
 #include "symsim_launch.cuh"
 

@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "cuda_runtime.h"
-#include "kernel_registry.h"
-#include "ll_layout.cuh"
-#include "routing.h"
+#include "kernels/registry/kernel_registry.h"
+#include "kernels/ibgda/ll/ll_layout.cuh"
+#include "kernels/nvlink/common/routing.h"
 #include "symsim/cuda/ibgda_host.h"
 #include "symsim/cuda/runtime.h"
 

@@ -1,4 +1,4 @@
-#include "rdma_probe.cuh"
+#include "kernels/ibgda/probe/rdma_probe.cuh"
 
 #include "symsim_launch.cuh"
 

@@ -4,7 +4,7 @@
 #pragma once
 #include <cstdint>
 
-#include "../common/data_as_flag.h"
+#include "kernels/moe/common/data_as_flag.h"
 #include "shmem.h"
 
 namespace moe::aiv {

@@ -1,6 +1,6 @@
-#include "aiv_input.h"
+#include "kernels/moe/aiv_direct/aiv_input.h"
 
-#include "aiv_quantise.h"
+#include "kernels/moe/aiv_direct/aiv_quantise.h"
 
 namespace moe::aiv {
 

@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "../host/moe_workload.h"
+#include "kernels/moe/host/moe_workload.h"
 
 namespace moe::aiv {
 

@@ -10,7 +10,7 @@
 #include <cmath>
 #include <cstdint>
 
-#include "../common/moe_numeric.h"
+#include "kernels/moe/common/moe_numeric.h"
 
 namespace moe::aiv {
 

@@ -7,8 +7,8 @@
 #pragma once
 #include <cstdint>
 
-#include "../common/data_as_flag.h"
-#include "phase_span.h"
+#include "kernels/moe/common/data_as_flag.h"
+#include "kernels/moe/aiv_direct/phase_span.h"
 
 namespace moe::aiv {
 

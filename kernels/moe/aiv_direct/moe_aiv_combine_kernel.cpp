@@ -10,13 +10,13 @@
 //  - receive: for its contiguous share of this rank's tokens it waits for the k rows, adds them
 //    weighted by the gate (float, k order) and stores the BF16 result. The blocks' flags carry
 //    the launch's epoch (epoch_flags.h), so nothing is zeroed.
-#include "../common/combined_row.h"
-#include "../common/data_as_flag.h"
-#include "../common/moe_numeric.h"
-#include "../common/moe_vector_cost.h"
-#include "aiv_direct_split.h"
-#include "epoch_flags.h"
-#include "phase_span.h"
+#include "kernels/moe/common/combined_row.h"
+#include "kernels/moe/common/data_as_flag.h"
+#include "kernels/moe/common/moe_numeric.h"
+#include "kernels/moe/common/moe_vector_cost.h"
+#include "kernels/moe/aiv_direct/aiv_direct_split.h"
+#include "kernels/moe/aiv_direct/epoch_flags.h"
+#include "kernels/moe/aiv_direct/phase_span.h"
 
 using namespace moe;
 using namespace moe::aiv;

@@ -21,13 +21,13 @@
 //    its flags back into the slot (the expert input) with the token's source index.
 // The blocks' flags carry the launch's epoch (epoch_flags.h); combine's experts clear the slots
 // they read, as for the other variants.
-#include "../common/data_as_flag.h"
-#include "../common/moe_vector_cost.h"
-#include "aiv_direct_split.h"
-#include "aiv_quantise.h"
-#include "die_barrier.h"
-#include "epoch_flags.h"
-#include "phase_span.h"
+#include "kernels/moe/common/data_as_flag.h"
+#include "kernels/moe/common/moe_vector_cost.h"
+#include "kernels/moe/aiv_direct/aiv_direct_split.h"
+#include "kernels/moe/aiv_direct/aiv_quantise.h"
+#include "kernels/moe/aiv_direct/die_barrier.h"
+#include "kernels/moe/aiv_direct/epoch_flags.h"
+#include "kernels/moe/aiv_direct/phase_span.h"
 
 using namespace moe;
 using namespace moe::aiv;

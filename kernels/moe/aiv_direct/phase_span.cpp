@@ -1,4 +1,4 @@
-#include "phase_span.h"
+#include "kernels/moe/aiv_direct/phase_span.h"
 
 #include <algorithm>
 

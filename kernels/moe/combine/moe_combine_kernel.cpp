@@ -17,11 +17,11 @@
 // at once: 3.8 GB at EP 256).
 // The open-loop variant releases slots as soon as it has posted them: once rows wrap around
 // the ring, the expert rewrites sources still in flight (src_reuse_before_completion).
-#include "../common/combined_row.h"
-#include "../common/data_as_flag.h"
-#include "../common/moe_numeric.h"
-#include "../common/moe_sender.h"
-#include "../common/moe_vector_cost.h"
+#include "kernels/moe/common/combined_row.h"
+#include "kernels/moe/common/data_as_flag.h"
+#include "kernels/moe/common/moe_numeric.h"
+#include "kernels/moe/common/moe_sender.h"
+#include "kernels/moe/common/moe_vector_cost.h"
 
 using namespace moe;
 

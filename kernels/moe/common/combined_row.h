@@ -4,9 +4,9 @@
 #include <cstdint>
 
 #include "kernel_operator.h"
-#include "moe_numeric.h"
-#include "moe_tiling.h"
-#include "moe_vector_cost.h"
+#include "kernels/moe/common/moe_numeric.h"
+#include "kernels/moe/common/moe_tiling.h"
+#include "kernels/moe/common/moe_vector_cost.h"
 
 namespace moe {
 

@@ -7,8 +7,8 @@
 #include <cstring>
 
 #include "kernel_operator.h"
-#include "moe_tiling.h"
-#include "moe_vector_cost.h"
+#include "kernels/moe/common/moe_tiling.h"
+#include "kernels/moe/common/moe_vector_cost.h"
 
 namespace moe {
 

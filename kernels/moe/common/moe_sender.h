@@ -14,7 +14,7 @@
 #include <cstdint>
 
 #include "kernel_operator.h"
-#include "moe_tiling.h"
+#include "kernels/moe/common/moe_tiling.h"
 #include "shmem.h"
 #include "simt_api/asc_simt.h"
 #include "simt_api/device_sync_functions.h"

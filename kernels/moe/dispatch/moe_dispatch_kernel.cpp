@@ -14,8 +14,8 @@
 // previous launch's receivers may still be reading. Expert input in place rather than in a
 // copy: the simulator stores every byte a kernel writes, and a copy doubled the bytes held
 // from dispatch to combine (1.9 GB more at EP 256; docs/performance.md).
-#include "../common/data_as_flag.h"
-#include "../common/moe_sender.h"
+#include "kernels/moe/common/data_as_flag.h"
+#include "kernels/moe/common/moe_sender.h"
 
 using namespace moe;
 

@@ -10,16 +10,16 @@
 #include <stdexcept>
 #include <vector>
 
-#include "../aiv_direct/aiv_input.h"
-#include "../common/moe_tiling.h"
+#include "kernels/moe/aiv_direct/aiv_input.h"
+#include "kernels/moe/common/moe_tiling.h"
 #include "acl/acl.h"
-#include "kernel_constraints.h"
-#include "kernel_registry.h"
-#include "moe_timing.h"
-#include "moe_workload.h"
+#include "kernels/registry/kernel_constraints.h"
+#include "kernels/registry/kernel_registry.h"
+#include "kernels/moe/host/moe_timing.h"
+#include "kernels/moe/host/moe_workload.h"
 #include "shmem.h"
-#include "shmem_setup.h"
-#include "world.h"
+#include "kernels/common/shmem_setup.h"
+#include "symsim/udma_tables.h"
 
 void launch_moe_dispatch(void* stream, uint8_t* tiling, uint32_t writers, uint32_t receivers);
 void launch_moe_combine(void* stream, uint8_t* tiling, uint32_t writers, uint32_t receivers);
@@ -224,7 +224,7 @@ void host(int pe, const symsim::KernelArgs& a) {
   // The windows are fresh (zero) heap pages: every flag starts clear. Pages are touched on use.
   t.window = reinterpret_cast<uint64_t>(aclshmem_malloc(2 * t.window_half_bytes));
   t.comb_window = reinterpret_cast<uint64_t>(aclshmem_malloc(2 * t.comb_half_bytes));
-  t.udma_info = reinterpret_cast<uint64_t>(symsim::shim::host().udma_info);
+  t.udma_info = reinterpret_cast<uint64_t>(symsim::shim::udma_tables());
   t.staging = reinterpret_cast<uint64_t>(device_alloc(uint64_t{w.ep} * kBlockBytes + w.tokens * t.token_stride()));
   t.comb_staging = reinterpret_cast<uint64_t>(device_alloc(uint64_t{writers} * send_ring * t.comb_stride()));
   const bool bf16_input = variant == kVariantAivDirect;  // variant 3 quantises BF16 tokens on the device

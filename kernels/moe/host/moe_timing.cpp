@@ -1,4 +1,4 @@
-#include "moe_timing.h"
+#include "kernels/moe/host/moe_timing.h"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-#include "moe_workload.h"
+#include "kernels/moe/host/moe_workload.h"
 
 #include <algorithm>
 #include <cmath>
@@ -7,7 +7,7 @@
 #include <numeric>
 #include <tuple>
 
-#include "../common/moe_numeric.h"
+#include "kernels/moe/common/moe_numeric.h"
 
 namespace moe {
 namespace {

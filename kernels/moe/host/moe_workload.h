@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "../common/moe_tiling.h"
+#include "kernels/moe/common/moe_tiling.h"
 
 namespace moe {
 

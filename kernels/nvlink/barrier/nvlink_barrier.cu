@@ -1,4 +1,4 @@
-#include "nvlink_barrier.cuh"
+#include "kernels/nvlink/barrier/nvlink_barrier.cuh"
 
 #include "symsim_launch.cuh"
 

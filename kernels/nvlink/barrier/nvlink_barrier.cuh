@@ -6,7 +6,7 @@
 #pragma once
 #include <cstdint>
 
-#include "comm.cuh"
+#include "kernels/nvlink/common/comm.cuh"
 #include "sym_buffer.cuh"
 
 // data: [rounds][ranks (writer)][sms] ints in the symmetric heap; errors: one int per rank.

@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "cuda_runtime.h"
-#include "kernel_registry.h"
-#include "nvlink_barrier.cuh"
+#include "kernels/registry/kernel_registry.h"
+#include "kernels/nvlink/barrier/nvlink_barrier.cuh"
 #include "symsim/cuda/ibgda_host.h"
 #include "symsim/cuda/runtime.h"
 

@@ -1,4 +1,4 @@
-#include "calib_probe.cuh"
+#include "kernels/nvlink/calib/calib_probe.cuh"
 
 #include "symsim_launch.cuh"
 #include "symsim_ptx.cuh"

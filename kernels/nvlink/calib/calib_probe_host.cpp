@@ -6,9 +6,9 @@
 #include <algorithm>
 #include <vector>
 
-#include "calib_probe.cuh"
+#include "kernels/nvlink/calib/calib_probe.cuh"
 #include "cuda_runtime.h"
-#include "kernel_registry.h"
+#include "kernels/registry/kernel_registry.h"
 #include "symsim/cuda/runtime.h"
 
 namespace {

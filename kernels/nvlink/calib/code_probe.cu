@@ -3,7 +3,7 @@
 // Compiled for the simulator with -fsanitize-coverage=trace-pc like every kernel (calib_probe.cu
 // is not: its rows time one primitive per iteration), so it checks the per-basic-block charge
 // (models/nvidia/code_cost.h) against the row it is fitted from.
-#include "calib_probe.cuh"
+#include "kernels/nvlink/calib/calib_probe.cuh"
 
 #include "symsim_launch.cuh"
 

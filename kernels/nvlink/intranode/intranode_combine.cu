@@ -1,4 +1,4 @@
-#include "intranode_combine.cuh"
+#include "kernels/nvlink/intranode/intranode_combine.cuh"
 
 #include "symsim_launch.cuh"
 

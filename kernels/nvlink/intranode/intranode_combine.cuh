@@ -7,7 +7,7 @@
 #pragma once
 #include <cstdint>
 
-#include "comm.cuh"
+#include "kernels/nvlink/common/comm.cuh"
 #include "sym_buffer.cuh"
 
 struct IntranodeCombineArgs {

@@ -7,9 +7,9 @@
 #include <vector>
 
 #include "cuda_runtime.h"
-#include "intranode_combine.cuh"
-#include "kernel_registry.h"
-#include "routing.h"
+#include "kernels/nvlink/intranode/intranode_combine.cuh"
+#include "kernels/registry/kernel_registry.h"
+#include "kernels/nvlink/common/routing.h"
 #include "symsim/cuda/ibgda_host.h"
 #include "symsim/cuda/runtime.h"
 

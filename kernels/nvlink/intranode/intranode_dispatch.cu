@@ -1,4 +1,4 @@
-#include "intranode_dispatch.cuh"
+#include "kernels/nvlink/intranode/intranode_dispatch.cuh"
 
 #include "symsim_launch.cuh"
 

@@ -1,4 +1,4 @@
-#include "litmus.cuh"
+#include "kernels/nvlink/litmus/litmus.cuh"
 
 #include "symsim_launch.cuh"
 

@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "cuda_runtime.h"
-#include "kernel_registry.h"
-#include "litmus.cuh"
+#include "kernels/registry/kernel_registry.h"
+#include "kernels/nvlink/litmus/litmus.cuh"
 #include "symsim/cuda/ibgda_host.h"
 #include "symsim/cuda/runtime.h"
 

@@ -1,4 +1,4 @@
-#include "pull_dispatch.cuh"
+#include "kernels/nvlink/pull/pull_dispatch.cuh"
 
 #include "symsim_launch.cuh"
 

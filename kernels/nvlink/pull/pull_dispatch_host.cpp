@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "cuda_runtime.h"
-#include "kernel_registry.h"
-#include "pull_dispatch.cuh"
-#include "routing.h"
+#include "kernels/registry/kernel_registry.h"
+#include "kernels/nvlink/pull/pull_dispatch.cuh"
+#include "kernels/nvlink/common/routing.h"
 #include "symsim/cuda/ibgda_host.h"
 #include "symsim/cuda/runtime.h"
 

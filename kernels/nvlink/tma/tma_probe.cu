@@ -1,4 +1,4 @@
-#include "tma_probe.cuh"
+#include "kernels/nvlink/tma/tma_probe.cuh"
 
 #include "symsim_launch.cuh"
 #include "symsim_ptx.cuh"

@@ -6,10 +6,10 @@
 #include <vector>
 
 #include "cuda_runtime.h"
-#include "kernel_registry.h"
+#include "kernels/registry/kernel_registry.h"
 #include "symsim/cuda/ibgda_host.h"
 #include "symsim/cuda/runtime.h"
-#include "tma_probe.cuh"
+#include "kernels/nvlink/tma/tma_probe.cuh"
 
 namespace {
 

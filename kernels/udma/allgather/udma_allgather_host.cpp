@@ -1,9 +1,9 @@
 // Host driver of udma_allgather: after the kernel every PE holds every PE's slice.
 #include <fmt/format.h>
 
-#include "../common/udma_host_common.h"
-#include "kernel_constraints.h"
-#include "kernel_registry.h"
+#include "kernels/udma/common/udma_host_common.h"
+#include "kernels/registry/kernel_constraints.h"
+#include "kernels/registry/kernel_registry.h"
 
 void launch_udma_allgather(uint32_t block_dim, void* stream, uint8_t* gva, uint64_t bytes);
 

@@ -8,9 +8,9 @@
 #include <cstring>
 #include <vector>
 
-#include "../common/udma_host_common.h"
-#include "kernel_registry.h"
-#include "udma_atomic_script.h"
+#include "kernels/udma/common/udma_host_common.h"
+#include "kernels/registry/kernel_registry.h"
+#include "kernels/udma/atomics/udma_atomic_script.h"
 
 void launch_udma_atomics(uint32_t block_dim, void* stream, uint8_t* words, uint8_t* floats, uint8_t* counter,
                          uint8_t* results, uint8_t* tickets, uint32_t type, uint32_t contend);

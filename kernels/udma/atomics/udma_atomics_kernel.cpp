@@ -5,7 +5,7 @@
 // values go to `tickets`.
 #include "kernel_operator.h"
 #include "shmem.h"
-#include "udma_atomic_script.h"
+#include "kernels/udma/atomics/udma_atomic_script.h"
 
 using namespace udma_atomic_script;
 

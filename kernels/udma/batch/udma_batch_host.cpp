@@ -2,9 +2,9 @@
 // the left neighbour's pattern, a get's the right neighbour's.
 #include <fmt/format.h>
 
-#include "../common/udma_host_common.h"
-#include "kernel_constraints.h"
-#include "kernel_registry.h"
+#include "kernels/udma/common/udma_host_common.h"
+#include "kernels/registry/kernel_constraints.h"
+#include "kernels/registry/kernel_registry.h"
 
 void launch_udma_batch(uint32_t block_dim, void* stream, uint8_t* dst, uint8_t* src, uint64_t bytes, uint32_t ops,
                        uint32_t rounds, uint32_t get, uint32_t qp, uint32_t violate, uint32_t quiet_each);

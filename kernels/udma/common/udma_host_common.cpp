@@ -1,4 +1,4 @@
-#include "udma_host_common.h"
+#include "kernels/udma/common/udma_host_common.h"
 
 #include <fmt/format.h>
 

@@ -7,7 +7,7 @@
 
 #include "acl/acl.h"
 #include "shmem.h"
-#include "shmem_setup.h"
+#include "kernels/common/shmem_setup.h"
 
 namespace udma_example {
 

@@ -5,8 +5,8 @@
 #include <cstring>
 #include <vector>
 
-#include "../common/udma_host_common.h"
-#include "kernel_registry.h"
+#include "kernels/udma/common/udma_host_common.h"
+#include "kernels/registry/kernel_registry.h"
 
 void launch_udma_device_api(void* stream, uint8_t* src, uint8_t* dst, uint8_t* got, int even, int row, int col);
 

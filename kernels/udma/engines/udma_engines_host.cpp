@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "../common/udma_host_common.h"
-#include "kernel_registry.h"
+#include "kernels/udma/common/udma_host_common.h"
+#include "kernels/registry/kernel_registry.h"
 
 void launch_udma_engines(void* stream, uint32_t blocks, uint8_t* data, uint8_t* gets, uint8_t* words, uint8_t* results,
                          uint32_t part, uint32_t bytes);

@@ -5,8 +5,8 @@
 #include <cstring>
 #include <vector>
 
-#include "../common/udma_host_common.h"
-#include "kernel_registry.h"
+#include "kernels/udma/common/udma_host_common.h"
+#include "kernels/registry/kernel_registry.h"
 
 void launch_udma_generic_amo(void* stream, uint8_t* words, uint8_t* results);
 

@@ -4,8 +4,8 @@
 
 #include <vector>
 
-#include "../common/udma_host_common.h"
-#include "kernel_registry.h"
+#include "kernels/udma/common/udma_host_common.h"
+#include "kernels/registry/kernel_registry.h"
 
 void launch_udma_generic_rma(void* stream, uint8_t* dst, uint8_t* src, uint8_t* got);
 

@@ -1,8 +1,8 @@
 // Host driver of udma_get: the data read must be the right neighbour's pattern.
 #include <fmt/format.h>
 
-#include "../common/udma_host_common.h"
-#include "kernel_registry.h"
+#include "kernels/udma/common/udma_host_common.h"
+#include "kernels/registry/kernel_registry.h"
 
 void launch_udma_get(uint32_t block_dim, void* stream, uint8_t* dst, uint8_t* src, uint64_t bytes, uint64_t rounds);
 

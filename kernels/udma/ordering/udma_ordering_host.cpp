@@ -5,8 +5,8 @@
 
 #include <vector>
 
-#include "../common/udma_host_common.h"
-#include "kernel_registry.h"
+#include "kernels/udma/common/udma_host_common.h"
+#include "kernels/registry/kernel_registry.h"
 
 void launch_udma_ordering(uint32_t block_dim, void* stream, uint8_t* word, uint8_t* values, uint32_t count,
                           uint32_t mode);

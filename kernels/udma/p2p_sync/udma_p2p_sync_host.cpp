@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "../common/udma_host_common.h"
-#include "kernel_registry.h"
+#include "kernels/udma/common/udma_host_common.h"
+#include "kernels/registry/kernel_registry.h"
 
 void launch_udma_p2p_sync(void* stream, uint8_t* flags, uint8_t* data, uint8_t* src, uint8_t* work, uint8_t* results);
 

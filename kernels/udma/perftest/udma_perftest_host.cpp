@@ -9,9 +9,9 @@
 #include <fstream>
 #include <vector>
 
-#include "../common/udma_host_common.h"
-#include "kernel_constraints.h"
-#include "kernel_registry.h"
+#include "kernels/udma/common/udma_host_common.h"
+#include "kernels/registry/kernel_constraints.h"
+#include "kernels/registry/kernel_registry.h"
 
 void launch_udma_perftest(uint32_t block_dim, void* stream, uint8_t* dst, uint8_t* src, uint8_t* cycles,
                           uint32_t min_exp, uint32_t max_exp, uint32_t loop, uint32_t batch, uint32_t get);

@@ -2,9 +2,9 @@
 // right neighbour's pattern arrived byte for byte.
 #include <fmt/format.h>
 
-#include "../common/udma_host_common.h"
-#include "kernel_constraints.h"
-#include "kernel_registry.h"
+#include "kernels/udma/common/udma_host_common.h"
+#include "kernels/registry/kernel_constraints.h"
+#include "kernels/registry/kernel_registry.h"
 
 void launch_udma_put(uint32_t block_dim, void* stream, uint8_t* dst, uint8_t* src, uint64_t bytes, uint64_t rounds,
                      uint64_t quiet_every, uint32_t pipe_s);

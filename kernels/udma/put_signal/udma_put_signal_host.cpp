@@ -2,9 +2,9 @@
 // and that what the receiver copied right after seeing each signal is that round's data.
 #include <fmt/format.h>
 
-#include "../common/udma_host_common.h"
-#include "kernel_constraints.h"
-#include "kernel_registry.h"
+#include "kernels/udma/common/udma_host_common.h"
+#include "kernels/registry/kernel_constraints.h"
+#include "kernels/registry/kernel_registry.h"
 
 void launch_udma_put_signal(uint32_t block_dim, void* stream, uint8_t* dst, uint8_t* src, uint8_t* seen, uint8_t* sig,
                             uint64_t bytes, uint64_t rounds);

@@ -3,8 +3,8 @@
 // signal is the sender's data.
 #include <fmt/format.h>
 
-#include "../common/udma_host_common.h"
-#include "kernel_registry.h"
+#include "kernels/udma/common/udma_host_common.h"
+#include "kernels/registry/kernel_registry.h"
 
 void launch_udma_qp_put_signal(uint32_t block_dim, void* stream, uint8_t* dst, uint8_t* src, uint8_t* seen,
                                uint8_t* sig, uint64_t bytes, uint64_t rounds);

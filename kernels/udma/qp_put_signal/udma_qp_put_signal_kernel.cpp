@@ -6,7 +6,7 @@
 // another block's slice, `seen` would not hold the sender's pattern.
 #include "kernel_operator.h"
 #include "shmem.h"
-#include "../common/udma_kernel_common.h"
+#include "kernels/udma/common/udma_kernel_common.h"
 
 extern "C" __global__ __aicore__ void udma_qp_put_signal_kernel(GM_ADDR dst, GM_ADDR src, GM_ADDR seen, GM_ADDR sig,
                                                                 uint64_t bytes, uint64_t rounds)

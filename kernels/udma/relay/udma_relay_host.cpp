@@ -3,9 +3,9 @@
 // the left neighbour's pattern arrived (and, with `get`, that the right neighbour's was read).
 #include <fmt/format.h>
 
-#include "../common/udma_host_common.h"
-#include "kernel_constraints.h"
-#include "kernel_registry.h"
+#include "kernels/udma/common/udma_host_common.h"
+#include "kernels/registry/kernel_constraints.h"
+#include "kernels/registry/kernel_registry.h"
 
 void launch_udma_relay(uint32_t block_dim, void* stream, uint8_t* dst, uint8_t* src, uint8_t* got, uint64_t bytes,
                        uint32_t rounds, uint32_t relay_offset, uint32_t get);

@@ -4,8 +4,8 @@
 
 #include <vector>
 
-#include "../common/udma_host_common.h"
-#include "kernel_registry.h"
+#include "kernels/udma/common/udma_host_common.h"
+#include "kernels/registry/kernel_registry.h"
 
 void launch_udma_simt_plan(uint32_t block_dim, void* stream, uint8_t* dst, uint8_t* src, uint8_t* neighbour_squares,
                            uint8_t* planned, uint64_t bytes, uint32_t threads, uint32_t doorbell_in_vf);

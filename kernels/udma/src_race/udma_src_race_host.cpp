@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "../common/udma_host_common.h"
-#include "kernel_registry.h"
+#include "kernels/udma/common/udma_host_common.h"
+#include "kernels/registry/kernel_registry.h"
 
 void launch_udma_src_race(void* stream, uint8_t* dst, uint8_t* src, uint8_t* fresh, uint32_t bytes, uint32_t path,
                           uint32_t delay_ns);

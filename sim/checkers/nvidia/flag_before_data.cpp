@@ -5,8 +5,8 @@
 // (models/nvidia/mem_order) finds the unordered bytes; this checker reports them.
 #include <fmt/format.h>
 
-#include "checkers/flag_before_data.h"
-#include "checkers/nvidia/nvidia_checker.h"
+#include "sim/checkers/flag_before_data.h"
+#include "sim/checkers/nvidia/nvidia_checker.h"
 #include "models/nvidia/nvidia_system.h"
 
 namespace symsim {

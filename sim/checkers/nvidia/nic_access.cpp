@@ -3,9 +3,9 @@
 // unaligned atomic); the WQE completes with an access error.
 #include <fmt/format.h>
 
-#include "checkers/completion_errors.h"
-#include "checkers/gm_out_of_bounds.h"
-#include "checkers/nvidia/nvidia_checker.h"
+#include "sim/checkers/completion_errors.h"
+#include "sim/checkers/gm_out_of_bounds.h"
+#include "sim/checkers/nvidia/nvidia_checker.h"
 #include "models/nvidia/nvidia_system.h"
 
 namespace symsim {

@@ -2,8 +2,8 @@
 // was lost.
 #include <fmt/format.h>
 
-#include "checkers/cq_overflow.h"
-#include "checkers/nvidia/nvidia_checker.h"
+#include "sim/checkers/cq_overflow.h"
+#include "sim/checkers/nvidia/nvidia_checker.h"
 
 namespace symsim {
 

@@ -2,8 +2,8 @@
 // before (the NIC ignores it; the WQEs it meant to publish are never fetched).
 #include <fmt/format.h>
 
-#include "checkers/doorbell_regression.h"
-#include "checkers/nvidia/nvidia_checker.h"
+#include "sim/checkers/doorbell_regression.h"
+#include "sim/checkers/nvidia/nvidia_checker.h"
 
 namespace symsim {
 

@@ -5,9 +5,9 @@
 // its bytes do not parse (torn_wqe; the NIC completes it with an error).
 #include <fmt/format.h>
 
-#include "checkers/nvidia/nvidia_checker.h"
-#include "checkers/sq_overrun.h"
-#include "checkers/torn_wqe.h"
+#include "sim/checkers/nvidia/nvidia_checker.h"
+#include "sim/checkers/sq_overrun.h"
+#include "sim/checkers/torn_wqe.h"
 
 namespace symsim {
 

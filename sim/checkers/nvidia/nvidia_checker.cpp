@@ -1,4 +1,4 @@
-#include "checkers/nvidia/nvidia_checker.h"
+#include "sim/checkers/nvidia/nvidia_checker.h"
 
 #include "models/nvidia/nvidia_system.h"
 

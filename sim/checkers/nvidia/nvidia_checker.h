@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "catalog/checker_registry.h"
-#include "checkers/hazard_log.h"
+#include "sim/catalog/checker_registry.h"
+#include "sim/checkers/hazard_log.h"
 #include "models/nvidia/nvidia_observer.h"
 
 namespace symsim {

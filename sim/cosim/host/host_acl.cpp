@@ -5,7 +5,7 @@
 #include <string>
 
 #include "acl/acl.h"
-#include "cosim/host/host_link.h"
+#include "sim/cosim/host/host_link.h"
 
 using symsim::cosim::HostLink;
 

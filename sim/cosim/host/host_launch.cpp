@@ -4,8 +4,8 @@
 #include <cstdio>
 #include <vector>
 
-#include "cosim/cosim_kernels.h"
-#include "cosim/host/host_link.h"
+#include "sim/cosim/cosim_kernels.h"
+#include "sim/cosim/host/host_link.h"
 
 namespace {
 

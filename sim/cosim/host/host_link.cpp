@@ -1,4 +1,4 @@
-#include "cosim/host/host_link.h"
+#include "sim/cosim/host/host_link.h"
 
 #include <sys/socket.h>
 #include <sys/un.h>
@@ -9,7 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "cosim/wire.h"
+#include "sim/cosim/wire.h"
 
 namespace symsim::cosim {
 

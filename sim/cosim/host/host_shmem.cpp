@@ -1,6 +1,6 @@
 // The CANN SHMEM host control plane (shmem_host.h) for a co-simulated host program: every call
 // runs in the simulator on this process's PE. Also the PE queries the device headers use.
-#include "cosim/host/host_link.h"
+#include "sim/cosim/host/host_link.h"
 #include "shmem_host.h"
 
 using symsim::cosim::HostLink;

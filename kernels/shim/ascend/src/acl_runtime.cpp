@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include "acl/acl.h"
-#include "world.h"
+#include "kernels/shim/ascend/src/world.h"
 
 using namespace symsim;
 using namespace symsim::shim;

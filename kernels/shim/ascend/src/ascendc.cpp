@@ -3,8 +3,8 @@
 
 #include "kernel_operator.h"
 #include "models/memory/address_map.h"
-#include "world.h"
-#include "wqe_posts.h"
+#include "kernels/shim/ascend/src/world.h"
+#include "kernels/shim/ascend/src/wqe_posts.h"
 
 namespace {
 

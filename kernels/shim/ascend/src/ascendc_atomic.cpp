@@ -7,8 +7,8 @@
 
 #include "kernel_operator.h"
 #include "models/memory/address_map.h"
-#include "udma_queue.h"
-#include "world.h"
+#include "kernels/shim/ascend/src/udma_queue.h"
+#include "kernels/shim/ascend/src/world.h"
 
 namespace symsim::shim {
 

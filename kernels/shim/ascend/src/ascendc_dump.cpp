@@ -7,7 +7,7 @@
 #include "kernel_operator.h"
 #include "models/memory/address_map.h"
 #include "symsim/code_site.h"
-#include "world.h"
+#include "kernels/shim/ascend/src/world.h"
 
 namespace {
 

@@ -2,7 +2,7 @@
 // the run (in the World), shared by every PE's private copy of the kernel library.
 #include "symsim/forked_pes.h"
 
-#include "world.h"
+#include "kernels/shim/ascend/src/world.h"
 
 namespace symsim::shim::forked {
 

@@ -19,7 +19,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "kernel_registry.h"
+#include "kernels/registry/kernel_registry.h"
 #include "symsim/code_site.h"
 #include "symsim/cuda/runtime.h"
 #include "symsim/shim_core.h"

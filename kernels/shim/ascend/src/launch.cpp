@@ -7,7 +7,7 @@
 #include "models/ascend/aiv_core.h"
 #include "models/core/sanitizers.h"
 #include "symsim/launch.h"
-#include "world.h"
+#include "kernels/shim/ascend/src/world.h"
 
 namespace symsim::shim {
 

@@ -7,7 +7,8 @@
 #include "models/fabric/eid_route.h"
 #include "shmem_host.h"
 #include "symsim/udma_shim.h"
-#include "world.h"
+#include "symsim/udma_tables.h"
+#include "kernels/shim/ascend/src/world.h"
 
 using namespace symsim;
 using namespace symsim::shim;
@@ -110,6 +111,8 @@ int init_attr(aclshmemx_init_attr_t* attr, bool relay_build) {
 }
 
 }  // namespace
+
+aclshmemi_aiv_udma_info_t* symsim::shim::udma_tables() { return host().udma_info; }
 
 int aclshmemx_set_qp_num(data_op_engine_type_t engine, uint32_t qp_num) {
   HostState& h = host();  // process-wide upstream: each simulated PE is its own process

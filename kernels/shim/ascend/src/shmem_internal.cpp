@@ -2,7 +2,7 @@
 #include "symsim/shmem_internal.h"
 
 #include "shmem_host.h"
-#include "world.h"
+#include "kernels/shim/ascend/src/world.h"
 
 namespace symsim::shim {
 

@@ -9,8 +9,8 @@
 #include "models/memory/address_map.h"
 #include "shmem_device_mte.h"
 #include "symsim/udma_shim.h"
-#include "udma_queue.h"
-#include "world.h"
+#include "kernels/shim/ascend/src/udma_queue.h"
+#include "kernels/shim/ascend/src/world.h"
 
 namespace symsim::shim::mte {
 

@@ -10,7 +10,7 @@
 
 #include "kernel_operator.h"
 #include "shmem_host.h"
-#include "world.h"
+#include "kernels/shim/ascend/src/world.h"
 
 namespace symsim::shim {
 

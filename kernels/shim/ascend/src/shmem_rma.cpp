@@ -7,8 +7,8 @@
 #include "shmem_device_amo.h"
 #include "shmem_device_rma.h"
 #include "shmem_host.h"
-#include "udma_queue.h"
-#include "world.h"
+#include "kernels/shim/ascend/src/udma_queue.h"
+#include "kernels/shim/ascend/src/world.h"
 
 namespace symsim::shim::rma {
 

@@ -7,8 +7,8 @@
 #include "shmem_device_simt.h"
 #include "symsim/simt.h"
 #include "symsim/udma_shim.h"
-#include "udma_queue.h"
-#include "world.h"
+#include "kernels/shim/ascend/src/udma_queue.h"
+#include "kernels/shim/ascend/src/world.h"
 
 namespace symsim::shim::simt_rma {
 

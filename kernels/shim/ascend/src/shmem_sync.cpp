@@ -3,8 +3,8 @@
 
 #include "shmem_device_sync.h"
 #include "symsim/udma_shim.h"
-#include "udma_queue.h"
-#include "world.h"
+#include "kernels/shim/ascend/src/udma_queue.h"
+#include "kernels/shim/ascend/src/world.h"
 
 namespace symsim::shim::p2p {
 

@@ -10,8 +10,8 @@
 
 #include "models/ascend/wqe_layout.h"
 #include "kernel_operator.h"
-#include "udma_queue.h"
-#include "world.h"
+#include "kernels/shim/ascend/src/udma_queue.h"
+#include "kernels/shim/ascend/src/world.h"
 
 namespace symsim::shim {
 

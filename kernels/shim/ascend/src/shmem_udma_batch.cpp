@@ -13,9 +13,9 @@
 #include "models/ascend/wqe_layout.h"
 #include "models/memory/address_map.h"
 #include "kernel_operator.h"
-#include "udma_queue.h"
-#include "world.h"
-#include "wqe_posts.h"
+#include "kernels/shim/ascend/src/udma_queue.h"
+#include "kernels/shim/ascend/src/world.h"
+#include "kernels/shim/ascend/src/wqe_posts.h"
 
 namespace symsim::shim {
 

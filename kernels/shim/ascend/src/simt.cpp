@@ -15,8 +15,8 @@
 #include "models/ascend/aiv_core.h"
 #include "models/core/sanitizers.h"
 #include "models/memory/address_map.h"
-#include "world.h"
-#include "wqe_posts.h"
+#include "kernels/shim/ascend/src/world.h"
+#include "kernels/shim/ascend/src/wqe_posts.h"
 
 namespace symsim::shim::simt {
 

@@ -1,5 +1,5 @@
 // Teams (teams.h): split collectives, queries and team barriers, for host programs and kernels.
-#include "teams.h"
+#include "kernels/shim/ascend/src/teams.h"
 
 #include <fmt/format.h>
 
@@ -8,7 +8,7 @@
 
 #include "shmem_host.h"
 #include "shmem_types.h"
-#include "world.h"
+#include "kernels/shim/ascend/src/world.h"
 
 namespace symsim::shim {
 

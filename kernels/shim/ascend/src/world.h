@@ -17,7 +17,7 @@
 #include "symsim/code_site.h"
 #include "symsim/shim_core.h"
 #include "symsim/shim_runtime.h"
-#include "teams.h"
+#include "kernels/shim/ascend/src/teams.h"
 
 namespace symsim::shim {
 
@@ -105,6 +105,9 @@ struct SpinState {
   Seen recent[kRecent];
   size_t recent_next = 0;
 };
+
+// The reads a polling block has made by `at`, counting those it sleeps through (polling.cpp).
+uint64_t polls_at(const SpinState& sp, Ps at);
 
 // What the first call of a defer/submit batch fixed; later calls must match it.
 struct BatchContract {

@@ -1,9 +1,9 @@
-#include "wqe_posts.h"
+#include "kernels/shim/ascend/src/wqe_posts.h"
 
 #include "models/ascend/ring.h"
 #include "models/ascend/udma_engine.h"
 #include "models/ascend/wqe_layout.h"
-#include "world.h"
+#include "kernels/shim/ascend/src/world.h"
 
 namespace symsim::shim {
 

@@ -9,7 +9,7 @@
 #include "models/nvidia/device_trap.h"
 #include "models/nvidia/gpu_scheduler.h"
 #include "models/nvidia/mlx5_layout.h"
-#include "nvshmem_world.h"
+#include "kernels/shim/nvshmem/src/nvshmem_world.h"
 #include "nvshmemx.h"
 #include "symsim/cuda/runtime.h"
 

@@ -11,7 +11,7 @@
 #include "models/nvidia/gpu_scheduler.h"
 #include "models/nvidia/nic.h"
 #include "models/nvidia/nvidia_system.h"
-#include "nvshmem_world.h"
+#include "kernels/shim/nvshmem/src/nvshmem_world.h"
 #include "nvshmemx.h"
 #include "symsim/cuda/runtime.h"
 
