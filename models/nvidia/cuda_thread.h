@@ -95,6 +95,7 @@ struct Mbarrier {
 };
 
 struct Cta {
+  explicit Cta(SmPorts& sm_ports) : ports(sm_ports) {}
   Launch* launch = nullptr;
   int gpu = 0;
   uint32_t index = 0;  // linear blockIdx
@@ -119,7 +120,7 @@ struct Cta {
   std::vector<WarpSync> warps;
   std::map<uintptr_t, Mbarrier> mbarriers;  // by shared-memory address
   std::vector<CudaThread*> mbar_waiters;
-  SmPorts ports;  // the SM's TMA engine, write path and atomic issue
+  SmPorts& ports;  // its SM's TMA engine, write path and atomic issue (sm.h)
   // Expires with the CTA: TMA copies still in flight then write nowhere.
   std::shared_ptr<char> alive = std::make_shared<char>(0);
 };

@@ -10,6 +10,7 @@
 #include "models/core/sanitizers.h"
 #include "models/nvidia/code_cost.h"
 #include "models/nvidia/device_trap.h"
+#include "models/nvidia/gpu.h"
 #include "models/nvidia/nvidia_system.h"
 
 // The static __shared__ variables of every kernel, gathered by the linker into one section
@@ -147,7 +148,7 @@ void GpuScheduler::start_launch() {
 }
 
 void GpuScheduler::start_cta(Launch& l, uint32_t index, int sm) {
-  auto cta = std::make_unique<Cta>();
+  auto cta = std::make_unique<Cta>(m_sys.gpu(m_gpu).sm(sm).ports_for_new_cta());
   Cta& c = *cta;
   c.launch = &l;
   c.gpu = m_gpu;

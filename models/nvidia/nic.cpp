@@ -17,8 +17,34 @@ constexpr uint32_t kFetchWqebbs = 64;  // WQEBBs one fetch reads at most
 QpRef ref_of(int gpu, const NicQp& q) { return {gpu, q.cfg.peer, q.cfg.slot_qp}; }
 }  // namespace
 
-Nic::Nic(NvidiaSystem& sys, int gpu)
-    : m_sys(sys), m_gpu(gpu), m_uar(kDoorbellWindowBytes, false, fmt::format("gpu{}.nic.uar", gpu)) {}
+Nic::Nic(sc_core::sc_module_name name, NvidiaSystem& sys, int gpu)
+    : sc_module(name),
+      doorbell_in("doorbell_in"),
+      dma("dma"),
+      m_sys(sys),
+      m_gpu(gpu),
+      m_uar(kDoorbellWindowBytes, false, fmt::format("gpu{}.nic.uar", gpu)) {
+  doorbell_in.register_b_transport(this, &Nic::b_transport);
+  dma.register_invalidate_direct_mem_ptr(this, &Nic::invalidate_dmi);
+}
+
+void Nic::acquire_dmi(uint64_t addr, uint64_t len) {
+  tlm::tlm_generic_payload gp;
+  gp.set_command(tlm::TLM_WRITE_COMMAND);
+  gp.set_address(addr);
+  tlm::tlm_dmi dmi;
+  if (!dma->get_direct_mem_ptr(gp, dmi) || !dmi.is_read_write_allowed() || addr < dmi.get_start_address() ||
+      addr - dmi.get_start_address() + len > dmi.get_end_address() - dmi.get_start_address() + 1)
+    throw DeviceTrap(fmt::format("GPU {}'s NIC has no DMA path to {} ({} bytes)", m_gpu, addr_text(addr), len));
+  m_dmi_ptr = dmi.get_dmi_ptr();
+  m_dmi_begin = dmi.get_start_address();
+  m_dmi_bytes = dmi.get_end_address() - dmi.get_start_address() + 1;
+}
+
+void Nic::invalidate_dmi(sc_dt::uint64, sc_dt::uint64) {
+  m_dmi_ptr = nullptr;
+  m_dmi_begin = m_dmi_bytes = 0;
+}
 
 int Nic::create_qp(const NicQpConfig& cfg) {
   DeviceMemory& mem = m_sys.memory();
@@ -60,11 +86,32 @@ void Nic::emit_malformed(const NicMalformedWqe& e) { m_sys.hooks().emit(&NvidiaO
 
 void Nic::emit_access_error(const NicAccessError& e) { m_sys.hooks().emit(&NvidiaObserver::on_nic_access_error, e); }
 
-void Nic::mmio_store(uint64_t offset_bytes, uint64_t value, Ps t_ps) {
-  doorbell(offset_bytes, value, t_ps, {WriterKind::Host, m_gpu, -1, -1, nullptr, 0}, {}, {});
+void Nic::mmio_store(uint64_t, uint64_t value, Ps t_ps) {
+  doorbell(value, t_ps, {WriterKind::Host, m_gpu, -1, -1, nullptr, 0}, {}, {});
 }
 
-void Nic::doorbell(uint64_t, uint64_t value, Ps t_ps, const WriterRef& who, WriteSet unordered, WriteSet unfenced) {
+void Nic::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+  const uint64_t len = gp.get_data_length();
+  if (!gp.is_write() || gp.get_byte_enable_ptr() || len == 0 || len > 8) {
+    gp.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+    return;
+  }
+  if (gp.get_address() >= kDoorbellWindowBytes) {
+    gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    return;
+  }
+  uint64_t value = 0;
+  std::memcpy(&value, gp.get_data_ptr(), len);
+  const Ps t_ps = static_cast<Ps>((sc_core::sc_time_stamp() + delay).value());
+  if (auto* o = gp.get_extension<DoorbellOrigin>()) {
+    doorbell(value, t_ps, o->who, std::move(o->unordered), std::move(o->unfenced));
+  } else {
+    doorbell(value, t_ps, {WriterKind::Host, m_gpu, -1, -1, nullptr, 0}, {}, {});
+  }
+  gp.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+void Nic::doorbell(uint64_t value, Ps t_ps, const WriterRef& who, WriteSet unordered, WriteSet unfenced) {
   const uint32_t w0 = mlx5::bswap32(static_cast<uint32_t>(value));
   const uint32_t w1 = mlx5::bswap32(static_cast<uint32_t>(value >> 32));
   const uint32_t qpn = w1 >> 8;
@@ -117,7 +164,8 @@ void Nic::fetch(int qi, Ps t) {
     std::vector<uint8_t> buf(uint64_t{n} * mlx5::kWqebbBytes);
     for (uint32_t k = 0; k < n; ++k)
       std::memcpy(buf.data() + uint64_t{k} * mlx5::kWqebbBytes,
-                  q.sq + uint64_t{(q.fetched + k) & (q.cfg.sq_depth - 1)} * mlx5::kWqebbBytes, mlx5::kWqebbBytes);
+                  dma_ptr(q.sq + uint64_t{(q.fetched + k) & (q.cfg.sq_depth - 1)} * mlx5::kWqebbBytes, mlx5::kWqebbBytes),
+                  mlx5::kWqebbBytes);
     const Ps wqe_ps = ns_to_ps(m_sys.params().nic_wqe_ns);
     uint32_t i = q.fetched;
     const uint32_t end = q.fetched + n;
@@ -145,234 +193,6 @@ void Nic::fetch(int qi, Ps t) {
   });
 }
 
-uint32_t Nic::execute(NicQp& q, uint32_t index, const uint8_t* w, Ps start, const NicQp::Ring& ring) {
-  const NvidiaParams& p = m_sys.params();
-  const Ps pcie = ns_to_ps(p.pcie_latency_ns);
-  const mlx5::Ctrl c = mlx5::parse_ctrl(w);
-  const uint32_t expected16 = index & 0xffff;
-  WqeRecord rec;
-  rec.qp = ref_of(m_gpu, q);
-  rec.wqe_index = index;
-  rec.opcode = c.opcode;
-  rec.target_pe = q.cfg.peer;
-  rec.doorbell_ps = ring.issued_ps;
-  rec.fetch_ps = start;
-  const bool want_cqe = (c.fm_ce_se & mlx5::kCeCqUpdate) != 0;
-  if (q.error) {
-    complete(q, index, c.opcode, 0, mlx5::kSyndWrFlushErr, true, start + pcie, rec);
-    return 1;
-  }
-  const uint32_t slot = index & (q.cfg.sq_depth - 1);
-  if (c.wqe_index != expected16) {
-    const uint32_t diff = (c.wqe_index - expected16) & 0xffff;
-    m_sys.hooks().emit(&NvidiaObserver::on_nic_slot_mismatch,
-                       NicSlotMismatch{view(q), index, slot, reinterpret_cast<uintptr_t>(q.sq) + uint64_t{slot} * mlx5::kWqebbBytes,
-                                       static_cast<uint16_t>(c.wqe_index), c.opcode, ring.who, start});
-    // A later WQE of this QP (the ring wrapped): the NIC executes what the slot holds.
-    if (!(diff < 0x8000 && diff % q.cfg.sq_depth == 0)) {
-      q.error = true;
-      complete(q, index, c.opcode, 0, mlx5::kSyndLocalQpOpErr, true, start + pcie, rec);
-      return 1;
-    }
-  }
-  if (c.qpn != q.qpn || c.ds == 0) {
-    emit_malformed({NicMalformedWqe::kWrongQp, view(q), index, reinterpret_cast<uintptr_t>(q.sq) + uint64_t{slot} * mlx5::kWqebbBytes,
-                  c.qpn, c.ds, 0, 0, start});
-    q.error = true;
-    complete(q, index, c.opcode, 0, mlx5::kSyndLocalQpOpErr, true, start + pcie, rec);
-    return 1;
-  }
-  const uint32_t bbs = mlx5::wqebbs(c.ds);
-  const int peer = q.cfg.peer;
-  Nic& target = m_sys.nic(peer);
-  const WriterRef nic_writer{WriterKind::Nic, m_gpu, ring.who.cta, ring.who.thread, ring.who.file, ring.who.line};
-
-  // What a word written at the target publishes: what the ringer had not ordered, and this
-  // NIC's other QPs' writes to that GPU still in flight (other QPs are not ordered with this one).
-  auto word_state = [this, &q, ring, nic_writer, peer](Ps t) {
-    auto s = std::make_shared<WordState>();
-    s->writer = nic_writer;
-    s->unordered.add_all(ring.unordered, t);
-    s->unordered_by_rules = ring.unfenced;
-    for (NicQp& o : m_qps) {
-      if (&o == &q) continue;
-      o.inflight.prune(t);
-      for (const InFlightWrite& x : o.inflight.writes())
-        if (x.visible_ps > t && m_sys.memory().gpu_of(reinterpret_cast<const void*>(x.begin)) == peer) s->unordered.add(x);
-    }
-    return s;
-  };
-  auto check_remote = [&](uint64_t raddr, uint32_t rkey, uint64_t len) -> bool {
-    const MemRegion* r = target.region_of(reinterpret_cast<const uint8_t*>(raddr), len, rkey);
-    if (r && r->key == rkey) return true;
-    emit_access_error({r ? NicAccessError::kRemoteKey : NicAccessError::kRemoteUnregistered, view(q), index, peer, raddr, len,
-                     rkey, r ? r->key : 0, start});
-    q.error = true;
-    complete(q, index, c.opcode, 0, mlx5::kSyndRemoteAccessErr, true, start + 2 * pcie, rec);
-    return false;
-  };
-  auto check_local = [&](uint64_t laddr, uint32_t lkey, uint64_t len) -> bool {
-    const MemRegion* r = region_of(reinterpret_cast<const uint8_t*>(laddr), len, lkey);
-    if (r && r->key == lkey) return true;
-    emit_access_error({NicAccessError::kLocalUnregistered, view(q), index, m_gpu, laddr, len, lkey, 0, start});
-    q.error = true;
-    complete(q, index, c.opcode, 0, mlx5::kSyndLocalQpOpErr, true, start + pcie, rec);
-    return false;
-  };
-
-  switch (c.opcode) {
-    case mlx5::kOpNop:
-      complete(q, index, c.opcode, 0, 0, want_cqe, start + pcie, rec);
-      return bbs;
-    case mlx5::kOpRdmaWrite:
-    case mlx5::kOpRdmaWriteImm: {
-      const uint64_t raddr = mlx5::be64_at(w + 16);
-      const uint32_t rkey = mlx5::be32_at(w + 24);
-      const uint32_t bc = mlx5::be32_at(w + 32);
-      const bool inl = (bc & mlx5::kInlineSeg) != 0;
-      const uint32_t len = bc & ~mlx5::kInlineSeg;
-      const uint64_t laddr = inl ? 0 : mlx5::be64_at(w + 40);
-      if (inl && 36 + len > bbs * mlx5::kWqebbBytes) {
-        emit_malformed({NicMalformedWqe::kInlineOverrun, view(q), index, raddr, 0, 0, len, 0, start});
-        q.error = true;
-        complete(q, index, c.opcode, 0, mlx5::kSyndLocalQpOpErr, true, start + pcie, rec);
-        return bbs;
-      }
-      if (!check_remote(raddr, rkey, len)) return bbs;
-      if (!inl && !check_local(laddr, mlx5::be32_at(w + 36), len)) return bbs;
-      // Payload: inline in the WQE, or read from GPU memory by DMA when the request gets there.
-      const Ps sample = start + pcie;
-      const Ps ready = inl ? start
-                           : m_sys.pcie_up(m_gpu).reserve(sample, len) + transfer_ps(len, p.pcie_gbytes_per_s) + pcie;
-      const Delivery d = m_sys.ib().send(m_gpu, peer, std::max<uint32_t>(len, 1), ready);
-      Ps first = d.first_unit_ps + pcie, last = d.last_unit_ps + pcie;
-      if (first <= q.last_remote_ps) {
-        const Ps shift = q.last_remote_ps + 1 - first;
-        first += shift;
-        last += shift;
-      }
-      q.last_remote_ps = last;
-      const Ps ack = d.last_unit_ps + m_sys.ib().control_latency_ps(peer, m_gpu);
-      const uint32_t unit = m_sys.ib().params().visibility_bytes;
-      VisibilityQueue* vis = &m_sys.visibility();
-      OrderModel* order = &m_sys.order();
-      auto state = len <= 8 ? word_state(start) : nullptr;
-      auto land = [vis, order, first, interval = d.unit_interval_ps, unit, raddr, len, state](const uint8_t* data) {
-        VisibilityQueue::DoneFn done;
-        if (state) done = [order, raddr, state](Ps) { order->word_written(raddr, std::move(*state), false); };
-        vis->schedule(first, interval, unit, reinterpret_cast<uint8_t*>(raddr), data, len, std::move(done));
-      };
-      if (inl) {
-        land(w + 36);
-      } else {
-        vis->schedule_action(sample, [land, laddr, len](Ps) {
-          std::vector<uint8_t> data(reinterpret_cast<const uint8_t*>(laddr), reinterpret_cast<const uint8_t*>(laddr) + len);
-          land(data.data());
-        });
-      }
-      q.inflight.prune(start);
-      q.inflight.add({raddr, raddr + len, last, nic_writer});
-      rec.bytes = len;
-      rec.remote_va = raddr;
-      rec.local_va = laddr;
-      rec.wire_ps = d.wire_start_ps;
-      rec.remote_write_ps = last;
-      rec.complete_ps = ack;
-      complete(q, index, c.opcode, len, 0, want_cqe, ack + pcie, rec);
-      return bbs;
-    }
-    case mlx5::kOpAtomicFa:
-    case mlx5::kOpAtomicCs:
-    case mlx5::kOpAtomicMaskedFa: {
-      const uint64_t raddr = mlx5::be64_at(w + 16);
-      const uint32_t rkey = mlx5::be32_at(w + 24);
-      const uint32_t size = (c.opcode == mlx5::kOpAtomicMaskedFa && c.opmod == mlx5::kOpmodAtomic4B) ? 4 : 8;
-      const uint64_t operand = size == 4 ? mlx5::be32_at(w + 32) : mlx5::be64_at(w + 32);
-      const uint64_t compare = mlx5::be64_at(w + 40);
-      const uint32_t res_len = mlx5::be32_at(w + 48) & ~mlx5::kInlineSeg;
-      const uint64_t laddr = mlx5::be64_at(w + 56);
-      if (!check_remote(raddr, rkey, size)) return bbs;
-      if (raddr % size != 0) {
-        emit_access_error({NicAccessError::kAtomicUnaligned, view(q), index, peer, raddr, size, rkey, 0, start});
-        q.error = true;
-        complete(q, index, c.opcode, 0, mlx5::kSyndRemoteOpErr, true, start + 2 * pcie, rec);
-        return bbs;
-      }
-      const bool want_old = res_len > 0 && region_of(reinterpret_cast<const uint8_t*>(laddr), std::min<uint32_t>(res_len, size), mlx5::be32_at(w + 52));
-      // The request travels; the target NIC performs it (a PCIe atomic) after the QP's
-      // earlier writes have landed, and the old value comes back.
-      const Delivery d = m_sys.ib().send(m_gpu, peer, 16, start);
-      Ps perform = d.last_unit_ps + pcie;
-      if (perform <= q.last_remote_ps) perform = q.last_remote_ps + 1;
-      q.last_remote_ps = perform;
-      const Ps back = perform + pcie + m_sys.ib().control_latency_ps(peer, m_gpu);
-      const Ps result_ps = back + pcie;
-      VisibilityQueue* vis = &m_sys.visibility();
-      OrderModel* order = &m_sys.order();
-      auto state = word_state(start);
-      const uint8_t opcode = c.opcode;
-      vis->schedule_action(perform, [=](Ps) {
-        auto* mem = reinterpret_cast<uint8_t*>(raddr);
-        uint64_t old = 0;
-        std::memcpy(&old, mem, size);
-        uint64_t v = old;
-        if (opcode == mlx5::kOpAtomicCs) {
-          if (old == compare) v = operand;
-        } else {
-          v = old + operand;
-        }
-        std::memcpy(mem, &v, size);
-        order->word_written(raddr, std::move(*state), true);
-        if (want_old) {
-          const uint64_t be = size == 4 ? mlx5::bswap32(static_cast<uint32_t>(old)) : mlx5::bswap64(old);
-          vis->schedule(result_ps, 0, 0, reinterpret_cast<uint8_t*>(laddr), reinterpret_cast<const uint8_t*>(&be), size);
-        }
-      });
-      q.inflight.prune(start);
-      q.inflight.add({raddr, raddr + size, perform, nic_writer});
-      rec.bytes = size;
-      rec.remote_va = raddr;
-      rec.local_va = laddr;
-      rec.wire_ps = d.wire_start_ps;
-      rec.remote_write_ps = perform;
-      rec.complete_ps = back;
-      complete(q, index, c.opcode, size, 0, want_cqe, result_ps, rec);
-      return bbs;
-    }
-    case mlx5::kOpRdmaRead: {
-      const uint64_t raddr = mlx5::be64_at(w + 16);
-      const uint32_t rkey = mlx5::be32_at(w + 24);
-      const uint32_t len = mlx5::be32_at(w + 32) & ~mlx5::kInlineSeg;
-      const uint64_t laddr = mlx5::be64_at(w + 40);
-      if (!check_remote(raddr, rkey, len)) return bbs;
-      if (!check_local(laddr, mlx5::be32_at(w + 36), len)) return bbs;
-      Ps sample = start + m_sys.ib().control_latency_ps(m_gpu, peer) + pcie;
-      if (sample <= q.last_remote_ps) sample = q.last_remote_ps + 1;
-      const Delivery d = m_sys.ib().send(peer, m_gpu, std::max<uint32_t>(len, 1), sample + pcie);
-      const Ps first = d.first_unit_ps + pcie, last = d.last_unit_ps + pcie;
-      const uint32_t unit = m_sys.ib().params().visibility_bytes;
-      VisibilityQueue* vis = &m_sys.visibility();
-      vis->schedule_action(sample, [=, interval = d.unit_interval_ps](Ps) {
-        std::vector<uint8_t> data(reinterpret_cast<const uint8_t*>(raddr), reinterpret_cast<const uint8_t*>(raddr) + len);
-        vis->schedule(first, interval, unit, reinterpret_cast<uint8_t*>(laddr), data.data(), len);
-      });
-      rec.bytes = len;
-      rec.remote_va = raddr;
-      rec.local_va = laddr;
-      rec.wire_ps = d.wire_start_ps;
-      rec.remote_write_ps = last;
-      rec.complete_ps = last;
-      complete(q, index, c.opcode, len, 0, want_cqe, last, rec);
-      return bbs;
-    }
-    default:
-      emit_malformed({NicMalformedWqe::kUnknownOpcode, view(q), index, 0, 0, 0, 0, c.opcode, start});
-      q.error = true;
-      complete(q, index, c.opcode, 0, mlx5::kSyndLocalQpOpErr, true, start + pcie, rec);
-      return bbs;
-  }
-}
-
 void Nic::complete(NicQp& q, uint32_t index, uint8_t opcode, uint32_t bytes, uint8_t syndrome, bool cqe, Ps t,
                    WqeRecord rec) {
   rec.status = syndrome;
@@ -395,13 +215,13 @@ void Nic::complete(NicQp& q, uint32_t index, uint8_t opcode, uint32_t bytes, uin
   mlx5::put_be16(e + mlx5::kCqeWqeCounter, static_cast<uint16_t>(index));
   e[mlx5::kCqeOpOwn] = static_cast<uint8_t>(((syndrome ? mlx5::kCqeReqErr : mlx5::kCqeReq) << 4) | owner);
   (void)opcode;
-  uint8_t* dst = q.cq + uint64_t{entry} * mlx5::kCqeBytes;
+  uint8_t* dst = dma_ptr(q.cq + uint64_t{entry} * mlx5::kCqeBytes, mlx5::kCqeBytes);
   const int qi = q.index;
   m_sys.visibility().schedule_action(t, [this, qi, dst, bytes64, produced, index](Ps at) {
     NicQp& q = m_qps[static_cast<size_t>(qi)];
     if (!q.cfg.collapsed_cq && !q.cfg.overrun_ignore) {
       // The consumer index the GPU last wrote (24 bits); a full CQ drops the CQE.
-      const uint32_t ci = mlx5::be32_at(q.cq_dbrec) & 0xffffff;
+      const uint32_t ci = mlx5::be32_at(dma_ptr(q.cq_dbrec, 4)) & 0xffffff;
       if (((produced - ci) & 0xffffff) >= q.cfg.cq_depth) {
         m_sys.hooks().emit(&Observer::on_cq_overflow, ref_of(m_gpu, q), produced + 1, ci, at);
         m_sys.hooks().emit(&NvidiaObserver::on_nic_cqe_lost,

@@ -7,9 +7,18 @@
 // memory over its PCIe; an ACK returns and a CQE is written. A QP's WQEs execute strictly in
 // order: a WRITE then an ATOMIC on one QP land in that order. Times are computed per WQE when
 // it is fetched; every step that reads memory does so at its own simulated time.
+// As a SystemC module ("platform.gpu0.nic") the NIC takes doorbells on a TLM target socket
+// (the UAR window, addressed by offset) and reaches its GPU's memory through a DMA initiator
+// socket bound to the HBM target, whose direct-memory pointer it uses for every access.
 #pragma once
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <vector>
 
 #include "models/nvidia/nvidia_observer.h"
@@ -57,11 +66,30 @@ struct NicQp {
   std::deque<Ring> rings;
 };
 
-class Nic : public MmioTarget {
+struct WordState;
+
+// What a GPU thread's doorbell store carries besides its 8 bytes: who rang, and its writes
+// that nothing had ordered before the store (what the NIC's writes then publish).
+struct DoorbellOrigin : tlm::tlm_extension<DoorbellOrigin> {
+  WriterRef who;
+  WriteSet unordered;
+  WriteSet unfenced;  // not covered by a system-scope release, landed or not
+  tlm::tlm_extension_base* clone() const override { return new DoorbellOrigin(*this); }
+  void copy_from(const tlm::tlm_extension_base& e) override { *this = static_cast<const DoorbellOrigin&>(e); }
+};
+
+class Nic : public sc_core::sc_module, public MmioTarget {
  public:
   static constexpr uint64_t kDoorbellWindowBytes = uint64_t{1} << 20;
 
-  Nic(NvidiaSystem& sys, int gpu);
+  Nic(sc_core::sc_module_name name, NvidiaSystem& sys, int gpu);
+  const char* kind() const override { return "symsim::nv::Nic"; }
+
+  // Doorbells: 8-byte writes at an offset of the UAR window; the time annotation is when the
+  // store left the GPU (posted: it takes effect pcie.latency_ns later, the writer goes on).
+  tlm_utils::simple_target_socket<Nic> doorbell_in;
+  // DMA to this GPU's memory (WQE fetch, payload reads, CQEs, landing writes from peers).
+  tlm_utils::simple_initiator_socket<Nic> dma;
 
   // Host side (set-up): an RC QP with its rings in this GPU's runtime area.
   int create_qp(const NicQpConfig& cfg);
@@ -71,10 +99,7 @@ class Nic : public MmioTarget {
   uint32_t register_memory(const uint8_t* base, uint64_t len);
   uint8_t* doorbell_window() const { return m_uar.base(); }
 
-  // A doorbell store by a GPU thread at `t_ps`: 8 bytes {BE32(prod << 8), BE32(qpn << 8)}.
-  // `unfenced`: the ringer's writes no release covered (landed or not), for happens-before.
-  void doorbell(uint64_t offset, uint64_t value, Ps t_ps, const WriterRef& who, WriteSet unordered,
-                WriteSet unfenced = {});
+  // A host store to the UAR window (no ordering state travels with it).
   void mmio_store(uint64_t offset_bytes, uint64_t value, Ps t_ps) override;
 
   int gpu() const { return m_gpu; }
@@ -86,12 +111,38 @@ class Nic : public MmioTarget {
     uint64_t len;
     uint32_t key;
   };
+  struct Exec;  // one WQE being executed (nic_execute.cpp)
+
+  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  // A doorbell at `t_ps`: 8 bytes {BE32(prod << 8), BE32(qpn << 8)}.
+  void doorbell(uint64_t value, Ps t_ps, const WriterRef& who, WriteSet unordered, WriteSet unfenced);
   void ring(NicQp& q, uint32_t upto, Ps t, WriterRef who, WriteSet unordered, WriteSet unfenced, Ps issued_ps);
   void fetch(int qp, Ps t);
   // Executes the WQE at `wqe` (bytes as fetched); returns the WQEBBs it takes.
   uint32_t execute(NicQp& q, uint32_t index, const uint8_t* wqe, Ps t, const NicQp::Ring& ring);
+  // False when the WQE is flushed or refused before its opcode is looked at (then completed).
+  bool admit(Exec& e);
+  void run_write(Exec& e);
+  void run_atomic(Exec& e);
+  void run_read(Exec& e);
+  // Key checks of a WQE's remote and local buffers; on failure the QP errs and the WQE completes.
+  bool remote_ok(Exec& e, uint64_t raddr, uint32_t rkey, uint64_t len);
+  bool local_ok(Exec& e, uint64_t laddr, uint32_t lkey, uint64_t len);
+  // The QP goes to error; the WQE completes at `t` with `syndrome`.
+  void fail(Exec& e, uint8_t syndrome, Ps t);
+  // What a word the WQE writes at the target publishes, decided at `t`.
+  std::shared_ptr<WordState> word_state(const Exec& e, Ps t);
   void complete(NicQp& q, uint32_t index, uint8_t opcode, uint32_t bytes, uint8_t syndrome, bool cqe, Ps t,
                 WqeRecord rec);
+  // Where [addr, addr + len) of this GPU's memory is for the NIC's DMA: the direct-memory
+  // pointer the HBM target granted (asked for once, dropped when the target invalidates it).
+  uint8_t* dma_ptr(const void* addr, uint64_t len) {
+    const auto a = reinterpret_cast<uint64_t>(addr);
+    if (a < m_dmi_begin || a - m_dmi_begin > m_dmi_bytes || len > m_dmi_bytes - (a - m_dmi_begin)) acquire_dmi(a, len);
+    return m_dmi_ptr + (a - m_dmi_begin);
+  }
+  void acquire_dmi(uint64_t addr, uint64_t len);
+  void invalidate_dmi(sc_dt::uint64 begin, sc_dt::uint64 end);
   // A region registered at this NIC holding [p, p+len): one with `key` if there is one, else
   // any (whose key then does not match), else null.
   const MemRegion* region_of(const uint8_t* p, uint64_t len, uint32_t key) const;
@@ -107,6 +158,9 @@ class Nic : public MmioTarget {
   std::vector<MemRegion> m_regions;
   Ps m_free_ps = 0;  // the NIC's WQE processing pipeline
   uint64_t m_wqes = 0;
+  uint8_t* m_dmi_ptr = nullptr;  // DMI region: [m_dmi_begin, m_dmi_begin + m_dmi_bytes)
+  uint64_t m_dmi_begin = 0;
+  uint64_t m_dmi_bytes = 0;
 };
 
 }  // namespace symsim::nv

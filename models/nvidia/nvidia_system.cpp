@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "models/nvidia/nic.h"
+#include "models/nvidia/gpu.h"
 
 namespace symsim::nv {
 
@@ -26,11 +26,12 @@ NvidiaSystem*& current_system() {
   return s;
 }
 
-NvidiaSystem::NvidiaSystem(const NvidiaParams& params, int n_gpus, uint64_t seed)
-    : m_params(params),
+NvidiaSystem::NvidiaSystem(const NvidiaParams& params, int n_gpus, uint64_t seed, sc_core::sc_module_name name)
+    : sc_module(name),
+      m_params(params),
       m_n_gpus(n_gpus),
       m_memory(n_gpus, static_cast<uint64_t>(params.hbm_bytes)),
-      m_nvlink(n_gpus, nvlink_params(params), kNvlinkFirstLinkId),
+      m_nvlink("nvlink", n_gpus, nvlink_params(params), kNvlinkFirstLinkId),
       m_ib(n_gpus, params.ib_fabric()),
       m_order(m_hooks),
       m_stacks(static_cast<size_t>(params.sim_fiber_stack_bytes)),
@@ -48,8 +49,8 @@ NvidiaSystem::NvidiaSystem(const NvidiaParams& params, int n_gpus, uint64_t seed
   }
   for (int g = 0; g < n_gpus; ++g) m_schedulers.push_back(std::make_unique<GpuScheduler>(*this, g));
   for (int g = 0; g < n_gpus; ++g) {
-    m_nics.push_back(std::make_unique<Nic>(*this, g));
-    Nic& n = *m_nics.back();
+    m_gpus.push_back(std::make_unique<Gpu>(fmt::format("gpu{}", g).c_str(), *this, g));
+    Nic& n = m_gpus.back()->nic();
     const auto db = reinterpret_cast<uintptr_t>(n.doorbell_window());
     m_addresses.add({db, db + Nic::kDoorbellWindowBytes, g, -1, RegionKind::kMmio, &n, fmt::format("gpu{}.nic.uar", g)});
   }
@@ -57,6 +58,8 @@ NvidiaSystem::NvidiaSystem(const NvidiaParams& params, int n_gpus, uint64_t seed
 }
 
 NvidiaSystem::~NvidiaSystem() = default;
+
+Nic& NvidiaSystem::nic(int gpu) { return m_gpus[gpu]->nic(); }
 
 Ps NvidiaSystem::one_way_ps(int from, int owner) const {
   const Ps l2 = ns_to_ps(m_params.l2_latency_ns);

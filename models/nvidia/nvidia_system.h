@@ -1,7 +1,8 @@
 // An NVIDIA platform of n GPUs: HBM of every GPU (one flat reservation), NVLink domains behind
 // NVSwitches, one RC NIC per GPU over PCIe and the InfiniBand fabric between NICs, the shared
 // visibility queue, the memory-ordering model and one SM scheduler per GPU. Built before
-// sc_start; one per process.
+// sc_start; one per process. The platform is the SystemC module "platform": "platform.gpu0"
+// (gpu.h: SMs, TMA units, HBM target, NIC) and "platform.nvlink" (its links) are its children.
 #pragma once
 #include <systemc>
 
@@ -26,6 +27,7 @@
 
 namespace symsim::nv {
 
+class Gpu;
 class Nic;
 
 // When a write lands: unit k of `unit_bytes` at first_ps + k * interval_ps, all by last_ps.
@@ -36,10 +38,11 @@ struct Landing {
   Ps last_ps = 0;
 };
 
-class NvidiaSystem {
+class NvidiaSystem : public sc_core::sc_module {
  public:
-  NvidiaSystem(const NvidiaParams& params, int n_gpus, uint64_t seed);
-  ~NvidiaSystem();
+  NvidiaSystem(const NvidiaParams& params, int n_gpus, uint64_t seed, sc_core::sc_module_name name = "platform");
+  ~NvidiaSystem() override;
+  const char* kind() const override { return "symsim::nv::NvidiaSystem"; }
 
   int n_gpus() const { return m_n_gpus; }
   const NvidiaParams& params() const { return m_params; }
@@ -52,7 +55,8 @@ class NvidiaSystem {
   AddressMap& addresses() { return m_addresses; }
   StackPool& stacks() { return m_stacks; }
   GpuScheduler& scheduler(int gpu) { return *m_schedulers[gpu]; }
-  Nic& nic(int gpu) { return *m_nics[gpu]; }
+  Gpu& gpu(int gpu) { return *m_gpus[gpu]; }
+  Nic& nic(int gpu);
   BandwidthResource& hbm_port(int gpu) { return m_hbm_ports[gpu]; }
   L2Residency& l2(int gpu) { return m_l2[gpu]; }
   // Brings [p, p + bytes) into its owner's L2 when it is GPU memory (writes of any agent
@@ -117,7 +121,7 @@ class NvidiaSystem {
   std::vector<BandwidthResource> m_hbm_ports, m_pcie_up, m_pcie_down;
   std::vector<L2Residency> m_l2;
   std::vector<std::unique_ptr<GpuScheduler>> m_schedulers;
-  std::vector<std::unique_ptr<Nic>> m_nics;
+  std::vector<std::unique_ptr<Gpu>> m_gpus;
   uint64_t m_live = 0, m_idle = 0;
   int m_hosts_busy = 0;
   bool m_deadlocked = false;

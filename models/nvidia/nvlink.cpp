@@ -6,14 +6,18 @@
 
 namespace symsim::nv {
 
-NvlinkNetwork::NvlinkNetwork(int n_gpus, const NvlinkParams& p, int first_link_id) : m_params(p) {
+NvlinkNetwork::NvlinkNetwork(sc_core::sc_module_name name, int n_gpus, const NvlinkParams& p, int first_link_id)
+    : sc_module(name), m_params(p) {
   for (int g = 0; g < n_gpus; ++g) {
     const int sw = g / p.gpus_per_domain;
-    m_links.push_back(std::make_unique<Link>(first_link_id + 2 * g, fmt::format("gpu{}->nvswitch{}", g, sw),
-                                             p.gbytes_per_s, p.port_latency_ps + p.switch_ps));
-    m_links.push_back(std::make_unique<Link>(first_link_id + 2 * g + 1, fmt::format("nvswitch{}->gpu{}", sw, g),
-                                             p.gbytes_per_s, p.port_latency_ps));
+    m_ports.push_back(std::make_unique<NvlinkLink>(
+        fmt::format("gpu{}_up", g).c_str(),
+        Link(first_link_id + 2 * g, fmt::format("gpu{}->nvswitch{}", g, sw), p.gbytes_per_s, p.port_latency_ps + p.switch_ps)));
+    m_ports.push_back(std::make_unique<NvlinkLink>(
+        fmt::format("gpu{}_down", g).c_str(),
+        Link(first_link_id + 2 * g + 1, fmt::format("nvswitch{}->gpu{}", sw, g), p.gbytes_per_s, p.port_latency_ps)));
   }
+  for (auto& port : m_ports) m_links.push_back(&port->link);
 }
 
 uint64_t NvlinkNetwork::wire_bytes(uint64_t payload_bytes) const {
@@ -23,8 +27,8 @@ uint64_t NvlinkNetwork::wire_bytes(uint64_t payload_bytes) const {
 
 NvlinkDelivery NvlinkNetwork::send(int src, int dst, uint64_t payload_bytes, Ps ready_ps) {
   const uint64_t wire = wire_bytes(payload_bytes);
-  Link* up = m_links[2 * src].get();
-  Link* down = m_links[2 * dst + 1].get();
+  Link* up = m_links[2 * src];
+  Link* down = m_links[2 * dst + 1];
   const LinkTiming a = up->transmit(ready_ps, ready_ps, wire);
   const LinkTiming b = down->transmit(a.head_start_ps + up->latency_ps(), a.tail_out_ps + up->latency_ps(), wire);
   if (m_hooks && m_hooks->active()) {

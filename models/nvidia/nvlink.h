@@ -2,8 +2,11 @@
 // and a down direction) to the NVSwitch. A transfer holds each direction from its head's start
 // until its tail has passed (cut-through, FIFO per direction, per transfer); payload travels in
 // packets of at most `packet_bytes`, each with `header_bytes` of overhead, so small stores use
-// the link less efficiently than bulk copies.
+// the link less efficiently than bulk copies. The network is the module "platform.nvlink";
+// each direction of a GPU's port is a module under it ("gpu0_up" to the switch, "gpu0_down").
 #pragma once
+#include <systemc>
+
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -34,10 +37,19 @@ struct NvlinkDelivery {
   uint32_t unit_bytes = 0;
 };
 
-class NvlinkNetwork {
+// One direction of a GPU's NVLink port.
+class NvlinkLink : public sc_core::sc_module {
+ public:
+  NvlinkLink(sc_core::sc_module_name name, Link link) : sc_module(name), link(std::move(link)) {}
+  const char* kind() const override { return "symsim::nv::NvlinkLink"; }
+  Link link;
+};
+
+class NvlinkNetwork : public sc_core::sc_module {
  public:
   // Link ids start at `first_link_id` (so they do not collide with another network's in traces).
-  NvlinkNetwork(int n_gpus, const NvlinkParams& p, int first_link_id);
+  NvlinkNetwork(sc_core::sc_module_name name, int n_gpus, const NvlinkParams& p, int first_link_id);
+  const char* kind() const override { return "symsim::nv::NvlinkNetwork"; }
 
   void attach(Hooks* hooks) { m_hooks = hooks; }
   // True when a and b are different GPUs of one NVLink domain.
@@ -49,12 +61,13 @@ class NvlinkNetwork {
   NvlinkDelivery send(int src, int dst, uint64_t payload_bytes, Ps ready_ps);
   // One-way latency of a request or acknowledgement with no queuing.
   Ps one_way_ps() const { return 2 * m_params.port_latency_ps + m_params.switch_ps; }
-  const std::vector<std::unique_ptr<Link>>& links() const { return m_links; }
+  const std::vector<Link*>& links() const { return m_links; }
   const NvlinkParams& params() const { return m_params; }
 
  private:
   NvlinkParams m_params;
-  std::vector<std::unique_ptr<Link>> m_links;  // per GPU: up (to the switch), down (from it)
+  std::vector<std::unique_ptr<NvlinkLink>> m_ports;
+  std::vector<Link*> m_links;  // per GPU: up (to the switch), down (from it)
   Hooks* m_hooks = nullptr;
 };
 

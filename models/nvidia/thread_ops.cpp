@@ -10,7 +10,7 @@
 #include "models/nvidia/code_cost.h"
 #include "models/nvidia/device_trap.h"
 #include "models/nvidia/gpu_scheduler.h"
-#include "models/nvidia/nic.h"
+#include "models/nvidia/gpu.h"
 #include "models/nvidia/nvidia_system.h"
 
 extern "C" {
@@ -260,12 +260,15 @@ void store(void* addr, const void* value, uint32_t bytes, Sem sem, Scope scope, 
   }
   if (ptx::has_release(sem)) release_stall(t, scope);
   if (const Region* r = sys.addresses().find(addr, bytes); r && r->kind == RegionKind::kMmio) {
-    // A doorbell: an MMIO event for the NIC, carrying what its ringer had not ordered.
-    auto* nic = dynamic_cast<Nic*>(r->mmio);
+    // A doorbell: a write through the GPU's PCIe socket to its NIC's window, carrying what its
+    // ringer had not ordered.
+    if (r->pe != t.cta->gpu)
+      throw DeviceTrap(fmt::format("store to {} from GPU {}: a GPU reaches only its own NIC's doorbells",
+                                   addr_text(addr), t.cta->gpu));
     uint64_t v = 0;
     std::memcpy(&v, value, std::min<uint32_t>(bytes, 8));
-    if (nic) nic->doorbell(reinterpret_cast<uintptr_t>(addr) - r->begin, v, t.local_ps, writer_of(t, site),
-                           sys.order().unordered(t.order, t.local_ps), t.order.unfenced);
+    sys.gpu(t.cta->gpu).doorbell_store(reinterpret_cast<uintptr_t>(addr) - r->begin, v, t.local_ps, writer_of(t, site),
+                                       sys.order().unordered(t.order, t.local_ps), t.order.unfenced);
     s.advance(t, op_ps());
     return;
   }
