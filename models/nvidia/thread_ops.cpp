@@ -8,6 +8,7 @@
 #include <memory>
 #include <stdexcept>
 
+#include "models/nvidia/code_cost.h"
 #include "models/nvidia/device_trap.h"
 #include "models/nvidia/gpu_scheduler.h"
 #include "models/nvidia/nic.h"

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "models/core/time.h"
+#include "models/nvidia/code_cost.h"
 #include "models/nvidia/cuda_thread.h"
 #include "models/nvidia/mem_order.h"
 
@@ -32,6 +33,7 @@ enum class WarpOp : uint8_t { Sync, ShflIdx, ShflUp, ShflDown, ShflXor, Ballot, 
 inline CudaThread& this_thread() {
   CudaThread* t = g_running.thread;
   if (!t) throw_outside_kernel();
+  if (g_code_blocks != 0) charge_code_blocks(*t);  // kernel code run since the last shim call
   return *t;
 }
 NvidiaSystem& this_system();
