@@ -27,6 +27,7 @@ struct Dim3 {
 
 struct Cta;
 struct Launch;
+class GpuScheduler;
 
 // Polls in a row that saw nothing change before a thread counts as idle (hang detection).
 constexpr uint32_t kSpinIdle = 8;
@@ -101,6 +102,8 @@ struct Cta {
   uint32_t index = 0;  // linear blockIdx
   Dim3 idx;            // blockIdx
   int sm = 0;
+  GpuScheduler* scheduler = nullptr;  // its GPU's
+  Ps op_ps = 0;  // one plain operation of a thread (issue_ps of sm.op_ns, sm.issue_slot_ns)
   std::vector<uint8_t> smem;          // dynamic shared memory
   std::vector<uint8_t> static_image;  // this CTA's copy of the static __shared__ section
   // Static __shared__ variables of a kernel library (the CUDA shim's static_smem places them):
@@ -143,5 +146,14 @@ struct Launch {
   std::vector<std::unique_ptr<Cta>> ctas;
   sc_core::sc_event finished;
 };
+
+// The thread whose fiber is running, and SystemC time while it runs (set by its GPU's
+// scheduler around each resumption: a fiber never waits, so time cannot move meanwhile).
+// Read by every device operation, hence a variable and not a call into the SystemC kernel.
+struct RunningThread {
+  CudaThread* thread = nullptr;
+  Ps now_ps = 0;
+};
+inline RunningThread g_running;
 
 }  // namespace symsim::nv

@@ -49,6 +49,9 @@ class Fiber {
   void resume();
   // Back to the scheduler (called inside the fiber).
   void yield();
+  // Starts fetching what resume() touches first: the registers saved at the suspended
+  // fiber's stack pointer and the frames just above them (no effect on what runs).
+  void prefetch() const;
   bool started() const { return m_started; }
   bool finished() const { return m_started && !m_self; }
   // Unwinds a suspended fiber (its destructors run) and frees its stack; one that never ran

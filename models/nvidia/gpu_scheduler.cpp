@@ -12,6 +12,7 @@
 #include "models/nvidia/device_trap.h"
 #include "models/nvidia/gpu.h"
 #include "models/nvidia/nvidia_system.h"
+#include "models/nvidia/thread_ops.h"
 
 // The static __shared__ variables of every kernel, gathered by the linker into one section
 // (the CUDA shim's __shared__ puts them there). Each CTA keeps its own image of the section;
@@ -24,17 +25,20 @@ extern uint8_t __stop_symsim_shared[] __attribute__((weak));
 namespace symsim::nv {
 
 namespace {
-CudaThread* g_current = nullptr;
 Cta* g_image_owner = nullptr;
 uint64_t g_next_thread_id = 0;
 
-Ps now_ps() { return static_cast<Ps>(sc_core::sc_time_stamp().value()); }
+// Inside a fiber, the time its scheduler resumed it at (the same as SystemC's).
+Ps now_ps() { return g_running.thread ? g_running.now_ps : static_cast<Ps>(sc_core::sc_time_stamp().value()); }
+void prefetch_thread(const CudaThread& t) {
+  const auto* p = reinterpret_cast<const char*>(&t);
+  for (size_t i = 0; i < sizeof(CudaThread); i += 64) __builtin_prefetch(p + i);
+  t.fiber.prefetch();
+}
 size_t static_smem_bytes() {
   return (__start_symsim_shared && __stop_symsim_shared) ? static_cast<size_t>(__stop_symsim_shared - __start_symsim_shared) : 0;
 }
 }  // namespace
-
-CudaThread* current_thread() { return g_current; }
 
 uint8_t* shared_storage(Cta& c, void* addr) {
   auto* p = static_cast<uint8_t*>(addr);
@@ -89,9 +93,9 @@ void GpuScheduler::run() {
           if (t->blocked || t->spin >= kSpinIdle) m_sys.thread_idle(false);
           m_sys.thread_live(-1);
           t->finished = true;
-          g_current = t.get();
+          g_running = {t.get(), now_ps()};
           t->fiber.destroy();
-          g_current = nullptr;
+          g_running.thread = nullptr;
         }
         if (g_image_owner == cta.get()) g_image_owner = nullptr;
       }
@@ -114,13 +118,16 @@ void GpuScheduler::run() {
       continue;
     }
     CudaThread& t = *m_ready.pop();
+    // The next thread's state and stack top are cold (a GPU has up to 2048 threads, each on
+    // its own stack): fetch them while this one runs.
+    if (const CudaThread* next = m_ready.peek()) prefetch_thread(*next);
     t.local_ps = std::max(t.local_ps, now);
     swap_static_smem(t.cta);
-    g_current = &t;
+    g_running = {&t, now};
     ++m_resumes;
     drop_code_blocks();
     t.fiber.resume();
-    g_current = nullptr;
+    g_running.thread = nullptr;
     if (t.fiber.finished() && !t.finished) {
       if (g_code_blocks != 0) charge_code_blocks(t);  // the code after its last shim call
       finish_thread(t);
@@ -133,6 +140,7 @@ void GpuScheduler::start_launch() {
   m_queue.pop_front();
   m_aborting = false;
   Launch& l = *m_current;
+  m_quantum_ps = ns_to_ps(m_sys.params().sim_quantum_ns);
   // Queued behind a kernel that has just ended: the GPU starts it gpu.launch_gap_us later
   // (on an idle stream, gpu.launch_start_us after it arrived).
   if (l.queued_ps < m_last_end_ps) l.start_ps = m_last_end_ps + ns_to_ps(m_sys.params().launch_gap_us * 1000.0);
@@ -155,11 +163,13 @@ void GpuScheduler::start_cta(Launch& l, uint32_t index, int sm) {
   c.index = index;
   c.idx = {index % l.grid.x, (index / l.grid.x) % l.grid.y, index / (l.grid.x * l.grid.y)};
   c.sm = sm;
+  c.scheduler = this;
   c.smem.assign(l.dyn_smem_bytes, 0);
   c.static_image.assign(static_smem_bytes(), 0);
   const uint32_t n = l.block.count();
   c.warps.resize((n + 31) / 32);
   c.live = n;
+  c.op_ps = issue_ps(n, m_sys.params().sm_op_ns, m_sys.params().sm_issue_slot_ns);
   const Ps start = std::max(now_ps(), l.start_ps);
   for (uint32_t i = 0; i < n; ++i) {
     auto th = std::make_unique<CudaThread>();
@@ -294,7 +304,7 @@ bool GpuScheduler::idle_poller_sees_change() const {
 
 void GpuScheduler::advance(CudaThread& t, Ps d) {
   t.local_ps += d;
-  if (t.local_ps > now_ps() + ns_to_ps(m_sys.params().sim_quantum_ns)) sync_to(t, t.local_ps);
+  if (t.local_ps > now_ps() + m_quantum_ps) sync_to(t, t.local_ps);
 }
 
 void GpuScheduler::sync_to(CudaThread& t, Ps t_ps) {

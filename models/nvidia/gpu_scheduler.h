@@ -75,6 +75,7 @@ class GpuScheduler {
   std::shared_ptr<Launch> m_current;
   ReadyQueue m_ready;
   uint64_t m_resumes = 0;
+  Ps m_quantum_ps = 0;   // sim.quantum_ns
   Ps m_last_end_ps = 0;  // end of the last launch (the next queued one starts a launch gap after)
   std::vector<int> m_free_sms;
   sc_core::sc_event m_work;
@@ -83,7 +84,7 @@ class GpuScheduler {
 };
 
 // The thread whose fiber is running, or null (host code, models).
-CudaThread* current_thread();
+inline CudaThread* current_thread() { return g_running.thread; }
 // Where the shared-memory byte at `addr` of CTA `c` is stored right now (static __shared__
 // variables live in a section that holds one CTA's image at a time).
 uint8_t* shared_storage(Cta& c, void* addr);

@@ -26,6 +26,12 @@ class ReadyQueue {
   Ps top_ps() const { return m_times.top().first; }
   // The thread that became runnable first at the earliest time; removes it (not empty).
   CudaThread* pop();
+  // The thread pop() would return next, or null (nothing removed).
+  CudaThread* peek() const {
+    if (m_size == 0) return nullptr;
+    const Bucket& k = m_buckets[m_times.top().second];
+    return k.threads[k.head];
+  }
   void clear();
 
  private:

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstring>
 #include <memory>
+#include <stdexcept>
 
 #include "models/nvidia/code_cost.h"
 #include "models/nvidia/device_trap.h"
@@ -22,11 +23,9 @@ namespace symsim::nv {
 
 namespace {
 
-Ps now_ps() { return static_cast<Ps>(sc_core::sc_time_stamp().value()); }
-Ps op_ps() {
-  const auto& p = this_system().params();
-  return issue_ps(this_thread(), p.sm_op_ns, p.sm_issue_slot_ns);
-}
+// Inside a fiber, the time its scheduler resumed it at (the same as SystemC's).
+Ps now_ps() { return g_running.thread ? g_running.now_ps : static_cast<Ps>(sc_core::sc_time_stamp().value()); }
+Ps op_ps() { return this_thread().cta->op_ps; }
 
 WriterRef writer_of(const CudaThread& t, Site site, WriterKind kind = WriterKind::Thread) {
   return {kind, t.cta->gpu, static_cast<int>(t.cta->index), static_cast<int>(t.tid), site.file, site.line};
@@ -132,18 +131,15 @@ uint32_t type_bytes(AtomicType t) {
 
 }  // namespace
 
-CudaThread& this_thread() {
-  CudaThread* t = current_thread();
-  if (!t) throw std::logic_error("a device function was called outside a kernel");
-  if (g_code_blocks != 0) charge_code_blocks(*t);
-  return *t;
-}
+void throw_outside_kernel() { throw std::logic_error("a device function was called outside a kernel"); }
 NvidiaSystem& this_system() { return *current_system(); }
-GpuScheduler& this_scheduler() { return this_system().scheduler(this_thread().cta->gpu); }
 
-Ps issue_ps(const CudaThread& t, double latency_ns, double slot_ns) {
-  const double warps = static_cast<double>((t.cta->launch->block.count() + 31) / 32);
+Ps issue_ps(uint32_t threads_per_cta, double latency_ns, double slot_ns) {
+  const double warps = static_cast<double>((threads_per_cta + 31) / 32);
   return ns_to_ps(std::max(latency_ns, warps * slot_ns));
+}
+Ps issue_ps(const CudaThread& t, double latency_ns, double slot_ns) {
+  return issue_ps(t.cta->launch->block.count(), latency_ns, slot_ns);
 }
 
 void work(double ops) {

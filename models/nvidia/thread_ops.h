@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "models/core/time.h"
+#include "models/nvidia/code_cost.h"
 #include "models/nvidia/cuda_thread.h"
 #include "models/nvidia/mem_order.h"
 
@@ -28,9 +29,15 @@ enum class AtomicType : uint8_t { U32, S32, U64, S64, F32, F64 };
 enum class WarpOp : uint8_t { Sync, ShflIdx, ShflUp, ShflDown, ShflXor, Ballot, Any, All, ReduceAdd };
 
 // The running thread, its GPU's scheduler, the platform (throw outside a kernel).
-CudaThread& this_thread();
+[[noreturn]] void throw_outside_kernel();
+inline CudaThread& this_thread() {
+  CudaThread* t = g_running.thread;
+  if (!t) throw_outside_kernel();
+  if (g_code_blocks != 0) charge_code_blocks(*t);  // kernel code run since the last shim call
+  return *t;
+}
 NvidiaSystem& this_system();
-GpuScheduler& this_scheduler();
+inline GpuScheduler& this_scheduler() { return *this_thread().cta->scheduler; }
 
 // Plain work: `ops` shim operations' worth of time.
 void work(double ops);
@@ -39,6 +46,7 @@ void work(double ops);
 // instruction `slot_ns` of its issue: with the CTA's warps all issuing, a warp's turn comes
 // every warps x slot_ns (docs/hw-calibration.md, code.*.wN rows).
 Ps issue_ps(const CudaThread& t, double latency_ns, double slot_ns);
+Ps issue_ps(uint32_t threads_per_cta, double latency_ns, double slot_ns);
 
 void load(void* out, const void* addr, uint32_t bytes, Sem sem, Scope scope, Site site);
 void store(void* addr, const void* value, uint32_t bytes, Sem sem, Scope scope, Site site);
