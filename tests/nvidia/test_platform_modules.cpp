@@ -13,7 +13,7 @@
 #include "models/nvidia/device_memory.h"
 #include "models/nvidia/gpu.h"
 #include "models/nvidia/nvidia_system.h"
-#include "nvidia_test_util.h"
+#include "tests/nvidia/nvidia_test_util.h"
 
 using namespace nvtest;
 
