@@ -133,6 +133,33 @@ void VisibilityQueue::finish(Handle h) {
   done(visible);
 }
 
+// limit and apply_until are defined before their callers so that they inline (per write settled).
+inline bool VisibilityQueue::apply_until(Entry& e, Ps now_ps) {
+  while (e.applied < e.len && e.next_ps <= now_ps) {
+    const uint64_t n = std::min<uint64_t>(e.unit_bytes, e.len - e.applied);
+    const uint8_t* from = !e.src                 ? e.data.data() + e.applied
+                          : e.applied < e.held_to ? e.data.data() + (e.applied - e.held_from)  // read early
+                                                  : e.src + e.applied;
+    // A large store of zeros (a kernel clearing a buffer) may hand whole pages back.
+    if (e.zeros || (e.src && n >= SparseRegion::kHostPageBytes && SparseRegion::is_zero(from, n))) {
+      SparseRegion::store_zeros(e.dst + e.applied, n);
+    } else {
+      std::memcpy(e.dst + e.applied, from, n);
+    }
+    e.applied += n;
+    if (e.applied < e.len) e.next_ps += e.unit_interval_ps;
+  }
+  return e.applied >= e.len;
+}
+
+inline Ps VisibilityQueue::limit(Ps now_ps, Ps key_ps) const {
+  // Writes apply in time order even where they overlap: the one being applied goes no further
+  // than the next queued key (a key at the same time was queued after it).
+  if (m_heap.empty()) return now_ps;
+  const Ps next = m_heap.top().t;
+  return std::min(now_ps, next > key_ps ? next - 1 : next);
+}
+
 void VisibilityQueue::settle_lane(Lane lane, Ps now_ps, Ps key_ps) {
   LaneState& l = m_lanes[lane];
   l.keyed = false;
@@ -236,32 +263,6 @@ Ps VisibilityQueue::earliest_write_ps(const uint8_t* begin, const uint8_t* end) 
     });
   }
   return best;
-}
-
-bool VisibilityQueue::apply_until(Entry& e, Ps now_ps) {
-  while (e.applied < e.len && e.next_ps <= now_ps) {
-    const uint64_t n = std::min<uint64_t>(e.unit_bytes, e.len - e.applied);
-    const uint8_t* from = !e.src                 ? e.data.data() + e.applied
-                          : e.applied < e.held_to ? e.data.data() + (e.applied - e.held_from)  // read early
-                                                  : e.src + e.applied;
-    // A large store of zeros (a kernel clearing a buffer) may hand whole pages back.
-    if (e.zeros || (e.src && n >= SparseRegion::kHostPageBytes && SparseRegion::is_zero(from, n))) {
-      SparseRegion::store_zeros(e.dst + e.applied, n);
-    } else {
-      std::memcpy(e.dst + e.applied, from, n);
-    }
-    e.applied += n;
-    if (e.applied < e.len) e.next_ps += e.unit_interval_ps;
-  }
-  return e.applied >= e.len;
-}
-
-Ps VisibilityQueue::limit(Ps now_ps, Ps key_ps) const {
-  // Writes apply in time order even where they overlap: the one being applied goes no further
-  // than the next queued key (a key at the same time was queued after it).
-  if (m_heap.empty()) return now_ps;
-  const Ps next = m_heap.top().t;
-  return std::min(now_ps, next > key_ps ? next - 1 : next);
 }
 
 void VisibilityQueue::settle(Ps now_ps) {
