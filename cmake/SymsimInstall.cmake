@@ -16,10 +16,17 @@ install(DIRECTORY kernels/shim/ascend/include/ DESTINATION ${CMAKE_INSTALL_INCLU
 install(DIRECTORY kernels/shim/cuda/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/symsim/cuda)
 install(DIRECTORY kernels/shim/nvshmem/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/symsim/nvshmem)
 # The model headers the CUDA shim's headers include (programs built by symsim-nvcc see them).
-foreach(dir core memory nvidia ptx)
+foreach(dir core memory nvidia ptx ascend fabric platform tlm)
   install(DIRECTORY models/${dir}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/symsim/model/models/${dir}
           FILES_MATCHING PATTERN "*.h")
 endforeach()
+
+# The model library for SystemC platforms of one's own (docs/systemc.md, examples/tlm_platform):
+# symsim::models, the static library with the model headers above; symsim_warnings comes along
+# only because the library names it (link-only, it adds nothing to a user's build).
+set_target_properties(symsim_models PROPERTIES EXPORT_NAME models)
+install(TARGETS symsim_models symsim_warnings EXPORT symsimModels ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(EXPORT symsimModels NAMESPACE symsim:: DESTINATION lib/cmake/symsim)
 
 # The executable finds share/symsim from its own location (sim/package/install_layout.cpp).
 install(DIRECTORY scenarios/platforms/ DESTINATION ${CMAKE_INSTALL_DATADIR}/symsim/platforms)

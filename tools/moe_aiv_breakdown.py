@@ -13,6 +13,7 @@ steps on the cores' trace tracks:
   moe poll   a receiving core waits for a slot's last flag (the data is not there yet)
   moe copy   from the flag seen until the payload is consumed (load, unpack, copy-out or
              weighted add)
+  moe sync   dispatch: waiting for every core of the die (after the sends, after the counts)
 
 Per kernel (the spans of one kernel name, every PE; times from the kernel's first core start)
 it prints the kernel's length, when the last pack / put / copy ended, and the per-core means of
@@ -25,7 +26,7 @@ import json
 import sys
 from collections import defaultdict
 
-STEPS = ("moe pack", "moe put", "moe poll", "moe copy")
+STEPS = ("moe pack", "moe put", "moe poll", "moe copy", "moe sync")
 
 
 def load(path):
@@ -89,12 +90,13 @@ def main():
 
     if a.markdown:
         print("| kernel | total us | last pack | last put complete | last copy | per core: pack us | put us | poll us "
-              "| copy us | busiest link, wire GB/s |")
-        print("|---|---|---|---|---|---|---|---|---|---|")
+              "| copy us | sync us | busiest link, wire GB/s |")
+        print("|---|---|---|---|---|---|---|---|---|---|---|")
         for r in rows:
             print(f"| {r['kernel']} | {r['total_us']:.1f} | {r['pack_done_us']:.1f} | {r['put_done_us']:.1f} "
                   f"| {r['copy_done_us']:.1f} | {r['pack_us_per_core']:.1f} | {r['put_us_per_core']:.1f} "
-                  f"| {r['poll_us_per_core']:.1f} | {r['copy_us_per_core']:.1f} | {r['wire_gbytes_per_s']:.1f} |")
+                  f"| {r['poll_us_per_core']:.1f} | {r['copy_us_per_core']:.1f} | {r['sync_us_per_core']:.1f} "
+                  f"| {r['wire_gbytes_per_s']:.1f} |")
     else:
         print(json.dumps(rows, indent=1))
 

@@ -2,7 +2,8 @@
 // whose copies and vector instructions complete asynchronously. A copy's destination bytes become visible when the
 // copy completes (through the visibility queue) or when the kernel waits for it
 // (WaitFlag / PipeBarrier), whichever comes first. The core keeps its own local time ahead of
-// SystemC time (temporal decoupling) and syncs only where ordering matters.
+// SystemC time (temporal decoupling through a TLM quantum keeper, models/tlm/core_quantum_keeper.h)
+// and syncs where ordering matters or once a quantum ahead.
 #pragma once
 #include <systemc>
 
@@ -16,6 +17,7 @@
 #include "models/core/time.h"
 #include "models/memory/visibility_queue.h"
 #include "models/platform/ascend_params.h"
+#include "models/tlm/core_quantum_keeper.h"
 
 namespace symsim {
 
@@ -111,8 +113,8 @@ class AivCore {
   VisibilityQueue& m_visibility;
   Hooks& m_hooks;
   ExecContext m_ctx;
-  Ps m_local_ps = 0;
-  Ps m_quantum_ps;
+  Ps m_local_ps = 0;  // SystemC time + the keeper's local time, read by every operation
+  CoreQuantumKeeper m_keeper;
   double m_scalar_op_ps;
   Ps m_mte_latency_ps;
   std::array<Pipe, kAivPipes> m_pipes{};

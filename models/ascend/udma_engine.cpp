@@ -1,6 +1,9 @@
 #include "models/ascend/udma_engine.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <cstring>
 
 #include "models/ascend/ring.h"
 #include "models/ascend/udma_atomic_alu.h"
@@ -17,7 +20,38 @@ UdmaEngine::UdmaEngine(sc_core::sc_module_name name, int pe, UdmaEnv env)
     : sc_module(name),
       m_pe(pe),
       m_env(env),
-      m_doorbells(uint64_t{64} << 20, false, std::string(this->name()) + ".doorbells") {}
+      m_doorbells(uint64_t{64} << 20, false, std::string(this->name()) + ".doorbells") {
+  doorbell.register_b_transport(this, &UdmaEngine::doorbell_transport);
+}
+
+uint8_t* UdmaEngine::dmi_pointer(uint8_t* address, uint64_t len) {
+  const auto a = reinterpret_cast<uint64_t>(address);
+  for (const tlm::tlm_dmi& d : m_dmi)
+    if (a >= d.get_start_address() && a + len - 1 <= d.get_end_address())
+      return d.get_dmi_ptr() + (a - d.get_start_address());
+  tlm::tlm_generic_payload trans;
+  trans.set_command(tlm::TLM_WRITE_COMMAND);
+  trans.set_address(a);
+  tlm::tlm_dmi d;
+  if (!dma->get_direct_mem_ptr(trans, d) || !d.is_read_write_allowed() || a + len - 1 > d.get_end_address())
+    throw std::runtime_error(fmt::format("{}: no DMI for [{:#x}, +{}) from the memory on its dma socket", name(), a, len));
+  m_dmi.push_back(d);
+  return d.get_dmi_ptr() + (a - d.get_start_address());
+}
+
+void UdmaEngine::doorbell_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
+  const unsigned int len = trans.get_data_length();
+  if (!trans.is_write() || (len != 4 && len != 8) || trans.get_byte_enable_ptr()) {
+    trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+    return;
+  }
+  uint64_t value = 0;
+  std::memcpy(&value, trans.get_data_ptr(), len);
+  // A posted write: the store leaves the core at its local time; the engine's own latency is
+  // in when it acts (mmio_store), not in the initiator's delay.
+  mmio_store(trans.get_address(), value, now_ps() + static_cast<Ps>(delay.value()));
+  trans.set_response_status(tlm::TLM_OK_RESPONSE);
+}
 
 int UdmaEngine::create_qp(const QpRef& ref, int target_pe, uint32_t sq_depth_bb, uint32_t cq_depth) {
   UdmaQp q;
@@ -29,6 +63,8 @@ int UdmaEngine::create_qp(const QpRef& ref, int target_pe, uint32_t sq_depth_bb,
   q.sq_base = mem.rings.allocate(uint64_t{sq_depth_bb} * kWqebbBytes, 4096);
   q.cq_base = mem.rings.allocate(uint64_t{cq_depth} * kCqeBytes, 4096);
   if (!q.sq_base || !q.cq_base) throw std::runtime_error("HBM ring area exhausted on PE " + std::to_string(m_pe));
+  q.sq_base = dmi_pointer(q.sq_base, uint64_t{sq_depth_bb} * kWqebbBytes);
+  q.cq_base = dmi_pointer(q.cq_base, uint64_t{cq_depth} * kCqeBytes);
   const auto index = static_cast<int>(m_qps.size());
   q.tp_id = static_cast<uint32_t>(index);
   q.sq_doorbell_addr = reinterpret_cast<uint64_t>(m_doorbells.base()) + index * kDoorbellStride;

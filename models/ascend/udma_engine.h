@@ -7,8 +7,15 @@
 // byte orders it against earlier WQEs of the QP (udma_ordering.h). Data lands in 512 B
 // visibility units; a CQE is written when asked. A store to a CQ doorbell returns CQ slots.
 // Timing is computed per WQE; the platform's DoorbellScheduler calls the engine at each doorbell.
+// TLM-2.0: doorbell stores arrive on the `doorbell` target socket (a write of the producer
+// index at offset qp * 16, +8 for the CQ doorbell; the annotated delay is when the store was
+// made); the rings are read and written through DMI pointers asked for once over the `dma`
+// initiator socket, which is bound to the PE's HBM (models/memory/hbm.h).
 #pragma once
 #include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
 
 #include <cstdint>
 #include <queue>
@@ -65,8 +72,11 @@ struct UdmaQp {
   uint64_t cq_doorbell_addr = 0;
 };
 
-class UdmaEngine : public sc_core::sc_module, public MmioTarget {
+class UdmaEngine : public sc_core::sc_module {
  public:
+  tlm_utils::simple_target_socket<UdmaEngine> doorbell{"doorbell"};
+  tlm_utils::simple_initiator_socket<UdmaEngine> dma{"dma"};
+
   SC_HAS_PROCESS(UdmaEngine);
   UdmaEngine(sc_core::sc_module_name name, int pe, UdmaEnv env);
 
@@ -75,8 +85,7 @@ class UdmaEngine : public sc_core::sc_module, public MmioTarget {
   UdmaQp& qp(int index) { return m_qps[index]; }
   const std::vector<UdmaQp>& qps() const { return m_qps; }
 
-  // MMIO: offset = qp index * 16 (+8 for the CQ doorbell).
-  void mmio_store(uint64_t offset_bytes, uint64_t value, Ps t_ps) override;
+  // The MMIO window the doorbells are mapped at: offset = qp index * 16 (+8 for the CQ doorbell).
   uint8_t* doorbell_window() const { return m_doorbells.base(); }
   static constexpr uint64_t kDoorbellStride = 16;
 
@@ -88,6 +97,12 @@ class UdmaEngine : public sc_core::sc_module, public MmioTarget {
   Ps busy_ps() const { return m_busy_ps; }
 
  private:
+  // The doorbell socket: a write of 4 or 8 bytes (the index is the low 32 bits).
+  void doorbell_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
+  void mmio_store(uint64_t offset_bytes, uint64_t value, Ps t_ps);
+  // Where the engine reads and writes [address, address + len) of its HBM: the DMI pointer,
+  // asked for over `dma` the first time the region is touched.
+  uint8_t* dmi_pointer(uint8_t* address, uint64_t len);
   void ring_sq(UdmaQp& q, uint32_t producer_index, Ps t);
   void execute(UdmaQp& q, uint32_t wqe_index, const uint8_t* first, const uint8_t* second, Ps t);
   // Checks target, path, token, operands and addresses; returns a CQE substatus (0 when fine).
@@ -106,6 +121,7 @@ class UdmaEngine : public sc_core::sc_module, public MmioTarget {
   UdmaEnv m_env;
   SparseRegion m_doorbells;
   std::vector<UdmaQp> m_qps;
+  std::vector<tlm::tlm_dmi> m_dmi;  // the HBM regions granted so far
   uint64_t m_queued = 0;  // doorbells on their way
   Ps m_free_ps = 0;  // engine pipeline busy until
   Ps m_busy_ps = 0;

@@ -6,20 +6,26 @@
 
 namespace symsim {
 
-Fabric::Fabric(int n_pes, const FabricParams& p) : m_n_pes(n_pes), m_params(p) {
+Fabric::Fabric(int n_pes, const FabricParams& p, sc_core::sc_module_name name)
+    : sc_module(name), m_n_pes(n_pes), m_params(p) {
   const int nodes = (n_pes + p.pes_per_node - 1) / p.pes_per_node;
+  for (int n = 0; n < nodes; ++n) m_switches.push_back(std::make_unique<FabricSwitch>(fmt::format("switch{}", n).c_str(), 1));
   for (int pe = 0; pe < n_pes; ++pe) {
-    m_pe_up.push_back(add_link(fmt::format("pe{}->l1.{}", pe, node_of(pe)), p.port_gbytes_per_s,
-                               p.port_latency_ps + p.l1_switch_ps));
-    m_pe_down.push_back(add_link(fmt::format("l1.{}->pe{}", node_of(pe), pe), p.port_gbytes_per_s,
-                                 p.port_latency_ps));
+    m_pe_up.push_back(add_link(fmt::format("link_pe{}_up", pe), fmt::format("pe{}->l1.{}", pe, node_of(pe)),
+                               p.port_gbytes_per_s, p.port_latency_ps + p.l1_switch_ps));
+    m_pe_down.push_back(add_link(fmt::format("link_pe{}_down", pe), fmt::format("l1.{}->pe{}", node_of(pe), pe),
+                                 p.port_gbytes_per_s, p.port_latency_ps));
+    m_switches[node_of(pe)]->connect(m_pe_up.back(), m_pe_down.back());
   }
   if (nodes > 1) {
+    m_switches.push_back(std::make_unique<FabricSwitch>("spine", 2));
     for (int n = 0; n < nodes; ++n) {
-      m_node_up.push_back(add_link(fmt::format("l1.{}->l2", n), p.uplink_gbytes_per_s,
-                                   p.uplink_latency_ps + p.l2_switch_ps));
-      m_node_down.push_back(add_link(fmt::format("l2->l1.{}", n), p.uplink_gbytes_per_s,
-                                     p.uplink_latency_ps + p.l1_switch_ps));
+      m_node_up.push_back(add_link(fmt::format("link_switch{}_up", n), fmt::format("l1.{}->l2", n),
+                                   p.uplink_gbytes_per_s, p.uplink_latency_ps + p.l2_switch_ps));
+      m_node_down.push_back(add_link(fmt::format("link_switch{}_down", n), fmt::format("l2->l1.{}", n),
+                                     p.uplink_gbytes_per_s, p.uplink_latency_ps + p.l1_switch_ps));
+      m_switches[n]->connect(m_node_down.back(), m_node_up.back());
+      m_switches.back()->connect(m_node_up.back(), m_node_down.back());
     }
   }
 }
@@ -29,9 +35,9 @@ void Fabric::attach(Hooks* hooks, uint64_t seed) {
   m_rng.seed(seed ^ 0xfab41c5eedull);
 }
 
-Link* Fabric::add_link(std::string name, double gbytes_per_s, Ps latency_ps) {
-  m_links.push_back(std::make_unique<Link>(static_cast<int>(m_links.size()), std::move(name),
-                                           gbytes_per_s, latency_ps));
+Link* Fabric::add_link(const std::string& module_name, std::string name, double gbytes_per_s, Ps latency_ps) {
+  m_links.push_back(std::make_unique<FabricLink>(module_name.c_str(), static_cast<int>(m_links.size()), std::move(name),
+                                                 gbytes_per_s, latency_ps));
   return m_links.back().get();
 }
 

@@ -5,7 +5,11 @@
 // at most `path_skew_ps` from the switch plane it crosses, so two messages may arrive in the
 // other order than they were sent unless their sender orders them.
 // `send` returns when the message's 512 B visibility units land at the destination port.
+// In the SystemC hierarchy: platform.fabric with its switches (switchN per node, spine) and
+// links (link_peN_up/down, link_switchN_up/down); engines call send directly.
 #pragma once
+#include <systemc>
+
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -14,7 +18,8 @@
 
 #include "models/core/observer.h"
 #include "models/core/time.h"
-#include "models/fabric/link.h"
+#include "models/fabric/fabric_link.h"
+#include "models/fabric/fabric_switch.h"
 
 namespace symsim {
 
@@ -38,9 +43,9 @@ struct Delivery {
   Ps wire_start_ps;     // the head entered the first link
 };
 
-class Fabric {
+class Fabric : public sc_core::sc_module {
  public:
-  Fabric(int n_pes, const FabricParams& p);
+  Fabric(int n_pes, const FabricParams& p, sc_core::sc_module_name name = "fabric");
 
   // Link activity goes to `hooks` (may be null); path skews are drawn from `seed`.
   void attach(Hooks* hooks, uint64_t seed);
@@ -56,7 +61,8 @@ class Fabric {
   int node_of(int pe) const { return pe / m_params.pes_per_node; }
   int n_pes() const { return m_n_pes; }
   const FabricParams& params() const { return m_params; }
-  const std::vector<std::unique_ptr<Link>>& links() const { return m_links; }
+  const std::vector<std::unique_ptr<FabricLink>>& links() const { return m_links; }
+  const std::vector<std::unique_ptr<FabricSwitch>>& switches() const { return m_switches; }
 
  private:
   // A route held in place (at most two legs of four links): sends look one up per message,
@@ -68,14 +74,15 @@ class Fabric {
     Link* const* begin() const { return links.data(); }
     Link* const* end() const { return links.data() + n; }
   };
-  Link* add_link(std::string name, double gbytes_per_s, Ps latency_ps);
+  Link* add_link(const std::string& module_name, std::string name, double gbytes_per_s, Ps latency_ps);
   void add_direct(Path& p, int src_pe, int dst_pe) const;
   Path path(int src_pe, int dst_pe, int via_pe) const;
   Ps draw_skew_ps();
 
   int m_n_pes;
   FabricParams m_params;
-  std::vector<std::unique_ptr<Link>> m_links;
+  std::vector<std::unique_ptr<FabricSwitch>> m_switches;  // level 1 per node, then the spine
+  std::vector<std::unique_ptr<FabricLink>> m_links;
   std::vector<Link*> m_pe_up, m_pe_down, m_node_up, m_node_down;
   Hooks* m_hooks = nullptr;
   std::mt19937_64 m_rng{0};

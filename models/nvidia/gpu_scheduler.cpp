@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "models/core/sanitizers.h"
+#include "models/nvidia/code_cost.h"
 #include "models/nvidia/device_trap.h"
 #include "models/nvidia/nvidia_system.h"
 
@@ -116,9 +117,13 @@ void GpuScheduler::run() {
     swap_static_smem(t.cta);
     g_current = &t;
     ++m_resumes;
+    drop_code_blocks();
     t.fiber.resume();
     g_current = nullptr;
-    if (t.fiber.finished() && !t.finished) finish_thread(t);
+    if (t.fiber.finished() && !t.finished) {
+      if (g_code_blocks != 0) charge_code_blocks(t);  // the code after its last shim call
+      finish_thread(t);
+    }
   }
 }
 

@@ -19,6 +19,8 @@ ParamTable NvidiaParams::table() {
       {"sm.issue_slot_ns", "the SM's time per warp instruction of integer work, shared by its warps (a warp's op costs at least warps x this)", R, 0, 1e6, &sm_issue_slot_ns},
       {"sm.shfl_slot_ns", "the SM's time per warp shuffle, shared by its warps", R, 0, 1e6, &sm_shfl_slot_ns},
       {"sm.vote_slot_ns", "the SM's time per warp vote, shared by its warps", R, 0, 1e6, &sm_vote_slot_ns},
+      {"sm.code_block_ns", "one basic block of the kernel's own code between shim calls, one warp alone", R, 0, 1e6, &sm_code_block_ns},
+      {"sm.code_block_slot_ns", "the SM's time per warp basic block of kernel code, shared by its warps", R, 0, 1e6, &sm_code_block_slot_ns},
       {"sm.loads_in_flight_per_thread", "data loads one thread keeps in flight; the next waits for the oldest to return", I, 1, 16, &sm_loads_in_flight},
       {"sm.store_gbytes_per_s", "the SM's write path (stores and bulk stores together)", R, 0.001, 1e5, &sm_store_gbytes_per_s},
       {"sm.atomic_issue_ns", "one global atomic through the SM's atomic issue port", R, 0, 1e6, &sm_atomic_issue_ns},

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <memory>
 
+#include "models/nvidia/code_cost.h"
 #include "models/nvidia/device_trap.h"
 #include "models/nvidia/gpu_scheduler.h"
 #include "models/nvidia/nic.h"
@@ -134,6 +135,7 @@ uint32_t type_bytes(AtomicType t) {
 CudaThread& this_thread() {
   CudaThread* t = current_thread();
   if (!t) throw std::logic_error("a device function was called outside a kernel");
+  if (g_code_blocks != 0) charge_code_blocks(*t);
   return *t;
 }
 NvidiaSystem& this_system() { return *current_system(); }

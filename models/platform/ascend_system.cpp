@@ -11,11 +11,13 @@ namespace {
 constexpr uint64_t kMetaBytes = uint64_t{256} << 20;
 }
 
-AscendSystem::AscendSystem(const AscendParams& params, int n_pes, uint64_t seed)
-    : m_params(params), m_n_pes(n_pes), m_fabric(n_pes, params.fabric()), m_memory(n_pes),
+AscendSystem::AscendSystem(const AscendParams& params, int n_pes, uint64_t seed, sc_core::sc_module_name name)
+    : sc_module(name), m_params(params), m_n_pes(n_pes), m_fabric(n_pes, params.fabric()), m_memory(n_pes),
       m_hbm_ports(n_pes, BandwidthResource(params.hbm_gbytes_per_s)),
-      m_roce(n_pes, params, m_visibility, m_hbm_ports), m_cores(n_pes) {
+      m_roce(n_pes, params, m_visibility, m_hbm_ports) {
   if (params.sim_idle_poll_sleep != 0) m_visibility.set_watch(&m_watch);
+  // The cores' quantum (AivCore), also for TLM initiators a platform of one's own adds.
+  tlm_utils::tlm_quantumkeeper::set_global_quantum(sc_core::sc_time::from_value(ns_to_ps(params.sim_quantum_ns)));
   std::mt19937_64 rng(seed ^ 0x5eed70c3u);
   const auto hbm_bytes = static_cast<uint64_t>(params.hbm_bytes);
   for (int pe = 0; pe < n_pes; ++pe) {
@@ -33,11 +35,11 @@ AscendSystem::AscendSystem(const AscendParams& params, int n_pes, uint64_t seed)
   m_fabric.attach(&m_hooks, seed);
   UdmaEnv env{m_params, m_fabric, m_visibility, m_hooks, m_memory, m_hbm_ports, m_doorbells};
   for (int pe = 0; pe < n_pes; ++pe) {
-    m_engines.push_back(std::make_unique<UdmaEngine>(fmt::format("pe{}_udma", pe).c_str(), pe, env));
-    UdmaEngine& e = *m_engines.back();
+    m_pes.push_back(std::make_unique<AscendPe>(fmt::format("pe{}", pe).c_str(), pe, env));
+    UdmaEngine& e = m_pes.back()->udma;
     m_doorbells.attach(&e);
     const auto base = reinterpret_cast<uintptr_t>(e.doorbell_window());
-    m_addresses.add({base, base + (uint64_t{64} << 20), pe, -1, RegionKind::kMmio, &e,
+    m_addresses.add({base, base + (uint64_t{64} << 20), pe, -1, RegionKind::kMmio, &m_pes.back()->mmio,
                      fmt::format("pe{}.doorbells", pe)});
     m_sdma.push_back(std::make_unique<SdmaEngine>(pe, m_params, m_fabric, m_visibility, m_hbm_ports));
   }
@@ -58,33 +60,33 @@ void AscendSystem::reserve_queues(int pe, uint64_t qp_count) {
 }
 
 bool AscendSystem::has_core(int pe, int core) const {
-  return core < static_cast<int>(m_cores[pe].size()) && m_cores[pe][core].core != nullptr;
+  const auto& aiv = m_pes[pe]->aiv;
+  return core < static_cast<int>(aiv.size()) && aiv[core]->core() != nullptr;
 }
 
 AivCore& AscendSystem::core(int pe, int core) {
-  auto& cores = m_cores[pe];
-  if (core >= static_cast<int>(cores.size())) cores.resize(core + 1);
-  CoreSlot& slot = cores[core];
-  if (!slot.core) {
+  auto& aiv = m_pes[pe]->aiv;
+  if (core >= static_cast<int>(aiv.size()))
+    throw std::out_of_range(fmt::format("AIV core {} of PE {}: the platform has {} cores", core, pe, m_params.aiv_cores));
+  AivCoreModule& slot = *aiv[core];
+  if (!slot.core()) {
     const auto ub_bytes = static_cast<uint64_t>(m_params.aiv_ub_bytes);
     if (m_ub_regions.empty()) m_ub_regions.resize(static_cast<size_t>(m_n_pes));
     SparseRegion& ubs = m_ub_regions[pe];
     if (!ubs.base())
       ubs = SparseRegion(static_cast<uint64_t>(m_params.aiv_cores) * ub_bytes, true, fmt::format("pe{}.ub", pe));
-    if (static_cast<uint64_t>(core + 1) * ub_bytes > ubs.size())
-      throw std::out_of_range(fmt::format("AIV core {} of PE {}: the platform has {} cores", core, pe, m_params.aiv_cores));
-    slot.ub = ubs.base() + static_cast<uint64_t>(core) * ub_bytes;
-    slot.core = std::make_unique<AivCore>(pe, core, m_params, m_visibility, m_hooks);
-    const auto base = reinterpret_cast<uintptr_t>(slot.ub);
+    slot.ub.place(ubs.base() + static_cast<uint64_t>(core) * ub_bytes, ub_bytes);
+    slot.set_core(std::make_unique<AivCore>(pe, core, m_params, m_visibility, m_hooks));
+    const auto base = reinterpret_cast<uintptr_t>(slot.ub.base());
     m_addresses.add({base, base + ub_bytes, pe, core, RegionKind::kUnifiedBuffer, nullptr,
                      fmt::format("pe{}.aiv{}.ub", pe, core)});
   }
-  return *slot.core;
+  return *slot.core();
 }
 
 uint8_t* AscendSystem::unified_buffer(int pe, int core) {
   this->core(pe, core);
-  return m_cores[pe][core].ub;
+  return m_pes[pe]->aiv[core]->ub.base();
 }
 
 }  // namespace symsim

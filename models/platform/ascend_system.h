@@ -1,6 +1,10 @@
-// An Ascend UDMA platform of n PEs: per PE its HBM, UDMA engine and AIV cores (made on first
-// use), the fabric between PEs, and the shared visibility queue. Built before sc_start.
+// An Ascend UDMA platform of n PEs: per PE its HBM, UDMA engine and AIV cores (their state made
+// on first use), the fabric between PEs, and the shared visibility queue. Built before
+// sc_start, as the SystemC module `platform` (docs/systemc.md): platform.peN (ascend_pe.h),
+// platform.fabric, platform.udma_doorbells.
 #pragma once
+#include <systemc>
+
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -16,12 +20,13 @@
 #include "models/memory/address_map.h"
 #include "models/memory/visibility_queue.h"
 #include "models/platform/ascend_params.h"
+#include "models/platform/ascend_pe.h"
 
 namespace symsim {
 
-class AscendSystem {
+class AscendSystem : public sc_core::sc_module {
  public:
-  AscendSystem(const AscendParams& params, int n_pes, uint64_t seed);
+  AscendSystem(const AscendParams& params, int n_pes, uint64_t seed, sc_core::sc_module_name name = "platform");
   ~AscendSystem();
 
   int n_pes() const { return m_n_pes; }
@@ -33,7 +38,8 @@ class AscendSystem {
   Hooks& hooks() { return m_hooks; }
   AddressMap& addresses() { return m_addresses; }
   PeMemory& memory(int pe) { return m_memory[pe]; }
-  UdmaEngine& engine(int pe) { return *m_engines[pe]; }
+  UdmaEngine& engine(int pe) { return m_pes[pe]->udma; }
+  AscendPe& pe_module(int index) { return *m_pes[index]; }
   SdmaEngine& sdma(int pe) { return *m_sdma[pe]; }
   RoceEngine& roce(int pe) { return m_roce.nic(pe); }
   // The AIV core `core` of `pe`, made (with its Unified Buffer) on first use.
@@ -44,11 +50,6 @@ class AscendSystem {
   void reserve_queues(int pe, uint64_t qp_count);
 
  private:
-  struct CoreSlot {
-    std::unique_ptr<AivCore> core;
-    uint8_t* ub = nullptr;  // in the PE's m_ub_regions entry
-  };
-
   const AscendParams& m_params;
   int m_n_pes;
   Fabric m_fabric;
@@ -59,10 +60,9 @@ class AscendSystem {
   std::vector<PeMemory> m_memory;
   std::vector<BandwidthResource> m_hbm_ports;
   DoorbellScheduler m_doorbells{"udma_doorbells"};
-  std::vector<std::unique_ptr<UdmaEngine>> m_engines;
+  std::vector<std::unique_ptr<AscendPe>> m_pes;
   std::vector<std::unique_ptr<SdmaEngine>> m_sdma;
   RocePlane m_roce;
-  std::vector<std::vector<CoreSlot>> m_cores;
   // The Unified Buffers of each PE's cores, one sparse mapping per PE: pages a kernel never
   // touches cost nothing.
   std::vector<SparseRegion> m_ub_regions;

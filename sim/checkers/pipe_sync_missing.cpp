@@ -40,19 +40,20 @@ void PipeSyncMissingChecker::on_copy(const CopyRecord& c) {
   const uint8_t* re = c.src + c.bytes;
   const uint8_t* wb = c.dst;
   const uint8_t* we = c.dst + (c.dst_bytes ? c.dst_bytes : c.bytes);
-  struct Conflict {
-    Access* a;
-    int pipe;
-    bool raw;
-  };
-  std::vector<Conflict> conflicts;
+  std::vector<Conflict>& conflicts = m_conflicts;
+  conflicts.clear();
   for (int x = 0; x < kPipes; ++x) {
     if (x == q) continue;
-    std::deque<Access>& d = k.by_pipe[x];
-    auto it = std::lower_bound(d.begin(), d.end(), k.ordered[x][q],
-                               [](const Access& a, uint64_t s) { return a.seq < s; });
-    for (; it != d.end(); ++it) {
-      Access& a = *it;
+    RingFifo<Access>& d = k.by_pipe[x];
+    // The first access not yet ordered before pipe q (accesses are in sequence order). The
+    // unordered tail is short (under 3 on average in the MoE kernels) while the list holds up
+    // to kKeptAccesses (pipe S never copies there, so nothing is ever ordered before every
+    // pipe): walking back from the newest is cheaper than a binary search over the list.
+    const uint64_t ordered = k.ordered[x][q];
+    size_t lo = d.size();
+    while (lo > 0 && d[lo - 1].seq >= ordered) --lo;
+    for (size_t i = lo; i < d.size(); ++i) {
+      Access& a = d[i];
       if (a.reported & bit) continue;
       const bool raw = a.write && a.begin < re && rb < a.end;
       const bool war = a.begin < we && wb < a.end;  // overwrites bytes another pipe read or wrote
@@ -78,23 +79,29 @@ void PipeSyncMissingChecker::on_copy(const CopyRecord& c) {
         at_site(a.site), pipe_name(f.pipe), pipe_name(q), pipe_name(q), f.raw ? "stale" : "its own bytes clobber in-use");
     m_ctx.log.report(std::move(h));
   }
-  std::deque<Access>& mine = k.by_pipe[q];
-  if (!m_ctx.in_queue_ring(c.src)) mine.push_back({rb, re, k.seq++, false, 0, c.site});
-  mine.push_back({wb, we, k.seq++, true, 0, c.site});
+  RingFifo<Access>& mine = k.by_pipe[q];
+  if (!m_ctx.in_queue_ring(c.src)) mine.emplace_back(Access{rb, re, k.seq++, false, 0, c.site});
+  mine.emplace_back(Access{wb, we, k.seq++, true, 0, c.site});
   drop_ordered(k);
 }
 
 void PipeSyncMissingChecker::drop_ordered(Core& k) {
   // Only the last kKeptAccesses accesses are kept; one ordered before every other pipe can
   // never be reported, so polling loops (a copy and a SetFlag/WaitFlag per poll) keep short lists.
+  const uint64_t window = k.seq >= kKeptAccesses ? k.seq - kKeptAccesses : 0;
   for (int x = 0; x < kPipes; ++x) {
-    uint64_t below = k.seq >= kKeptAccesses ? k.seq - kKeptAccesses : 0;
-    uint64_t ordered = UINT64_MAX;
-    for (int q = 0; q < kPipes; ++q)
-      if (q != x) ordered = std::min(ordered, k.ordered[x][q]);
-    below = std::max(below, ordered);
-    std::deque<Access>& d = k.by_pipe[x];
+    const uint64_t below = std::max(window, k.before_all[x]);
+    RingFifo<Access>& d = k.by_pipe[x];
     while (!d.empty() && d.front().seq < below) d.pop_front();
+  }
+}
+
+void PipeSyncMissingChecker::refresh_before_all(Core& k) {
+  for (int x = 0; x < kPipes; ++x) {
+    uint64_t least = UINT64_MAX;
+    for (int q = 0; q < kPipes; ++q)
+      if (q != x) least = std::min(least, k.ordered[x][q]);
+    k.before_all[x] = least;
   }
 }
 
@@ -125,6 +132,7 @@ void PipeSyncMissingChecker::on_pipe_sync(const PipeSyncRecord& s) {
         const uint64_t covered = x == from ? set_at : std::min(set_at, k.ordered[x][from]);
         k.ordered[x][to] = std::max(k.ordered[x][to], covered);
       }
+      refresh_before_all(k);
       drop_ordered(k);
       break;
     }
@@ -134,6 +142,7 @@ void PipeSyncMissingChecker::on_pipe_sync(const PipeSyncRecord& s) {
       } else {
         k.ordered[s.dst_pipe].fill(k.seq);
       }
+      refresh_before_all(k);
       drop_ordered(k);
       break;
   }

@@ -1,12 +1,12 @@
 #pragma once
 #include <array>
-#include <deque>
 #include <tuple>
 #include <vector>
 
 #include "catalog/hazard_id.h"
 #include "checkers/checker.h"
 #include "checkers/per_core.h"
+#include "checkers/ring_fifo.h"
 
 namespace symsim {
 
@@ -39,14 +39,27 @@ class PipeSyncMissingChecker : public Checker {
   // Ordering only ever covers a prefix of a pipe's accesses: ordered[x][q] is the sequence
   // number below which every access of pipe x is ordered before pipe q. A copy on q then
   // scans only the unordered tail of each other pipe, and ordered heads are dropped.
+  // A ring per pipe, not a deque: a deque allocates a block every few copies and costs one
+  // even when empty, for each of the thousands of cores of a large run.
   struct Core {
-    std::array<std::deque<Access>, kPipes> by_pipe;  // oldest first
+    std::array<RingFifo<Access>, kPipes> by_pipe;  // oldest first
     std::array<std::array<uint64_t, kPipes>, kPipes> ordered{};
+    // before_all[x]: the least of ordered[x][q] over the other pipes q (below it an access of
+    // x can never be reported), kept up to date as syncs change `ordered`: copies outnumber
+    // syncs, and each copy drops entries against it.
+    std::array<uint64_t, kPipes> before_all{};
     uint64_t seq = 0;
     std::vector<PendingSet> set_seq;  // a few at a time: a list beats a map
   };
+  struct Conflict {
+    Access* a;
+    int pipe;
+    bool raw;
+  };
   static void drop_ordered(Core& k);
+  static void refresh_before_all(Core& k);
   PerCore<Core> m_cores;
+  std::vector<Conflict> m_conflicts;  // one copy's, kept to reuse its storage
 };
 
 }  // namespace symsim

@@ -3,8 +3,9 @@
 // dispatch does before it sends INT8. The workload's tokens are INT8 values q with a per-token
 // scale s (moe_workload.h); the BF16 input the host hands variant 3 is bf16(q * s), whose rounding
 // error is at most |q s| 2^-9 <= s / 4, so round(x / s) gives back exactly q and the dispatched
-// bytes are the workload's. The scale is the workload's (the published operator derives it
-// from the token's absolute maximum: a ReduceMax more per token, not done here).
+// bytes are the workload's. The value uses the workload's scale; the vector pipe is charged the
+// operator's dynamic quantisation (moe_vector_cost.h: Abs and a row maximum first, scale 127 /
+// max), whose own scale would give different INT8 bytes than the host checks.
 #pragma once
 #include <cmath>
 #include <cstdint>

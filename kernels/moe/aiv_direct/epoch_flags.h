@@ -70,4 +70,24 @@ __aicore__ inline PhaseSpan receive_epoch_blocks(__gm__ uint8_t* gm, const DafUb
     return copy;
 }
 
+// Loads the `blocks` blocks at `gm` once and unpacks their payload into ub.payload: for data a
+// count block has already announced (the sender stored it and saw it land before it sent the
+// count), so every flag must hold `epoch`; one that does not is a protocol error.
+__aicore__ inline void load_arrived(__gm__ uint8_t* gm, const DafUb& ub, uint32_t blocks, float epoch)
+{
+    AscendC::DataCopy(ub_tensor(ub.image, blocks * kBlockBytes), gm_tensor(gm, uint64_t{blocks} * kBlockBytes),
+                      blocks * kBlockBytes);
+    AscendC::SetFlag<AscendC::HardEvent::MTE2_S>(EVENT_ID2);
+    AscendC::WaitFlag<AscendC::HardEvent::MTE2_S>(EVENT_ID2);
+    if (!all_flags(ub, blocks, epoch)) {
+        AscendC::printf("moe: announced Data-as-Flag blocks at %p have not all arrived\n", static_cast<void*>(gm));
+        trap();
+    }
+    AscendC::SetFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID2);
+    AscendC::WaitFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID2);
+    ub.Unpack(blocks);
+    AscendC::SetFlag<AscendC::HardEvent::V_MTE2>(EVENT_ID2);  // the next load refills the image
+    AscendC::WaitFlag<AscendC::HardEvent::V_MTE2>(EVENT_ID2);
+}
+
 }  // namespace moe::aiv

@@ -1,7 +1,8 @@
 // MoE combine, AIV-direct (variant 3): the reverse path of moe_aiv_dispatch_kernel, again on
 // every AIV core of the die and again as MTE3 stores straight into the peer's window. Each core:
 //  - expert: for its contiguous share of the received tokens (slot order: local expert, source
-//    rank, slot) it loads the token, runs the stand-in expert (BF16 out = dequantised input x a
+//    rank, slot; sent starting at the rank's own offset into the share, as the operator
+//    staggers its sends) it loads the token, runs the stand-in expert (BF16 out = dequantised input x a
 //    per-expert gain, on the vector pipe), packs the row as Data-as-Flag blocks and puts it into
 //    the source rank's combine window at slot (token, k), k the expert's place in the token's
 //    top-k, and clears the input slot (the dispatch window's, reused by the launch after next).
@@ -30,48 +31,66 @@ __aicore__ inline uint32_t received_tokens(const MoeTiling& t)
     return n;
 }
 
-__aicore__ inline void expert(const MoeTiling& t, Range mine, const DafUb& ub, AscendC::LocalTensor<uint8_t> in)
+// The received tokens of this core's share (slot order: local expert, source rank, slot), as
+// (e, src, j) triples in UB.
+__aicore__ inline uint32_t list_share(const MoeTiling& t, Range mine, __ubuf__ uint32_t* list)
 {
     const auto* recv_count = reinterpret_cast<const __gm__ uint32_t*>(t.recv_count);
-    const uint64_t window = t.comb_window + t.half() * t.comb_half_bytes;
-    AscendC::GlobalTensor<uint8_t> src_gm;
-    uint32_t i = 0;  // received tokens so far, in slot order
+    uint32_t i = 0, n = 0;  // received tokens so far, in slot order; listed
     for (uint32_t e = 0; e < t.experts_per_rank && i < mine.end; ++e) {
         for (uint32_t src = 0; src < t.ep && i < mine.end; ++src) {
-            const uint32_t n = recv_count[e * t.ep + src];
-            if (i + n <= mine.begin) {
-                i += n;
-                continue;
-            }
-            for (uint32_t j = 0; j < n; ++j, ++i) {
-                if (i < mine.begin || i >= mine.end) continue;
-                PhaseSpan pack("moe pack");  // load, expert, pack
-                auto* slot = reinterpret_cast<__gm__ uint8_t*>(t.recv_addr(e, src, j));
-                src_gm.SetGlobalBuffer(slot, t.token_payload_bytes);
-                AscendC::DataCopyPad(in, src_gm, AscendC::DataCopyExtParams{1, t.token_payload_bytes, 0, 0, 0});
-                clear_blocks(slot, ub, t.token_blocks);  // read: empty for the launch after next
-                AscendC::SetFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
-                AscendC::WaitFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
-                AscendC::SetFlag<AscendC::HardEvent::MTE2_S>(EVENT_ID0);
-                AscendC::WaitFlag<AscendC::HardEvent::MTE2_S>(EVENT_ID0);
-                const auto* h = reinterpret_cast<const __ubuf__ TokenHeader*>(in.GetPhyAddr());
-                const int32_t expert_id = static_cast<int32_t>(t.my_rank * t.experts_per_rank + e);
-                uint32_t k = 0;
-                while (k < t.top_k && h->experts[k] != expert_id) ++k;
-                if (k == t.top_k) trap();  // the token was not routed here
-                vec::expert_row(ub.payload, in.GetPhyAddr() + kTokenHeaderBytes, t.hidden, t.elem_bytes);
-                expert_forward(in.GetPhyAddr() + kTokenHeaderBytes, t.hidden, t.elem_bytes, h->scale,
-                               t.my_rank * t.experts_per_rank + e, reinterpret_cast<__ubuf__ uint16_t*>(ub.payload));
-                pack_for_put(ub, t.comb_blocks);
-                PhaseSpan put = pack.EndAfterVector("moe put");
-                put_blocks(window + (uint64_t{h->src_token} * t.top_k + k) * t.comb_stride(), ub, t.comb_blocks,
-                           h->src_rank);
-                image_free();
-                put.End();
-                AscendC::SetFlag<AscendC::HardEvent::V_MTE2>(EVENT_ID0);  // the input is read: load the next
-                AscendC::WaitFlag<AscendC::HardEvent::V_MTE2>(EVENT_ID0);
+            const uint32_t count = recv_count[e * t.ep + src];
+            for (uint32_t j = 0; j < count && i < mine.end; ++j, ++i) {
+                if (i < mine.begin) continue;
+                list[3 * n] = e;
+                list[3 * n + 1] = src;
+                list[3 * n + 2] = j;
+                ++n;
             }
         }
+    }
+    return n;
+}
+
+// The share's rows go out starting at the rank's own offset into the share, as the Atlas A3
+// combine operator staggers its sends (ops-transformer moe_distribute_combine_v2,
+// ExpertAlltoAllDispatchCopyAdd: token (loop + epRankId) % count, "错位发送"): the same core of
+// every die holds rows for the same few source ranks, and without the stagger they would all
+// store into one rank's window at a time.
+__aicore__ inline void expert(const MoeTiling& t, Range mine, const DafUb& ub, AscendC::LocalTensor<uint8_t> in,
+                              __ubuf__ uint32_t* list)
+{
+    const uint64_t window = t.comb_window + t.half() * t.comb_half_bytes;
+    AscendC::GlobalTensor<uint8_t> src_gm;
+    const uint32_t n = list_share(t, mine, list);
+    for (uint32_t loop = 0; loop < n; ++loop) {
+        const uint32_t at = (loop + t.my_rank) % n;
+        const uint32_t e = list[3 * at], src = list[3 * at + 1], j = list[3 * at + 2];
+        PhaseSpan pack("moe pack");  // load, expert, pack
+        auto* slot = reinterpret_cast<__gm__ uint8_t*>(t.recv_addr(e, src, j));
+        src_gm.SetGlobalBuffer(slot, t.token_payload_bytes);
+        AscendC::DataCopyPad(in, src_gm, AscendC::DataCopyExtParams{1, t.token_payload_bytes, 0, 0, 0});
+        clear_blocks(slot, ub, t.token_blocks);  // read: empty for the launch after next
+        AscendC::SetFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
+        AscendC::WaitFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
+        AscendC::SetFlag<AscendC::HardEvent::MTE2_S>(EVENT_ID0);
+        AscendC::WaitFlag<AscendC::HardEvent::MTE2_S>(EVENT_ID0);
+        const auto* h = reinterpret_cast<const __ubuf__ TokenHeader*>(in.GetPhyAddr());
+        const int32_t expert_id = static_cast<int32_t>(t.my_rank * t.experts_per_rank + e);
+        uint32_t k = 0;
+        while (k < t.top_k && h->experts[k] != expert_id) ++k;
+        if (k == t.top_k) trap();  // the token was not routed here
+        vec::expert_row(ub.payload, in.GetPhyAddr() + kTokenHeaderBytes, t.hidden, t.elem_bytes);
+        expert_forward(in.GetPhyAddr() + kTokenHeaderBytes, t.hidden, t.elem_bytes, h->scale,
+                       t.my_rank * t.experts_per_rank + e, reinterpret_cast<__ubuf__ uint16_t*>(ub.payload));
+        pack_for_put(ub, t.comb_blocks);
+        PhaseSpan put = pack.EndAfterVector("moe put");
+        put_blocks(window + (uint64_t{h->src_token} * t.top_k + k) * t.comb_stride(), ub, t.comb_blocks,
+                   h->src_rank);
+        image_free();
+        put.End();
+        AscendC::SetFlag<AscendC::HardEvent::V_MTE2>(EVENT_ID0);  // the input is read: load the next
+        AscendC::WaitFlag<AscendC::HardEvent::V_MTE2>(EVENT_ID0);
     }
 }
 
@@ -105,8 +124,10 @@ extern "C" __global__ __aicore__ void moe_aiv_combine_kernel(GM_ADDR tiling_gm, 
     timing[0] = AscendC::GetSystemCycle();
 
     AscendC::TPipe pipe;
-    AscendC::TBuf<AscendC::TPosition::VECCALC> in_buf, daf_buf, acc_buf, out_buf;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> in_buf, daf_buf, acc_buf, out_buf, list_buf;
     pipe.InitBuffer(in_buf, t.recv_stride());
+    const Range rows = share(received_tokens(t), c, cores);
+    pipe.InitBuffer(list_buf, round_up32(12 * (rows.end - rows.begin + 1)));
     pipe.InitBuffer(daf_buf, DafUb::bytes(t.comb_blocks));
     pipe.InitBuffer(acc_buf, 4 * t.hidden);
     pipe.InitBuffer(out_buf, round_up32(2 * t.hidden));
@@ -116,7 +137,7 @@ extern "C" __global__ __aicore__ void moe_aiv_combine_kernel(GM_ADDR tiling_gm, 
     if (t.token_blocks > t.comb_blocks) trap();
 
     PhaseSpan send_span("moe send");
-    expert(t, share(received_tokens(t), c, cores), ub, in_buf.Get<uint8_t>());
+    expert(t, rows, ub, in_buf.Get<uint8_t>(), list_buf.Get<uint32_t>().GetPhyAddr());
     send_span.End();
 
     PhaseSpan receive_span("moe receive");

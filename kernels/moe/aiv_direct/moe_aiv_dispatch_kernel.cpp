@@ -1,24 +1,31 @@
-// MoE dispatch, AIV-direct (variant 3), written the way the published fused operators are
-// described: every AIV core of the die takes part, and tokens go straight from the core's
-// Unified Buffer into the expert rank's receive window over the UB fabric (MTE3 stores to the
-// peer's HBM through CANN SHMEM's MTE put), no WQE, no UDMA engine. Same window layout,
-// Data-as-Flag blocks and count blocks as the UDMA variants (docs/moe.md). Each core:
-//  - send: core c < EP puts the count blocks of ranks d = c mod cores; then for its contiguous
-//    share of this rank's tokens it loads the BF16 token, quantises it to INT8 with the token's
-//    scale (INT8 dispatch; aiv_quantise.h), writes the header, packs the Data-as-Flag image once
-//    and puts it to each of the token's top-k experts (the slot: the token's order among this
-//    rank's tokens for that expert);
-//    A token for one of this rank's own experts is stored without flags straight into its
-//    expert input (the window slot, in place as for the other variants) with its source index;
-//  - receive: for its contiguous share of the (source rank, local expert) pairs of other ranks
-//    it polls the source's count block, then each token's blocks, and writes the payload
-//    without its flags back into the slot it came in (the expert input) with the token's
-//    source index. The blocks' flags carry the launch's epoch (epoch_flags.h); combine's
-//    experts clear the slots they read, as for the other variants.
+// MoE dispatch, AIV-direct (variant 3), structured as the public Atlas A3 MoE dispatch operator
+// (CANN ops-transformer, mc2/moe_distribute_dispatch_v2: AlltoAllDispatch, SetStatus,
+// WaitDispatch, LocalWindowCopy), the nearest public description of the published fused
+// dispatch: every AIV core of the die takes part, and tokens go straight from the core's Unified
+// Buffer into the expert rank's receive window over the UB fabric (MTE3 stores to the peer's HBM
+// through CANN SHMEM's MTE put), no WQE, no UDMA engine. Same window layout, Data-as-Flag blocks
+// and count blocks as the UDMA variants (docs/moe.md). Each core:
+//  - send: for its contiguous share of the rank's (token, expert) pairs it loads the BF16 token,
+//    finds the pair's slot (its order among the rank's pairs for that expert), quantises it to
+//    INT8 (aiv_quantise.h), writes the header, packs the Data-as-Flag image and stores it into
+//    the expert rank's window, one pair at a time through two images (the next pair is loaded
+//    while the store of the one before is on its way). A pair for one of this rank's own
+//    experts is stored without flags straight into its expert input (the window slot) with its
+//    source index;
+//  - waits until every store it issued has landed, then for every core of the die (die_barrier);
+//  - puts the count blocks of ranks d = c mod cores: a count block now also says that all of
+//    this rank's tokens for d are in d's window;
+//  - receive: polls the count blocks of its contiguous share of the (source rank, local expert)
+//    pairs, waits for every core of the die again (the operator's output offsets need every
+//    core's counts), then copies each announced token of its share out: the payload without
+//    its flags back into the slot (the expert input) with the token's source index.
+// The blocks' flags carry the launch's epoch (epoch_flags.h); combine's experts clear the slots
+// they read, as for the other variants.
 #include "../common/data_as_flag.h"
 #include "../common/moe_vector_cost.h"
 #include "aiv_direct_split.h"
 #include "aiv_quantise.h"
+#include "die_barrier.h"
 #include "epoch_flags.h"
 #include "phase_span.h"
 
@@ -69,21 +76,59 @@ __aicore__ inline void load_token(const MoeTiling& t, uint32_t tok, const DafUb&
     for (uint32_t i = 0; i < t.hidden; ++i) q[i] = quantise(xin[i], inv_scale);
 }
 
-__aicore__ inline void send_tokens(const MoeTiling& t, Range mine, const DafUb& ub, __ubuf__ uint32_t* seen,
-                                   __ubuf__ uint32_t* slot_of, __ubuf__ uint16_t* xin, uint64_t window)
+// Waits until the MTE3 stores of image `ev`'s last use are complete (their responses back).
+__aicore__ inline void wait_image(event_t ev)
+{
+    AscendC::WaitFlag<AscendC::HardEvent::MTE3_V>(ev);
+    AscendC::WaitFlag<AscendC::HardEvent::MTE3_S>(ev);
+    AscendC::WaitFlag<AscendC::HardEvent::MTE3_MTE2>(ev);
+}
+__aicore__ inline void image_stored(event_t ev)
+{
+    AscendC::SetFlag<AscendC::HardEvent::MTE3_V>(ev);
+    AscendC::SetFlag<AscendC::HardEvent::MTE3_S>(ev);
+    AscendC::SetFlag<AscendC::HardEvent::MTE3_MTE2>(ev);
+}
+
+struct SendUb {
+    DafUb image[2];             // two Data-as-Flag images, used in turn
+    __ubuf__ int32_t* ids;      // the rank's expert ids, one per (token, k) pair
+    __ubuf__ int32_t* scratch;  // the slot search's work space
+    __ubuf__ uint32_t* seen;    // pairs per expert before this core's share
+    __ubuf__ uint16_t* xin;     // the BF16 token before quantisation
+};
+
+__aicore__ inline void send_pairs(const MoeTiling& t, Range mine, const SendUb& ub, uint64_t window)
 {
     const auto* topk = reinterpret_cast<const __gm__ int32_t*>(t.topk_idx);
     const auto* scales = reinterpret_cast<const __gm__ float*>(t.scales);
     auto* recv_src_token = reinterpret_cast<__gm__ uint32_t*>(t.recv_src_token);
-    // Each of my (token, k) pairs takes the next slot of its expert among this rank's tokens.
-    for (uint32_t e = 0; e < t.ep * t.experts_per_rank; ++e) seen[e] = 0;
-    for (uint32_t p = 0; p < mine.end * t.top_k; ++p) {
-        const uint32_t j = seen[static_cast<uint32_t>(topk[p])]++;
-        if (p >= mine.begin * t.top_k) slot_of[p - mine.begin * t.top_k] = j;
-    }
-    for (uint32_t tok = mine.begin; tok < mine.end; ++tok) {
+    const uint32_t pairs = t.tokens * t.top_k;
+    AscendC::DataCopyPad(ub_tensor(reinterpret_cast<__ubuf__ uint8_t*>(ub.ids), pairs * 4),
+                         gm_tensor(reinterpret_cast<__gm__ uint8_t*>(t.topk_idx), pairs * 4),
+                         AscendC::DataCopyExtParams{1, pairs * 4, 0, 0, 0});
+    AscendC::SetFlag<AscendC::HardEvent::MTE2_S>(EVENT_ID0);  // the scalar side and the slot search read them
+    AscendC::WaitFlag<AscendC::HardEvent::MTE2_S>(EVENT_ID0);
+    AscendC::SetFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
+    AscendC::WaitFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
+    for (uint32_t e = 0; e < t.ep * t.experts_per_rank; ++e) ub.seen[e] = 0;
+    for (uint32_t p = 0; p < mine.begin; ++p) ++ub.seen[static_cast<uint32_t>(ub.ids[p])];
+    for (uint32_t p = mine.begin; p < mine.end; ++p) {
+        const uint32_t n = p - mine.begin;
+        const DafUb& img = ub.image[n & 1];
+        const auto ev = static_cast<event_t>(EVENT_ID4 + (n & 1));
+        if (n >= 2) {
+            PhaseSpan put("moe put");  // this image's store of two pairs ago
+            wait_image(ev);
+            put.End();
+        }
         PhaseSpan pack("moe pack");
-        auto* h = reinterpret_cast<__ubuf__ TokenHeader*>(ub.payload);
+        const uint32_t tok = p / t.top_k, e = static_cast<uint32_t>(ub.ids[p]);
+        vec::pair_slot(ub.ids, ub.scratch, p);
+        AscendC::SetFlag<AscendC::HardEvent::V_S>(EVENT_ID0);
+        AscendC::WaitFlag<AscendC::HardEvent::V_S>(EVENT_ID0);
+        const uint32_t j = ub.seen[e]++;
+        auto* h = reinterpret_cast<__ubuf__ TokenHeader*>(img.payload);
         h->src_rank = t.my_rank;
         h->src_token = tok;
         h->scale = scales[tok];
@@ -91,42 +136,43 @@ __aicore__ inline void send_tokens(const MoeTiling& t, Range mine, const DafUb& 
         for (uint32_t k = 0; k < kMaxTopK; ++k) {
             h->experts[k] = k < t.top_k ? static_cast<int16_t>(topk[tok * t.top_k + k]) : int16_t{-1};
         }
-        load_token(t, tok, ub, xin);
-        pack_for_put(ub, t.token_blocks);
+        load_token(t, tok, img, ub.xin);
+        pack_for_put(img, t.token_blocks);
         PhaseSpan put = pack.EndAfterVector("moe put");
-        for (uint32_t k = 0; k < t.top_k; ++k) {
-            const uint32_t e = static_cast<uint32_t>(topk[tok * t.top_k + k]);
-            const uint32_t j = slot_of[(tok - mine.begin) * t.top_k + k];
-            const uint32_t dst = e / t.experts_per_rank, le = e % t.experts_per_rank;
-            if (dst == t.my_rank) {  // own expert: the payload goes straight to its input, no flags
-                AscendC::DataCopyPad(gm_tensor(reinterpret_cast<__gm__ uint8_t*>(t.recv_addr(le, dst, j)),
-                                               t.token_payload_bytes),
-                                     ub_tensor(ub.payload, t.token_payload_bytes),
-                                     AscendC::DataCopyExtParams{1, t.token_payload_bytes, 0, 0, 0});
-                recv_src_token[t.slot(le, dst, j)] = tok;
-                continue;
-            }
-            put_blocks(window + t.slot_offset(le, t.my_rank, j), ub, t.token_blocks, dst);
+        const uint32_t dst = e / t.experts_per_rank, le = e % t.experts_per_rank;
+        if (dst == t.my_rank) {  // own expert: the payload goes straight to its input, no flags
+            AscendC::DataCopyPad(gm_tensor(reinterpret_cast<__gm__ uint8_t*>(t.recv_addr(le, dst, j)),
+                                           t.token_payload_bytes),
+                                 ub_tensor(img.payload, t.token_payload_bytes),
+                                 AscendC::DataCopyExtParams{1, t.token_payload_bytes, 0, 0, 0});
+            recv_src_token[t.slot(le, dst, j)] = tok;
+        } else {
+            put_blocks(window + t.slot_offset(le, t.my_rank, j), img, t.token_blocks, dst);
         }
-        image_free();
+        image_stored(ev);
         put.End();
-        AscendC::SetFlag<AscendC::HardEvent::V_MTE2>(EVENT_ID0);  // packed: the next token may load
+        AscendC::SetFlag<AscendC::HardEvent::V_MTE2>(EVENT_ID0);  // quantised: the next token may load
         AscendC::WaitFlag<AscendC::HardEvent::V_MTE2>(EVENT_ID0);
     }
+    PhaseSpan put("moe put");  // every store issued has landed
+    const uint32_t issued = mine.end - mine.begin;
+    for (uint32_t n = issued >= 2 ? issued - 2 : 0; n < issued; ++n) wait_image(static_cast<event_t>(EVENT_ID4 + (n & 1)));
+    AscendC::PipeBarrier<PIPE_ALL>();
+    put.End();
 }
 
-__aicore__ inline void receive(const MoeTiling& t, Range mine, const DafUb& ub, const DafUb& count_ub,
-                               __gm__ uint8_t* window)
+// The count blocks of this core's share of the (source rank, local expert) pairs, into
+// recv_count and `counts` (one per pair of the share).
+__aicore__ inline void wait_counts(const MoeTiling& t, Range mine, const DafUb& count_ub, __ubuf__ uint32_t* counts,
+                                   __gm__ uint8_t* window)
 {
     auto* recv_count = reinterpret_cast<__gm__ uint32_t*>(t.recv_count);
-    auto* recv_src_token = reinterpret_cast<__gm__ uint32_t*>(t.recv_src_token);
-    const auto* counts = reinterpret_cast<__ubuf__ uint32_t*>(count_ub.payload);
-    AscendC::GlobalTensor<uint8_t> out;
-    AscendC::LocalTensor<uint8_t> payload = ub_tensor(ub.payload, t.token_payload_bytes);
+    const auto* block = reinterpret_cast<__ubuf__ uint32_t*>(count_ub.payload);
     uint32_t have = UINT32_MAX;  // the source whose count block is in count_ub
     for (uint32_t i = mine.begin; i < mine.end; ++i) {
         const uint32_t src = i / t.experts_per_rank, e = i % t.experts_per_rank;
-        if (src == t.my_rank) continue;  // this rank's own tokens are in place already (send_tokens)
+        counts[i - mine.begin] = 0;
+        if (src == t.my_rank) continue;  // this rank's own tokens are in place already (send_pairs)
         if (src != have) {
             PhaseSpan copy = receive_epoch_blocks(window + t.count_offset(src), count_ub, 1, epoch_of(t));
             AscendC::SetFlag<AscendC::HardEvent::V_S>(EVENT_ID1);
@@ -134,11 +180,24 @@ __aicore__ inline void receive(const MoeTiling& t, Range mine, const DafUb& ub, 
             copy.End();
             have = src;
         }
-        const uint32_t n = counts[e];
-        recv_count[e * t.ep + src] = n;
-        for (uint32_t j = 0; j < n; ++j) {
-            __gm__ uint8_t* slot = window + t.slot_offset(e, src, j);
-            PhaseSpan copy = receive_epoch_blocks(slot, ub, t.token_blocks, epoch_of(t));
+        counts[i - mine.begin] = block[e];
+        recv_count[e * t.ep + src] = block[e];
+    }
+}
+
+// Copies the announced tokens of this core's share out of the window: the payload without its
+// flags back into the slot it came in (the expert input), and the token's source index.
+__aicore__ inline void copy_out(const MoeTiling& t, Range mine, const DafUb& ub, const __ubuf__ uint32_t* counts,
+                                __gm__ uint8_t* window)
+{
+    auto* recv_src_token = reinterpret_cast<__gm__ uint32_t*>(t.recv_src_token);
+    AscendC::GlobalTensor<uint8_t> out;
+    AscendC::LocalTensor<uint8_t> payload = ub_tensor(ub.payload, t.token_payload_bytes);
+    for (uint32_t i = mine.begin; i < mine.end; ++i) {
+        const uint32_t src = i / t.experts_per_rank, e = i % t.experts_per_rank;
+        for (uint32_t j = 0; j < counts[i - mine.begin]; ++j) {
+            PhaseSpan copy("moe copy");
+            load_arrived(window + t.slot_offset(e, src, j), ub, t.token_blocks, epoch_of(t));
             AscendC::SetFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID1);
             AscendC::WaitFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID1);
             out.SetGlobalBuffer(reinterpret_cast<__gm__ uint8_t*>(t.recv_addr(e, src, j)), t.token_payload_bytes);
@@ -163,29 +222,41 @@ extern "C" __global__ __aicore__ void moe_aiv_dispatch_kernel(GM_ADDR tiling_gm,
     timing[0] = AscendC::GetSystemCycle();
 
     AscendC::TPipe pipe;
-    AscendC::TBuf<AscendC::TPosition::VECCALC> daf_buf, count_buf, seen_buf, slot_buf, xin_buf;
-    pipe.InitBuffer(daf_buf, DafUb::bytes(t.token_blocks));
+    AscendC::TBuf<AscendC::TPosition::VECCALC> daf_buf[2], count_buf, ids_buf, scratch_buf, seen_buf, xin_buf, n_buf;
+    const uint32_t pairs = t.tokens * t.top_k;
+    for (auto& b : daf_buf) pipe.InitBuffer(b, DafUb::bytes(t.token_blocks));
     pipe.InitBuffer(count_buf, DafUb::bytes(1));
+    pipe.InitBuffer(ids_buf, round_up32(4 * pairs));
+    pipe.InitBuffer(scratch_buf, round_up32(4 * pairs));
     pipe.InitBuffer(seen_buf, round_up32(4 * t.ep * t.experts_per_rank));
-    const Range tokens = share(t.tokens, c, cores);
-    pipe.InitBuffer(slot_buf, round_up32(4 * (tokens.end - tokens.begin + 1) * t.top_k));
     pipe.InitBuffer(xin_buf, round_up32(2 * t.hidden));
-    DafUb ub, count_ub;
-    ub.Init(daf_buf.Get<uint8_t>().GetPhyAddr(), t.token_blocks);
+    const Range received = share(t.ep * t.experts_per_rank, c, cores);
+    pipe.InitBuffer(n_buf, round_up32(4 * (received.end - received.begin + 1)));
+    SendUb ub;
+    for (uint32_t i = 0; i < 2; ++i) {
+        ub.image[i].Init(daf_buf[i].Get<uint8_t>().GetPhyAddr(), t.token_blocks);
+        set_flags(ub.image[i], epoch_of(t));
+    }
+    ub.ids = ids_buf.Get<int32_t>().GetPhyAddr();
+    ub.scratch = scratch_buf.Get<int32_t>().GetPhyAddr();
+    ub.seen = seen_buf.Get<uint32_t>().GetPhyAddr();
+    ub.xin = xin_buf.Get<uint16_t>().GetPhyAddr();
+    DafUb count_ub;
     count_ub.Init(count_buf.Get<uint8_t>().GetPhyAddr(), 1);
-    set_flags(ub, epoch_of(t));
     set_flags(count_ub, epoch_of(t));
     const uint64_t window = t.window + t.half() * t.window_half_bytes;
+    auto* counts = n_buf.Get<uint32_t>().GetPhyAddr();
 
     PhaseSpan send_span("moe send");
+    send_pairs(t, share(pairs, c, cores), ub, window);
+    die_barrier(t, c, cores, 0);
     send_counts(t, c, cores, count_ub, window);
-    send_tokens(t, tokens, ub, seen_buf.Get<uint32_t>().GetPhyAddr(), slot_buf.Get<uint32_t>().GetPhyAddr(),
-                xin_buf.Get<uint16_t>().GetPhyAddr(), window);
     send_span.End();
 
     PhaseSpan receive_span("moe receive");
-    receive(t, share(t.ep * t.experts_per_rank, c, cores), ub, count_ub,
-            reinterpret_cast<__gm__ uint8_t*>(window));
+    wait_counts(t, received, count_ub, counts, reinterpret_cast<__gm__ uint8_t*>(window));
+    die_barrier(t, c, cores, 1);
+    copy_out(t, received, ub.image[0], counts, reinterpret_cast<__gm__ uint8_t*>(window));
     receive_span.End();
     timing[1] = AscendC::GetSystemCycle();
 }

@@ -43,16 +43,37 @@ inline void expert_row(const void* out_bf16, const void* in, uint32_t hidden, ui
     vector_issue("moe Cast float->bf16", {{out_bf16, out_bytes}}, {{out_bf16, out_bytes}}, f32);
 }
 
-// INT8 quantisation of one BF16 token with its scale: Cast bf16->float, Muls by 1/scale,
-// Cast float->half, Cast half->int8 (rounding to nearest).
+// Dynamic INT8 quantisation of one BF16 token, as the Atlas A3 MoE dispatch operator issues it
+// per (token, expert) pair (ops-transformer mc2/moe_distribute_dispatch_v2, QuantProcess): Cast
+// bf16->float, Abs, ReduceMax (a Max over the row's 256 B repeats, then WholeReduceMax of the
+// last one), Muls by 127 / max, Cast float->int32, Cast int32->half, Cast half->int8.
 inline void quantise_row(const void* out_int8, const void* in_bf16, uint32_t hidden)
 {
     const uint64_t in_bytes = uint64_t{hidden} * 2;
     const double f32 = repeats(hidden, 4);
     vector_issue("moe Cast bf16->float", {{in_bf16, in_bytes}}, {{in_bf16, in_bytes}}, f32);
-    vector_issue("moe Muls (1 / scale)", {{in_bf16, in_bytes}}, {{in_bf16, in_bytes}}, f32);
-    vector_issue("moe Cast float->half", {{in_bf16, in_bytes}}, {{in_bf16, in_bytes}}, f32);
+    vector_issue("moe Abs", {{in_bf16, in_bytes}}, {{in_bf16, in_bytes}}, f32);
+    vector_issue("moe Max (row maximum)", {{in_bf16, in_bytes}}, {{in_bf16, in_bytes}}, f32 > 1 ? f32 - 1 : 1);
+    vector_issue("moe WholeReduceMax", {{in_bf16, 256}}, {{in_bf16, 32}}, 1);
+    vector_issue("moe Muls (127 / max)", {{in_bf16, in_bytes}}, {{in_bf16, in_bytes}}, f32);
+    vector_issue("moe Cast float->int32", {{in_bf16, in_bytes}}, {{in_bf16, in_bytes}}, f32);
+    vector_issue("moe Cast int32->half", {{in_bf16, in_bytes}}, {{in_bf16, in_bytes}}, f32);
     vector_issue("moe Cast half->int8", {{in_bf16, in_bytes}}, {{out_int8, uint64_t{hidden}}}, repeats(hidden, 2));
+}
+
+// The window slot of pair p, as the same operator finds it (CalTokenSendExpertCnt): how many of
+// the rank's first p (token, expert) pairs go to the pair's expert, over the int32 expert ids in
+// UB: Duplicate, Sub, Abs, Mins, ReduceSum over p elements.
+inline void pair_slot(const void* expert_ids, const void* scratch, uint32_t p)
+{
+    if (p == 0) return;
+    const uint64_t bytes = uint64_t{p} * 4;
+    const double reps = repeats(p, 4);
+    vector_issue("moe Duplicate (expert id)", {}, {{scratch, bytes}}, reps);
+    vector_issue("moe Sub", {{expert_ids, bytes}, {scratch, bytes}}, {{scratch, bytes}}, reps);
+    vector_issue("moe Abs", {{scratch, bytes}}, {{scratch, bytes}}, reps);
+    vector_issue("moe Mins", {{scratch, bytes}}, {{scratch, bytes}}, reps);
+    vector_issue("moe ReduceSum", {{scratch, bytes}}, {{scratch, 32}}, reps);
 }
 
 // Weighted top-k sum, the accumulator set to zero before the first term: Duplicate.

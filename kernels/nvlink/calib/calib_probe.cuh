@@ -3,7 +3,8 @@
 // bulk loads or stores from one CTA (lane 0 of `warps` warps, `inflight` copies in flight
 // each), a dependent load or atomic chain of one thread, same-address reductions from every
 // CTA, plain 16 B stores from a full CTA, returning atomics from a full CTA, and chains of
-// dependent shuffles or votes in every warp of one CTA. Thread 0 of
+// dependent shuffles or votes in every warp of one CTA, and (code_probe.cu) a loop of index
+// arithmetic in every warp of one CTA. Thread 0 of
 // each CTA times its CTA with clock64; the host turns cycles into the row's unit.
 #pragma once
 #include <cstdint>
@@ -19,6 +20,7 @@ enum CalibProbeMode : int {
   kProbeShflChain = 7,   // ns per dependent __shfl_sync, per warp (`warps` warps at once)
   kProbeBallotChain = 8, // ns per dependent __ballot_sync, per warp
   kProbeTmaMbar = 9,     // ns per round: one thread arms an mbarrier for `inflight` bulk loads, issues them, waits
+  kProbeCodeLoop = 10,   // ns per iteration of row code.loop_iter's loop, per warp (code_probe.cu)
 };
 
 struct CalibProbeArgs {
@@ -37,3 +39,4 @@ struct CalibProbeArgs {
 constexpr int kCalibProbeMaxWarps = 32;
 constexpr int kCalibProbeMbarBytes = kCalibProbeMaxWarps * 8 * 8;
 int launch_calib_probe(int ctas, int threads, int smem_bytes, const CalibProbeArgs& args);
+int launch_code_probe(int threads, const CalibProbeArgs& args);

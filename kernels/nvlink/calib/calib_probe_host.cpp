@@ -29,7 +29,7 @@ void calib_probe_host(int rank, const symsim::KernelArgs& a) {
   if (args.mode == kProbeRedOneAddr) ctas = a.blocks();
   if (tma) threads = 32 * warps;
   if (args.mode == kProbeStoreSm || args.mode == kProbeAtomicSm) threads = 1024;
-  const bool chain = args.mode == kProbeShflChain || args.mode == kProbeBallotChain;
+  const bool chain = args.mode == kProbeShflChain || args.mode == kProbeBallotChain || args.mode == kProbeCodeLoop;
   if (chain) threads = 32 * warps;
   uint64_t window = a.u64("window_kib") * 1024;
   if (tma) window -= window % (static_cast<uint64_t>(warps) * args.bytes);
@@ -50,7 +50,8 @@ void calib_probe_host(int rank, const symsim::KernelArgs& a) {
   cudaMemset(args.word, 0, sizeof(int));
   cudaMalloc(reinterpret_cast<void**>(&args.cycles), sizeof(unsigned long long) * (ctas + 1));
 
-  const int launched = launch_calib_probe(ctas, threads, smem, args);
+  const int launched =
+      args.mode == kProbeCodeLoop ? launch_code_probe(threads, args) : launch_calib_probe(ctas, threads, smem, args);
   const cudaError_t status = cudaDeviceSynchronize();
   symsim::check(launched == cudaSuccess && status == cudaSuccess, fmt::format("gpu {}: calib_probe completed", rank),
                 fmt::format("launch {}, synchronize {} ({})", launched, status, cudaGetErrorString(status)));
@@ -70,6 +71,7 @@ void calib_probe_host(int rank, const symsim::KernelArgs& a) {
     case kProbeShflChain:
     case kProbeBallotChain:
     case kProbeTmaMbar:
+    case kProbeCodeLoop:
       value = ns / args.per_thread, unit = "ns";
       break;
     case kProbeRedOneAddr:
@@ -90,12 +92,12 @@ void calib_probe_host(int rank, const symsim::KernelArgs& a) {
 
 SYMSIM_REGISTER_KERNEL(calib_probe, {"calib_probe", "nvidia",
                                      "the per-SM calibration rows (TMA streams, load and atomic chains, same-address "
-                                     "reductions, an SM's stores and atomics, shuffle and vote chains) as a kernel both the simulator and the GPU run",
-                                     {{"mode", "0 TMA loads, 1 TMA stores, 2 load chain, 3 atomic chain, 4 red on one word from every CTA, 5 one CTA's stores, 6 one CTA's atomics, 7 shuffle chain, 8 ballot chain, 9 rounds of bulk loads on one mbarrier", 0, 9, 0},
+                                     "reductions, an SM's stores and atomics, shuffle and vote chains, a loop of index arithmetic) as a kernel both the simulator and the GPU run",
+                                     {{"mode", "0 TMA loads, 1 TMA stores, 2 load chain, 3 atomic chain, 4 red on one word from every CTA, 5 one CTA's stores, 6 one CTA's atomics, 7 shuffle chain, 8 ballot chain, 9 rounds of bulk loads on one mbarrier, 10 loop iterations of index arithmetic", 0, 10, 0},
                                       {"bytes", "bytes per bulk copy (multiple of 16)", 16, 1 << 16, 1024},
                                       {"inflight", "bulk copies in flight per issuing warp (1, 2, 4 or 8), or per mbarrier round (mode 9)", 1, 8, 1},
-                                      {"warps", "issuing warps (TMA modes) or warps running the chain (modes 7, 8)", 1, kCalibProbeMaxWarps, 1},
-                                      {"count", "copies per issuing warp, loads, atomics, shuffles or votes per thread, reductions per CTA", 1, 1 << 20, 1024},
+                                      {"warps", "issuing warps (TMA modes) or warps running the chain or loop (modes 7, 8, 10)", 1, kCalibProbeMaxWarps, 1},
+                                      {"count", "copies per issuing warp, loads, atomics, shuffles, votes or loop iterations per thread, reductions per CTA", 1, 1 << 20, 1024},
                                       {"window_kib", "KiB of memory the probe walks", 1, 1 << 22, 1024},
                                       {"hot", "1: the window is written just before (in L2)", 0, 1, 1},
                                       {"stride", "bytes between chain elements", 16, 1 << 20, 256}},

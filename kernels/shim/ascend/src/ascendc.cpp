@@ -220,7 +220,8 @@ void device_store_at(void* addr, uint64_t value, uint32_t bytes, CallSite site) 
   const Region* r = system().addresses().find(addr, bytes);
   if (r && r->kind == RegionKind::kMmio) {
     const uint64_t offset = reinterpret_cast<uintptr_t>(addr) - r->begin;
-    if (auto* engine = dynamic_cast<UdmaEngine*>(r->mmio)) {
+    if (auto* port = dynamic_cast<MmioPort*>(r->mmio)) {  // a UDMA engine's doorbells
+      const UdmaEngine* engine = &port->engine();
       const auto index = offset / UdmaEngine::kDoorbellStride;
       if (index < engine->qps().size()) {
         const bool cq = offset % UdmaEngine::kDoorbellStride >= 8;

@@ -1,0 +1,39 @@
+// The kernels' own code between shim calls (models/nvidia/code_cost.h): basic blocks counted by
+// -fsanitize-coverage=trace-pc and charged per warp on its SM. calib_probe mode 10 runs row
+// code.loop_iter's loop (kernels/nvlink/calib/code_probe.cu), one block per iteration, and must
+// reproduce the H200's row (docs/hw-calibration.md) within 10%; the h800 preset charges nothing.
+#include "nvidia_test_util.h"
+
+using namespace nvtest;
+
+namespace {
+
+// ns per loop iteration per warp, as the probe reports it.
+double loop_ns(int warps, int count, const std::string& platform = "h200") {
+  const auto out = run("calib_probe", {"platform=" + platform, "kernel.args.mode=10", "kernel.args.warps=" + std::to_string(warps),
+                                       "kernel.args.count=" + std::to_string(count), "kernel.args.window_kib=1",
+                                       "kernel.args.hot=0"});
+  expect_pass(out);
+  for (const auto& c : out.result["checks"]) {
+    const std::string d = c["detail"];
+    if (d.rfind("value=", 0) == 0) return std::stod(d.substr(6));
+  }
+  ADD_FAILURE() << "calib_probe reported no value";
+  return 0;
+}
+
+}  // namespace
+
+TEST(CodeCost, OneWarpPaysTheRowsLatencyPerIteration) {  // code.loop_iter.w1_ns 14.14
+  // Within 0.1 ns, not 10%: each iteration is one basic block charged once at sm.code_block_ns
+  // (the loop's set-up and the closing barrier add under 0.05 ns per iteration over 2000).
+  EXPECT_NEAR(loop_ns(1, 2000), 14.14, 0.1);
+}
+
+TEST(CodeCost, ThirtyTwoWarpsShareTheSmsIssueSlots) {  // code.loop_iter.w32_ns 24.13
+  EXPECT_NEAR(loop_ns(32, 500), 24.13, 2.4);
+}
+
+TEST(CodeCost, ThePresetWithoutTheRowChargesNothing) {
+  EXPECT_LT(loop_ns(1, 2000, "h800"), 0.5);
+}
