@@ -19,9 +19,10 @@ void DoorbellScheduler::attach(UdmaEngine* engine) { m_engines.push_back(engine)
 void DoorbellScheduler::post(DoorbellEvent e) {
   e.seq = m_seq++;
   const bool earliest = m_events.empty() || e.t < m_events.top().t;
-  const Ps now = now_ps();
   m_events.push(e);
-  if (earliest) m_wake.notify(sc_core::sc_time::from_value(e.t > now ? e.t - now : 0));
+  if (!earliest) return;  // the wake-up already pending comes first
+  const Ps now = now_ps();
+  m_wake.notify(sc_core::sc_time::from_value(e.t > now ? e.t - now : 0));
 }
 
 void DoorbellScheduler::process() {

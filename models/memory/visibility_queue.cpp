@@ -25,11 +25,17 @@ VisibilityQueue::Handle VisibilityQueue::allocate() {
 
 void VisibilityQueue::release(Handle h) {
   Entry& e = m_entries[h];
-  if (e.watch) unwatch_entry(h);
+  if (e.watch) {
+    if (e.watched || !e.dst) {
+      unwatch_entry(h);
+    } else {
+      e.watch = false;  // not filed anywhere: nothing to take back
+    }
+  }
   if (e.stream) unindex_stream(h);
   e.live = false;
   ++e.generation;
-  e.done = nullptr;
+  if (e.done) e.done = nullptr;
   // A large copy's bytes go back to the allocator: a pooled entry would otherwise keep the
   // largest payload it ever held, for as many entries as were ever in flight at once.
   if (e.data.capacity() > kKeptCopyBytes) std::vector<uint8_t>().swap(e.data);
@@ -49,8 +55,9 @@ VisibilityQueue::Handle VisibilityQueue::schedule(Ps first_visible_ps, Ps unit_i
   // A large store of zeros (a kernel clearing a buffer) keeps no copy, and may hand whole
   // pages back when it lands (SparseRegion::store_zeros).
   const bool zeros = len >= SparseRegion::kHostPageBytes && SparseRegion::is_zero(src, len);
-  const Handle h = enqueue(first_visible_ps, unit_interval_ps, unit_bytes, dst, len, std::move(done), lane);
+  const Handle h = enqueue(first_visible_ps, unit_interval_ps, unit_bytes, dst, len, lane);
   Entry& e = m_entries[h];
+  if (done) e.done = std::move(done);
   e.zeros = zeros;
   if (zeros) {
     e.data.clear();
@@ -62,13 +69,13 @@ VisibilityQueue::Handle VisibilityQueue::schedule(Ps first_visible_ps, Ps unit_i
 
 VisibilityQueue::Handle VisibilityQueue::schedule_dma(Ps first_visible_ps, Ps unit_interval_ps, uint32_t unit_bytes,
                                                       uint8_t* dst, const uint8_t* src, uint64_t len, Lane lane) {
-  const Handle h = enqueue(first_visible_ps, unit_interval_ps, unit_bytes, dst, len, nullptr, lane);
+  const Handle h = enqueue(first_visible_ps, unit_interval_ps, unit_bytes, dst, len, lane);
   m_entries[h].src = src;
   return h;
 }
 
 VisibilityQueue::Handle VisibilityQueue::enqueue(Ps first_visible_ps, Ps unit_interval_ps, uint32_t unit_bytes,
-                                                 uint8_t* dst, uint64_t len, DoneFn done, Lane lane) {
+                                                 uint8_t* dst, uint64_t len, Lane lane) {
   const Handle h = allocate();
   Entry& e = m_entries[h];
   e.next_ps = first_visible_ps;
@@ -83,8 +90,7 @@ VisibilityQueue::Handle VisibilityQueue::enqueue(Ps first_visible_ps, Ps unit_in
   e.watched = false;
   e.src = nullptr;
   e.held_from = e.held_to = 0;
-  e.stream = false;
-  e.done = std::move(done);
+  e.stream = false;  // e.done is empty: released entries clear it
   ++m_live;
   const uint64_t units = (len + e.unit_bytes - 1) / e.unit_bytes;
   const Ps last = first_visible_ps + (units > 0 ? (units - 1) * unit_interval_ps : 0);
@@ -117,10 +123,41 @@ void VisibilityQueue::key_lane(Lane lane) {
 
 void VisibilityQueue::finish(Handle h) {
   Entry& e = m_entries[h];
+  if (!e.done) {  // most writes: nothing to call
+    release(h);
+    return;
+  }
   const Ps visible = e.next_ps;
   DoneFn done = std::move(e.done);
   release(h);
-  if (done) done(visible);
+  done(visible);
+}
+
+// limit and apply_until are defined before their callers so that they inline (per write settled).
+inline bool VisibilityQueue::apply_until(Entry& e, Ps now_ps) {
+  while (e.applied < e.len && e.next_ps <= now_ps) {
+    const uint64_t n = std::min<uint64_t>(e.unit_bytes, e.len - e.applied);
+    const uint8_t* from = !e.src                 ? e.data.data() + e.applied
+                          : e.applied < e.held_to ? e.data.data() + (e.applied - e.held_from)  // read early
+                                                  : e.src + e.applied;
+    // A large store of zeros (a kernel clearing a buffer) may hand whole pages back.
+    if (e.zeros || (e.src && n >= SparseRegion::kHostPageBytes && SparseRegion::is_zero(from, n))) {
+      SparseRegion::store_zeros(e.dst + e.applied, n);
+    } else {
+      std::memcpy(e.dst + e.applied, from, n);
+    }
+    e.applied += n;
+    if (e.applied < e.len) e.next_ps += e.unit_interval_ps;
+  }
+  return e.applied >= e.len;
+}
+
+inline Ps VisibilityQueue::limit(Ps now_ps, Ps key_ps) const {
+  // Writes apply in time order even where they overlap: the one being applied goes no further
+  // than the next queued key (a key at the same time was queued after it).
+  if (m_heap.empty()) return now_ps;
+  const Ps next = m_heap.top().t;
+  return std::min(now_ps, next > key_ps ? next - 1 : next);
 }
 
 void VisibilityQueue::settle_lane(Lane lane, Ps now_ps, Ps key_ps) {
@@ -226,32 +263,6 @@ Ps VisibilityQueue::earliest_write_ps(const uint8_t* begin, const uint8_t* end) 
     });
   }
   return best;
-}
-
-bool VisibilityQueue::apply_until(Entry& e, Ps now_ps) {
-  while (e.applied < e.len && e.next_ps <= now_ps) {
-    const uint64_t n = std::min<uint64_t>(e.unit_bytes, e.len - e.applied);
-    const uint8_t* from = !e.src                 ? e.data.data() + e.applied
-                          : e.applied < e.held_to ? e.data.data() + (e.applied - e.held_from)  // read early
-                                                  : e.src + e.applied;
-    // A large store of zeros (a kernel clearing a buffer) may hand whole pages back.
-    if (e.zeros || (e.src && n >= SparseRegion::kHostPageBytes && SparseRegion::is_zero(from, n))) {
-      SparseRegion::store_zeros(e.dst + e.applied, n);
-    } else {
-      std::memcpy(e.dst + e.applied, from, n);
-    }
-    e.applied += n;
-    if (e.applied < e.len) e.next_ps += e.unit_interval_ps;
-  }
-  return e.applied >= e.len;
-}
-
-Ps VisibilityQueue::limit(Ps now_ps, Ps key_ps) const {
-  // Writes apply in time order even where they overlap: the one being applied goes no further
-  // than the next queued key (a key at the same time was queued after it).
-  if (m_heap.empty()) return now_ps;
-  const Ps next = m_heap.top().t;
-  return std::min(now_ps, next > key_ps ? next - 1 : next);
 }
 
 void VisibilityQueue::settle(Ps now_ps) {

@@ -136,8 +136,9 @@ class VisibilityQueue {
   };
 
   Handle allocate();
+  // The entry's `done` is left empty (callers that have one move it in: most writes have none).
   Handle enqueue(Ps first_visible_ps, Ps unit_interval_ps, uint32_t unit_bytes, uint8_t* dst, uint64_t len,
-                 DoneFn done, Lane lane);
+                 Lane lane);
   void watch_entry(Handle h, const uint8_t* begin, uint64_t len);
   void unwatch_entry(Handle h);
   // Files a watched entry in m_by_page (once earliest_write_ps has been asked).
