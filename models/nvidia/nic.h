@@ -128,6 +128,9 @@ class Nic : public sc_core::sc_module, public MmioTarget {
   // Key checks of a WQE's remote and local buffers; on failure the QP errs and the WQE completes.
   bool remote_ok(Exec& e, uint64_t raddr, uint32_t rkey, uint64_t len);
   bool local_ok(Exec& e, uint64_t laddr, uint32_t lkey, uint64_t len);
+  // The WQE ran: its record (where its bytes went, when) and its completion, the CQE at `cqe_ps`.
+  void finish(Exec& e, uint64_t raddr, uint64_t laddr, uint32_t bytes, Ps wire_ps, Ps remote_write_ps,
+              Ps complete_ps, Ps cqe_ps);
   // The QP goes to error; the WQE completes at `t` with `syndrome`.
   void fail(Exec& e, uint8_t syndrome, Ps t);
   // What a word the WQE writes at the target publishes, decided at `t`.

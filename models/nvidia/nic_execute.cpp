@@ -182,13 +182,7 @@ void Nic::run_write(Exec& e) {
   }
   q.inflight.prune(start);
   q.inflight.add({raddr, raddr + len, last, e.writer});
-  e.rec.bytes = len;
-  e.rec.remote_va = raddr;
-  e.rec.local_va = laddr;
-  e.rec.wire_ps = d.wire_start_ps;
-  e.rec.remote_write_ps = last;
-  e.rec.complete_ps = ack;
-  complete(q, e.index, e.c.opcode, len, 0, e.want_cqe, ack + pcie, e.rec);
+  finish(e, raddr, laddr, len, d.wire_start_ps, last, ack, ack + pcie);
 }
 
 void Nic::run_atomic(Exec& e) {
@@ -243,13 +237,7 @@ void Nic::run_atomic(Exec& e) {
   });
   q.inflight.prune(start);
   q.inflight.add({raddr, raddr + size, perform, e.writer});
-  e.rec.bytes = size;
-  e.rec.remote_va = raddr;
-  e.rec.local_va = laddr;
-  e.rec.wire_ps = d.wire_start_ps;
-  e.rec.remote_write_ps = perform;
-  e.rec.complete_ps = back;
-  complete(q, e.index, e.c.opcode, size, 0, e.want_cqe, result_ps, e.rec);
+  finish(e, raddr, laddr, size, d.wire_start_ps, perform, back, result_ps);
 }
 
 void Nic::run_read(Exec& e) {
@@ -273,13 +261,18 @@ void Nic::run_read(Exec& e) {
   const uint8_t* src = m_sys.nic(peer).dma_ptr(reinterpret_cast<const void*>(raddr), len);
   uint8_t* dst = dma_ptr(reinterpret_cast<const void*>(laddr), len);
   vis->schedule_action(sample, [=, interval = d.unit_interval_ps](Ps) { vis->schedule(first, interval, unit, dst, src, len); });
-  e.rec.bytes = len;
+  finish(e, raddr, laddr, len, d.wire_start_ps, last, last, last);
+}
+
+void Nic::finish(Exec& e, uint64_t raddr, uint64_t laddr, uint32_t bytes, Ps wire_ps, Ps remote_write_ps,
+                 Ps complete_ps, Ps cqe_ps) {
+  e.rec.bytes = bytes;
   e.rec.remote_va = raddr;
   e.rec.local_va = laddr;
-  e.rec.wire_ps = d.wire_start_ps;
-  e.rec.remote_write_ps = last;
-  e.rec.complete_ps = last;
-  complete(q, e.index, e.c.opcode, len, 0, e.want_cqe, last, e.rec);
+  e.rec.wire_ps = wire_ps;
+  e.rec.remote_write_ps = remote_write_ps;
+  e.rec.complete_ps = complete_ps;
+  complete(e.q, e.index, e.c.opcode, bytes, 0, e.want_cqe, cqe_ps, e.rec);
 }
 
 }  // namespace symsim::nv
