@@ -12,6 +12,7 @@
 //    the launch's epoch (epoch_flags.h), so nothing is zeroed.
 #include "kernels/moe/common/combined_row.h"
 #include "kernels/moe/common/data_as_flag.h"
+#include "kernels/moe/common/expert_step.h"
 #include "kernels/moe/common/moe_numeric.h"
 #include "kernels/moe/common/moe_vector_cost.h"
 #include "kernels/moe/aiv_direct/aiv_direct_split.h"
@@ -76,13 +77,7 @@ __aicore__ inline void expert(const MoeTiling& t, Range mine, const DafUb& ub, A
         AscendC::SetFlag<AscendC::HardEvent::MTE2_S>(EVENT_ID0);
         AscendC::WaitFlag<AscendC::HardEvent::MTE2_S>(EVENT_ID0);
         const auto* h = reinterpret_cast<const __ubuf__ TokenHeader*>(in.GetPhyAddr());
-        const int32_t expert_id = static_cast<int32_t>(t.my_rank * t.experts_per_rank + e);
-        uint32_t k = 0;
-        while (k < t.top_k && h->experts[k] != expert_id) ++k;
-        if (k == t.top_k) trap();  // the token was not routed here
-        vec::expert_row(ub.payload, in.GetPhyAddr() + kTokenHeaderBytes, t.hidden, t.elem_bytes);
-        expert_forward(in.GetPhyAddr() + kTokenHeaderBytes, t.hidden, t.elem_bytes, h->scale,
-                       t.my_rank * t.experts_per_rank + e, reinterpret_cast<__ubuf__ uint16_t*>(ub.payload));
+        const uint32_t k = run_expert(t, in.GetPhyAddr(), e, ub.payload);
         pack_for_put(ub, t.comb_blocks);
         PhaseSpan put = pack.EndAfterVector("moe put");
         put_blocks(window + (uint64_t{h->src_token} * t.top_k + k) * t.comb_stride(), ub, t.comb_blocks,

@@ -19,6 +19,7 @@
 // the ring, the expert rewrites sources still in flight (src_reuse_before_completion).
 #include "kernels/moe/common/combined_row.h"
 #include "kernels/moe/common/data_as_flag.h"
+#include "kernels/moe/common/expert_step.h"
 #include "kernels/moe/common/moe_numeric.h"
 #include "kernels/moe/common/moe_sender.h"
 #include "kernels/moe/common/moe_vector_cost.h"
@@ -94,13 +95,7 @@ __aicore__ inline void expert(const MoeTiling& t, uint32_t core)
         AscendC::SetFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
         AscendC::WaitFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
         const auto* h = reinterpret_cast<const __ubuf__ TokenHeader*>(in.GetPhyAddr());
-        const int32_t expert_id = static_cast<int32_t>(t.my_rank * t.experts_per_rank + e);
-        uint32_t k = 0;
-        while (k < t.top_k && h->experts[k] != expert_id) ++k;
-        if (k == t.top_k) trap();  // the token was not routed here
-        vec::expert_row(ub.payload, in.GetPhyAddr() + kTokenHeaderBytes, t.hidden, t.elem_bytes);
-        expert_forward(in.GetPhyAddr() + kTokenHeaderBytes, t.hidden, t.elem_bytes, h->scale,
-                       static_cast<uint32_t>(expert_id), reinterpret_cast<__ubuf__ uint16_t*>(ub.payload));
+        const uint32_t k = run_expert(t, in.GetPhyAddr(), e, ub.payload);
         store_blocks(reinterpret_cast<__gm__ uint8_t*>(t.ring_row(core, n)), ub, t.comb_blocks);
         AscendC::SetFlag<AscendC::HardEvent::V_MTE2>(EVENT_ID0);
         AscendC::WaitFlag<AscendC::HardEvent::V_MTE2>(EVENT_ID0);
