@@ -8,8 +8,7 @@
 # It fails (exit 1, one line per include: file:line: what is wrong) on an include with "../" or
 # "./", one relative to sim/ or to the including file's folder or another folder that is not an
 # include root, and one of a shim's private src/ from outside that shim. Includes of files not in
-# the tree (generated, third-party) are not judged. /work/notes/include-rewrite.sh (or the
-# rewrite it describes) fixes all but the last.
+# the tree (generated, third-party) are not judged. docs/includes.md gives the form to write.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 if [[ ${1:-} == --root ]]; then
