@@ -43,8 +43,8 @@ __aicore__ inline void send_counts(const MoeTiling& t, uint32_t c, uint32_t core
     const uint32_t bytes = t.experts_per_rank * 4;
     const auto* counts = reinterpret_cast<__ubuf__ uint32_t*>(ub.payload);
     for (uint32_t dst = c; dst < t.ep; dst += cores) {
-        AscendC::DataCopyPad(ub_tensor(ub.payload, bytes),
-                             gm_tensor(reinterpret_cast<__gm__ uint8_t*>(t.expert_counts) + uint64_t{dst} * bytes, bytes),
+        auto* gm = reinterpret_cast<__gm__ uint8_t*>(t.expert_counts) + uint64_t{dst} * bytes;
+        AscendC::DataCopyPad(ub_tensor(ub.payload, bytes), gm_tensor(gm, bytes),
                              AscendC::DataCopyExtParams{1, bytes, 0, 0, 0});
         AscendC::SetFlag<AscendC::HardEvent::MTE2_S>(EVENT_ID0);
         AscendC::WaitFlag<AscendC::HardEvent::MTE2_S>(EVENT_ID0);
@@ -187,8 +187,8 @@ __aicore__ inline void count_experts(const MoeTiling& t, uint32_t c, uint32_t co
     AscendC::SetFlag<AscendC::HardEvent::S_MTE3>(EVENT_ID0);
     AscendC::WaitFlag<AscendC::HardEvent::S_MTE3>(EVENT_ID0);
     const uint32_t bytes = (mine.end - mine.begin) * 4;
-    AscendC::DataCopyPad(gm_tensor(reinterpret_cast<__gm__ uint8_t*>(t.expert_counts) + uint64_t{mine.begin} * 4, bytes),
-                         ub_tensor(reinterpret_cast<__ubuf__ uint8_t*>(ub.seen), bytes),
+    auto* gm = reinterpret_cast<__gm__ uint8_t*>(t.expert_counts) + uint64_t{mine.begin} * 4;
+    AscendC::DataCopyPad(gm_tensor(gm, bytes), ub_tensor(reinterpret_cast<__ubuf__ uint8_t*>(ub.seen), bytes),
                          AscendC::DataCopyExtParams{1, bytes, 0, 0, 0});
     AscendC::PipeBarrier<PIPE_ALL>();  // as the operator, before its SyncAll
 }
@@ -230,7 +230,8 @@ __aicore__ inline void copy_out(const MoeTiling& t, Range mine, const DafUb (&ub
     constexpr uint32_t kSourceBytes = 8;  // TokenHeader: src_rank, src_token
     auto* recv_src_token = reinterpret_cast<__gm__ uint32_t*>(t.recv_src_token);
     const uint32_t data_bytes = t.token_payload_bytes - kTokenHeaderBytes;
-    const uint32_t from[3] = {0, kSourceBytes, kTokenHeaderBytes}, bytes[3] = {kSourceBytes, kTokenHeaderBytes - kSourceBytes, data_bytes};
+    const uint32_t from[3] = {0, kSourceBytes, kTokenHeaderBytes};
+    const uint32_t bytes[3] = {kSourceBytes, kTokenHeaderBytes - kSourceBytes, data_bytes};
     uint32_t n = 0;
     for (uint32_t i = mine.begin; i < mine.end; ++i) {
         const uint32_t src = i / t.experts_per_rank, e = i % t.experts_per_rank;
@@ -244,7 +245,9 @@ __aicore__ inline void copy_out(const MoeTiling& t, Range mine, const DafUb (&ub
             AscendC::WaitFlag<AscendC::HardEvent::V_S>(EVENT_ID1);
             __ubuf__ uint8_t* staged = head + (n & 1) * 2 * kTokenHeaderBytes;
             for (uint32_t b = 0; b < kSourceBytes; ++b) staged[b] = img.payload[b];
-            for (uint32_t b = kSourceBytes; b < kTokenHeaderBytes; ++b) staged[kTokenHeaderBytes + b - kSourceBytes] = img.payload[b];
+            for (uint32_t b = kSourceBytes; b < kTokenHeaderBytes; ++b) {
+                staged[kTokenHeaderBytes + b - kSourceBytes] = img.payload[b];
+            }
             AscendC::SetFlag<AscendC::HardEvent::S_MTE3>(EVENT_ID1);
             AscendC::WaitFlag<AscendC::HardEvent::S_MTE3>(EVENT_ID1);
             AscendC::SetFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID1);
@@ -273,7 +276,8 @@ extern "C" __global__ __aicore__ void moe_aiv_dispatch_kernel(GM_ADDR tiling_gm,
     timing[0] = AscendC::GetSystemCycle();
 
     AscendC::TPipe pipe;
-    AscendC::TBuf<AscendC::TPosition::VECCALC> daf_buf[2], count_buf, ids_buf, scratch_buf, seen_buf, xin_buf, n_buf, head_buf;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> daf_buf[2], count_buf, ids_buf, scratch_buf, seen_buf, xin_buf, n_buf;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> head_buf;
     const uint32_t pairs = t.tokens * t.top_k;
     for (auto& b : daf_buf) pipe.InitBuffer(b, DafUb::bytes(t.token_blocks));
     pipe.InitBuffer(count_buf, DafUb::bytes(1));
@@ -309,7 +313,8 @@ extern "C" __global__ __aicore__ void moe_aiv_dispatch_kernel(GM_ADDR tiling_gm,
     PhaseSpan receive_span("moe receive");
     wait_counts(t, received, count_ub, counts, reinterpret_cast<__gm__ uint8_t*>(window));
     die_barrier(t, c, cores, 1);
-    copy_out(t, received, ub.image, head_buf.Get<uint8_t>().GetPhyAddr(), counts, reinterpret_cast<__gm__ uint8_t*>(window));
+    copy_out(t, received, ub.image, head_buf.Get<uint8_t>().GetPhyAddr(), counts,
+             reinterpret_cast<__gm__ uint8_t*>(window));
     receive_span.End();
     timing[1] = AscendC::GetSystemCycle();
 }
