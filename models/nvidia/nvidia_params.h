@@ -41,6 +41,7 @@ struct NvidiaParams {
   double nvlink_reorder_window_ns = 0;  // ... of one to an NVLink peer
   double fence_sys_ns = 0;         // extra cost of a system-scope fence (no pending writes)
   double fence_gpu_ns = 0;         // ... of a GPU-scope fence (a release.gpu or fence.*.gpu)
+  double fence_sys_hides_local = 0;  // 1: writes to the own GPU drain under a sys fence's own time
   // Atomics at the L2.
   double atomic_unit_ns = 0;           // a returning atomic above a load's L2 round trip
   double atomic_miss_ns = 0;           // ... more when its line is not in L2
