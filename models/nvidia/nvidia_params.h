@@ -26,8 +26,8 @@ struct NvidiaParams {
   double sm_vote_slot_ns = 0;
   // The kernels' own code between shim calls, per basic block (models/nvidia/code_cost.h): one
   // warp alone, and the SM's issue time per warp block shared by its warps.
-  double sm_code_block_ns = 0;
-  double sm_code_block_slot_ns = 0;
+  double sm_code_insn_ns = 0;       // one instruction of kernel code between shim calls, one warp alone
+  double sm_code_insn_slot_ns = 0;  // the SM's issue time per warp instruction of it, shared by its warps
   double sm_loads_in_flight = 0;   // data loads one thread keeps in flight before it waits for the oldest
   double sm_store_gbytes_per_s = 0;  // the SM's write path: stores and bulk stores together
   double sm_atomic_issue_ns = 0;   // one global atomic through the SM's atomic issue port
