@@ -72,7 +72,7 @@ struct MoeTiling {
   uint64_t window = 0;       // symmetric: 2 halves of window_half_bytes
   uint64_t comb_window = 0;  // symmetric: 2 halves of comb_half_bytes
   uint64_t staging = 0;      // local: count blocks (ep) + token blocks (tokens)
-  uint64_t comb_staging = 0; // local: the combine send rings, writers x send_ring rows
+  uint64_t comb_staging = 0; // local: the combine send rings, writers x send_ring rows (closed loop: over staging and x)
   uint64_t x = 0;            // input tokens [tokens][hidden] of elem_bytes
   uint64_t scales = 0;       // float [tokens] (INT8)
   uint64_t topk_idx = 0;     // int32 [tokens][top_k]
