@@ -8,7 +8,11 @@
                                                            the calibration tables (--calib)
 
 The simulator runs each scenario on the platform given by --platform (default h200, the GPU
-measured), written into a copy of the scenario. Its kernel time is the scenario kernel's longest
+measured), written into a copy of the scenario without the scenario's own `overrides` (by default;
+--keep-overrides keeps them): those are the litmus scenarios' raised store reorder windows (1-2
+us, assumed, chosen so that the simulator shows weak outcomes for bug hunting), which describe no
+GPU and delay every release that waits for such a store; the preset's windows are what the
+simulator holds for the GPU measured. Its kernel time is the scenario kernel's longest
 launch (result.json stats.kernels[].max_us: from the end of the host's launch overhead to the
 last thread's exit, the GPU side of the launch included), which is what the GPU's events around
 each launch measure. Timing is like for like only where each PE had a GPU of its own on the
@@ -54,6 +58,8 @@ def cmd_sim(a):
             with open(e["scenario"]) as f:
                 scenario = json.load(f)
             scenario["platform"] = a.platform
+            if not a.keep_overrides:
+                scenario.pop("overrides", None)
             path = os.path.join(a.out, "scenarios", e["id"] + ".json")
             with open(path, "w") as f:
                 json.dump(scenario, f, indent=2)
@@ -248,6 +254,8 @@ def main():
     p.add_argument("--hw", nargs="+")
     p.add_argument("--repeat", type=int, default=6)
     p.add_argument("--timeout-s", type=int, default=20)
+    p.add_argument("--keep-overrides", action="store_true",
+                   help="sim mode: keep the scenarios' own platform overrides (the litmus reorder windows)")
     p.add_argument("--only", nargs="*")
     p.add_argument("--kind", choices=["micro", "app"], help="only the micro (calib_probe) or the application entries")
     p.add_argument("--calib", nargs="+", help="calibration tables the micro rows are compared with (compare mode)",

@@ -5,13 +5,13 @@
 
 namespace symsim::nv {
 
-uint64_t g_code_blocks = 0;
+uint64_t g_code_insns = 0;
 
 void charge_code_blocks(CudaThread& t) {
-  const uint64_t blocks = g_code_blocks;
-  g_code_blocks = 0;
+  const uint64_t insns = g_code_insns;
+  g_code_insns = 0;
   const auto& p = this_system().params();
-  t.local_ps += blocks * issue_ps(t, p.sm_code_block_ns, p.sm_code_block_slot_ns);
+  t.local_ps += insns * issue_ps(t, p.sm_code_insn_ns, p.sm_code_insn_slot_ns);
 }
 
 }  // namespace symsim::nv

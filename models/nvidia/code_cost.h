@@ -1,8 +1,10 @@
 // The kernels' own code between shim calls (address arithmetic, loop control, decoding): the
-// kernel translation units are compiled with -fsanitize-coverage=trace-pc, and the CUDA shim's
-// __sanitizer_cov_trace_pc counts the basic blocks the running thread enters. The next model
-// call of that thread (this_thread()) charges them as issue time of the warp on its SM, like any
-// other warp instruction: max(one warp's time per block, warps x the SM's slot per block).
+// kernel translation units are compiled with -fsanitize-coverage=trace-pc and assembled through
+// tools/code-weights/as, which turns each basic block's coverage call into a call of
+// __symsim_code_insns with the block's instruction count. The CUDA shim adds those counts up,
+// and the next model call of the running thread (this_thread()) charges them as issue time of
+// the warp on its SM, like any other warp instruction: per instruction, max(one warp's time,
+// warps x the SM's slot).
 #pragma once
 #include <cstdint>
 
@@ -10,14 +12,19 @@
 
 namespace symsim::nv {
 
-// Basic blocks entered since the last charge. Fibers switch only inside model calls, so what
-// accumulates here between two model calls is the running thread's.
-extern uint64_t g_code_blocks;
+// Instructions of the kernel code run since the last charge. Fibers switch only inside model
+// calls, so what accumulates here between two model calls is the running thread's.
+extern uint64_t g_code_insns;
 
-// Moves the counted blocks onto `t`'s local time.
+// A block of an object compiled without tools/code-weights/as (plain trace-pc: the count of
+// its instructions is unknown) counts as the calibration loop's block: 5 instructions
+// (kernels/nvlink/calib/code_probe.cu, tests/nvidia/test_code_cost.cpp).
+constexpr uint64_t kUnweighedBlockInsns = 5;
+
+// Moves the counted instructions onto `t`'s local time.
 void charge_code_blocks(CudaThread& t);
-// Forgets blocks counted outside a CUDA thread (host code and static initialisers of a
-// kernel translation unit).
-inline void drop_code_blocks() { g_code_blocks = 0; }
+// Forgets code counted outside a CUDA thread (host code and static initialisers of a kernel
+// translation unit).
+inline void drop_code_blocks() { g_code_insns = 0; }
 
 }  // namespace symsim::nv

@@ -129,7 +129,7 @@ void GpuScheduler::run() {
     t.fiber.resume();
     g_running.thread = nullptr;
     if (t.fiber.finished() && !t.finished) {
-      if (g_code_blocks != 0) charge_code_blocks(t);  // the code after its last shim call
+      if (g_code_insns != 0) charge_code_blocks(t);  // the code after its last shim call
       finish_thread(t);
     }
   }

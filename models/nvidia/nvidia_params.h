@@ -26,8 +26,8 @@ struct NvidiaParams {
   double sm_vote_slot_ns = 0;
   // The kernels' own code between shim calls, per basic block (models/nvidia/code_cost.h): one
   // warp alone, and the SM's issue time per warp block shared by its warps.
-  double sm_code_block_ns = 0;
-  double sm_code_block_slot_ns = 0;
+  double sm_code_insn_ns = 0;       // one instruction of kernel code between shim calls, one warp alone
+  double sm_code_insn_slot_ns = 0;  // the SM's issue time per warp instruction of it, shared by its warps
   double sm_loads_in_flight = 0;   // data loads one thread keeps in flight before it waits for the oldest
   double sm_store_gbytes_per_s = 0;  // the SM's write path: stores and bulk stores together
   double sm_atomic_issue_ns = 0;   // one global atomic through the SM's atomic issue port
@@ -41,6 +41,7 @@ struct NvidiaParams {
   double nvlink_reorder_window_ns = 0;  // ... of one to an NVLink peer
   double fence_sys_ns = 0;         // extra cost of a system-scope fence (no pending writes)
   double fence_gpu_ns = 0;         // ... of a GPU-scope fence (a release.gpu or fence.*.gpu)
+  double fence_sys_hides_local = 0;  // 1: writes to the own GPU drain under a sys fence's own time
   // Atomics at the L2.
   double atomic_unit_ns = 0;           // a returning atomic above a load's L2 round trip
   double atomic_miss_ns = 0;           // ... more when its line is not in L2

@@ -61,10 +61,23 @@ void prune(CudaThread& t) { prune_landed(t); }
 void release_stall(CudaThread& t, Scope scope) {
   NvidiaSystem& sys = this_system();
   prune_landed(t);
-  t.local_ps = std::max(t.local_ps, sys.order().release_wait_ps(t.order, scope));
+  const auto& p = sys.params();
+  const Ps drained = sys.order().release_wait_ps(t.order, scope);
+  if (scope == Scope::Sys && p.fence_sys_hides_local != 0) {
+    // A sys fence costs the same after a local store as with nothing pending (rows
+    // fence.sc_sys.after_store_ns, fence.sc_sys.ns): local writes drain under it, as for a GPU
+    // fence; writes still crossing NVLink are waited for first.
+    const Ps local = sys.order().release_wait_ps(t.order, Scope::Gpu);
+    Ps done = std::max(t.local_ps + ns_to_ps(p.fence_sys_ns), local + ns_to_ps(p.fence_gpu_ns));
+    if (drained > local) done = std::max(done, drained + ns_to_ps(p.fence_sys_ns));
+    t.local_ps = done;
+    sys.order().released(t.order, scope);
+    return;
+  }
+  t.local_ps = std::max(t.local_ps, drained);
   sys.order().released(t.order, scope);
-  if (scope == Scope::Sys) t.local_ps += ns_to_ps(sys.params().fence_sys_ns);
-  if (scope == Scope::Gpu) t.local_ps += ns_to_ps(sys.params().fence_gpu_ns);
+  if (scope == Scope::Sys) t.local_ps += ns_to_ps(p.fence_sys_ns);
+  if (scope == Scope::Gpu) t.local_ps += ns_to_ps(p.fence_gpu_ns);
 }
 
 uint64_t read_u(const uint8_t* p, uint32_t bytes) {

@@ -33,7 +33,7 @@ enum class WarpOp : uint8_t { Sync, ShflIdx, ShflUp, ShflDown, ShflXor, Ballot, 
 inline CudaThread& this_thread() {
   CudaThread* t = g_running.thread;
   if (!t) throw_outside_kernel();
-  if (g_code_blocks != 0) charge_code_blocks(*t);  // kernel code run since the last shim call
+  if (g_code_insns != 0) charge_code_blocks(*t);  // kernel code run since the last shim call
   return *t;
 }
 NvidiaSystem& this_system();

@@ -21,7 +21,8 @@ constexpr Suffix kSuffixes[] = {
     {"count", "count"},         {"cores", "count"},     {"max_threads", "count"},
     {"_per_thread", "count"},   {"_per_domain", "count"}, {"_per_leaf", "count"},
     {"_per_node", "count"},     {"_efficiency", "fraction"},
-    {"idle_poll_sleep", "0/1"}, {"_atomics", "0/1"},      {"channels", "count"},
+    {"idle_poll_sleep", "0/1"}, {"_atomics", "0/1"},      {"_local_drain", "0/1"},
+    {"channels", "count"},
 };
 
 }  // namespace

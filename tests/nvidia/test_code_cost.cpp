@@ -1,6 +1,7 @@
-// The kernels' own code between shim calls (models/nvidia/code_cost.h): basic blocks counted by
-// -fsanitize-coverage=trace-pc and charged per warp on its SM. calib_probe mode 10 runs row
-// code.loop_iter's loop (kernels/nvlink/calib/code_probe.cu), one block per iteration, and must
+// The kernels' own code between shim calls (models/nvidia/code_cost.h): basic blocks found by
+// -fsanitize-coverage=trace-pc, weighed by their instructions (tools/code-weights/as) and charged
+// per warp on its SM. calib_probe mode 10 runs row code.loop_iter's loop
+// (kernels/nvlink/calib/code_probe.cu), one block of 5 instructions per iteration, and must
 // reproduce the H200's row (docs/hw-calibration.md) within 10%; the h800 preset charges nothing.
 #include "tests/nvidia/nvidia_test_util.h"
 
@@ -25,7 +26,7 @@ double loop_ns(int warps, int count, const std::string& platform = "h200") {
 }  // namespace
 
 TEST(CodeCost, OneWarpPaysTheRowsLatencyPerIteration) {  // code.loop_iter.w1_ns 14.14
-  // Within 0.1 ns, not 10%: each iteration is one basic block charged once at sm.code_block_ns
+  // Within 0.1 ns, not 10%: each iteration is one block of 5 instructions at sm.code_insn_ns
   // (the loop's set-up and the closing barrier add under 0.05 ns per iteration over 2000).
   EXPECT_NEAR(loop_ns(1, 2000), 14.14, 0.1);
 }
