@@ -12,13 +12,15 @@
 //    while the store of the one before is on its way). A pair for one of this rank's own
 //    experts is stored without flags straight into its expert input (the window slot) with its
 //    source index;
-//  - waits until every store it issued has landed, then for every core of the die (die_barrier);
+//  - counts the rank's pairs for its share of all experts on the vector pipe (into expert_counts),
+//    waits until every store it issued has landed, then for every core of the die (die_barrier);
 //  - puts the count blocks of ranks d = c mod cores: a count block now also says that all of
 //    this rank's tokens for d are in d's window;
 //  - receive: polls the count blocks of its contiguous share of the (source rank, local expert)
 //    pairs, waits for every core of the die again (the operator's output offsets need every
-//    core's counts), then copies each announced token of its share out: the payload without
-//    its flags back into the slot (the expert input) with the token's source index.
+//    core's counts), then copies each announced token of its share out through two buffers,
+//    with the operator's three stores per token: the payload without its flags back into the
+//    slot (the expert input), then the token's source index.
 // The blocks' flags carry the launch's epoch (epoch_flags.h); combine's experts clear the slots
 // they read, as for the other variants.
 #include "kernels/moe/common/data_as_flag.h"
@@ -34,21 +36,25 @@ using namespace moe::aiv;
 
 namespace {
 
+// The count blocks of ranks d = c mod cores, each from the counts of d's experts in
+// expert_counts (count_experts, every core of the die, before the barrier).
 __aicore__ inline void send_counts(const MoeTiling& t, uint32_t c, uint32_t cores, const DafUb& ub, uint64_t window)
 {
-    const auto* topk = reinterpret_cast<const __gm__ int32_t*>(t.topk_idx);
-    auto* counts = reinterpret_cast<__ubuf__ uint32_t*>(ub.payload);
+    const uint32_t bytes = t.experts_per_rank * 4;
+    const auto* counts = reinterpret_cast<__ubuf__ uint32_t*>(ub.payload);
     for (uint32_t dst = c; dst < t.ep; dst += cores) {
-        for (uint32_t e = 0; e < t.experts_per_rank; ++e) counts[e] = 0;
-        for (uint32_t i = 0; i < t.tokens * t.top_k; ++i) {
-            const uint32_t e = static_cast<uint32_t>(topk[i]);
-            if (e / t.experts_per_rank == dst) ++counts[e % t.experts_per_rank];
-        }
+        auto* gm = reinterpret_cast<__gm__ uint8_t*>(t.expert_counts) + uint64_t{dst} * bytes;
+        AscendC::DataCopyPad(ub_tensor(ub.payload, bytes), gm_tensor(gm, bytes),
+                             AscendC::DataCopyExtParams{1, bytes, 0, 0, 0});
+        AscendC::SetFlag<AscendC::HardEvent::MTE2_S>(EVENT_ID0);
+        AscendC::WaitFlag<AscendC::HardEvent::MTE2_S>(EVENT_ID0);
         if (dst == t.my_rank) {  // this rank's own experts: the counts go straight to recv_count
             auto* recv_count = reinterpret_cast<__gm__ uint32_t*>(t.recv_count);
             for (uint32_t e = 0; e < t.experts_per_rank; ++e) recv_count[e * t.ep + dst] = counts[e];
             continue;
         }
+        AscendC::SetFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
+        AscendC::WaitFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
         pack_for_put(ub, 1);
         PhaseSpan put("moe put");
         put_blocks(window + t.count_offset(t.my_rank), ub, 1, dst);
@@ -161,6 +167,32 @@ __aicore__ inline void send_pairs(const MoeTiling& t, Range mine, const SendUb& 
     put.End();
 }
 
+// The operator's SetStatus before its SyncAll: core c counts this rank's pairs for its share of
+// all ep x experts_per_rank experts, each with the five vector instructions of the slot search
+// over every pair (CalTokenSendExpertCnt), and stores the counts into expert_counts for the
+// cores that send the count blocks.
+__aicore__ inline void count_experts(const MoeTiling& t, uint32_t c, uint32_t cores, const SendUb& ub)
+{
+    const uint32_t pairs = t.tokens * t.top_k;
+    const Range mine = share(t.ep * t.experts_per_rank, c, cores);
+    if (mine.begin == mine.end) return;
+    for (uint32_t e = mine.begin; e < mine.end; ++e) vec::pair_slot(ub.ids, ub.scratch, pairs);
+    AscendC::SetFlag<AscendC::HardEvent::V_S>(EVENT_ID0);
+    AscendC::WaitFlag<AscendC::HardEvent::V_S>(EVENT_ID0);
+    for (uint32_t e = mine.begin; e < mine.end; ++e) ub.seen[e - mine.begin] = 0;
+    for (uint32_t p = 0; p < pairs; ++p) {
+        const uint32_t e = static_cast<uint32_t>(ub.ids[p]);
+        if (e >= mine.begin && e < mine.end) ++ub.seen[e - mine.begin];
+    }
+    AscendC::SetFlag<AscendC::HardEvent::S_MTE3>(EVENT_ID0);
+    AscendC::WaitFlag<AscendC::HardEvent::S_MTE3>(EVENT_ID0);
+    const uint32_t bytes = (mine.end - mine.begin) * 4;
+    auto* gm = reinterpret_cast<__gm__ uint8_t*>(t.expert_counts) + uint64_t{mine.begin} * 4;
+    AscendC::DataCopyPad(gm_tensor(gm, bytes), ub_tensor(reinterpret_cast<__ubuf__ uint8_t*>(ub.seen), bytes),
+                         AscendC::DataCopyExtParams{1, bytes, 0, 0, 0});
+    AscendC::PipeBarrier<PIPE_ALL>();  // as the operator, before its SyncAll
+}
+
 // The count blocks of this core's share of the (source rank, local expert) pairs, into
 // recv_count and `counts` (one per pair of the share).
 __aicore__ inline void wait_counts(const MoeTiling& t, Range mine, const DafUb& count_ub, __ubuf__ uint32_t* counts,
@@ -185,31 +217,53 @@ __aicore__ inline void wait_counts(const MoeTiling& t, Range mine, const DafUb& 
     }
 }
 
-// Copies the announced tokens of this core's share out of the window: the payload without its
-// flags back into the slot it came in (the expert input), and the token's source index.
-__aicore__ inline void copy_out(const MoeTiling& t, Range mine, const DafUb& ub, const __ubuf__ uint32_t* counts,
-                                __gm__ uint8_t* window)
+// Copies the announced tokens of this core's share out of the window as the operator's
+// LocalWindowCopy does: window -> UB through a queue of two buffers (the next token is read
+// while the stores of this one are on their way), then three MTE3 stores per token, as the
+// operator writes its three outputs (expandIdx: rank, token, k; dynamicScales; expandX). Here
+// they go back into the slot (the expert input): the header's source fields and the rest of the
+// header (scale, top-k list), both staged at 32 B aligned UB addresses in `head`, then the
+// token's data; then the token's source index.
+__aicore__ inline void copy_out(const MoeTiling& t, Range mine, const DafUb (&ub)[2], __ubuf__ uint8_t* head,
+                                const __ubuf__ uint32_t* counts, __gm__ uint8_t* window)
 {
+    constexpr uint32_t kSourceBytes = 8;  // TokenHeader: src_rank, src_token
     auto* recv_src_token = reinterpret_cast<__gm__ uint32_t*>(t.recv_src_token);
-    AscendC::GlobalTensor<uint8_t> out;
-    AscendC::LocalTensor<uint8_t> payload = ub_tensor(ub.payload, t.token_payload_bytes);
+    const uint32_t data_bytes = t.token_payload_bytes - kTokenHeaderBytes;
+    const uint32_t from[3] = {0, kSourceBytes, kTokenHeaderBytes};
+    const uint32_t bytes[3] = {kSourceBytes, kTokenHeaderBytes - kSourceBytes, data_bytes};
+    uint32_t n = 0;
     for (uint32_t i = mine.begin; i < mine.end; ++i) {
         const uint32_t src = i / t.experts_per_rank, e = i % t.experts_per_rank;
-        for (uint32_t j = 0; j < counts[i - mine.begin]; ++j) {
+        for (uint32_t j = 0; j < counts[i - mine.begin]; ++j, ++n) {
+            const DafUb& img = ub[n & 1];
+            const auto ev = static_cast<event_t>(EVENT_ID4 + (n & 1));
             PhaseSpan copy("moe copy");
-            load_arrived(window + t.slot_offset(e, src, j), ub, t.token_blocks, epoch_of(t));
-            AscendC::SetFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID1);
-            AscendC::WaitFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID1);
-            out.SetGlobalBuffer(reinterpret_cast<__gm__ uint8_t*>(t.recv_addr(e, src, j)), t.token_payload_bytes);
-            AscendC::DataCopyPad(out, payload, AscendC::DataCopyExtParams{1, t.token_payload_bytes, 0, 0, 0});
+            if (n >= 2) wait_image(ev);  // this buffer's stores of two tokens ago are done
+            load_arrived(window + t.slot_offset(e, src, j), img, t.token_blocks, epoch_of(t));
             AscendC::SetFlag<AscendC::HardEvent::V_S>(EVENT_ID1);
             AscendC::WaitFlag<AscendC::HardEvent::V_S>(EVENT_ID1);
-            recv_src_token[t.slot(e, src, j)] = reinterpret_cast<const __ubuf__ TokenHeader*>(ub.payload)->src_token;
-            AscendC::SetFlag<AscendC::HardEvent::MTE3_V>(EVENT_ID1);  // copy-out done before the next unpack
-            AscendC::WaitFlag<AscendC::HardEvent::MTE3_V>(EVENT_ID1);
+            __ubuf__ uint8_t* staged = head + (n & 1) * 2 * kTokenHeaderBytes;
+            for (uint32_t b = 0; b < kSourceBytes; ++b) staged[b] = img.payload[b];
+            for (uint32_t b = kSourceBytes; b < kTokenHeaderBytes; ++b) {
+                staged[kTokenHeaderBytes + b - kSourceBytes] = img.payload[b];
+            }
+            AscendC::SetFlag<AscendC::HardEvent::S_MTE3>(EVENT_ID1);
+            AscendC::WaitFlag<AscendC::HardEvent::S_MTE3>(EVENT_ID1);
+            AscendC::SetFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID1);
+            AscendC::WaitFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID1);
+            auto* slot = reinterpret_cast<__gm__ uint8_t*>(t.recv_addr(e, src, j));
+            __ubuf__ uint8_t* ub_from[3] = {staged, staged + kTokenHeaderBytes, img.payload + kTokenHeaderBytes};
+            for (uint32_t k = 0; k < 3; ++k) {
+                AscendC::DataCopyPad(gm_tensor(slot + from[k], bytes[k]), ub_tensor(ub_from[k], bytes[k]),
+                                     AscendC::DataCopyExtParams{1, bytes[k], 0, 0, 0});
+            }
+            recv_src_token[t.slot(e, src, j)] = reinterpret_cast<const __ubuf__ TokenHeader*>(img.payload)->src_token;
+            image_stored(ev);
             copy.End();
         }
     }
+    for (uint32_t k = n >= 2 ? n - 2 : 0; k < n; ++k) wait_image(static_cast<event_t>(EVENT_ID4 + (k & 1)));
 }
 
 }  // namespace
@@ -223,6 +277,7 @@ extern "C" __global__ __aicore__ void moe_aiv_dispatch_kernel(GM_ADDR tiling_gm,
 
     AscendC::TPipe pipe;
     AscendC::TBuf<AscendC::TPosition::VECCALC> daf_buf[2], count_buf, ids_buf, scratch_buf, seen_buf, xin_buf, n_buf;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> head_buf;
     const uint32_t pairs = t.tokens * t.top_k;
     for (auto& b : daf_buf) pipe.InitBuffer(b, DafUb::bytes(t.token_blocks));
     pipe.InitBuffer(count_buf, DafUb::bytes(1));
@@ -230,6 +285,7 @@ extern "C" __global__ __aicore__ void moe_aiv_dispatch_kernel(GM_ADDR tiling_gm,
     pipe.InitBuffer(scratch_buf, round_up32(4 * pairs));
     pipe.InitBuffer(seen_buf, round_up32(4 * t.ep * t.experts_per_rank));
     pipe.InitBuffer(xin_buf, round_up32(2 * t.hidden));
+    pipe.InitBuffer(head_buf, 4 * kTokenHeaderBytes);  // copy_out's staged headers, two buffers
     const Range received = share(t.ep * t.experts_per_rank, c, cores);
     pipe.InitBuffer(n_buf, round_up32(4 * (received.end - received.begin + 1)));
     SendUb ub;
@@ -249,6 +305,7 @@ extern "C" __global__ __aicore__ void moe_aiv_dispatch_kernel(GM_ADDR tiling_gm,
 
     PhaseSpan send_span("moe send");
     send_pairs(t, share(pairs, c, cores), ub, window);
+    count_experts(t, c, cores, ub);
     die_barrier(t, c, cores, 0);
     send_counts(t, c, cores, count_ub, window);
     send_span.End();
@@ -256,7 +313,8 @@ extern "C" __global__ __aicore__ void moe_aiv_dispatch_kernel(GM_ADDR tiling_gm,
     PhaseSpan receive_span("moe receive");
     wait_counts(t, received, count_ub, counts, reinterpret_cast<__gm__ uint8_t*>(window));
     die_barrier(t, c, cores, 1);
-    copy_out(t, received, ub.image[0], counts, reinterpret_cast<__gm__ uint8_t*>(window));
+    copy_out(t, received, ub.image, head_buf.Get<uint8_t>().GetPhyAddr(), counts,
+             reinterpret_cast<__gm__ uint8_t*>(window));
     receive_span.End();
     timing[1] = AscendC::GetSystemCycle();
 }
