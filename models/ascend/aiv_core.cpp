@@ -1,4 +1,5 @@
 #include "models/ascend/aiv_core.h"
+#include "models/core/sim_now.h"
 
 #include "models/fabric/fabric.h"
 
@@ -8,7 +9,7 @@
 namespace symsim {
 
 namespace {
-Ps now_ps() { return static_cast<Ps>(sc_core::sc_time_stamp().value()); }
+Ps now_ps() { return sim_now_ps(); }
 }  // namespace
 
 AivCore::AivCore(int pe, int core, const AscendParams& params, VisibilityQueue& visibility, Hooks& hooks)

@@ -1,11 +1,12 @@
 #include "models/ascend/doorbell_scheduler.h"
+#include "models/core/sim_now.h"
 
 #include "models/ascend/udma_engine.h"
 
 namespace symsim {
 
 namespace {
-Ps now_ps() { return static_cast<Ps>(sc_core::sc_time_stamp().value()); }
+Ps now_ps() { return sim_now_ps(); }
 }  // namespace
 
 DoorbellScheduler::DoorbellScheduler(sc_core::sc_module_name name) : sc_module(name) {

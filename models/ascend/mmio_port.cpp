@@ -1,4 +1,5 @@
 #include "models/ascend/mmio_port.h"
+#include "models/core/sim_now.h"
 
 #include <fmt/format.h>
 
@@ -14,7 +15,7 @@ MmioPort::MmioPort(sc_core::sc_module_name name, UdmaEngine& engine) : sc_module
 }
 
 void MmioPort::mmio_store(uint64_t offset_bytes, uint64_t value, Ps t_ps) {
-  const auto now = static_cast<Ps>(sc_core::sc_time_stamp().value());
+  const auto now = sim_now_ps();
   sc_core::sc_time delay = sc_core::sc_time::from_value(t_ps > now ? t_ps - now : 0);
   m_data = value;
   m_trans.set_address(offset_bytes);

@@ -1,4 +1,5 @@
 #include "models/ascend/udma_engine.h"
+#include "models/core/sim_now.h"
 
 #include <fmt/format.h>
 
@@ -13,7 +14,7 @@ namespace symsim {
 using namespace udma;
 
 namespace {
-Ps now_ps() { return static_cast<Ps>(sc_core::sc_time_stamp().value()); }
+Ps now_ps() { return sim_now_ps(); }
 }  // namespace
 
 UdmaEngine::UdmaEngine(sc_core::sc_module_name name, int pe, UdmaEnv env)

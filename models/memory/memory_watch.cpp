@@ -1,4 +1,5 @@
 #include "models/memory/memory_watch.h"
+#include "models/core/sim_now.h"
 
 #include <algorithm>
 
@@ -6,7 +7,7 @@ namespace symsim {
 
 namespace {
 uintptr_t page_of(const uint8_t* p) { return reinterpret_cast<uintptr_t>(p) / MemoryWatch::kPageBytes; }
-Ps now_ps() { return static_cast<Ps>(sc_core::sc_time_stamp().value()); }
+Ps now_ps() { return sim_now_ps(); }
 }  // namespace
 
 void MemoryWatch::add(Sleeper& s, Ps first_write_ps) {

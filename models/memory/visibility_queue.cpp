@@ -1,4 +1,5 @@
 #include "models/memory/visibility_queue.h"
+#include "models/core/sim_now.h"
 
 #include "models/memory/sparse_region.h"
 
@@ -286,7 +287,7 @@ void VisibilityQueue::settle(Ps now_ps) {
 void VisibilityQueue::force(Handle h) {
   if (!m_entries[h].live) return;
   const uint32_t generation = m_entries[h].generation;
-  const auto now = static_cast<Ps>(sc_core::sc_time_stamp().value());
+  const auto now = sim_now_ps();
   settle(now);  // what is due has happened, in order (a put's reads of bytes this write changes)
   if (!pending(h, generation)) return;
   Entry& e = m_entries[h];

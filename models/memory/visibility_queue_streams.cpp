@@ -5,6 +5,7 @@
 #include <cstring>
 #include <vector>
 
+#include "models/core/sim_now.h"
 #include "models/memory/visibility_queue.h"
 
 namespace symsim {
@@ -69,7 +70,7 @@ void VisibilityQueue::remember_early(const uint8_t* begin, uint64_t len, Ps writ
 }
 
 void VisibilityQueue::read_before_early_writes(Handle h) {
-  expire_early(static_cast<Ps>(sc_core::sc_time_stamp().value()));
+  expire_early(sim_now_ps());
   Entry& e = m_entries[h];
   const uint8_t* end = e.src + e.len;
   for (uint64_t c = chunk_of(e.src, kStreamChunkBytes); c <= chunk_of(end - 1, kStreamChunkBytes); ++c) {
@@ -142,7 +143,7 @@ void VisibilityQueue::hold(Entry& e, uint64_t end) {
 
 void VisibilityQueue::before_write(const uint8_t* begin, uint64_t len, Ps write_ps) {
   if (len == 0) return;
-  const auto now = static_cast<Ps>(sc_core::sc_time_stamp().value());
+  const auto now = sim_now_ps();
   expire_early(now);
   if (write_ps > now) remember_early(begin, len, write_ps);
   if (m_streams.empty()) return;

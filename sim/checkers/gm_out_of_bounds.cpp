@@ -25,16 +25,15 @@ void GmOutOfBoundsChecker::on_alloc(int, const char* kind, const uint8_t* p, uin
     else
       m_allocs.insert(it, {p, p + bytes, kind});
   }
-  m_recent[0] = m_recent[1] = {};
+  for (auto& r : m_recent) r = {};
 }
 
 bool GmOutOfBoundsChecker::inside(const uint8_t* p, uint64_t len, std::string* near) const {
-  for (const auto& [b, e] : m_recent)
-    if (b && p >= b && p + len <= e) return true;
+  if (cached(p, len)) return true;
+  auto& recent = m_recent[recent_slot(p)];
   auto it = std::upper_bound(m_allocs.begin(), m_allocs.end(), p, begins_before);
   if (it != m_allocs.begin() && p + len <= std::prev(it)->end) {
-    m_recent[1] = m_recent[0];
-    m_recent[0] = {std::prev(it)->begin, std::prev(it)->end};
+    recent = {std::prev(it)->begin, std::prev(it)->end};
     return true;
   }
   if (m_ctx.in_queue_ring(p) && m_ctx.in_queue_ring(p + (len ? len - 1 : 0))) return true;
@@ -51,9 +50,9 @@ bool GmOutOfBoundsChecker::inside(const uint8_t* p, uint64_t len, std::string* n
 
 void GmOutOfBoundsChecker::on_copy(const CopyRecord& c) {
   for (const uint8_t* p : {static_cast<const uint8_t*>(c.src), static_cast<const uint8_t*>(c.dst)}) {
-    if (m_ctx.in_unified_buffer(p)) continue;
+    if (cached(p, c.bytes) || m_ctx.in_unified_buffer(p) || inside(p, c.bytes, nullptr)) continue;
     std::string near;
-    if (inside(p, c.bytes, &near)) continue;
+    inside(p, c.bytes, &near);
     Hazard h;
     h.id = kGmOutOfBounds.name;
     h.pe = c.pe;
@@ -78,8 +77,10 @@ void GmOutOfBoundsChecker::on_wqe_executed(const WqeRecord& r) {
     const char* what;
   } sides[] = {{r.local_va, local_len, "local"}, {r.remote_va, remote_side ? r.bytes : udma::atomic_width(r.bytes), "remote"}};
   for (const Side& s : sides) {
+    const auto* p = reinterpret_cast<const uint8_t*>(s.va);
+    if (s.len == 0 || cached(p, s.len) || inside(p, s.len, nullptr)) continue;
     std::string near;
-    if (s.len == 0 || inside(reinterpret_cast<const uint8_t*>(s.va), s.len, &near)) continue;
+    inside(p, s.len, &near);
     Hazard h = m_ctx.at_wqe(kGmOutOfBounds, r.qp, r.wqe_index, r.fetch_ps);
     h.addr = m_ctx.addr(s.va);
     h.detail = fmt::format("WQE {} ({} of {} bytes) has its {} range of {} bytes at {} outside every allocation: {}",

@@ -27,8 +27,18 @@ class GmOutOfBoundsChecker : public Checker {
   // The allocation holding [p, p+len), or null; `near` gets the one p falls in or after.
   bool inside(const uint8_t* p, uint64_t len, std::string* near) const;
   std::vector<Alloc> m_allocs;  // sorted by begin: searched on every copy and WQE
-  // The allocations found last (a core's copies go back and forth between a few buffers).
-  mutable std::pair<const uint8_t*, const uint8_t*> m_recent[2] = {};
+  // Allocations found before, direct-mapped by the 1 MiB granule of the address looked up: the
+  // WQEs of many PEs alternate between their buffers, and a hit costs one slot's compares.
+  // (Hashed: the PEs' memories lie at multiples of a large power of two, so low bits collide.)
+  static constexpr size_t kRecent = 256;
+  static size_t recent_slot(const uint8_t* p) {
+    return static_cast<size_t>(((reinterpret_cast<uintptr_t>(p) >> 20) * 0x9E3779B97F4A7C15ull) >> 56);
+  }
+  mutable std::pair<const uint8_t*, const uint8_t*> m_recent[kRecent] = {};
+  bool cached(const uint8_t* p, uint64_t len) const {
+    const auto& r = m_recent[recent_slot(p)];
+    return p >= r.first && p + len <= r.second;
+  }
 };
 
 }  // namespace symsim

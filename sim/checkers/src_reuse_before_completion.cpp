@@ -103,10 +103,10 @@ void SrcReuseChecker::on_wqe_executed(const WqeRecord& r) {
   if (!reads_source(r.opcode) || r.status != 0) return;
   const Put put{r.qp, r.wqe_index, r.bytes, r.target_pe, r.opcode, r.local_va, r.doorbell_ps};
   const Window single{put, put, r.complete_ps};
+  const Ps posted = posted_ps(put);
   if (static_cast<size_t>(r.qp.pe) < m_writes.size()) {
     // The writes that may overlap the source and start after the post, newest first.
     const PeWrites& writes = m_writes[r.qp.pe];
-    const Ps posted = posted_ps(put);
     m_found.clear();
     for (uint64_t p = first_page(r.local_va), last = last_page(r.local_va, r.bytes); p <= last; ++p)
       writes.pages.for_each(p, [&](uint64_t seq) {
@@ -125,7 +125,7 @@ void SrcReuseChecker::on_wqe_executed(const WqeRecord& r) {
   const auto [it, new_source] = m_sources[pe].try_emplace(key, single);
   Window& win = it->second;
   if (!new_source) {
-    if (settled(win.last, posted_ps(put))) {
+    if (settled(win.last, posted)) {
       win = single;  // the PE knew every earlier put of this source complete: a new window
     } else {
       win.last = put;
@@ -144,12 +144,12 @@ void SrcReuseChecker::prune() {
   // A window forgets itself once complete and known complete (no later write can race with
   // it), or complete after its launch ended; visit only the windows that may have completed.
   const Ps now = sim_now_ps();
-  while (!m_expiry.empty() && std::get<0>(m_expiry.top()) < now) {
+  while (!m_expiry.empty() && m_expiry.top().t < now) {
     const Expiry expiry = m_expiry.top();
     m_expiry.pop();
-    const int pe = std::get<1>(expiry);
+    const int pe = expiry.pe;
     Sources& sources = m_sources[static_cast<size_t>(pe)];
-    const auto it = sources.find(std::get<2>(expiry));
+    const auto it = sources.find(expiry.key);
     if (it == sources.end()) continue;
     const Window& win = it->second;
     if (win.complete_ps >= now) {  // extended since: look again when the last put completes
@@ -183,7 +183,7 @@ void SrcReuseChecker::on_rewrite(const Rewrite& c) {
   if (near_sources) {
     const Sources& sources = m_sources[pe];
     for (auto it = sources.lower_bound({from, 0, INT32_MIN, INT32_MIN});
-         it != sources.end() && std::get<0>(it->first) < dst + c.bytes; ++it)
+         it != sources.end() && it->first.va < dst + c.bytes; ++it)
       judge(it->second, c);
   }
   const Ps now = sim_now_ps();

@@ -62,7 +62,18 @@ class SrcReuseChecker : public Checker {
   void prune();
   // Windows per PE and (source address, length, slot, QP). One map per PE (a copy only meets
   // its own PE's sources), ordered by address so a copy only visits the sources it may overlap.
-  using SourceKey = std::tuple<uint64_t, uint32_t, int, int>;
+  // Ordered as the tuple (va, bytes, slot, qp); a struct compares in half the instructions.
+  struct SourceKey {
+    uint64_t va;
+    uint32_t bytes;
+    int slot, qp;
+    bool operator<(const SourceKey& o) const {
+      if (va != o.va) return va < o.va;
+      if (bytes != o.bytes) return bytes < o.bytes;
+      if (slot != o.slot) return slot < o.slot;
+      return qp < o.qp;
+    }
+  };
   using Sources = std::map<SourceKey, Window>;
   std::vector<Sources> m_sources;  // by PE
   uint64_t m_max_source_bytes = 0;
@@ -71,7 +82,16 @@ class SrcReuseChecker : public Checker {
   std::vector<std::pair<uint64_t, uint64_t>> m_source_span;
   // When a window may have completed, earliest first (prune checks the entry itself). A
   // completed window stays until its PE knows it complete or its launch ends.
-  using Expiry = std::tuple<Ps, int, SourceKey>;
+  struct Expiry {  // ordered as the tuple (t, pe, key)
+    Ps t;
+    int pe;
+    SourceKey key;
+    bool operator>(const Expiry& o) const {
+      if (t != o.t) return t > o.t;
+      if (pe != o.pe) return pe > o.pe;
+      return o.key < key;
+    }
+  };
   std::priority_queue<Expiry, std::vector<Expiry>, std::greater<Expiry>> m_expiry;
   const CompletionKnowledge& m_known;  // shared, fed before this checker's hooks
   std::vector<int> m_running;  // blocks running, by PE

@@ -8,19 +8,6 @@
 
 namespace symsim {
 
-namespace {
-constexpr size_t kKept = 65536;
-}
-
-void WriteHistory::add(const Write& w) {
-  if (m_writes.size() < kKept) {
-    m_writes.push_back(w);
-  } else {
-    m_writes[m_next] = w;
-    if (++m_next == kKept) m_next = 0;
-  }
-}
-
 std::string WriteHistory::who(const Write& w) const {
   switch (w.kind) {
     case Write::kData:

@@ -45,7 +45,15 @@ class WriteHistory : public AscendObserver {
     int core = -1;
     SiteRef site{};
   };
-  void add(const Write& w);
+  static constexpr size_t kKept = 65536;
+  void add(const Write& w) {  // inline: two per WQE
+    if (m_writes.size() < kKept) {
+      m_writes.push_back(w);
+    } else {
+      m_writes[m_next] = w;
+      if (++m_next == kKept) m_next = 0;
+    }
+  }
   std::pair<uint64_t, uint64_t> range(const Write& w) const;  // the bytes it wrote
   std::string who(const Write& w) const;
   CheckerContext& m_ctx;

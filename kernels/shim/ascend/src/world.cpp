@@ -2,6 +2,7 @@
 // call through world(), host() and core(); the host coroutines it spawns; what the runner reads
 // once the simulation ends.
 #include "kernels/shim/ascend/src/world.h"
+#include "models/core/sim_now.h"
 
 #include <algorithm>
 #include <cstdarg>
@@ -19,7 +20,7 @@ std::unique_ptr<World> g_world;
 }
 
 World& world() { return *g_world; }
-Ps now_ps() { return static_cast<Ps>(sc_core::sc_time_stamp().value()); }
+Ps now_ps() { return sim_now_ps(); }
 
 void count_call() {
   ExecContext* x = current_exec();
