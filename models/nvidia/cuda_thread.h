@@ -48,6 +48,7 @@ struct CudaThread {
   uint32_t warp = 0, lane = 0;
   Dim3 idx;          // threadIdx
   Ps local_ps = 0;
+  CudaThread* ready_next = nullptr;  // behind it in its GPU's ready queue (ready_queue.h)
   ThreadOrder order;
   WaitSite wait;
   // Polls that saw nothing change (same address and value, nothing stored in between).

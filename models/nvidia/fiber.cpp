@@ -1,12 +1,14 @@
 #include "models/nvidia/fiber.h"
 
+#include <sys/mman.h>
+
 #include <cstring>
 #include <stdexcept>
 
 namespace symsim::nv {
 
 namespace {
-constexpr uint64_t kCanary = 0x5eedfeedc0ffee11ull;
+constexpr size_t kPageBytes = 4096;
 // Stack bytes above a suspended fiber's stack pointer that its resumption touches at once
 // (saved registers, then the frames of the yield and the device call that yielded).
 constexpr int kPrefetchLines = 16;
@@ -34,7 +36,6 @@ boost::context::stack_context StackPool::allocate() {
   }
   uint8_t* low = m_free.back();
   m_free.pop_back();
-  std::memcpy(low, &kCanary, sizeof(kCanary));
   m_peak = std::max(m_peak, ++m_in_use);
   boost::context::stack_context sc;
   sc.size = m_stack_bytes;
@@ -44,9 +45,13 @@ boost::context::stack_context StackPool::allocate() {
 
 void StackPool::deallocate(boost::context::stack_context& sc) {
   uint8_t* low = static_cast<uint8_t*>(sc.sp) - sc.size;
-  uint64_t canary = 0;
-  std::memcpy(&canary, low, sizeof(canary));
-  if (canary != kCanary) ++m_overflows;
+  // Nothing touches a stack's lowest page but a fiber that (nearly) overflowed it: a canary
+  // written there would cost a page per stack (half of the stacks' memory).
+  unsigned char resident = 0;
+  if (mincore(low, kPageBytes, &resident) == 0 && (resident & 1)) {
+    ++m_overflows;
+    madvise(low, kPageBytes, MADV_DONTNEED);  // the next fiber on this stack starts clean
+  }
   --m_in_use;
   m_free.push_back(low);
 }

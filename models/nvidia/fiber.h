@@ -15,8 +15,9 @@
 
 namespace symsim::nv {
 
-// Stacks of one size from mappings of `kStacksPerChunk` stacks each; a canary at the low end
-// of each stack catches overflows when the stack is returned.
+// Stacks of one size from mappings of `kStacksPerChunk` stacks each. A stack returned with its
+// lowest page touched counts as overflowed (its fiber came within a page of the end); nothing
+// else touches that page, so a stack costs only the pages its fiber used.
 class StackPool {
  public:
   static constexpr size_t kStacksPerChunk = 256;

@@ -83,7 +83,11 @@ class NvidiaSystem : public sc_core::sc_module {
   // A thread started (+1) or finished (-1).
   void thread_live(int delta) { m_live += delta; }
   // A thread became idle (blocked, or polling with nothing changing) or busy again.
-  void thread_idle(bool idle) { idle ? ++m_idle : --m_idle; check_deadlock(); }
+  // (A deadlock needs every live thread idle: the common case returns here, inline.)
+  void thread_idle(bool idle) {
+    idle ? ++m_idle : --m_idle;
+    if (m_idle >= m_live) check_deadlock();
+  }
   // An idle thread polled again: in-flight work may have drained meanwhile.
   void idle_poll() {
     if (m_idle >= m_live) check_deadlock();

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <functional>
+#include <memory>
 #include <queue>
 #include <random>
 #include <tuple>
@@ -17,7 +18,12 @@ using symsim::Ps;
 using symsim::nv::CudaThread;
 using symsim::nv::ReadyQueue;
 
-CudaThread* thread_no(uintptr_t i) { return reinterpret_cast<CudaThread*>((i + 1) * 64); }
+// The queue links threads through CudaThread::ready_next: real threads, by number.
+std::vector<std::unique_ptr<CudaThread>> g_threads;
+CudaThread* thread_no(uintptr_t i) {
+  while (g_threads.size() <= i) g_threads.push_back(std::make_unique<CudaThread>());
+  return g_threads[i].get();
+}
 
 TEST(ReadyQueue, EarliestTimeFirstThenArrivalOrder) {
   ReadyQueue q;
@@ -55,19 +61,28 @@ TEST(ReadyQueue, SameOrderAsAHeapOfTimeAndSequence) {
   ReadyQueue q;
   std::mt19937_64 rng(11);
   uint64_t seq = 0;
-  uintptr_t next = 0;
+  std::vector<uintptr_t> idle;  // numbers of threads not in the queue
+  uintptr_t fresh = 0;
   Ps now = 0;
   for (int i = 0; i < 200000; ++i) {
     if (ref.empty() || rng() % 100 < 52) {
       // Mostly a handful of times near now (releases), sometimes one far ahead or behind.
       const uint64_t r = rng() % 10;
       const Ps t = r < 7 ? now + (rng() % 4) * 1000 : r < 9 ? now + rng() % 1000000 : now - std::min<Ps>(now, rng() % 5000);
+      uintptr_t next = fresh;
+      if (idle.empty()) {
+        ++fresh;
+      } else {
+        next = idle.back();
+        idle.pop_back();
+      }
       ref.push({t, seq++, next});
-      q.push(t, thread_no(next++));
+      q.push(t, thread_no(next));
     } else {
       ASSERT_EQ(q.top_ps(), std::get<0>(ref.top()));
       now = std::get<0>(ref.top());
       ASSERT_EQ(q.pop(), thread_no(std::get<2>(ref.top()))) << "pop at step " << i;
+      idle.push_back(std::get<2>(ref.top()));
       ref.pop();
     }
     ASSERT_EQ(q.size(), ref.size());
