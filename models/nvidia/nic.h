@@ -125,8 +125,9 @@ class Nic : public sc_core::sc_module, public MmioTarget {
   void run_write(Exec& e);
   void run_atomic(Exec& e);
   void run_read(Exec& e);
-  // Key checks of a WQE's remote and local buffers; on failure the QP errs and the WQE completes.
-  bool remote_ok(Exec& e, uint64_t raddr, uint32_t rkey, uint64_t len);
+  // Key checks of a WQE's remote buffer (its remote address segment, `len` bytes) and local
+  // buffer; on failure the QP errs and the WQE completes.
+  bool remote_ok(Exec& e, uint64_t len);
   bool local_ok(Exec& e, uint64_t laddr, uint32_t lkey, uint64_t len);
   // The WQE ran: its record (where its bytes went, when) and its completion, the CQE at `cqe_ps`.
   void finish(Exec& e, uint64_t raddr, uint64_t laddr, uint32_t bytes, Ps wire_ps, Ps remote_write_ps,

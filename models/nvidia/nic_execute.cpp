@@ -25,6 +25,10 @@ struct Nic::Exec {
   uint32_t bbs;      // WQEBBs it takes
   WriterRef writer;  // the NIC, on behalf of the thread that rang
   Ps pcie;           // one PCIe crossing
+  // The remote address segment, which RDMA write, read and atomic WQEs all carry after the
+  // control segment (bytes 16-27; a WQE is at least one 64 B WQEBB, so always readable).
+  uint64_t raddr = 0;
+  uint32_t rkey = 0;
 };
 
 uint32_t Nic::execute(NicQp& q, uint32_t index, const uint8_t* w, Ps start, const NicQp::Ring& ring) {
@@ -32,6 +36,8 @@ uint32_t Nic::execute(NicQp& q, uint32_t index, const uint8_t* w, Ps start, cons
   Exec e{q, index, w, c, start, ring, WqeRecord{}, (c.fm_ce_se & mlx5::kCeCqUpdate) != 0, 1,
          WriterRef{WriterKind::Nic, m_gpu, ring.who.cta, ring.who.thread, ring.who.file, ring.who.line},
          ns_to_ps(m_sys.params().pcie_latency_ns)};
+  e.raddr = mlx5::be64_at(w + 16);
+  e.rkey = mlx5::be32_at(w + 24);
   e.rec.qp = {m_gpu, q.cfg.peer, q.cfg.slot_qp};
   e.rec.wqe_index = index;
   e.rec.opcode = c.opcode;
@@ -98,7 +104,9 @@ void Nic::fail(Exec& e, uint8_t syndrome, Ps t) {
   complete(e.q, e.index, e.c.opcode, 0, syndrome, true, t, e.rec);
 }
 
-bool Nic::remote_ok(Exec& e, uint64_t raddr, uint32_t rkey, uint64_t len) {
+bool Nic::remote_ok(Exec& e, uint64_t len) {
+  const uint64_t raddr = e.raddr;
+  const uint32_t rkey = e.rkey;
   const MemRegion* r = m_sys.nic(e.q.cfg.peer).region_of(reinterpret_cast<const uint8_t*>(raddr), len, rkey);
   if (r && r->key == rkey) return true;
   emit_access_error({r ? NicAccessError::kRemoteKey : NicAccessError::kRemoteUnregistered, view(e.q), e.index, e.q.cfg.peer,
@@ -137,8 +145,7 @@ void Nic::run_write(Exec& e) {
   const uint8_t* w = e.w;
   const int peer = q.cfg.peer;
   const Ps start = e.start, pcie = e.pcie;
-  const uint64_t raddr = mlx5::be64_at(w + 16);
-  const uint32_t rkey = mlx5::be32_at(w + 24);
+  const uint64_t raddr = e.raddr;
   const uint32_t bc = mlx5::be32_at(w + 32);
   const bool inl = (bc & mlx5::kInlineSeg) != 0;
   const uint32_t len = bc & ~mlx5::kInlineSeg;
@@ -148,7 +155,7 @@ void Nic::run_write(Exec& e) {
     fail(e, mlx5::kSyndLocalQpOpErr, start + pcie);
     return;
   }
-  if (!remote_ok(e, raddr, rkey, len)) return;
+  if (!remote_ok(e, len)) return;
   if (!inl && !local_ok(e, laddr, mlx5::be32_at(w + 36), len)) return;
   // Payload: inline in the WQE, or read from GPU memory by DMA when the request gets there.
   const Ps sample = start + pcie;
@@ -190,16 +197,15 @@ void Nic::run_atomic(Exec& e) {
   const uint8_t* w = e.w;
   const int peer = q.cfg.peer;
   const Ps start = e.start, pcie = e.pcie;
-  const uint64_t raddr = mlx5::be64_at(w + 16);
-  const uint32_t rkey = mlx5::be32_at(w + 24);
+  const uint64_t raddr = e.raddr;
   const uint32_t size = (e.c.opcode == mlx5::kOpAtomicMaskedFa && e.c.opmod == mlx5::kOpmodAtomic4B) ? 4 : 8;
   const uint64_t operand = size == 4 ? mlx5::be32_at(w + 32) : mlx5::be64_at(w + 32);
   const uint64_t compare = mlx5::be64_at(w + 40);
   const uint32_t res_len = mlx5::be32_at(w + 48) & ~mlx5::kInlineSeg;
   const uint64_t laddr = mlx5::be64_at(w + 56);
-  if (!remote_ok(e, raddr, rkey, size)) return;
+  if (!remote_ok(e, size)) return;
   if (raddr % size != 0) {
-    emit_access_error({NicAccessError::kAtomicUnaligned, view(q), e.index, peer, raddr, size, rkey, 0, start});
+    emit_access_error({NicAccessError::kAtomicUnaligned, view(q), e.index, peer, raddr, size, e.rkey, 0, start});
     fail(e, mlx5::kSyndRemoteOpErr, start + 2 * pcie);
     return;
   }
@@ -245,11 +251,10 @@ void Nic::run_read(Exec& e) {
   const uint8_t* w = e.w;
   const int peer = q.cfg.peer;
   const Ps pcie = e.pcie;
-  const uint64_t raddr = mlx5::be64_at(w + 16);
-  const uint32_t rkey = mlx5::be32_at(w + 24);
+  const uint64_t raddr = e.raddr;
   const uint32_t len = mlx5::be32_at(w + 32) & ~mlx5::kInlineSeg;
   const uint64_t laddr = mlx5::be64_at(w + 40);
-  if (!remote_ok(e, raddr, rkey, len)) return;
+  if (!remote_ok(e, len)) return;
   if (!local_ok(e, laddr, mlx5::be32_at(w + 36), len)) return;
   Ps sample = e.start + m_sys.ib().control_latency_ps(m_gpu, peer) + pcie;
   if (sample <= q.last_remote_ps) sample = q.last_remote_ps + 1;
