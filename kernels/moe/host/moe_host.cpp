@@ -57,7 +57,7 @@ MoeTiling make_tiling(const WorkloadSpec& w, uint32_t rank, uint32_t writers, ui
   t.token_blocks = blocks_for(t.token_payload_bytes);
   t.comb_payload_bytes = 2 * w.hidden;
   t.comb_blocks = blocks_for(t.comb_payload_bytes);
-  t.window_half_bytes = uint64_t{w.ep} * kBlockBytes + uint64_t{w.experts_per_rank} * w.ep * w.tokens * t.token_stride();
+  t.window_half_bytes = t.head_bytes() + uint64_t{w.experts_per_rank} * w.ep * w.tokens * t.token_stride();
   t.comb_half_bytes = uint64_t{w.tokens} * w.top_k * t.comb_stride();
   return t;
 }
