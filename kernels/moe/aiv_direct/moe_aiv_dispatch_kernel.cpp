@@ -3,8 +3,9 @@
 // WaitDispatch, LocalWindowCopy), the nearest public description of the published fused
 // dispatch: every AIV core of the die takes part, and tokens go straight from the core's Unified
 // Buffer into the expert rank's receive window over the UB fabric (MTE3 stores to the peer's HBM
-// through CANN SHMEM's MTE put), no WQE, no UDMA engine. Same window layout, Data-as-Flag blocks
-// and count blocks as the UDMA variants (docs/moe.md). Each core:
+// through CANN SHMEM's MTE put), no WQE, no UDMA engine. Same token slots and Data-as-Flag
+// blocks as the UDMA variants; the window head holds the operator's 32 B statuses instead of
+// count blocks (moe_tiling.h, head_bytes; docs/moe.md). Each core:
 //  - send: for its contiguous share of the rank's (token, expert) pairs it loads the BF16 token,
 //    finds the pair's slot (its order among the rank's pairs for that expert), quantises it to
 //    INT8 (aiv_quantise.h), writes the header, packs the Data-as-Flag image and stores it into
@@ -12,15 +13,16 @@
 //    while the store of the one before is on its way). A pair for one of this rank's own
 //    experts is stored without flags straight into its expert input (the window slot) with its
 //    source index;
-//  - counts the rank's pairs for its share of all experts on the vector pipe (into expert_counts),
-//    waits until every store it issued has landed, then for every core of the die (die_barrier);
-//  - puts the count blocks of ranks d = c mod cores: a count block now also says that all of
-//    this rank's tokens for d are in d's window;
-//  - receive: polls the count blocks of its contiguous share of the (source rank, local expert)
-//    pairs, waits for every core of the die again (the operator's output offsets need every
-//    core's counts), then copies each announced token of its share out through two buffers,
-//    with the operator's three stores per token: the payload without its flags back into the
-//    slot (the expert input), then the token's source index.
+//  - counts the rank's pairs for its share of all experts on the vector pipe into 32 B statuses,
+//    waits until every store it issued has landed, then for every core of the die (die_barrier),
+//    and stores each status into its expert rank's window head (dispatch_status.h): a status
+//    also says that all of this rank's tokens for that expert are there;
+//  - receive: polls its contiguous share of the rank's statuses, clears them, publishes its
+//    received-token count, waits for every core of the die again, adds up the counts of the
+//    cores before it (the operator's output offsets), then copies each announced token of its
+//    share out through two buffers, with the operator's three stores per token: the payload
+//    without its flags back into the slot (the expert input), then the token's source index;
+//    last, its share of the offsets, a third barrier and (core 47) the tokens per local expert.
 // The blocks' flags carry the launch's epoch (epoch_flags.h); combine's experts clear the slots
 // they read, as for the other variants.
 #include "kernels/moe/common/data_as_flag.h"
