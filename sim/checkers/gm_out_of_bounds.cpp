@@ -66,7 +66,7 @@ void GmOutOfBoundsChecker::on_copy(const CopyRecord& c) {
   }
 }
 
-void GmOutOfBoundsChecker::on_wqe_executed(const WqeRecord& r) {
+void GmOutOfBoundsChecker::on_executed(const WqeRecord& r) {
   if (r.status != 0) return;
   const bool remote_side = r.opcode == udma::kWrite || r.opcode == udma::kWriteImm ||
                            r.opcode == udma::kWriteWithNotify || r.opcode == udma::kRead;

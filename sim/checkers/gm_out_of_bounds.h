@@ -16,7 +16,7 @@ class GmOutOfBoundsChecker : public Checker {
   using Checker::Checker;
   void on_alloc(int pe, const char* kind, const uint8_t* p, uint64_t bytes) override;
   void on_copy(const CopyRecord& c) override;
-  void on_wqe_executed(const WqeRecord& r) override;
+  void on_executed(const WqeRecord& r);
   struct Alloc {
     const uint8_t* begin;
     const uint8_t* end;

@@ -12,8 +12,8 @@ namespace symsim {
 
 class SiteIndex : public AscendObserver {
  public:
-  void on_wqe_post(const PostRecord& p) override;
-  void on_doorbell_store(const QpRef& q, bool cq, uint32_t value, int core, Ps t, SiteRef site) override;
+  void on_post(const PostRecord& p);
+  void on_bell_store(const QpRef& q, uint32_t value, int core, SiteRef site);  // SQ doorbells only
 
   // The call that posted WQE `wqe` of `q`, else the SQ doorbell store that published it.
   SiteRef site_of(const QpRef& q, uint32_t wqe) const;

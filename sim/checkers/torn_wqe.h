@@ -13,7 +13,7 @@ class TornWqeChecker : public Checker {
  public:
   using Checker::Checker;
   void on_copy(const CopyRecord& c) override;
-  void on_wqe_fetched(const QpRef& q, uint32_t wqe, const uint8_t* slot, uint32_t bytes, Ps t) override;
+  void on_fetched(const QpRef& q, uint32_t wqe, const uint8_t* slot, uint32_t bytes, Ps t);
 
  private:
   std::vector<std::vector<CopyRecord>> m_pending;  // by ring PE: copies into its rings not yet landed

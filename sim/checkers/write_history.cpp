@@ -21,7 +21,7 @@ std::string WriteHistory::who(const Write& w) const {
   return "";
 }
 
-void WriteHistory::on_wqe_executed(const WqeRecord& r) {
+void WriteHistory::on_executed(const WqeRecord& r) {
   Write w{0, 0, r.remote_write_ps, Write::kData, r.opcode, r.qp, r.wqe_index};
   if (r.status == 0) {
     if (r.opcode == udma::kRead) {
@@ -60,15 +60,14 @@ void WriteHistory::on_fault(const FaultEvent& f) {
   if (m_faults.size() > 1024) m_faults.pop_front();
 }
 
-void WriteHistory::on_sq_doorbell(const QpRef& q, uint32_t producer, Ps t) {
+void WriteHistory::on_sq_rung(const QpRef& q, uint32_t producer, Ps t) {
   Bells& b = m_bells[q];
   b.seen = true;
   b.seen_value = producer;
   b.seen_ps = t;
 }
 
-void WriteHistory::on_doorbell_store(const QpRef& q, bool cq, uint32_t value, int, Ps t, SiteRef site) {
-  if (cq) return;
+void WriteHistory::on_bell_store(const QpRef& q, uint32_t value, Ps t, SiteRef site) {
   Bells& b = m_bells[q];
   b.stored = true;
   b.stored_value = value;

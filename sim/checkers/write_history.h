@@ -19,11 +19,11 @@ namespace symsim {
 class WriteHistory : public AscendObserver {
  public:
   explicit WriteHistory(CheckerContext& ctx) : m_ctx(ctx) {}
-  void on_wqe_executed(const WqeRecord& r) override;
+  void on_executed(const WqeRecord& r);
   void on_copy(const CopyRecord& c) override;
   void on_fault(const FaultEvent& f) override;
-  void on_sq_doorbell(const QpRef& q, uint32_t producer, Ps t) override;
-  void on_doorbell_store(const QpRef& q, bool cq, uint32_t value, int core, Ps t, SiteRef site) override;
+  void on_sq_rung(const QpRef& q, uint32_t producer, Ps t);
+  void on_bell_store(const QpRef& q, uint32_t value, Ps t, SiteRef site);  // SQ doorbells only
 
   // "PE 0 QP 0 WQE 3 (WRITE) landed it at 5.1 us", or "" when nothing recorded wrote it by `t`.
   std::string last_writer(const void* addr, uint64_t bytes, Ps t) const;
