@@ -49,6 +49,7 @@ const CheckerContext::Where& CheckerContext::classify(const void* p) const {
   // One address-map lookup answers both questions (instead of a scan over every PE's rings).
   const Region* r = sys.addresses().find(p, 1);
   w.p = p;
+  w.region = r;
   w.unified_buffer = r && r->kind == RegionKind::kUnifiedBuffer;
   w.ring_pe = r && r->pe >= 0 && r->pe < sys.n_pes() && sys.memory(r->pe).queue_region.contains(p, 1) ? r->pe : -1;
   return w;

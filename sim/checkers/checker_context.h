@@ -15,6 +15,7 @@
 namespace symsim {
 
 class AscendSystem;
+struct Region;
 class CompletionKnowledge;
 struct UdmaQp;
 
@@ -48,6 +49,7 @@ struct CheckerContext {
   // initial entries (null: no region) are what classify(nullptr) gives.
   struct Where {
     const void* p = nullptr;
+    const Region* region = nullptr;  // the address map's region holding it (null: none)
     int ring_pe = -1;  // whose SQ/CQ rings hold it (-1: none)
     bool unified_buffer = false;
   };

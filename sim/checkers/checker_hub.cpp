@@ -55,8 +55,8 @@ void CheckerSet::Hub::on_wqe_post(const PostRecord& p) {
 
 void CheckerSet::Hub::on_doorbell_store(const QpRef& q, bool cq, uint32_t value, int core, Ps t, SiteRef site) {
   if (cq) return;  // every listener keeps SQ doorbell stores only
-  if (m_sites) m_sites->on_bell_store(q, value, core, site);
-  if (m_history) m_history->on_bell_store(q, value, t, site);
+  // (The write history's hang report reads the stores from the call-site index.)
+  if (m_sites) m_sites->on_bell_store(q, value, core, t, site);
   if (m_multi_producer) m_multi_producer->on_bell_store(q, value, core, t, site);
 }
 

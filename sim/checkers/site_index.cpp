@@ -30,9 +30,9 @@ void SiteIndex::on_post(const PostRecord& p) {
   bound(posts);
 }
 
-void SiteIndex::on_bell_store(const QpRef& q, uint32_t value, int core, SiteRef site) {
+void SiteIndex::on_bell_store(const QpRef& q, uint32_t value, int core, Ps t, SiteRef site) {
   auto& d = m_doorbells[q];
-  d.push_back({value, core, site});
+  d.push_back({value, core, site, t});
   bound(d);
 }
 
