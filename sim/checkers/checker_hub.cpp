@@ -65,8 +65,8 @@ void CheckerSet::Hub::on_sq_doorbell(const QpRef& q, uint32_t producer_index, Ps
 }
 
 void CheckerSet::Hub::on_wqe_fetched(const QpRef& q, uint32_t wqe_index, const uint8_t* slot, uint32_t bytes, Ps t) {
-  if (m_torn_wqe) m_torn_wqe->on_fetched(q, wqe_index, slot, bytes, t);
-  if (m_completion_errors) m_completion_errors->on_fetched(q, wqe_index, slot, bytes, t);
+  if (m_torn_wqe && m_torn_wqe->copies_pending(q.pe)) m_torn_wqe->on_fetched(q, wqe_index, slot, bytes, t);
+  if (m_completion_errors) m_completion_errors->on_fetched(q, wqe_index, slot, bytes);
 }
 
 void CheckerSet::Hub::on_wqe_executed(const WqeRecord& r) {

@@ -15,7 +15,7 @@ inline constexpr HazardId kRelayUnreachable{"relay_unreachable", "a WQE names a 
 class CompletionErrorChecker : public Checker {
  public:
   using Checker::Checker;
-  void on_fetched(const QpRef& q, uint32_t wqe, const uint8_t* slot, uint32_t bytes, Ps t);
+  void on_fetched(const QpRef& q, uint32_t wqe, const uint8_t* slot, uint32_t bytes) { m_fetched = {q, wqe, slot, bytes}; }
   void on_fault(const FaultEvent& f) override;
   void on_executed(const WqeRecord& r);
 
