@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "models/core/probe_index.h"
+
 namespace symsim::nv {
 
 class LruLineSet {
@@ -20,24 +22,22 @@ class LruLineSet {
   uint64_t size() const { return m_nodes.size(); }
 
  private:
-  static constexpr uint32_t kNone = 0xffffffffu;
+  static constexpr uint32_t kNone = ProbeIndex::kNone;
   struct Node {
     uint64_t line;
     uint32_t newer, older;  // neighbours in recency order (kNone at the ends)
   };
 
-  uint32_t find(uint64_t line) const;
-  size_t home(uint64_t line) const { return static_cast<size_t>((line * 0x9e3779b97f4a7c15ull) >> m_shift); }
-  void index_insert(uint32_t node);
-  void index_erase(uint64_t line);
-  void grow_index();
+  auto line_of() const {
+    return [this](uint32_t node) { return m_nodes[node].line; };
+  }
+  uint32_t find(uint64_t line) const { return m_index.find(line, line_of()); }
   void unlink(uint32_t node);
   void push_newest(uint32_t node);
 
   uint64_t m_capacity;
   std::vector<Node> m_nodes;     // never more than m_capacity
-  std::vector<uint32_t> m_index;  // node per slot, kNone when empty; power-of-two size
-  unsigned m_shift;               // 64 - log2(index size)
+  ProbeIndex m_index;             // node by line
   uint32_t m_newest = kNone, m_oldest = kNone;
 };
 

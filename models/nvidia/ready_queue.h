@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "models/core/probe_index.h"
 #include "models/core/time.h"
 #include "models/nvidia/cuda_thread.h"
 
@@ -48,7 +49,7 @@ class ReadyQueue {
   void clear();
 
  private:
-  static constexpr uint32_t kNone = 0xffffffffu;
+  static constexpr uint32_t kNone = ProbeIndex::kNone;
   struct Bucket {
     Ps t = 0;
     CudaThread* head = nullptr;  // null: free
@@ -60,16 +61,14 @@ class ReadyQueue {
   }
   uint32_t find_or_add(Ps t_ps);
   void drained(uint32_t b);
-  size_t home(Ps t) const { return static_cast<size_t>((t * 0x9e3779b97f4a7c15ull) >> m_shift); }
-  void index_insert(uint32_t b);
-  void index_erase(Ps t);
-  void grow_index();
+  auto time_of() const {
+    return [this](uint32_t b) { return m_buckets[b].t; };
+  }
 
   std::vector<Bucket> m_buckets;
   std::vector<uint32_t> m_free;  // drained buckets
   uint32_t m_live_buckets = 0;
-  std::vector<uint32_t> m_index = std::vector<uint32_t>(64, kNone);  // bucket by time; at most half full
-  unsigned m_shift = 64 - 6;                                           // 64 - log2(index size)
+  ProbeIndex m_index{6};  // bucket by time; at most half full
   std::priority_queue<std::pair<Ps, uint32_t>, std::vector<std::pair<Ps, uint32_t>>, std::greater<>> m_times;
   uint32_t m_last = kNone;  // bucket of the last push (the common case: the same time again)
   size_t m_size = 0;
