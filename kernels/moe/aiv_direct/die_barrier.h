@@ -1,6 +1,6 @@
-// A barrier of every AIV core of the die, as the Atlas A3 MoE dispatch operator takes it twice
-// (AscendC SyncAll: ops-transformer mc2/moe_distribute_dispatch_v2, after the tokens are sent
-// and after the counts are in). Written the software way: each core stores a mark in its own
+// A barrier of every AIV core of the die, as the Atlas A3 MoE dispatch operator takes it
+// (AscendC SyncAll: ops-transformer mc2/moe_distribute_dispatch_v2, after the tokens are sent,
+// after the counts are in and, with more than one expert per rank, after the copy-out). Written the software way: each core stores a mark in its own
 // cache line of core_flags (dispatch slot) and reads every core's line until all hold it. The
 // marks grow over launches and phases, so a core that is already past the barrier (a later
 // mark) still counts as arrived for the slower ones.
@@ -12,10 +12,12 @@
 
 namespace moe::aiv {
 
+constexpr uint32_t kBarriersPerLaunch = 3;  // phases 0..2 of one dispatch launch
+
 __aicore__ inline void die_barrier(const MoeTiling& t, uint32_t core, uint32_t cores, uint32_t phase)
 {
     PhaseSpan sync("moe sync");
-    const uint32_t mark = 2 * t.launch + phase + 1;
+    const uint32_t mark = kBarriersPerLaunch * t.launch + phase + 1;
     __gm__ uint32_t* mine = core_flag(t, 0, core);
     dcci(mine, cache_line_t::SINGLE_CACHE_LINE);
     *mine = mark;

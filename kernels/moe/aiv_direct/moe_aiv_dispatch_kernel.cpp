@@ -3,8 +3,9 @@
 // WaitDispatch, LocalWindowCopy), the nearest public description of the published fused
 // dispatch: every AIV core of the die takes part, and tokens go straight from the core's Unified
 // Buffer into the expert rank's receive window over the UB fabric (MTE3 stores to the peer's HBM
-// through CANN SHMEM's MTE put), no WQE, no UDMA engine. Same window layout, Data-as-Flag blocks
-// and count blocks as the UDMA variants (docs/moe.md). Each core:
+// through CANN SHMEM's MTE put), no WQE, no UDMA engine. Same token slots and Data-as-Flag
+// blocks as the UDMA variants; the window head holds the operator's 32 B statuses instead of
+// count blocks (moe_tiling.h, head_bytes; docs/moe.md). Each core:
 //  - send: for its contiguous share of the rank's (token, expert) pairs it loads the BF16 token,
 //    finds the pair's slot (its order among the rank's pairs for that expert), quantises it to
 //    INT8 (aiv_quantise.h), writes the header, packs the Data-as-Flag image and stores it into
@@ -12,15 +13,16 @@
 //    while the store of the one before is on its way). A pair for one of this rank's own
 //    experts is stored without flags straight into its expert input (the window slot) with its
 //    source index;
-//  - counts the rank's pairs for its share of all experts on the vector pipe (into expert_counts),
-//    waits until every store it issued has landed, then for every core of the die (die_barrier);
-//  - puts the count blocks of ranks d = c mod cores: a count block now also says that all of
-//    this rank's tokens for d are in d's window;
-//  - receive: polls the count blocks of its contiguous share of the (source rank, local expert)
-//    pairs, waits for every core of the die again (the operator's output offsets need every
-//    core's counts), then copies each announced token of its share out through two buffers,
-//    with the operator's three stores per token: the payload without its flags back into the
-//    slot (the expert input), then the token's source index.
+//  - counts the rank's pairs for its share of all experts on the vector pipe into 32 B statuses,
+//    waits until every store it issued has landed, then for every core of the die (die_barrier),
+//    and stores each status into its expert rank's window head (dispatch_status.h): a status
+//    also says that all of this rank's tokens for that expert are there;
+//  - receive: polls its contiguous share of the rank's statuses, clears them, publishes its
+//    received-token count, waits for every core of the die again, adds up the counts of the
+//    cores before it (the operator's output offsets), then copies each announced token of its
+//    share out through two buffers, with the operator's three stores per token: the payload
+//    without its flags back into the slot (the expert input), then the token's source index;
+//    last, its share of the offsets, a third barrier and (core 47) the tokens per local expert.
 // The blocks' flags carry the launch's epoch (epoch_flags.h); combine's experts clear the slots
 // they read, as for the other variants.
 #include "kernels/moe/common/data_as_flag.h"
@@ -28,6 +30,7 @@
 #include "kernels/moe/aiv_direct/aiv_direct_split.h"
 #include "kernels/moe/aiv_direct/aiv_quantise.h"
 #include "kernels/moe/aiv_direct/die_barrier.h"
+#include "kernels/moe/aiv_direct/dispatch_status.h"
 #include "kernels/moe/aiv_direct/epoch_flags.h"
 #include "kernels/moe/aiv_direct/phase_span.h"
 
@@ -35,33 +38,6 @@ using namespace moe;
 using namespace moe::aiv;
 
 namespace {
-
-// The count blocks of ranks d = c mod cores, each from the counts of d's experts in
-// expert_counts (count_experts, every core of the die, before the barrier).
-__aicore__ inline void send_counts(const MoeTiling& t, uint32_t c, uint32_t cores, const DafUb& ub, uint64_t window)
-{
-    const uint32_t bytes = t.experts_per_rank * 4;
-    const auto* counts = reinterpret_cast<__ubuf__ uint32_t*>(ub.payload);
-    for (uint32_t dst = c; dst < t.ep; dst += cores) {
-        auto* gm = reinterpret_cast<__gm__ uint8_t*>(t.expert_counts) + uint64_t{dst} * bytes;
-        AscendC::DataCopyPad(ub_tensor(ub.payload, bytes), gm_tensor(gm, bytes),
-                             AscendC::DataCopyExtParams{1, bytes, 0, 0, 0});
-        AscendC::SetFlag<AscendC::HardEvent::MTE2_S>(EVENT_ID0);
-        AscendC::WaitFlag<AscendC::HardEvent::MTE2_S>(EVENT_ID0);
-        if (dst == t.my_rank) {  // this rank's own experts: the counts go straight to recv_count
-            auto* recv_count = reinterpret_cast<__gm__ uint32_t*>(t.recv_count);
-            for (uint32_t e = 0; e < t.experts_per_rank; ++e) recv_count[e * t.ep + dst] = counts[e];
-            continue;
-        }
-        AscendC::SetFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
-        AscendC::WaitFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
-        pack_for_put(ub, 1);
-        PhaseSpan put("moe put");
-        put_blocks(window + t.count_offset(t.my_rank), ub, 1, dst);
-        image_free();
-        put.End();
-    }
-}
 
 // Loads token `tok` into the payload after its header: BF16 as it is; for INT8 dispatch the
 // BF16 token (in `xin`) quantised with the token's scale on the vector pipe.
@@ -167,56 +143,6 @@ __aicore__ inline void send_pairs(const MoeTiling& t, Range mine, const SendUb& 
     put.End();
 }
 
-// The operator's SetStatus before its SyncAll: core c counts this rank's pairs for its share of
-// all ep x experts_per_rank experts, each with the five vector instructions of the slot search
-// over every pair (CalTokenSendExpertCnt), and stores the counts into expert_counts for the
-// cores that send the count blocks.
-__aicore__ inline void count_experts(const MoeTiling& t, uint32_t c, uint32_t cores, const SendUb& ub)
-{
-    const uint32_t pairs = t.tokens * t.top_k;
-    const Range mine = share(t.ep * t.experts_per_rank, c, cores);
-    if (mine.begin == mine.end) return;
-    for (uint32_t e = mine.begin; e < mine.end; ++e) vec::pair_slot(ub.ids, ub.scratch, pairs);
-    AscendC::SetFlag<AscendC::HardEvent::V_S>(EVENT_ID0);
-    AscendC::WaitFlag<AscendC::HardEvent::V_S>(EVENT_ID0);
-    for (uint32_t e = mine.begin; e < mine.end; ++e) ub.seen[e - mine.begin] = 0;
-    for (uint32_t p = 0; p < pairs; ++p) {
-        const uint32_t e = static_cast<uint32_t>(ub.ids[p]);
-        if (e >= mine.begin && e < mine.end) ++ub.seen[e - mine.begin];
-    }
-    AscendC::SetFlag<AscendC::HardEvent::S_MTE3>(EVENT_ID0);
-    AscendC::WaitFlag<AscendC::HardEvent::S_MTE3>(EVENT_ID0);
-    const uint32_t bytes = (mine.end - mine.begin) * 4;
-    auto* gm = reinterpret_cast<__gm__ uint8_t*>(t.expert_counts) + uint64_t{mine.begin} * 4;
-    AscendC::DataCopyPad(gm_tensor(gm, bytes), ub_tensor(reinterpret_cast<__ubuf__ uint8_t*>(ub.seen), bytes),
-                         AscendC::DataCopyExtParams{1, bytes, 0, 0, 0});
-    AscendC::PipeBarrier<PIPE_ALL>();  // as the operator, before its SyncAll
-}
-
-// The count blocks of this core's share of the (source rank, local expert) pairs, into
-// recv_count and `counts` (one per pair of the share).
-__aicore__ inline void wait_counts(const MoeTiling& t, Range mine, const DafUb& count_ub, __ubuf__ uint32_t* counts,
-                                   __gm__ uint8_t* window)
-{
-    auto* recv_count = reinterpret_cast<__gm__ uint32_t*>(t.recv_count);
-    const auto* block = reinterpret_cast<__ubuf__ uint32_t*>(count_ub.payload);
-    uint32_t have = UINT32_MAX;  // the source whose count block is in count_ub
-    for (uint32_t i = mine.begin; i < mine.end; ++i) {
-        const uint32_t src = i / t.experts_per_rank, e = i % t.experts_per_rank;
-        counts[i - mine.begin] = 0;
-        if (src == t.my_rank) continue;  // this rank's own tokens are in place already (send_pairs)
-        if (src != have) {
-            PhaseSpan copy = receive_epoch_blocks(window + t.count_offset(src), count_ub, 1, epoch_of(t));
-            AscendC::SetFlag<AscendC::HardEvent::V_S>(EVENT_ID1);
-            AscendC::WaitFlag<AscendC::HardEvent::V_S>(EVENT_ID1);
-            copy.End();
-            have = src;
-        }
-        counts[i - mine.begin] = block[e];
-        recv_count[e * t.ep + src] = block[e];
-    }
-}
-
 // Copies the announced tokens of this core's share out of the window as the operator's
 // LocalWindowCopy does: window -> UB through a queue of two buffers (the next token is read
 // while the stores of this one are on their way), then three MTE3 stores per token, as the
@@ -225,7 +151,7 @@ __aicore__ inline void wait_counts(const MoeTiling& t, Range mine, const DafUb& 
 // header (scale, top-k list), both staged at 32 B aligned UB addresses in `head`, then the
 // token's data; then the token's source index.
 __aicore__ inline void copy_out(const MoeTiling& t, Range mine, const DafUb (&ub)[2], __ubuf__ uint8_t* head,
-                                const __ubuf__ uint32_t* counts, __gm__ uint8_t* window)
+                                const __ubuf__ int32_t* status, __gm__ uint8_t* window)
 {
     constexpr uint32_t kSourceBytes = 8;  // TokenHeader: src_rank, src_token
     auto* recv_src_token = reinterpret_cast<__gm__ uint32_t*>(t.recv_src_token);
@@ -234,8 +160,10 @@ __aicore__ inline void copy_out(const MoeTiling& t, Range mine, const DafUb (&ub
     const uint32_t bytes[3] = {kSourceBytes, kTokenHeaderBytes - kSourceBytes, data_bytes};
     uint32_t n = 0;
     for (uint32_t i = mine.begin; i < mine.end; ++i) {
-        const uint32_t src = i / t.experts_per_rank, e = i % t.experts_per_rank;
-        for (uint32_t j = 0; j < counts[i - mine.begin]; ++j, ++n) {
+        const uint32_t e = i / t.ep, src = i % t.ep;  // status index e * ep + s
+        if (src == t.my_rank) continue;  // this rank's own tokens are in place already (send_pairs)
+        const auto count = static_cast<uint32_t>(status[(i - mine.begin) * kStatusWords + 1]);
+        for (uint32_t j = 0; j < count; ++j, ++n) {
             const DafUb& img = ub[n & 1];
             const auto ev = static_cast<event_t>(EVENT_ID4 + (n & 1));
             PhaseSpan copy("moe copy");
@@ -276,18 +204,24 @@ extern "C" __global__ __aicore__ void moe_aiv_dispatch_kernel(GM_ADDR tiling_gm,
     timing[0] = AscendC::GetSystemCycle();
 
     AscendC::TPipe pipe;
-    AscendC::TBuf<AscendC::TPosition::VECCALC> daf_buf[2], count_buf, ids_buf, scratch_buf, seen_buf, xin_buf, n_buf;
-    AscendC::TBuf<AscendC::TPosition::VECCALC> head_buf;
-    const uint32_t pairs = t.tokens * t.top_k;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> daf_buf[2], ids_buf, scratch_buf, seen_buf, xin_buf, head_buf;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> sent_buf, status_buf, zero_buf, cells_buf, work_buf, offsets_buf;
+    const uint32_t pairs = t.tokens * t.top_k, statuses = t.ep * t.experts_per_rank;
+    const Range counted = share(statuses, c, cores);   // SetStatus: the experts this core counts
+    const Range received = share(statuses, c, cores);  // WaitDispatch: the statuses this core polls
+    const uint32_t n_recv = received.end - received.begin;
     for (auto& b : daf_buf) pipe.InitBuffer(b, DafUb::bytes(t.token_blocks));
-    pipe.InitBuffer(count_buf, DafUb::bytes(1));
     pipe.InitBuffer(ids_buf, round_up32(4 * pairs));
     pipe.InitBuffer(scratch_buf, round_up32(4 * pairs));
-    pipe.InitBuffer(seen_buf, round_up32(4 * t.ep * t.experts_per_rank));
+    pipe.InitBuffer(seen_buf, round_up32(4 * statuses));
     pipe.InitBuffer(xin_buf, round_up32(2 * t.hidden));
     pipe.InitBuffer(head_buf, 4 * kTokenHeaderBytes);  // copy_out's staged headers, two buffers
-    const Range received = share(t.ep * t.experts_per_rank, c, cores);
-    pipe.InitBuffer(n_buf, round_up32(4 * (received.end - received.begin + 1)));
+    pipe.InitBuffer(sent_buf, kStatusBytes * (counted.end - counted.begin + 1));
+    pipe.InitBuffer(status_buf, kStatusBytes * (n_recv + 1));
+    pipe.InitBuffer(zero_buf, kStatusBytes * (n_recv + 1));
+    pipe.InitBuffer(cells_buf, kStatusBytes * kMaxCores);
+    pipe.InitBuffer(work_buf, kStatusBytes + round_up32(4 * (n_recv > kMaxCores ? n_recv : kMaxCores)));
+    pipe.InitBuffer(offsets_buf, round_up32(4 * (n_recv + 1)));
     SendUb ub;
     for (uint32_t i = 0; i < 2; ++i) {
         ub.image[i].Init(daf_buf[i].Get<uint8_t>().GetPhyAddr(), t.token_blocks);
@@ -297,24 +231,33 @@ extern "C" __global__ __aicore__ void moe_aiv_dispatch_kernel(GM_ADDR tiling_gm,
     ub.scratch = scratch_buf.Get<int32_t>().GetPhyAddr();
     ub.seen = seen_buf.Get<uint32_t>().GetPhyAddr();
     ub.xin = xin_buf.Get<uint16_t>().GetPhyAddr();
-    DafUb count_ub;
-    count_ub.Init(count_buf.Get<uint8_t>().GetPhyAddr(), 1);
-    set_flags(count_ub, epoch_of(t));
+    const StatusUb sub{status_buf.Get<int32_t>().GetPhyAddr(), zero_buf.Get<int32_t>().GetPhyAddr(),
+                       cells_buf.Get<int32_t>().GetPhyAddr(), work_buf.Get<int32_t>().GetPhyAddr()};
+    auto* sent = sent_buf.Get<int32_t>().GetPhyAddr();
     const uint64_t window = t.window + t.half() * t.window_half_bytes;
-    auto* counts = n_buf.Get<uint32_t>().GetPhyAddr();
+    auto* window_gm = reinterpret_cast<__gm__ uint8_t*>(window);
 
     PhaseSpan send_span("moe send");
     send_pairs(t, share(pairs, c, cores), ub, window);
-    count_experts(t, c, cores, ub);
+    count_statuses(t, counted, ub.ids, ub.scratch, sent);
+    AscendC::PipeBarrier<PIPE_ALL>();  // as the operator, before its SyncAll
     die_barrier(t, c, cores, 0);
-    send_counts(t, c, cores, count_ub, window);
+    send_statuses(t, counted, sent, window);
     send_span.End();
 
     PhaseSpan receive_span("moe receive");
-    wait_counts(t, received, count_ub, counts, reinterpret_cast<__gm__ uint8_t*>(window));
-    die_barrier(t, c, cores, 1);
-    copy_out(t, received, ub.image, head_buf.Get<uint8_t>().GetPhyAddr(), counts,
-             reinterpret_cast<__gm__ uint8_t*>(window));
+    uint32_t before = 0, total = 0;
+    if (n_recv > 0) {
+        const uint32_t mine = wait_statuses(t, c, received, sub, window_gm);
+        die_barrier(t, c, cores, 1);
+        before = tokens_before(t, c, sub, window_gm);
+        total = before + mine;
+        copy_out(t, received, ub.image, head_buf.Get<uint8_t>().GetPhyAddr(), sub.status, window_gm);
+        store_send_counts(t, received, before, offsets_buf.Get<uint32_t>().GetPhyAddr(), window_gm);
+    } else {
+        die_barrier(t, c, cores, 1);
+    }
+    update_token_nums(t, c, cores, total, window_gm);
     receive_span.End();
     timing[1] = AscendC::GetSystemCycle();
 }

@@ -30,6 +30,9 @@ constexpr uint32_t kMaxCores = 48;          // AIV cores per die
 constexpr uint32_t kRingProduced = 2;
 constexpr uint32_t kRingReleased = 3;
 constexpr uint32_t kFlagSlots = 4;
+// Variant 3 keeps the Atlas A3 dispatch operator's 32 B status per (local expert, source rank)
+// at the head of each window half instead of one count block per source rank.
+constexpr uint32_t kStatusBytes = 32;
 
 // What travels in front of a dispatched token: where it came from and its routing, so the
 // expert rank can send the result back to the right combine slot.
@@ -90,12 +93,30 @@ struct MoeTiling {
   uint64_t timing = 0;       // uint64 [kernel][core][start, end] in system cycles (50 MHz)
 
   uint64_t count_offset(uint32_t src) const { return uint64_t{src} * kBlockBytes; }
+  // The head of a window half, before the token slots. Variants 0-2: one count block per source
+  // rank. Variant 3 (moe_distribute_dispatch_v2's layout): the statuses, expert-major (local
+  // expert e, source s at index e * ep + s); then the cores' received-token sums (one 32 B cell
+  // per core, the operator's SyncCntOnCore workspace); then each status index's offset into the
+  // expert input (uint32, the operator's sendCounts); then the tokens per local expert (int64,
+  // its expertTokenNums). Rounded to 512 B.
+  uint64_t status_offset(uint32_t index) const { return uint64_t{index} * kStatusBytes; }
+  uint64_t core_sum_offset(uint32_t core) const {
+    return uint64_t{experts_per_rank} * ep * kStatusBytes + uint64_t{core} * kStatusBytes;
+  }
+  uint64_t send_count_offset(uint32_t index) const { return core_sum_offset(kMaxCores) + uint64_t{index} * 4; }
+  uint64_t token_nums_offset(uint32_t e) const {
+    return (send_count_offset(experts_per_rank * ep) + 7) / 8 * 8 + uint64_t{e} * 8;
+  }
+  uint64_t head_bytes() const {
+    if (variant != kVariantAivDirect) return uint64_t{ep} * kBlockBytes;
+    return (token_nums_offset(experts_per_rank) + kBlockBytes - 1) / kBlockBytes * kBlockBytes;
+  }
   uint64_t token_stride() const { return uint64_t{token_blocks} * kBlockBytes; }
   uint64_t comb_stride() const { return uint64_t{comb_blocks} * kBlockBytes; }
   // Slot of the j-th token from rank `src` for local expert `e`.
   uint64_t slot(uint32_t e, uint32_t src, uint32_t j) const { return (uint64_t{e} * ep + src) * tokens + j; }
   uint64_t slot_offset(uint32_t e, uint32_t src, uint32_t j) const {
-    return uint64_t{ep} * kBlockBytes + slot(e, src, j) * token_stride();
+    return head_bytes() + slot(e, src, j) * token_stride();
   }
   // The expert input of slot (e, src, j) is the window slot itself (recv_tokens is the first slot).
   uint64_t recv_stride() const { return token_stride(); }

@@ -97,4 +97,39 @@ inline void cast_out(const void* out_bf16, const float* acc, uint32_t hidden)
                  repeats(hidden, 4));
 }
 
+// The Atlas A3 dispatch operator's 32 B statuses (moe_distribute_dispatch_v2: one per expert,
+// flag float in element 0, count in element 1), set up in UB before counting: a Duplicate of
+// zeros over the blocks, then a masked Duplicate of the flag into each block's first element.
+inline void status_init(const void* status, uint32_t blocks)
+{
+    const uint64_t bytes = uint64_t{blocks} * 32;
+    vector_issue("moe Duplicate (statuses = 0)", {}, {{status, bytes}}, repeats(blocks, 32));
+    vector_issue("moe Duplicate (status flags)", {}, {{status, bytes}}, repeats(blocks, 32));
+}
+
+// WaitDispatch's test of `blocks` received statuses: one ReduceSum of each block's flag (one
+// element per repeat, a repeat per block).
+inline void status_flag_sum(const void* status, const void* work, uint32_t blocks)
+{
+    vector_issue("moe ReduceSum (status flags)", {{status, uint64_t{blocks} * 32}}, {{work, 32}},
+                 static_cast<double>(blocks));
+}
+
+// One value out of each of `blocks` 32 B blocks (GatherMask, a repeat per block), then their
+// sum (Sum over the gathered row): the operator's count of its statuses (SyncCntOnCore) and its
+// prefix over the cores before it (GetCumSum).
+inline void gather_sum(const void* blocks_ub, const void* out, uint32_t blocks)
+{
+    if (blocks == 0) return;
+    vector_issue("moe GatherMask", {{blocks_ub, uint64_t{blocks} * 32}}, {{out, uint64_t{blocks} * 4}},
+                 static_cast<double>(blocks));
+    vector_issue("moe Sum", {{out, uint64_t{blocks} * 4}}, {{out, 32}}, repeats(blocks, 4));
+}
+
+// One Duplicate of a value into a 32 B block (the operator's status clear and its per-core sum).
+inline void duplicate_block(const void* block, uint32_t blocks)
+{
+    vector_issue("moe Duplicate", {}, {{block, uint64_t{blocks} * 32}}, repeats(blocks, 32));
+}
+
 }  // namespace moe::vec

@@ -57,7 +57,7 @@ MoeTiling make_tiling(const WorkloadSpec& w, uint32_t rank, uint32_t writers, ui
   t.token_blocks = blocks_for(t.token_payload_bytes);
   t.comb_payload_bytes = 2 * w.hidden;
   t.comb_blocks = blocks_for(t.comb_payload_bytes);
-  t.window_half_bytes = uint64_t{w.ep} * kBlockBytes + uint64_t{w.experts_per_rank} * w.ep * w.tokens * t.token_stride();
+  t.window_half_bytes = t.head_bytes() + uint64_t{w.experts_per_rank} * w.ep * w.tokens * t.token_stride();
   t.comb_half_bytes = uint64_t{w.tokens} * w.top_k * t.comb_stride();
   return t;
 }
@@ -80,6 +80,7 @@ void verify_dispatch(const WorkloadSpec& w, const MoeTiling& t, uint32_t launch)
   std::string first;
   std::vector<uint8_t> want(t.token_payload_bytes);
   std::vector<std::vector<uint32_t>> routed(w.experts_per_rank);
+  std::vector<int64_t> per_expert(w.experts_per_rank, 0);  // tokens each local expert received
   for (uint32_t src = 0; src < w.ep; ++src) {
     const Routing& r = routing_of(w, src, launch);
     // The tokens of `src` for each local expert, in the order they took slots there.
@@ -90,6 +91,7 @@ void verify_dispatch(const WorkloadSpec& w, const MoeTiling& t, uint32_t launch)
     }
     for (uint32_t le = 0; le < w.experts_per_rank; ++le) {
       const std::vector<uint32_t>& toks = routed[le];
+      per_expert[le] += static_cast<int64_t>(toks.size());
       for (uint32_t j = 0; j < toks.size(); ++j) {
         token_payload(w, r, src, launch, toks[j], want.data());
         ++tokens;
@@ -103,6 +105,13 @@ void verify_dispatch(const WorkloadSpec& w, const MoeTiling& t, uint32_t launch)
         first = fmt::format("rank {} sent {} tokens to expert {}, the count block said {}", src, toks.size(),
                             pe * w.experts_per_rank + le, counts[le * w.ep + src]);
     }
+  }
+  if (t.variant == kVariantAivDirect) {  // the operator's expertTokenNums, in the window head
+    const auto* nums = device_view<int64_t>(t.window + t.half() * t.window_half_bytes + t.token_nums_offset(0));
+    for (uint32_t le = 0; le < w.experts_per_rank; ++le)
+      if (nums[le] != per_expert[le] && wrong_counts++ == 0 && first.empty())
+        first = fmt::format("expert {} received {} tokens, its token count says {}", pe * w.experts_per_rank + le,
+                            per_expert[le], nums[le]);
   }
   symsim::check(wrong_tokens == 0 && wrong_counts == 0,
                 fmt::format("pe {} launch {}: all {} routed tokens landed in their expert slots byte for byte", pe,
