@@ -44,36 +44,48 @@ void drop_pages(uint8_t* begin, uint64_t len) {
   if (len > 0) madvise(begin, len, MADV_DONTNEED);
 }
 
-}  // namespace
-
-bool SparseRegion::is_zero(const uint8_t* p, uint64_t len) { return all_zero(p, len); }
-
-bool SparseRegion::is_sparse(const void* p, uint64_t len) {
-  const auto a = reinterpret_cast<uintptr_t>(p);
+// The accessible region holding [a, a + len): its [begin, end), or false.
+bool region_of(uintptr_t a, uint64_t len, uintptr_t* begin, uintptr_t* end) {
   Registry& r = registry();
   std::lock_guard<std::mutex> lock(r.mutex);
   auto it = std::upper_bound(r.ranges.begin(), r.ranges.end(), std::make_pair(a, UINTPTR_MAX));
   if (it == r.ranges.begin()) return false;
   --it;
-  return a >= it->first && len <= it->second - it->first && a - it->first <= it->second - it->first - len;
+  if (a < it->first || len > it->second - it->first || a - it->first > it->second - it->first - len) return false;
+  *begin = it->first;
+  *end = it->second;
+  return true;
+}
+
+}  // namespace
+
+bool SparseRegion::is_zero(const uint8_t* p, uint64_t len) { return all_zero(p, len); }
+
+bool SparseRegion::is_sparse(const void* p, uint64_t len) {
+  uintptr_t begin, end;
+  return region_of(reinterpret_cast<uintptr_t>(p), len, &begin, &end);
 }
 
 void SparseRegion::store_zeros(uint8_t* dst, uint64_t len) {
-  if (len < kHostPageBytes || !is_sparse(dst, len)) {
+  const auto a = reinterpret_cast<uintptr_t>(dst);
+  uintptr_t region_begin, region_end;
+  if (len < kHostPageBytes || !region_of(a, len, &region_begin, &region_end)) {
     std::memset(dst, 0, len);
     return;
   }
-  const auto a = reinterpret_cast<uintptr_t>(dst);
   const uintptr_t first = (a + kHostPageBytes - 1) & ~(kHostPageBytes - 1);  // first whole page
   const uintptr_t last = (a + len) & ~(kHostPageBytes - 1);                  // end of the last one
-  auto* head = reinterpret_cast<uint8_t*>(first - kHostPageBytes);
-  auto* tail = reinterpret_cast<uint8_t*>(last);
+  const uintptr_t head = first - kHostPageBytes;  // the page holding dst (mappings start on a page)
   std::memset(dst, 0, first - a);
-  std::memset(tail, 0, a + len - last);
+  std::memset(reinterpret_cast<uint8_t*>(last), 0, a + len - last);
   uintptr_t drop_begin = first, drop_end = last;
-  // A partly cleared page may now be zero as a whole (slots that straddle pages).
-  if (first != a && is_sparse(head, kHostPageBytes) && all_zero(head, kHostPageBytes)) drop_begin -= kHostPageBytes;
-  if (last != a + len && is_sparse(tail, kHostPageBytes) && all_zero(tail, kHostPageBytes)) drop_end += kHostPageBytes;
+  // A partly cleared page may now be zero as a whole (slots that straddle pages): only its bytes
+  // outside [dst, dst + len) are left to look at.
+  if (first != a && head >= region_begin && all_zero(reinterpret_cast<const uint8_t*>(head), a - head))
+    drop_begin = head;
+  if (last != a + len && last + kHostPageBytes <= region_end &&
+      all_zero(reinterpret_cast<const uint8_t*>(a + len), last + kHostPageBytes - (a + len)))
+    drop_end = last + kHostPageBytes;
   drop_pages(reinterpret_cast<uint8_t*>(drop_begin), drop_end - drop_begin);
 }
 

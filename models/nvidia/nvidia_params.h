@@ -28,6 +28,8 @@ struct NvidiaParams {
   // warp alone, and the SM's issue time per warp block shared by its warps.
   double sm_code_insn_ns = 0;       // one instruction of kernel code between shim calls, one warp alone
   double sm_code_insn_slot_ns = 0;  // the SM's issue time per warp instruction of it, shared by its warps
+  double sm_code_uses_loads = 0;   // 1: kernel code after a data load waits for it (its value is used)
+  double sm_load_use_ns = 0;       // ... and then pays this from the load's return to its use
   double sm_loads_in_flight = 0;   // data loads one thread keeps in flight before it waits for the oldest
   double sm_store_gbytes_per_s = 0;  // the SM's write path: stores and bulk stores together
   double sm_atomic_issue_ns = 0;   // one global atomic through the SM's atomic issue port
@@ -57,6 +59,7 @@ struct NvidiaParams {
   double tma_load_hbm_ns = 0;          // ... source in HBM
   double tma_copy_gbytes_per_s = 0;    // one bulk load alone: streaming rate
   double tma_store_ns = 0;             // one bulk store alone: fixed time (its bytes at sm.store_gbytes_per_s)
+  double tma_store_holds_engine = 0;   // 1: a bulk store keeps the TMA engine while its bytes go out
   // NVLink port per GPU and the NVSwitch.
   double nvlink_gpus_per_domain = 0;
   double nvlink_gbytes_per_s = 0;  // per GPU and direction (all links together)

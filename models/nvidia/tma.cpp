@@ -157,8 +157,15 @@ void tma_store(void* gmem_dst, const void* smem_src, uint32_t bytes, Site site) 
   const auto& p = sys.params();
   // The engine takes the copy, then the SM's write path its bytes (as plain stores' bytes);
   // one store alone lands tma.store_ns plus its bytes' time after it is issued.
-  const Ps engine = t.cta->ports.tma_engine.reserve(t.local_ps, ns_to_ps(p.tma_engine_ns));
-  const Ps start = t.cta->ports.write_path.reserve(engine, transfer_ps(bytes, p.sm_store_gbytes_per_s));
+  // With tma.store_holds_engine the engine takes the store once the issuing thread has handed
+  // it over and streams its bytes out: bulk loads issued meanwhile queue behind them (rows
+  // shim.copy_round_warp.*); else it holds the engine for tma.engine_ns at issue.
+  const Ps write_ps = transfer_ps(bytes, p.sm_store_gbytes_per_s);
+  const bool holds = p.tma_store_holds_engine != 0;
+  const Ps engine = holds ? t.local_ps : t.cta->ports.tma_engine.reserve(t.local_ps, ns_to_ps(p.tma_engine_ns));
+  if (holds)
+    t.cta->ports.tma_engine.reserve(t.local_ps + ns_to_ps(p.tma_store_issue_ns), std::max(ns_to_ps(p.tma_engine_ns), write_ps));
+  const Ps start = t.cta->ports.write_path.reserve(engine, write_ps);
   sys.l2_access(gmem_dst, bytes);
   const Landing l = stretched(sys.store_landing(gpu, owner, bytes, start), bytes,
                               start + ns_to_ps(p.tma_store_ns), p.sm_store_gbytes_per_s);

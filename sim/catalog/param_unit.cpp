@@ -22,7 +22,7 @@ constexpr Suffix kSuffixes[] = {
     {"_per_thread", "count"},   {"_per_domain", "count"}, {"_per_leaf", "count"},
     {"_per_node", "count"},     {"_efficiency", "fraction"},
     {"idle_poll_sleep", "0/1"}, {"_atomics", "0/1"},      {"_local_drain", "0/1"},
-    {"channels", "count"},
+    {"channels", "count"},      {"_holds_engine", "0/1"},   {"_uses_loads", "0/1"},
 };
 
 }  // namespace

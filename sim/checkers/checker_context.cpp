@@ -43,15 +43,16 @@ int CheckerContext::pe_of(const void* p) const {
   return r ? r->pe : -1;
 }
 
-int CheckerContext::queue_ring_pe(const void* p) const {
-  // Called for every copy: one address-map lookup instead of a scan over every PE's rings.
+const CheckerContext::Where& CheckerContext::classify(const void* p) const {
+  Where& w = m_where[m_where_next];
+  m_where_next ^= 1;
+  // One address-map lookup answers both questions (instead of a scan over every PE's rings).
   const Region* r = sys.addresses().find(p, 1);
-  return r && r->pe >= 0 && r->pe < sys.n_pes() && sys.memory(r->pe).queue_region.contains(p, 1) ? r->pe : -1;
-}
-
-bool CheckerContext::in_unified_buffer(const void* p) const {
-  const Region* r = sys.addresses().find(p, 1);
-  return r && r->kind == RegionKind::kUnifiedBuffer;
+  w.p = p;
+  w.region = r;
+  w.unified_buffer = r && r->kind == RegionKind::kUnifiedBuffer;
+  w.ring_pe = r && r->pe >= 0 && r->pe < sys.n_pes() && sys.memory(r->pe).queue_region.contains(p, 1) ? r->pe : -1;
+  return w;
 }
 
 const UdmaQp* CheckerContext::engine_qp(const QpRef& q) const {

@@ -15,6 +15,7 @@
 namespace symsim {
 
 class AscendSystem;
+struct Region;
 class CompletionKnowledge;
 struct UdmaQp;
 
@@ -31,9 +32,9 @@ struct CheckerContext {
   int64_t heap_offset(uint64_t va) const;
   // Which PE's memory holds `p` (-1: none).
   int pe_of(const void* p) const;
-  bool in_queue_ring(const void* p) const { return queue_ring_pe(p) >= 0; }  // an SQ/CQ ring of any PE
-  int queue_ring_pe(const void* p) const;  // the PE whose SQ/CQ rings hold `p` (-1: none)
-  bool in_unified_buffer(const void* p) const;
+  bool in_queue_ring(const void* p) const { return where(p).ring_pe >= 0; }  // an SQ/CQ ring of any PE
+  int queue_ring_pe(const void* p) const { return where(p).ring_pe; }  // the PE whose SQ/CQ rings hold `p` (-1: none)
+  bool in_unified_buffer(const void* p) const { return where(p).unified_buffer; }
   // The engine's view of a QP (null when the engine has no such QP).
   const UdmaQp* engine_qp(const QpRef& q) const;
   mutable QpTable<size_t> qp_index;  // (pe, slot, qp) -> engine list index
@@ -41,6 +42,25 @@ struct CheckerContext {
   CompletionKnowledge* completions = nullptr;
   // A hazard at a QP's WQE, with the site that posted it filled in.
   Hazard at_wqe(const HazardId& id, const QpRef& q, uint32_t wqe, Ps t) const;
+
+  // What kind of memory holds an address. A copy's rules ask this of its two ends about ten
+  // times in all: the last two addresses classified are remembered (one address-map lookup per
+  // end). The regions are fixed once the platform is built, so an answer never goes stale; the
+  // initial entries (null: no region) are what classify(nullptr) gives.
+  struct Where {
+    const void* p = nullptr;
+    const Region* region = nullptr;  // the address map's region holding it (null: none)
+    int ring_pe = -1;  // whose SQ/CQ rings hold it (-1: none)
+    bool unified_buffer = false;
+  };
+  const Where& where(const void* p) const {
+    if (m_where[0].p == p) return m_where[0];
+    if (m_where[1].p == p) return m_where[1];
+    return classify(p);
+  }
+  const Where& classify(const void* p) const;
+  mutable Where m_where[2] = {};
+  mutable unsigned m_where_next = 0;
 };
 
 // "WRITE", "READ", ... for messages.

@@ -4,6 +4,7 @@
 
 #include <vector>
 
+#include "sim/checkers/checker_hub.h"
 #include "sim/checkers/dst_write_race.h"
 #include "sim/checkers/flag_before_data.h"
 #include "sim/checkers/hang_report.h"
@@ -31,11 +32,19 @@ CheckerSet::CheckerSet(HazardLog& log, AscendSystem& sys) : m_ctx{log, sys, m_si
   }
 }
 
+CheckerSet::~CheckerSet() = default;
+
 void CheckerSet::attach(Hooks& hooks) {
   // The call-site index and the write history serve the rules and the hang report only: with
   // every rule switched off they are not attached, and checking costs nothing.
   const bool hang_report = m_ctx.log.enabled(kDeadlock.name) || m_ctx.log.enabled(kTimeout.name);
-  if (!m_checkers.empty() || hang_report) hooks.attach(&m_sites);  // first: the others look sites up
+  const bool sites = !m_checkers.empty() || hang_report;
+  // The per-WQE hooks go through the hub (the members' order below); the members' other hooks
+  // are dispatched by `hooks` as before.
+  m_hub = std::make_unique<Hub>(sites ? &m_sites : nullptr, hang_report ? &m_history : nullptr, m_completions.get(),
+                                m_checkers);
+  if (!m_hub->empty()) hooks.attach(m_hub.get());
+  if (sites) hooks.attach(&m_sites);  // first: the others look sites up
   if (hang_report) hooks.attach(&m_history);
   if (m_completions) hooks.attach(m_completions.get());  // before the rules that ask it
   for (auto& c : m_checkers) hooks.attach(c.get());

@@ -14,17 +14,20 @@ namespace symsim {
 class CheckerSet {
  public:
   CheckerSet(HazardLog& log, AscendSystem& sys);
+  ~CheckerSet();
   void attach(Hooks& hooks);
   // After the simulation: end-of-run rules, then (when programs did not finish) the hang report.
   void finish(Ps end_ps, bool completed, bool time_limit);
   CheckerContext& context() { return m_ctx; }
 
  private:
+  class Hub;  // the per-WQE hooks of every rule, behind one observer (checker_hub.h)
   SiteIndex m_sites;
   CheckerContext m_ctx;
   WriteHistory m_history;
   std::unique_ptr<CompletionKnowledge> m_completions;
   std::vector<std::unique_ptr<Checker>> m_checkers;
+  std::unique_ptr<Hub> m_hub;
 };
 
 }  // namespace symsim

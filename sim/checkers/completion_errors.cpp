@@ -14,15 +14,11 @@ namespace {
 std::tuple<int, int, int, uint32_t> wqe_key(const QpRef& q, uint32_t wqe) { return {q.pe, q.slot, q.qp, wqe}; }
 }  // namespace
 
-void CompletionErrorChecker::on_wqe_fetched(const QpRef& q, uint32_t wqe, const uint8_t* slot, uint32_t bytes, Ps) {
-  m_fetched = {q, wqe, slot, bytes};
-}
-
 void CompletionErrorChecker::on_fault(const FaultEvent& f) {
   if (f.wqe >= 0) m_injected.insert(wqe_key(f.qp, static_cast<uint32_t>(f.wqe)));
 }
 
-void CompletionErrorChecker::on_wqe_executed(const WqeRecord& r) {
+void CompletionErrorChecker::on_executed(const WqeRecord& r) {
   const HazardId* id = nullptr;
   switch (r.substatus) {
     case udma::cqe_substatus::kTokenMismatch: id = &kTokenMismatch; break;

@@ -15,9 +15,9 @@ inline constexpr HazardId kRelayUnreachable{"relay_unreachable", "a WQE names a 
 class CompletionErrorChecker : public Checker {
  public:
   using Checker::Checker;
-  void on_wqe_fetched(const QpRef& q, uint32_t wqe, const uint8_t* slot, uint32_t bytes, Ps t) override;
+  void on_fetched(const QpRef& q, uint32_t wqe, const uint8_t* slot, uint32_t bytes) { m_fetched = {q, wqe, slot, bytes}; }
   void on_fault(const FaultEvent& f) override;
-  void on_wqe_executed(const WqeRecord& r) override;
+  void on_executed(const WqeRecord& r);
 
  private:
   // The WQE the engine fetched last: it executes it at once (same call), so its slot still

@@ -8,13 +8,13 @@
 
 namespace symsim {
 
-void CompletionKnowledge::on_wqe_post(const PostRecord& p) {
+void CompletionKnowledge::on_post(const PostRecord& p) {
   QpState& s = m_qps[p.qp];
   s.posts.emplace_back(Post{p.wqe_index, p.core, p.t, true});
   if (s.posts.size() > kKeep) s.posts.pop_front();  // posted, never executed (a hang): forget
 }
 
-void CompletionKnowledge::on_wqe_executed(const WqeRecord& r) {
+void CompletionKnowledge::on_executed(const WqeRecord& r) {
   QpState& s = m_qps[r.qp];
   m_executed_post = {r.wqe_index, -1, r.doorbell_ps, false};
   while (!s.posts.empty() && s.posts.front().wqe <= r.wqe_index) {
@@ -45,7 +45,7 @@ void CompletionKnowledge::reap(QpState& s, uint32_t upto, Ps t, int core) {
   }
 }
 
-void CompletionKnowledge::on_cqe_reaped(const QpRef& q, uint32_t cqe_index, const uint8_t*, int core, Ps t) {
+void CompletionKnowledge::on_reaped(const QpRef& q, uint32_t cqe_index, int core, Ps t) {
   QpState* s = m_qps.find(q);
   if (!s) return;
   bool any = false;
@@ -58,7 +58,7 @@ void CompletionKnowledge::on_cqe_reaped(const QpRef& q, uint32_t cqe_index, cons
   if (any) reap(*s, upto, t, core);
 }
 
-void CompletionKnowledge::on_cq_doorbell(const QpRef& q, uint32_t consumer_index, Ps t) {
+void CompletionKnowledge::on_cq_consumed(const QpRef& q, uint32_t consumer_index, Ps t) {
   QpState* s = m_qps.find(q);
   if (!s) return;
   // The doorbell carries the low 24 bits of the consumer index: every CQE before it was consumed.

@@ -24,10 +24,10 @@ class CompletionKnowledge : public AscendObserver {
   static constexpr Ps kNever = ~Ps{0};
   explicit CompletionKnowledge(CheckerContext& ctx) : m_ctx(ctx) {}
 
-  void on_wqe_post(const PostRecord& p) override;
-  void on_wqe_executed(const WqeRecord& r) override;
-  void on_cqe_reaped(const QpRef& q, uint32_t cqe_index, const uint8_t* cqe, int core, Ps t) override;
-  void on_cq_doorbell(const QpRef& q, uint32_t consumer_index, Ps t) override;
+  void on_post(const PostRecord& p);
+  void on_executed(const WqeRecord& r);
+  void on_reaped(const QpRef& q, uint32_t cqe_index, int core, Ps t);
+  void on_cq_consumed(const QpRef& q, uint32_t consumer_index, Ps t);
   // A core of `pe` read [addr, addr + bytes) at `t` (a poll of a CQE slot counts as a reap).
   void on_gm_observe(int pe, int core, const uint8_t* addr, uint64_t bytes, Ps t, SiteRef site) override;
 

@@ -15,7 +15,7 @@ void CqOverflowChecker::on_cq_overflow(const QpRef& q, uint32_t produced, uint32
   m_pending[qp_key(q)] = {produced, consumed, t};
 }
 
-void CqOverflowChecker::on_wqe_executed(const WqeRecord& r) {
+void CqOverflowChecker::on_executed(const WqeRecord& r) {
   if (m_pending.empty()) return;  // the usual case: no overflow waits for its WQE
   const auto it = m_pending.find(qp_key(r.qp));
   if (it == m_pending.end()) return;

@@ -13,7 +13,8 @@ class CqOverflowChecker : public Checker {
  public:
   using Checker::Checker;
   void on_cq_overflow(const QpRef& q, uint32_t produced, uint32_t consumed, Ps t) override;
-  void on_wqe_executed(const WqeRecord& r) override;
+  void on_executed(const WqeRecord& r);
+  bool waiting() const { return !m_pending.empty(); }  // an overflow waits for its WQE
 
  private:
   struct Pending {

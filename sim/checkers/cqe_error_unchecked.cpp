@@ -13,7 +13,7 @@ namespace symsim {
 
 SYMSIM_ASCEND_CHECKER(CqeErrorUncheckedChecker, "cqe_error_unchecked", 60, "an error CQE never polled, or consumed without the kernel stopping", kCqeErrorUnchecked);
 
-void CqeErrorUncheckedChecker::on_wqe_executed(const WqeRecord& r) {
+void CqeErrorUncheckedChecker::on_executed(const WqeRecord& r) {
   if (r.status == 0 && r.substatus == 0) return;
   if (r.cqe_ps == 0) return;  // no CQE written (none asked, or lost to an overflow)
   QpErrors& q = m_qps[r.qp];
@@ -22,7 +22,7 @@ void CqeErrorUncheckedChecker::on_wqe_executed(const WqeRecord& r) {
   m_errors.push_back({r.qp, r.cqe_index, r.wqe_index, r.status, r.substatus, r.cqe_ps});
 }
 
-void CqeErrorUncheckedChecker::on_cqe_reaped(const QpRef& q, uint32_t index, const uint8_t*, int, Ps) {
+void CqeErrorUncheckedChecker::on_reaped(const QpRef& q, uint32_t index) {
   QpErrors* errors = m_qps.find(q);
   if (!errors) return;
   // CQE indices rise along the list, so the one reaped is at most one step from where a
@@ -35,7 +35,7 @@ void CqeErrorUncheckedChecker::on_cqe_reaped(const QpRef& q, uint32_t index, con
   for (; it != list.end() && m_errors[*it].cqe_index == index; ++it) m_errors[*it].reaped = true;
 }
 
-void CqeErrorUncheckedChecker::on_cq_doorbell(const QpRef& q, uint32_t consumer, Ps t) {
+void CqeErrorUncheckedChecker::on_cq_consumed(const QpRef& q, uint32_t consumer, Ps t) {
   QpErrors* errors = m_qps.find(q);
   if (!errors) return;
   const std::vector<size_t>& list = errors->errors;

@@ -15,9 +15,10 @@ inline constexpr HazardId kCqeErrorUnchecked{"cqe_error_unchecked", "an error CQ
 class CqeErrorUncheckedChecker : public Checker {
  public:
   using Checker::Checker;
-  void on_wqe_executed(const WqeRecord& r) override;
-  void on_cqe_reaped(const QpRef& q, uint32_t index, const uint8_t* cqe, int core, Ps t) override;
-  void on_cq_doorbell(const QpRef& q, uint32_t consumer, Ps t) override;
+  void on_executed(const WqeRecord& r);
+  void on_reaped(const QpRef& q, uint32_t index);
+  bool any_errors() const { return !m_errors.empty(); }  // else reaps and CQ doorbells change nothing
+  void on_cq_consumed(const QpRef& q, uint32_t consumer, Ps t);
   void on_kernel_trap(int pe, int core, const char* kernel, const std::string& why, Ps t) override;
   void finish(Ps end_ps, bool completed) override;
 

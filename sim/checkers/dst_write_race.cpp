@@ -62,7 +62,7 @@ bool DstWriteRaceChecker::settled(const Landing& e) const {
   return k != CompletionKnowledge::kNever && !m_barriers.empty() && m_barriers.back() >= k;
 }
 
-void DstWriteRaceChecker::on_wqe_executed(const WqeRecord& r) {
+void DstWriteRaceChecker::on_executed(const WqeRecord& r) {
   if (r.status != 0) return;
   // Who posted it, and when (the doorbell when the post was not seen).
   const int poster = m_known.executed_post().core;

@@ -22,7 +22,7 @@ class DstWriteRaceChecker : public Checker {
   void on_block_start(int pe, int core, const char* kernel, Ps t) override;
   void on_block_end(int pe, int core, const char* kernel, Ps t) override;
   void on_device_barrier(Ps t) override;
-  void on_wqe_executed(const WqeRecord& r) override;
+  void on_executed(const WqeRecord& r);
 
  private:
   struct Landing {

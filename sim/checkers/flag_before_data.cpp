@@ -30,7 +30,7 @@ uint64_t FlagBeforeDataChecker::key(const QpRef& q) {
          (static_cast<uint32_t>(q.qp) & 0xFFFFFu);
 }
 
-void FlagBeforeDataChecker::on_wqe_executed(const WqeRecord& r) {
+void FlagBeforeDataChecker::on_executed(const WqeRecord& r) {
   if (r.status != 0) return;
   QpState& s = m_qps[r.qp];
   const Ps post_ps = m_known.executed_post().t;

@@ -28,7 +28,7 @@ inline constexpr HazardId kFlagBeforeData{"flag_before_data", "a flag was observ
 class FlagBeforeDataChecker : public Checker {
  public:
   explicit FlagBeforeDataChecker(CheckerContext& ctx) : Checker(ctx), m_known(*ctx.completions) {}
-  void on_wqe_executed(const WqeRecord& r) override;
+  void on_executed(const WqeRecord& r);
   void on_copy(const CopyRecord& c) override;
   void on_gm_observe(int pe, int core, const uint8_t* addr, uint64_t bytes, Ps t, SiteRef site) override;
   void on_device_barrier(Ps t) override;

@@ -30,10 +30,9 @@ void GmOutOfBoundsChecker::on_alloc(int, const char* kind, const uint8_t* p, uin
 
 bool GmOutOfBoundsChecker::inside(const uint8_t* p, uint64_t len, std::string* near) const {
   if (cached(p, len)) return true;
-  auto& recent = m_recent[recent_slot(p)];
   auto it = std::upper_bound(m_allocs.begin(), m_allocs.end(), p, begins_before);
   if (it != m_allocs.begin() && p + len <= std::prev(it)->end) {
-    recent = {std::prev(it)->begin, std::prev(it)->end};
+    remember(p, std::prev(it)->begin, std::prev(it)->end);
     return true;
   }
   if (m_ctx.in_queue_ring(p) && m_ctx.in_queue_ring(p + (len ? len - 1 : 0))) return true;
@@ -66,7 +65,7 @@ void GmOutOfBoundsChecker::on_copy(const CopyRecord& c) {
   }
 }
 
-void GmOutOfBoundsChecker::on_wqe_executed(const WqeRecord& r) {
+void GmOutOfBoundsChecker::on_executed(const WqeRecord& r) {
   if (r.status != 0) return;
   const bool remote_side = r.opcode == udma::kWrite || r.opcode == udma::kWriteImm ||
                            r.opcode == udma::kWriteWithNotify || r.opcode == udma::kRead;

@@ -16,7 +16,7 @@ class GmOutOfBoundsChecker : public Checker {
   using Checker::Checker;
   void on_alloc(int pe, const char* kind, const uint8_t* p, uint64_t bytes) override;
   void on_copy(const CopyRecord& c) override;
-  void on_wqe_executed(const WqeRecord& r) override;
+  void on_executed(const WqeRecord& r);
   struct Alloc {
     const uint8_t* begin;
     const uint8_t* end;
@@ -34,10 +34,19 @@ class GmOutOfBoundsChecker : public Checker {
   static size_t recent_slot(const uint8_t* p) {
     return static_cast<size_t>(((reinterpret_cast<uintptr_t>(p) >> 20) * 0x9E3779B97F4A7C15ull) >> 56);
   }
+  // Two ways: a granule found lands in its slot and the slot's previous one moves to the
+  // neighbour (slot ^ 1), so two granules that hash alike and alternate both stay.
   mutable std::pair<const uint8_t*, const uint8_t*> m_recent[kRecent] = {};
   bool cached(const uint8_t* p, uint64_t len) const {
-    const auto& r = m_recent[recent_slot(p)];
-    return p >= r.first && p + len <= r.second;
+    const size_t s = recent_slot(p);
+    const auto& a = m_recent[s];
+    const auto& b = m_recent[s ^ 1];
+    return (p >= a.first && p + len <= a.second) || (p >= b.first && p + len <= b.second);
+  }
+  void remember(const uint8_t* p, const uint8_t* begin, const uint8_t* end) const {
+    const size_t s = recent_slot(p);
+    m_recent[s ^ 1] = m_recent[s];
+    m_recent[s] = {begin, end};
   }
 };
 

@@ -82,7 +82,9 @@ void PipeSyncMissingChecker::on_copy(const CopyRecord& c) {
   RingFifo<Access>& mine = k.by_pipe[q];
   if (!m_ctx.in_queue_ring(c.src)) mine.emplace_back(Access{rb, re, k.seq++, false, 0, c.site});
   mine.emplace_back(Access{wb, we, k.seq++, true, 0, c.site});
-  drop_ordered(k);
+  // Every list's front is at or past before_all (the last sync dropped up to it), so a copy can
+  // only move the kept window's start, which stays at 0 for a core's first kKeptAccesses.
+  if (k.seq > kKeptAccesses) drop_ordered(k);
 }
 
 void PipeSyncMissingChecker::drop_ordered(Core& k) {

@@ -17,10 +17,10 @@ void QpMultiProducerChecker::on_block_start(int pe, int, const char*, Ps) {
 
 void QpMultiProducerChecker::on_block_end(int pe, int, const char*, Ps) { --m_pes[static_cast<size_t>(pe)].running; }
 
-void QpMultiProducerChecker::on_wqe_post(const PostRecord& p) { producer(p.qp, p.core, p.wqe_index, p.t, p.site, "posted"); }
+void QpMultiProducerChecker::on_post(const PostRecord& p) { producer(p.qp, p.core, p.wqe_index, p.t, p.site, "posted"); }
 
-void QpMultiProducerChecker::on_doorbell_store(const QpRef& q, bool cq, uint32_t value, int core, Ps t, SiteRef site) {
-  if (!cq) producer(q, core, value, t, site, "rang the SQ doorbell of");
+void QpMultiProducerChecker::on_bell_store(const QpRef& q, uint32_t value, int core, Ps t, SiteRef site) {
+  producer(q, core, value, t, site, "rang the SQ doorbell of");
 }
 
 void QpMultiProducerChecker::producer(const QpRef& q, int core, uint32_t wqe, Ps t, SiteRef site, const char* how) {

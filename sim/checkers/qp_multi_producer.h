@@ -18,8 +18,8 @@ class QpMultiProducerChecker : public Checker {
   using Checker::Checker;
   void on_block_start(int pe, int core, const char* kernel, Ps t) override;
   void on_block_end(int pe, int core, const char* kernel, Ps t) override;
-  void on_wqe_post(const PostRecord& p) override;
-  void on_doorbell_store(const QpRef& q, bool cq, uint32_t value, int core, Ps t, SiteRef site) override;
+  void on_post(const PostRecord& p);
+  void on_bell_store(const QpRef& q, uint32_t value, int core, Ps t, SiteRef site);  // SQ doorbells only
 
  private:
   void producer(const QpRef& q, int core, uint32_t wqe, Ps t, SiteRef site, const char* how);

@@ -35,7 +35,7 @@ class RingFifo {
 
  private:
   void grow() {
-    std::vector<T> bigger(m_items.empty() ? 16 : 2 * m_items.size());
+    std::vector<T> bigger(m_items.empty() ? 4 : 2 * m_items.size());
     for (size_t i = 0; i < m_size; ++i) bigger[i] = std::move((*this)[i]);
     m_items = std::move(bigger);
     m_head = 0;

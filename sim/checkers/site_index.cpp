@@ -16,7 +16,7 @@ void bound(std::vector<T>& v) {
 }
 }  // namespace
 
-void SiteIndex::on_wqe_post(const PostRecord& p) {
+void SiteIndex::on_post(const PostRecord& p) {
   auto& posts = m_posts[p.qp];
   if (!posts.empty() && static_cast<int32_t>(p.wqe_index - posts.back().first) <= 0) {
     // Not after the last one (a re-post of an index): keep the newest site for it.
@@ -30,10 +30,9 @@ void SiteIndex::on_wqe_post(const PostRecord& p) {
   bound(posts);
 }
 
-void SiteIndex::on_doorbell_store(const QpRef& q, bool cq, uint32_t value, int core, Ps, SiteRef site) {
-  if (cq) return;
+void SiteIndex::on_bell_store(const QpRef& q, uint32_t value, int core, Ps t, SiteRef site) {
   auto& d = m_doorbells[q];
-  d.push_back({value, core, site});
+  d.push_back({value, core, site, t});
   bound(d);
 }
 

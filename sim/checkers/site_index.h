@@ -12,8 +12,8 @@ namespace symsim {
 
 class SiteIndex : public AscendObserver {
  public:
-  void on_wqe_post(const PostRecord& p) override;
-  void on_doorbell_store(const QpRef& q, bool cq, uint32_t value, int core, Ps t, SiteRef site) override;
+  void on_post(const PostRecord& p);
+  void on_bell_store(const QpRef& q, uint32_t value, int core, Ps t, SiteRef site);  // SQ doorbells only
 
   // The call that posted WQE `wqe` of `q`, else the SQ doorbell store that published it.
   SiteRef site_of(const QpRef& q, uint32_t wqe) const;
@@ -22,12 +22,19 @@ class SiteIndex : public AscendObserver {
   // The core that rang that doorbell (-1: unknown).
   int doorbell_core(const QpRef& q, uint32_t producer_index) const;
 
- private:
   struct Doorbell {
     uint32_t value;
     int core;
     SiteRef site;
+    Ps t;
   };
+  // The newest SQ doorbell store of `q` (null: none).
+  const Doorbell* last_doorbell(const QpRef& q) const {
+    const auto* d = m_doorbells.find(q);
+    return d && !d->empty() ? &d->back() : nullptr;
+  }
+
+ private:
   // Per QP, in the order they happened, the newest kKeptPerQp: (WQE index, call site) of the
   // posts (indices increase) and the SQ doorbell stores.
   QpTable<std::vector<std::pair<uint32_t, SiteRef>>> m_posts;

@@ -99,7 +99,7 @@ void SrcReuseChecker::on_block_end(int pe, int, const char*, Ps) {
     it = it->second.complete_ps < now ? sources.erase(it) : std::next(it);
 }
 
-void SrcReuseChecker::on_wqe_executed(const WqeRecord& r) {
+void SrcReuseChecker::on_executed(const WqeRecord& r) {
   if (!reads_source(r.opcode) || r.status != 0) return;
   const Put put{r.qp, r.wqe_index, r.bytes, r.target_pe, r.opcode, r.local_va, r.doorbell_ps};
   const Window single{put, put, r.complete_ps};

@@ -24,7 +24,7 @@ class SrcReuseChecker : public Checker {
   explicit SrcReuseChecker(CheckerContext& ctx) : Checker(ctx), m_known(*ctx.completions) {}
   void on_block_start(int pe, int core, const char* kernel, Ps t) override;
   void on_block_end(int pe, int core, const char* kernel, Ps t) override;
-  void on_wqe_executed(const WqeRecord& r) override;
+  void on_executed(const WqeRecord& r);
   void on_copy(const CopyRecord& c) override;
   void on_gm_store(const StoreRecord& s) override;
 

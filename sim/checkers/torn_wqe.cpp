@@ -23,7 +23,7 @@ void TornWqeChecker::on_copy(const CopyRecord& c) {
   pending.push_back(c);
 }
 
-void TornWqeChecker::on_wqe_fetched(const QpRef& q, uint32_t wqe, const uint8_t* slot, uint32_t bytes, Ps t) {
+void TornWqeChecker::on_fetched(const QpRef& q, uint32_t wqe, const uint8_t* slot, uint32_t bytes, Ps t) {
   if (q.pe < 0 || static_cast<size_t>(q.pe) >= m_pending.size()) return;  // the engine's rings are its PE's
   for (const CopyRecord& c : m_pending[static_cast<size_t>(q.pe)]) {
     if (c.visible_ps <= t || c.dst >= slot + bytes || c.dst + c.bytes <= slot) continue;

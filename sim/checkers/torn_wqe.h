@@ -13,7 +13,11 @@ class TornWqeChecker : public Checker {
  public:
   using Checker::Checker;
   void on_copy(const CopyRecord& c) override;
-  void on_wqe_fetched(const QpRef& q, uint32_t wqe, const uint8_t* slot, uint32_t bytes, Ps t) override;
+  void on_fetched(const QpRef& q, uint32_t wqe, const uint8_t* slot, uint32_t bytes, Ps t);
+  // Copies into `pe`'s rings may still be in flight (else a fetch there has nothing to judge).
+  bool copies_pending(int pe) const {
+    return pe >= 0 && static_cast<size_t>(pe) < m_pending.size() && !m_pending[static_cast<size_t>(pe)].empty();
+  }
 
  private:
   std::vector<std::vector<CopyRecord>> m_pending;  // by ring PE: copies into its rings not yet landed

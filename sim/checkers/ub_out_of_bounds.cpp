@@ -19,8 +19,9 @@ void UbOutOfBoundsChecker::on_copy(const CopyRecord& c) {
 }
 
 void UbOutOfBoundsChecker::check(const CopyRecord& c, const uint8_t* p, uint64_t bytes, const char* side) {
-  const Region* r = m_ctx.sys.addresses().find(p, 1);
-  if (!r || r->kind != RegionKind::kUnifiedBuffer) return;
+  const CheckerContext::Where& w = m_ctx.where(p);
+  if (!w.unified_buffer) return;
+  const Region* r = w.region;
   const uint8_t* ub = reinterpret_cast<const uint8_t*>(r->begin);
   const uint64_t allocated = r->pe >= 0 && r->core >= 0 ? m_layouts[{r->pe, r->core}].allocated : 0;
   const uint64_t off = static_cast<uint64_t>(p - ub);

@@ -13,7 +13,7 @@ namespace {
 constexpr size_t kKept = 4096;
 }
 
-void UnreapedCompletionsChecker::on_wqe_executed(const WqeRecord& r) {
+void UnreapedCompletionsChecker::on_executed(const WqeRecord& r) {
   if (!(r.flags & 0x20) && r.status == 0) return;  // no CQE asked for
   QpCompletions& c = m_qps[r.qp];
   c.qp = r.qp;
@@ -33,7 +33,7 @@ void UnreapedCompletionsChecker::on_wqe_executed(const WqeRecord& r) {
   }
 }
 
-void UnreapedCompletionsChecker::on_cq_doorbell(const QpRef& q, uint32_t consumer, Ps) {
+void UnreapedCompletionsChecker::on_cq_consumed(const QpRef& q, uint32_t consumer) {
   QpCompletions& c = m_qps[q];
   c.qp = q;
   c.consumed = consumer;

@@ -16,8 +16,8 @@ inline constexpr HazardId kUnreapedCompletions{"unreaped_completions", "a kernel
 class UnreapedCompletionsChecker : public Checker {
  public:
   using Checker::Checker;
-  void on_wqe_executed(const WqeRecord& r) override;
-  void on_cq_doorbell(const QpRef& q, uint32_t consumer, Ps t) override;
+  void on_executed(const WqeRecord& r);
+  void on_cq_consumed(const QpRef& q, uint32_t consumer);
   void on_kernel_trap(int pe, int core, const char* kernel, const std::string& why, Ps t) override;
   void finish(Ps end_ps, bool completed) override;
 

@@ -21,7 +21,7 @@ std::string WriteHistory::who(const Write& w) const {
   return "";
 }
 
-void WriteHistory::on_wqe_executed(const WqeRecord& r) {
+void WriteHistory::on_executed(const WqeRecord& r) {
   Write w{0, 0, r.remote_write_ps, Write::kData, r.opcode, r.qp, r.wqe_index};
   if (r.status == 0) {
     if (r.opcode == udma::kRead) {
@@ -60,20 +60,10 @@ void WriteHistory::on_fault(const FaultEvent& f) {
   if (m_faults.size() > 1024) m_faults.pop_front();
 }
 
-void WriteHistory::on_sq_doorbell(const QpRef& q, uint32_t producer, Ps t) {
+void WriteHistory::on_sq_rung(const QpRef& q, uint32_t producer, Ps t) {
   Bells& b = m_bells[q];
-  b.seen = true;
   b.seen_value = producer;
   b.seen_ps = t;
-}
-
-void WriteHistory::on_doorbell_store(const QpRef& q, bool cq, uint32_t value, int, Ps t, SiteRef site) {
-  if (cq) return;
-  Bells& b = m_bells[q];
-  b.stored = true;
-  b.stored_value = value;
-  b.stored_ps = t;
-  b.site = site;
 }
 
 std::string WriteHistory::last_writer(const void* addr, uint64_t bytes, Ps t) const {
@@ -97,14 +87,14 @@ std::string WriteHistory::faults_on(const QpRef& q) const {
 }
 
 std::string WriteHistory::doorbells(const QpRef& q) const {
-  const Bells* found = m_bells.find(q);
-  if (!found) return "no SQ doorbell was rung";
-  const Bells& b = *found;
-  std::string out = b.stored ? fmt::format("last SQ doorbell stored: producer index {} at {}{}", b.stored_value,
-                                           us_text(b.stored_ps), at_site(b.site))
-                             : "no SQ doorbell stored by a kernel";
-  out += b.seen ? fmt::format("; the engine last acted on producer index {} at {}", b.seen_value, us_text(b.seen_ps))
-                : "; the engine never received a doorbell";
+  const Bells* seen = m_bells.find(q);
+  const SiteIndex::Doorbell* stored = m_ctx.sites.last_doorbell(q);
+  if (!seen && !stored) return "no SQ doorbell was rung";
+  std::string out = stored ? fmt::format("last SQ doorbell stored: producer index {} at {}{}", stored->value,
+                                         us_text(stored->t), at_site(stored->site))
+                           : "no SQ doorbell stored by a kernel";
+  out += seen ? fmt::format("; the engine last acted on producer index {} at {}", seen->seen_value, us_text(seen->seen_ps))
+              : "; the engine never received a doorbell";
   return out;
 }
 

@@ -19,11 +19,10 @@ namespace symsim {
 class WriteHistory : public AscendObserver {
  public:
   explicit WriteHistory(CheckerContext& ctx) : m_ctx(ctx) {}
-  void on_wqe_executed(const WqeRecord& r) override;
+  void on_executed(const WqeRecord& r);
   void on_copy(const CopyRecord& c) override;
   void on_fault(const FaultEvent& f) override;
-  void on_sq_doorbell(const QpRef& q, uint32_t producer, Ps t) override;
-  void on_doorbell_store(const QpRef& q, bool cq, uint32_t value, int core, Ps t, SiteRef site) override;
+  void on_sq_rung(const QpRef& q, uint32_t producer, Ps t);
 
   // "PE 0 QP 0 WQE 3 (WRITE) landed it at 5.1 us", or "" when nothing recorded wrote it by `t`.
   std::string last_writer(const void* addr, uint64_t bytes, Ps t) const;
@@ -62,11 +61,10 @@ class WriteHistory : public AscendObserver {
   std::vector<Write> m_writes;
   size_t m_next = 0;
   std::deque<FaultEvent> m_faults;
+  // The SQ doorbells the engine acted on, per QP (the ones kernels stored: m_ctx.sites).
   struct Bells {
-    bool stored = false, seen = false;
-    uint32_t stored_value = 0, seen_value = 0;
-    Ps stored_ps = 0, seen_ps = 0;
-    SiteRef site;
+    uint32_t seen_value = 0;
+    Ps seen_ps = 0;
   };
   QpTable<Bells> m_bells;
 };

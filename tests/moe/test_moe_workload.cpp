@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstring>
 #include <set>
+#include <vector>
 
 #include "kernels/moe/common/moe_numeric.h"
 #include "kernels/moe/host/moe_workload.h"
@@ -81,6 +83,30 @@ TEST(MoeWorkload, ReferenceCombineIsTheWeightedExpertSum) {
     for (uint32_t k = 0; k < w.top_k; ++k)
       acc += in.topk_weight[k] * bf16_to_f32(f32_to_bf16(bf16_to_f32(xh) * expert_gain(in.topk_idx[k])));
     EXPECT_EQ(out[i], f32_to_bf16(acc));
+  }
+}
+
+// The AVX2 copies of the per-element loops give the scalar loops' bits (the kernels and the host
+// reference pick one at run time), for INT8 and BF16 inputs, rounding cases and a ragged tail.
+TEST(MoeWorkload, WideLoopsMatchScalarLoopsBitForBit) {
+  if (!wide_host()) GTEST_SKIP() << "no AVX2 on this host: only the scalar loops run";
+  const uint32_t hidden = 7168 + 13;
+  std::vector<uint8_t> data(2 * hidden);
+  uint64_t s = 12345;
+  for (uint8_t& b : data) b = static_cast<uint8_t>((s = s * 6364136223846793005ull + 1442695040888963407ull) >> 56);
+  for (const uint32_t elem_bytes : {1u, 2u}) {
+    std::vector<uint16_t> narrow(hidden), wide(hidden);
+    detail::forward_loop(data.data(), hidden, elem_bytes, 0.0123f, 1.375f, narrow.data());
+    detail::forward_wide(data.data(), hidden, elem_bytes, 0.0123f, 1.375f, wide.data());
+    EXPECT_EQ(narrow, wide) << "expert row, " << elem_bytes << " byte elements";
+    std::vector<float> acc_narrow(hidden, 0.5f), acc_wide(hidden, 0.5f), x(hidden);
+    detail::accumulate_loop(acc_narrow.data(), narrow.data(), hidden, 0.3f);
+    detail::accumulate_wide(acc_wide.data(), narrow.data(), hidden, 0.3f);
+    EXPECT_EQ(0, std::memcmp(acc_narrow.data(), acc_wide.data(), 4 * hidden)) << "weighted sum";
+    for (uint32_t i = 0; i < hidden; ++i) x[i] = load_input(data.data(), i, elem_bytes, 0.0123f);
+    detail::forward_accumulate_loop(acc_narrow.data(), x.data(), hidden, 1.375f, 0.7f);
+    detail::forward_accumulate_wide(acc_wide.data(), x.data(), hidden, 1.375f, 0.7f);
+    EXPECT_EQ(0, std::memcmp(acc_narrow.data(), acc_wide.data(), 4 * hidden)) << "reference pass";
   }
 }
 

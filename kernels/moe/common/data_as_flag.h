@@ -12,6 +12,10 @@
 
 namespace moe {
 
+// A 480 B piece in 32 B steps (GCC compiles a fixed 480 B std::memcpy to a slow `rep movsq`).
+__aicore__ inline void copy_piece(__ubuf__ uint8_t* dst, const __ubuf__ uint8_t* src)
+{ for (uint32_t i = 0; i < kBlockPayloadBytes; i += 32) std::memcpy(dst + i, src + i, 32); }
+
 // UB buffers for Data-as-Flag payloads of up to `blocks` blocks. The block image is what
 // travels (payload pieces + flags); every GM copy moves whole images in one contiguous MTE
 // instruction, the interleaving happens in UB (vector copies, as the article's kernel does).
@@ -41,17 +45,13 @@ struct DafUb {
     __aicore__ inline void Pack(uint32_t n) const
     {
         vec::copy_pieces(image, payload, n, kBlockPayloadBytes, kBlockBytes);
-        for (uint32_t b = 0; b < n; ++b) {
-            std::memcpy(image + b * kBlockBytes, payload + b * kBlockPayloadBytes, kBlockPayloadBytes);
-        }
+        for (uint32_t b = 0; b < n; ++b) copy_piece(image + b * kBlockBytes, payload + b * kBlockPayloadBytes);
     }
     // image pieces -> payload (vector copy).
     __aicore__ inline void Unpack(uint32_t n) const
     {
         vec::copy_pieces(payload, image, n, kBlockPayloadBytes, kBlockBytes);
-        for (uint32_t b = 0; b < n; ++b) {
-            std::memcpy(payload + b * kBlockPayloadBytes, image + b * kBlockBytes, kBlockPayloadBytes);
-        }
+        for (uint32_t b = 0; b < n; ++b) copy_piece(payload + b * kBlockPayloadBytes, image + b * kBlockBytes);
     }
     __aicore__ inline bool AllFlagsSet(uint32_t n) const
     {

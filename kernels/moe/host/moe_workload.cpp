@@ -138,15 +138,16 @@ std::vector<uint8_t> token_payload(const WorkloadSpec& w, const Routing& r, uint
 std::vector<uint16_t> reference_combine(const WorkloadSpec& w, const RankInput& in) {
   std::vector<uint16_t> out(size_t{w.tokens} * w.hidden);
   std::vector<float> acc(w.hidden);
-  std::vector<uint16_t> y(w.hidden);
+  std::vector<float> x(w.hidden);
   const uint32_t row = w.hidden * w.elem_bytes();
   for (uint32_t t = 0; t < w.tokens; ++t) {
     std::fill(acc.begin(), acc.end(), 0.0f);
-    for (uint32_t j = 0; j < w.top_k; ++j) {
-      const uint32_t e = static_cast<uint32_t>(in.topk_idx[size_t{t} * w.top_k + j]);
-      expert_forward(&in.x[size_t{t} * row], w.hidden, w.elem_bytes(), in.scales[t], e, y.data());
-      accumulate(acc.data(), y.data(), w.hidden, in.topk_weight[size_t{t} * w.top_k + j]);
-    }
+    // The token's input in float once, then one pass per expert (this was 15% of EP 8's
+    // instructions when each expert converted the input and stored its BF16 row).
+    for (uint32_t i = 0; i < w.hidden; ++i) x[i] = load_input(&in.x[size_t{t} * row], i, w.elem_bytes(), in.scales[t]);
+    for (uint32_t j = 0; j < w.top_k; ++j)
+      forward_accumulate(acc.data(), x.data(), w.hidden, static_cast<uint32_t>(in.topk_idx[size_t{t} * w.top_k + j]),
+                         in.topk_weight[size_t{t} * w.top_k + j]);
     for (uint32_t i = 0; i < w.hidden; ++i) out[size_t{t} * w.hidden + i] = f32_to_bf16(acc[i]);
   }
   return out;

@@ -21,6 +21,12 @@ enum CalibProbeMode : int {
   kProbeBallotChain = 8, // ns per dependent __ballot_sync, per warp
   kProbeTmaMbar = 9,     // ns per round: one thread arms an mbarrier for `inflight` bulk loads, issues them, waits
   kProbeCodeLoop = 10,   // ns per iteration of row code.loop_iter's loop, per warp (code_probe.cu)
+  // The kernels' own steps (shim_probe.cu), ns per step and warp (per sync or round: 14, 15):
+  kProbeCopyRound = 11,     // combine's / pull's send step: lane 0 loads a row to shared memory, waits, stores it
+  kProbeCopyRoundWarp = 12, // dispatch's send step: two buffers, the whole warp waits on the mbarrier
+  kProbeReduceRow = 13,     // combine's reduce of one row: 16 B per lane from `inflight` rows, one 16 B store
+  kProbeGridSync = 14,      // comm::grid_sync across the probe's CTAs
+  kProbeSignalWait = 15,    // comm::nvlink_signal_and_wait at one PE
 };
 
 struct CalibProbeArgs {
@@ -40,3 +46,5 @@ constexpr int kCalibProbeMaxWarps = 32;
 constexpr int kCalibProbeMbarBytes = kCalibProbeMaxWarps * 8 * 8;
 int launch_calib_probe(int ctas, int threads, int smem_bytes, const CalibProbeArgs& args);
 int launch_code_probe(int threads, const CalibProbeArgs& args);
+int launch_shim_probe(int ctas, int threads, int smem_bytes, const CalibProbeArgs& args);
+constexpr bool is_shim_probe(int mode) { return mode >= kProbeCopyRound && mode <= kProbeSignalWait; }

@@ -31,6 +31,9 @@ void calib_probe_host(int rank, const symsim::KernelArgs& a) {
   if (args.mode == kProbeStoreSm || args.mode == kProbeAtomicSm) threads = 1024;
   const bool chain = args.mode == kProbeShflChain || args.mode == kProbeBallotChain || args.mode == kProbeCodeLoop;
   if (chain) threads = 32 * warps;
+  const bool shim = is_shim_probe(args.mode);
+  const bool shim_copies = args.mode == kProbeCopyRound || args.mode == kProbeCopyRoundWarp;
+  if (shim) threads = 32 * warps, ctas = a.blocks();
   uint64_t window = a.u64("window_kib") * 1024;
   if (tma) window -= window % (static_cast<uint64_t>(warps) * args.bytes);
   if (tma && !a.u64("hot")) {  // streamed: no copy revisits a line
@@ -38,7 +41,8 @@ void calib_probe_host(int rank, const symsim::KernelArgs& a) {
   }
   args.bufs = tma ? std::max(1, std::min(args.inflight, kSmemBudget / (warps * static_cast<int>(args.bytes)))) : 1;
   if (args.mode == kProbeTmaMbar) args.bufs = args.inflight;  // every copy of a round lands at once
-  const int smem = tma ? kCalibProbeMbarBytes + warps * args.bufs * static_cast<int>(args.bytes) : 0;
+  int smem = tma ? kCalibProbeMbarBytes + warps * args.bufs * static_cast<int>(args.bytes) : 0;
+  if (shim) smem = kCalibProbeMbarBytes + (shim_copies ? warps * 2 * static_cast<int>(args.bytes) : 0);
   window = std::max<uint64_t>(window, args.mode == kProbeAtomicSm ? 1024 * 128 : 16);
   cudaMalloc(reinterpret_cast<void**>(&args.buf), window);
   if (a.u64("hot")) {  // written just before: the window is in L2
@@ -50,8 +54,9 @@ void calib_probe_host(int rank, const symsim::KernelArgs& a) {
   cudaMemset(args.word, 0, sizeof(int));
   cudaMalloc(reinterpret_cast<void**>(&args.cycles), sizeof(unsigned long long) * (ctas + 1));
 
-  const int launched =
-      args.mode == kProbeCodeLoop ? launch_code_probe(threads, args) : launch_calib_probe(ctas, threads, smem, args);
+  const int launched = args.mode == kProbeCodeLoop ? launch_code_probe(threads, args)
+                       : shim                      ? launch_shim_probe(ctas, threads, smem, args)
+                                                   : launch_calib_probe(ctas, threads, smem, args);
   const cudaError_t status = cudaDeviceSynchronize();
   symsim::check(launched == cudaSuccess && status == cudaSuccess, fmt::format("gpu {}: calib_probe completed", rank),
                 fmt::format("launch {}, synchronize {} ({})", launched, status, cudaGetErrorString(status)));
@@ -72,6 +77,11 @@ void calib_probe_host(int rank, const symsim::KernelArgs& a) {
     case kProbeBallotChain:
     case kProbeTmaMbar:
     case kProbeCodeLoop:
+    case kProbeCopyRound:
+    case kProbeCopyRoundWarp:
+    case kProbeReduceRow:
+    case kProbeGridSync:
+    case kProbeSignalWait:
       value = ns / args.per_thread, unit = "ns";
       break;
     case kProbeRedOneAddr:
@@ -93,10 +103,10 @@ void calib_probe_host(int rank, const symsim::KernelArgs& a) {
 SYMSIM_REGISTER_KERNEL(calib_probe, {"calib_probe", "nvidia",
                                      "the per-SM calibration rows (TMA streams, load and atomic chains, same-address "
                                      "reductions, an SM's stores and atomics, shuffle and vote chains, a loop of index arithmetic) as a kernel both the simulator and the GPU run",
-                                     {{"mode", "0 TMA loads, 1 TMA stores, 2 load chain, 3 atomic chain, 4 red on one word from every CTA, 5 one CTA's stores, 6 one CTA's atomics, 7 shuffle chain, 8 ballot chain, 9 rounds of bulk loads on one mbarrier, 10 loop iterations of index arithmetic", 0, 10, 0},
+                                     {{"mode", "0 TMA loads, 1 TMA stores, 2 load chain, 3 atomic chain, 4 red on one word from every CTA, 5 one CTA's stores, 6 one CTA's atomics, 7 shuffle chain, 8 ballot chain, 9 rounds of bulk loads on one mbarrier, 10 loop iterations of index arithmetic; the kernels' steps (shim_probe.cu, CTAs of `warps` warps, ns per step and warp): 11 combine's send step, 12 dispatch's send step, 13 combine's reduce of one row from `inflight` rows, 14 grid sync, 15 NVLink barrier signal and wait at one PE", 0, 15, 0},
                                       {"bytes", "bytes per bulk copy (multiple of 16)", 16, 1 << 16, 1024},
                                       {"inflight", "bulk copies in flight per issuing warp (1, 2, 4 or 8), or per mbarrier round (mode 9)", 1, 8, 1},
-                                      {"warps", "issuing warps (TMA modes) or warps running the chain or loop (modes 7, 8, 10)", 1, kCalibProbeMaxWarps, 1},
+                                      {"warps", "issuing warps (TMA modes) or warps running the chain or loop (modes 7, 8, 10), or warps per CTA (modes 11-15)", 1, kCalibProbeMaxWarps, 1},
                                       {"count", "copies per issuing warp, loads, atomics, shuffles, votes or loop iterations per thread, reductions per CTA", 1, 1 << 20, 1024},
                                       {"window_kib", "KiB of memory the probe walks", 1, 1 << 22, 1024},
                                       {"hot", "1: the window is written just before (in L2)", 0, 1, 1},

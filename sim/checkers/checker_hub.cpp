@@ -1,0 +1,100 @@
+#include "sim/checkers/checker_hub.h"
+
+#include "models/ascend/wqe_layout.h"
+#include "sim/checkers/completion_errors.h"
+#include "sim/checkers/completion_knowledge.h"
+#include "sim/checkers/cq_overflow.h"
+#include "sim/checkers/cqe_error_unchecked.h"
+#include "sim/checkers/dst_write_race.h"
+#include "sim/checkers/flag_before_data.h"
+#include "sim/checkers/gm_out_of_bounds.h"
+#include "sim/checkers/qp_multi_producer.h"
+#include "sim/checkers/site_index.h"
+#include "sim/checkers/src_reuse_before_completion.h"
+#include "sim/checkers/torn_wqe.h"
+#include "sim/checkers/unreaped_completions.h"
+#include "sim/checkers/write_history.h"
+
+namespace symsim {
+
+namespace {
+template <typename T>
+void pick(T*& slot, Checker* c) {
+  if (auto* p = dynamic_cast<T*>(c)) slot = p;
+}
+}  // namespace
+
+CheckerSet::Hub::Hub(SiteIndex* sites, WriteHistory* history, CompletionKnowledge* completions,
+                     const std::vector<std::unique_ptr<Checker>>& checkers)
+    : m_sites(sites), m_history(history), m_completions(completions) {
+  for (const auto& c : checkers) {
+    pick(m_torn_wqe, c.get());
+    pick(m_cq_overflow, c.get());
+    pick(m_completion_errors, c.get());
+    pick(m_cqe_unchecked, c.get());
+    pick(m_unreaped, c.get());
+    pick(m_multi_producer, c.get());
+    pick(m_src_reuse, c.get());
+    pick(m_dst_race, c.get());
+    pick(m_flag_before_data, c.get());
+    pick(m_gm_bounds, c.get());
+  }
+}
+
+bool CheckerSet::Hub::empty() const {
+  return !m_sites && !m_history && !m_completions && !m_torn_wqe && !m_cq_overflow && !m_completion_errors &&
+         !m_cqe_unchecked && !m_unreaped && !m_multi_producer && !m_src_reuse && !m_dst_race && !m_flag_before_data &&
+         !m_gm_bounds;
+}
+
+void CheckerSet::Hub::on_wqe_post(const PostRecord& p) {
+  if (m_sites) m_sites->on_post(p);
+  if (m_completions) m_completions->on_post(p);
+  if (m_multi_producer) m_multi_producer->on_post(p);
+}
+
+void CheckerSet::Hub::on_doorbell_store(const QpRef& q, bool cq, uint32_t value, int core, Ps t, SiteRef site) {
+  if (cq) return;  // every listener keeps SQ doorbell stores only
+  // (The write history's hang report reads the stores from the call-site index.)
+  if (m_sites) m_sites->on_bell_store(q, value, core, t, site);
+  if (m_multi_producer) m_multi_producer->on_bell_store(q, value, core, t, site);
+}
+
+void CheckerSet::Hub::on_sq_doorbell(const QpRef& q, uint32_t producer_index, Ps t) {
+  if (m_history) m_history->on_sq_rung(q, producer_index, t);
+}
+
+void CheckerSet::Hub::on_wqe_fetched(const QpRef& q, uint32_t wqe_index, const uint8_t* slot, uint32_t bytes, Ps t) {
+  if (m_torn_wqe && m_torn_wqe->copies_pending(q.pe)) m_torn_wqe->on_fetched(q, wqe_index, slot, bytes, t);
+  if (m_completion_errors) m_completion_errors->on_fetched(q, wqe_index, slot, bytes);
+}
+
+void CheckerSet::Hub::on_wqe_executed(const WqeRecord& r) {
+  if (m_completions) m_completions->on_executed(r);
+  if (m_history) m_history->on_executed(r);
+  if (m_cq_overflow && m_cq_overflow->waiting()) m_cq_overflow->on_executed(r);
+  const bool error = r.status != 0 || r.substatus != 0;  // an error CQE (or a flushed WQE)
+  if (error) {
+    if (m_completion_errors) m_completion_errors->on_executed(r);
+    if (m_cqe_unchecked) m_cqe_unchecked->on_executed(r);
+  }
+  if (m_unreaped && ((r.flags & udma::flag::kCqe) || r.status != 0)) m_unreaped->on_executed(r);
+  if (r.status != 0) return;  // the data rules judge only WQEs that moved bytes
+  if (m_src_reuse) m_src_reuse->on_executed(r);
+  if (m_dst_race) m_dst_race->on_executed(r);
+  if (m_flag_before_data) m_flag_before_data->on_executed(r);
+  if (m_gm_bounds) m_gm_bounds->on_executed(r);
+}
+
+void CheckerSet::Hub::on_cqe_reaped(const QpRef& q, uint32_t cqe_index, const uint8_t* cqe, int core, Ps t) {
+  if (m_completions) m_completions->on_reaped(q, cqe_index, core, t);
+  if (m_cqe_unchecked && m_cqe_unchecked->any_errors()) m_cqe_unchecked->on_reaped(q, cqe_index);
+}
+
+void CheckerSet::Hub::on_cq_doorbell(const QpRef& q, uint32_t consumer_index, Ps t) {
+  if (m_completions) m_completions->on_cq_consumed(q, consumer_index, t);
+  if (m_cqe_unchecked && m_cqe_unchecked->any_errors()) m_cqe_unchecked->on_cq_consumed(q, consumer_index, t);
+  if (m_unreaped) m_unreaped->on_cq_consumed(q, consumer_index);
+}
+
+}  // namespace symsim

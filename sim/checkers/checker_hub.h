@@ -1,0 +1,59 @@
+// The per-WQE hooks (post, doorbell store, SQ doorbell, fetch, execution, reap, CQ doorbell)
+// of every Ascend rule, behind one observer: the models' hook dispatch calls it once per event,
+// and it calls the enabled rules directly (no virtual call, no listener list per rule), in the
+// order they were attached before (the call-site index, the write history, the shared
+// completion record, then the rules by rank). Rules that act only on a rare event (an error
+// CQE, a CQ overflow, a CQ doorbell store) are skipped by a compare here.
+#pragma once
+#include <memory>
+#include <vector>
+
+#include "sim/checkers/checker.h"
+#include "sim/checkers/checker_set.h"
+
+namespace symsim {
+
+class CqOverflowChecker;
+class CompletionErrorChecker;
+class CqeErrorUncheckedChecker;
+class UnreapedCompletionsChecker;
+class QpMultiProducerChecker;
+class SrcReuseChecker;
+class DstWriteRaceChecker;
+class FlagBeforeDataChecker;
+class GmOutOfBoundsChecker;
+class TornWqeChecker;
+
+class CheckerSet::Hub : public AscendObserver {
+ public:
+  // Null members are not attached (their rules are off).
+  Hub(SiteIndex* sites, WriteHistory* history, CompletionKnowledge* completions,
+      const std::vector<std::unique_ptr<Checker>>& checkers);
+  bool empty() const;
+
+  void on_wqe_post(const PostRecord& p) override;
+  void on_doorbell_store(const QpRef& q, bool cq, uint32_t value, int core, Ps t, SiteRef site) override;
+  void on_sq_doorbell(const QpRef& q, uint32_t producer_index, Ps t) override;
+  void on_wqe_fetched(const QpRef& q, uint32_t wqe_index, const uint8_t* slot, uint32_t bytes, Ps t) override;
+  void on_wqe_executed(const WqeRecord& r) override;
+  void on_cqe_reaped(const QpRef& q, uint32_t cqe_index, const uint8_t* cqe, int core, Ps t) override;
+  void on_cq_doorbell(const QpRef& q, uint32_t consumer_index, Ps t) override;
+
+ private:
+  SiteIndex* m_sites;
+  WriteHistory* m_history;
+  CompletionKnowledge* m_completions;
+  // By rank (sim/catalog): the order the rules report in when one event trips several.
+  TornWqeChecker* m_torn_wqe = nullptr;                   // 30
+  CqOverflowChecker* m_cq_overflow = nullptr;             // 40
+  CompletionErrorChecker* m_completion_errors = nullptr;  // 50
+  CqeErrorUncheckedChecker* m_cqe_unchecked = nullptr;    // 60
+  UnreapedCompletionsChecker* m_unreaped = nullptr;       // 70
+  QpMultiProducerChecker* m_multi_producer = nullptr;     // 80
+  SrcReuseChecker* m_src_reuse = nullptr;                 // 90
+  DstWriteRaceChecker* m_dst_race = nullptr;              // 100
+  FlagBeforeDataChecker* m_flag_before_data = nullptr;    // 120
+  GmOutOfBoundsChecker* m_gm_bounds = nullptr;            // 160
+};
+
+}  // namespace symsim
