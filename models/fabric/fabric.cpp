@@ -41,23 +41,38 @@ Link* Fabric::add_link(const std::string& module_name, std::string name, double 
   return m_links.back().get();
 }
 
-void Fabric::add_direct(Path& p, int src_pe, int dst_pe) const {
-  if (src_pe == dst_pe) return;
-  p.add(m_pe_up[src_pe]);
+Fabric::Direct Fabric::compute_direct(int src_pe, int dst_pe) const {
+  Direct d;
+  d.known = true;
+  if (src_pe == dst_pe) return d;
+  d.links[d.n++] = m_pe_up[src_pe];
   if (node_of(src_pe) != node_of(dst_pe)) {
-    p.add(m_node_up[node_of(src_pe)]);
-    p.add(m_node_down[node_of(dst_pe)]);
+    d.links[d.n++] = m_node_up[node_of(src_pe)];
+    d.links[d.n++] = m_node_down[node_of(dst_pe)];
   }
-  p.add(m_pe_down[dst_pe]);
+  d.links[d.n++] = m_pe_down[dst_pe];
+  return d;
+}
+
+const Fabric::Direct& Fabric::direct(int src_pe, int dst_pe) const {
+  if (m_direct.empty()) m_direct.resize(static_cast<size_t>(m_n_pes));
+  std::vector<Direct>& row = m_direct[static_cast<size_t>(src_pe)];
+  if (row.empty()) row.resize(static_cast<size_t>(m_n_pes));
+  Direct& d = row[static_cast<size_t>(dst_pe)];
+  if (!d.known) d = compute_direct(src_pe, dst_pe);
+  return d;
 }
 
 Fabric::Path Fabric::path(int src_pe, int dst_pe, int via_pe) const {
   Path p;
+  const auto add = [&p](const Direct& d) {
+    for (uint8_t i = 0; i < d.n; ++i) p.add(d.links[i]);
+  };
   if (via_pe < 0 || via_pe == src_pe || via_pe == dst_pe) {
-    add_direct(p, src_pe, dst_pe);
+    add(direct(src_pe, dst_pe));
   } else {
-    add_direct(p, src_pe, via_pe);
-    add_direct(p, via_pe, dst_pe);
+    add(direct(src_pe, via_pe));
+    add(direct(via_pe, dst_pe));
   }
   return p;
 }
@@ -68,9 +83,14 @@ std::vector<Link*> Fabric::route(int src_pe, int dst_pe, int via_pe) const {
 }
 
 Ps Fabric::control_latency_ps(int src_pe, int dst_pe, int via_pe) const {
-  Ps t = 0;
-  for (const Link* l : path(src_pe, dst_pe, via_pe)) t += l->latency_ps();
-  return t;
+  // Summed per call: a link's latency may be set after the route was first used.
+  const auto sum = [](const Direct& d) {
+    Ps t = 0;
+    for (uint8_t i = 0; i < d.n; ++i) t += d.links[i]->latency_ps();
+    return t;
+  };
+  if (via_pe < 0 || via_pe == src_pe || via_pe == dst_pe) return sum(direct(src_pe, dst_pe));
+  return sum(direct(src_pe, via_pe)) + sum(direct(via_pe, dst_pe));
 }
 
 Ps Fabric::draw_skew_ps() {

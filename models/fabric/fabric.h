@@ -74,8 +74,16 @@ class Fabric : public sc_core::sc_module {
     Link* const* begin() const { return links.data(); }
     Link* const* end() const { return links.data() + n; }
   };
+  // A direct route (up, across, down: at most four links), computed on a pair's first message:
+  // every send and control latency looks one or two up.
+  struct Direct {
+    std::array<Link*, 4> links{};
+    uint8_t n = 0;
+    bool known = false;
+  };
   Link* add_link(const std::string& module_name, std::string name, double gbytes_per_s, Ps latency_ps);
-  void add_direct(Path& p, int src_pe, int dst_pe) const;
+  const Direct& direct(int src_pe, int dst_pe) const;
+  Direct compute_direct(int src_pe, int dst_pe) const;
   Path path(int src_pe, int dst_pe, int via_pe) const;
   Ps draw_skew_ps();
 
@@ -86,6 +94,8 @@ class Fabric : public sc_core::sc_module {
   std::vector<Link*> m_pe_up, m_pe_down, m_node_up, m_node_down;
   Hooks* m_hooks = nullptr;
   std::mt19937_64 m_rng{0};
+  // Direct routes by source PE, then destination; a source's row is made on its first send.
+  mutable std::vector<std::vector<Direct>> m_direct;
 };
 
 }  // namespace symsim

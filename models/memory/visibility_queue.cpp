@@ -96,30 +96,34 @@ VisibilityQueue::Handle VisibilityQueue::enqueue(Ps first_visible_ps, Ps unit_in
   const uint64_t units = (len + e.unit_bytes - 1) / e.unit_bytes;
   const Ps last = first_visible_ps + (units > 0 ? (units - 1) * unit_interval_ps : 0);
   m_horizon_ps = std::max(m_horizon_ps, last);
+  e.seq = m_writes++;
   if (m_watch && dst && len > 0 && (lane == kNoLane || m_lanes[lane].watched)) watch_entry(h, dst, len);
   if (lane != kNoLane && first_visible_ps >= m_lanes[lane].last_ps) {
+    e.lane = lane;
     LaneState& l = m_lanes[lane];
     l.writes.emplace_back(h, e.generation);
     l.last_ps = last;
-    if (!l.keyed) key_lane(lane);
+    if (!m_heap.contains(lane_id(lane))) m_heap.push({first_visible_ps, e.seq, lane_id(lane)});
   } else {
-    m_heap.push({first_visible_ps, m_seq++, h, kNoLane});
+    e.lane = kNoLane;
+    m_heap.push({first_visible_ps, e.seq, write_id(h)});
   }
   return h;
 }
 
-void VisibilityQueue::key_lane(Lane lane) {
+void VisibilityQueue::rekey_lane(Lane lane) {
   LaneState& l = m_lanes[lane];
+  l.writes.pop_front();
   while (!l.writes.empty()) {
     const auto [h, gen] = l.writes.front();
-    if (m_entries[h].live && m_entries[h].generation == gen) {
-      m_heap.push({m_entries[h].next_ps, m_seq++, h, lane});
-      l.keyed = true;
+    const Entry& e = m_entries[h];
+    if (e.live && e.generation == gen) {
+      m_heap.raise(lane_id(lane), e.next_ps, e.seq);
       return;
     }
     l.writes.pop_front();  // forced by its writer already
   }
-  l.keyed = false;
+  m_heap.erase(lane_id(lane));
 }
 
 void VisibilityQueue::finish(Handle h) {
@@ -134,9 +138,9 @@ void VisibilityQueue::finish(Handle h) {
   done(visible);
 }
 
-// limit and apply_until are defined before their callers so that they inline (per write settled).
-inline bool VisibilityQueue::apply_until(Entry& e, Ps now_ps) {
-  while (e.applied < e.len && e.next_ps <= now_ps) {
+// apply_until and apply_before are defined before their callers so that they inline.
+inline bool VisibilityQueue::apply_until(Entry& e, Ps until_ps) {
+  while (e.applied < e.len && e.next_ps <= until_ps) {
     const uint64_t n = std::min<uint64_t>(e.unit_bytes, e.len - e.applied);
     const uint8_t* from = !e.src                 ? e.data.data() + e.applied
                           : e.applied < e.held_to ? e.data.data() + (e.applied - e.held_from)  // read early
@@ -153,30 +157,33 @@ inline bool VisibilityQueue::apply_until(Entry& e, Ps now_ps) {
   return e.applied >= e.len;
 }
 
-inline Ps VisibilityQueue::limit(Ps now_ps, Ps key_ps) const {
-  // Writes apply in time order even where they overlap: the one being applied goes no further
-  // than the next queued key (a key at the same time was queued after it).
-  if (m_heap.empty()) return now_ps;
-  const Ps next = m_heap.top().t;
-  return std::min(now_ps, next > key_ps ? next - 1 : next);
+inline bool VisibilityQueue::apply_before(Entry& e, Ps now_ps, const VisibilityHeap::Key* next) {
+  // Units apply in (time, write number) order even where writes overlap: this write goes no
+  // further than the next key. A unit at the next key's time goes first if its write is older.
+  Ps until = now_ps;
+  if (next && next->t <= until) until = e.seq < next->seq ? next->t : next->t - 1;
+  return apply_until(e, until);
 }
 
-void VisibilityQueue::settle_lane(Lane lane, Ps now_ps, Ps key_ps) {
-  LaneState& l = m_lanes[lane];
-  l.keyed = false;
-  while (!l.writes.empty()) {
-    const auto [h, gen] = l.writes.front();
-    Entry& e = m_entries[h];
-    if (!e.live || e.generation != gen) {
-      l.writes.pop_front();
-      continue;
-    }
-    const Ps until = limit(now_ps, key_ps);
-    if (e.next_ps > until || !apply_until(e, until)) break;
-    l.writes.pop_front();
-    finish(h);
+void VisibilityQueue::settle_lane(Lane lane, Ps now_ps) {
+  const Handle h = m_lanes[lane].writes.front().first;
+  Entry& e = m_entries[h];
+  if (!apply_before(e, now_ps, m_heap.second())) {
+    m_heap.raise(lane_id(lane), e.next_ps, e.seq);
+    return;
   }
-  key_lane(lane);
+  rekey_lane(lane);
+  finish(h);
+}
+
+void VisibilityQueue::settle_write(Handle h, Ps now_ps) {
+  Entry& e = m_entries[h];
+  if (!apply_before(e, now_ps, m_heap.second())) {
+    m_heap.raise(write_id(h), e.next_ps, e.seq);
+    return;
+  }
+  m_heap.erase(write_id(h));
+  finish(h);
 }
 
 VisibilityQueue::Handle VisibilityQueue::schedule_value(Ps visible_ps, uint8_t* dst, uint64_t value,
@@ -268,18 +275,11 @@ Ps VisibilityQueue::earliest_write_ps(const uint8_t* begin, const uint8_t* end) 
 
 void VisibilityQueue::settle(Ps now_ps) {
   while (!m_heap.empty() && m_heap.top().t <= now_ps) {
-    const Key k = m_heap.top();
-    m_heap.pop();
-    if (k.lane != kNoLane) {
-      settle_lane(k.lane, now_ps, k.t);
-      continue;
-    }
-    Entry& e = m_entries[k.h];
-    if (!e.live || e.next_ps != k.t) continue;  // forced earlier, or a stale key
-    if (apply_until(e, limit(now_ps, k.t))) {
-      finish(k.h);
+    const uint32_t id = m_heap.top().id;
+    if (id % 2 == 0) {
+      settle_lane(id / 2, now_ps);
     } else {
-      m_heap.push({e.next_ps, m_seq++, k.h, kNoLane});
+      settle_write(id / 2, now_ps);
     }
   }
 }
@@ -299,6 +299,13 @@ void VisibilityQueue::force(Handle h) {
     if (e.dst) before_write(e.dst + e.applied, unit_end - e.applied, e.next_ps);
     apply_until(e, e.next_ps);
   }
+  // Its key leaves now. A lane's later write is keyed at once; one forced behind the lane's
+  // oldest stays in the lane's FIFO, dead, until it reaches the front.
+  if (e.lane == kNoLane) {
+    m_heap.erase(write_id(h));
+  } else if (m_lanes[e.lane].writes.front().first == h) {
+    rekey_lane(e.lane);
+  }
   finish(h);
 }
 
@@ -308,7 +315,6 @@ bool VisibilityQueue::pending(Handle h, uint32_t generation) const {
 }
 
 Ps VisibilityQueue::next_ps() const {
-  // The heap may hold stale keys; callers use this only as a lower bound.
   return m_heap.empty() ? std::numeric_limits<Ps>::max() : m_heap.top().t;
 }
 

@@ -1,16 +1,24 @@
 // Writes that become visible to other agents at a simulated time: remote data landing in
 // 512 B units, CQEs, notify words, MTE copies still in flight. Applied lazily: whoever is about
 // to observe memory (an engine fetching a WQE, a kernel polling after dcci) settles the queue
-// up to its time first. Same-time writes apply in the order they were scheduled.
+// up to its time first.
+//
+// Order: every unit of every write is applied in the order (visibility time, write number),
+// where writes are numbered as they are scheduled. Two units due at the same picosecond apply
+// in the order their writes were scheduled, whatever the lanes, however the queue was settled
+// and whichever writes were forced meanwhile. (Before session 10 a lane's key took a sequence
+// number when it was filed, so a same-time tie went to whichever lane was re-keyed first; see
+// docs/performance.md, "Session 10: the put path, model side".) A forced write applies at once,
+// out of this order: its writer waited for it.
 #pragma once
 #include <cstdint>
 #include <functional>
-#include <queue>
 #include <unordered_map>
 #include <vector>
 
 #include "models/core/time.h"
 #include "models/memory/memory_watch.h"
+#include "models/memory/visibility_queue_heap.h"
 #include "models/core/page_multimap.h"
 
 namespace symsim {
@@ -19,8 +27,9 @@ class VisibilityQueue {
  public:
   using Handle = uint32_t;
   // A lane holds writes whose times never go backwards (one QP's data, one pipe's copies): the
-  // heap then holds one key per lane instead of one per write. A write that would go backwards
-  // in its lane is queued on its own, so lanes are a speed-up, never a change of order.
+  // heap then holds one key per lane (its oldest pending write) instead of one per write. A
+  // write that would go backwards in its lane is queued on its own, so lanes are a speed-up,
+  // never a change of order.
   using Lane = uint32_t;
   static constexpr Lane kNoLane = UINT32_MAX;
   // `watched` false: nobody can poll what this lane writes (a core's own Unified Buffer).
@@ -83,6 +92,8 @@ class VisibilityQueue {
  private:
   struct Entry {
     Ps next_ps = 0;
+    uint64_t seq = 0;                // write number: ties at the same time go to the lower
+    Lane lane = kNoLane;
     Ps unit_interval_ps = 0;
     uint32_t unit_bytes = 0;
     uint8_t* dst = nullptr;
@@ -122,18 +133,13 @@ class VisibilityQueue {
     size_t m_head = 0;
   };
   struct LaneState {
-    WriteFifo writes;  // (handle, generation), oldest first
+    WriteFifo writes;  // (handle, generation), oldest first; the front is live when keyed
     Ps last_ps = 0;   // visibility time of the last unit of the newest write
-    bool keyed = false;
     bool watched = true;
   };
-  struct Key {
-    Ps t;
-    uint64_t seq;
-    Handle h;
-    Lane lane;
-    bool operator>(const Key& o) const { return t != o.t ? t > o.t : seq > o.seq; }
-  };
+  // Heap ids: lanes and writes outside a lane share one space.
+  static uint32_t lane_id(Lane lane) { return 2 * lane; }
+  static uint32_t write_id(Handle h) { return 2 * h + 1; }
 
   Handle allocate();
   // The entry's `done` is left empty (callers that have one move it in: most writes have none).
@@ -149,20 +155,24 @@ class VisibilityQueue {
   void unindex_stream(Handle h);
   // Reads units of stream `e` from its source now, up to byte offset `end` (a unit boundary).
   void hold(Entry& e, uint64_t end);
-  // Applies units of `e` up to `now_ps`; true when the whole write is visible.
-  bool apply_until(Entry& e, Ps now_ps);
-  // Applies the due writes at the front of a lane and re-keys it.
-  void settle_lane(Lane lane, Ps now_ps, Ps key_ps);
-  // How far the write keyed at `key_ps` may be applied now (up to `now_ps`).
-  Ps limit(Ps now_ps, Ps key_ps) const;
-  void key_lane(Lane lane);
+  // Applies units of `e` up to `until_ps`; true when the whole write is visible.
+  bool apply_until(Entry& e, Ps until_ps);
+  // Applies the units of `e` due at or before `now_ps` that come before `next` (the least other
+  // key; nullptr: none); true when the whole write is visible.
+  bool apply_before(Entry& e, Ps now_ps, const VisibilityHeap::Key* next);
+  // The top key's owner applies what is due before the next key, and its key moves on.
+  void settle_lane(Lane lane, Ps now_ps);
+  void settle_write(Handle h, Ps now_ps);
+  // The lane's oldest write has gone: drop the writes forced meanwhile and key the next one, or
+  // take the lane's key out when none is left.
+  void rekey_lane(Lane lane);
   void finish(Handle h);
 
   std::vector<Entry> m_entries;
   std::vector<Handle> m_free;
   std::vector<LaneState> m_lanes;
-  std::priority_queue<Key, std::vector<Key>, std::greater<Key>> m_heap;
-  uint64_t m_seq = 0;
+  VisibilityHeap m_heap;
+  uint64_t m_writes = 0;  // writes scheduled so far: the next write's number
   size_t m_live = 0;
   Ps m_horizon_ps = 0;
   MemoryWatch* m_watch = nullptr;

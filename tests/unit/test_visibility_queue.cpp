@@ -63,6 +63,42 @@ TEST(VisibilityQueue, UnitsOfTwoWritesInterleaveByTime) {
   EXPECT_EQ(dst[600], 0xBB);  // Y's second unit (30) after X's (20)
 }
 
+// Writes due at the same picosecond apply in the order they were scheduled (the lower write
+// number first), whatever lane each is in, however the queue is settled and whether a write
+// was forced meanwhile: the order is a property of the writes, not of when keys were filed.
+namespace {
+uint64_t same_time_word(const std::vector<Ps>& settles, bool force_first) {
+  VisibilityQueue q;
+  const VisibilityQueue::Lane a = q.make_lane(), b = q.make_lane();
+  uint8_t word[8] = {}, other[8] = {};
+  const auto first = q.schedule_value(5, other, 9, 8, a);  // keys lane a at 5
+  q.schedule_value(10, word, 1, 8, a);                      // write 1, behind it in lane a
+  q.schedule_value(10, word, 2, 8);                         // write 2, on its own
+  q.schedule_value(10, word, 3, 8, b);                      // write 3, lane b
+  if (force_first) q.force(first);
+  for (Ps t : settles) q.settle(t);
+  return word_at(word);
+}
+}  // namespace
+
+TEST(VisibilityQueue, SameTimeWritesApplyInTheOrderTheyWereScheduled) {
+  for (const bool force_first : {false, true}) {
+    EXPECT_EQ(same_time_word({10}, force_first), 3u);
+    EXPECT_EQ(same_time_word({7, 10}, force_first), 3u);  // lane a re-keyed in between
+    EXPECT_EQ(same_time_word({5, 9, 10}, force_first), 3u);
+  }
+  // Units of two multi-unit writes due at the same times: the older write's unit goes first
+  // each time, though the younger one's key was filed before the older one was re-keyed.
+  VisibilityQueue q;
+  std::vector<uint8_t> dst(1024, 0), x(1024, 0xAA), y(1024, 0xBB);
+  q.schedule(0, 20, 512, dst.data(), x.data(), 1024);   // units at 0 and 20
+  q.schedule(20, 0, 512, dst.data() + 512, y.data(), 512);  // one unit at 20, same bytes as x's second
+  q.settle(10);
+  q.settle(30);
+  EXPECT_EQ(dst[0], 0xAA);
+  EXPECT_EQ(dst[600], 0xBB);  // x's unit at 20 (older write) first, then y's
+}
+
 TEST(VisibilityQueue, ADmaReadsItsSourceWhenEachUnitLands) {
   VisibilityQueue q;
   std::vector<uint8_t> src(1024, 1), dst(1024, 0), snap_dst(1024, 0);
