@@ -14,14 +14,7 @@ double step_ns(const std::vector<std::string>& sets, const std::string& platform
   std::vector<std::string> all = {"platform=" + platform, "kernel.args.count=64", "kernel.args.window_kib=16384",
                                   "kernel.args.hot=1", "kernel.args.inflight=1", "kernel.args.warps=1", "kernel.blocks=1"};
   all.insert(all.end(), sets.begin(), sets.end());
-  const auto out = run("calib_probe", all);
-  expect_pass(out);
-  for (const auto& c : out.result["checks"]) {
-    const std::string d = c["detail"];
-    if (d.rfind("value=", 0) == 0) return std::stod(d.substr(6));
-  }
-  ADD_FAILURE() << "calib_probe reported no value";
-  return 0;
+  return calib_probe_value(all);
 }
 
 double reduce_ns(int bytes, const std::string& platform = "h200") {
