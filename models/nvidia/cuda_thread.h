@@ -63,6 +63,7 @@ struct CudaThread {
   std::vector<Ps> bulk_groups;
   Ps bulk_open_ps = 0;
   bool bulk_open = false;
+  Ps bulk_load_from_ps = 0;  // tma.load_after_store_ns: the next bulk load starts no sooner
   // Warp collective operand and result.
   uint64_t coll_value = 0;
   uint32_t coll_arg = 0;

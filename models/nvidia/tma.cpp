@@ -84,11 +84,11 @@ int owner_checked(const CudaThread& t, const void* p, uint32_t bytes, Site site,
 // its engine cost or its bytes at the load cap, whichever is longer; from its start the copy
 // takes the one-copy time of its source (L2 or HBM) and size; HBM bandwidth on a miss, NVLink
 // for a peer's memory.
-Ps load_done_ps(CudaThread& t, const void* src, uint32_t bytes, int owner, Ps sample) {
+Ps load_done_ps(CudaThread& t, Ps from, const void* src, uint32_t bytes, int owner, Ps sample) {
   NvidiaSystem& sys = this_system();
   const auto& p = sys.params();
   const Ps occupancy = std::max(ns_to_ps(p.tma_engine_ns), transfer_ps(bytes, p.tma_load_gbytes_per_s));
-  const Ps start = t.cta->ports.tma_engine.reserve(t.local_ps, occupancy);
+  const Ps start = t.cta->ports.tma_engine.reserve(from, occupancy);
   const bool hit = sys.l2_access(src, bytes);
   Ps done = start + ns_to_ps(hit ? p.tma_load_l2_ns : p.tma_load_hbm_ns) + transfer_ps(bytes, p.tma_copy_gbytes_per_s);
   if (owner != t.cta->gpu || !hit) done = std::max(done, sys.read_return_ps(owner, t.cta->gpu, bytes, sample));
@@ -125,10 +125,14 @@ void tma_load(void* smem_dst, const void* gmem_src, uint32_t bytes, void* mbar, 
   const int gpu = t.cta->gpu;
   const int owner = owner_checked(t, gmem_src, bytes, site, "tma_load_1d");
   const auto a = reinterpret_cast<uintptr_t>(gmem_src);
-  const Ps issue = t.local_ps + ns_to_ps(sys.params().tma_issue_ns);
+  // The first bulk load after the thread waited out its stores starts later (rows
+  // shim.copy_round*.c1w1_ns, tma.load_after_store_ns); the thread itself goes on.
+  const Ps from = std::max(t.local_ps, t.bulk_load_from_ps);
+  t.bulk_load_from_ps = 0;
+  const Ps issue = from + ns_to_ps(sys.params().tma_issue_ns);
   Ps sample = std::max(issue + sys.one_way_ps(gpu, owner), OrderModel::read_wait_ps(t.order, a, a + bytes));
   sys.order().data_read(t.order, a, a + bytes, sample, site.file, site.line);
-  const Ps done = load_done_ps(t, gmem_src, bytes, owner, sample);
+  const Ps done = load_done_ps(t, from, gmem_src, bytes, owner, sample);
   std::weak_ptr<char> alive = t.cta->alive;
   Cta* cta = t.cta;
   VisibilityQueue* vis = &sys.visibility();
@@ -200,6 +204,8 @@ void tma_wait(uint32_t pending, Site site) {
   t.wait = {"waits for its TMA stores (bulk wait_group)", site.file, site.line, 0, 0};
   s.sync_to(t, until);
   t.wait = {};
+  const double after_store_ns = this_system().params().tma_load_after_store_ns;
+  if (drop > 0 && t.bulk_groups.empty() && after_store_ns > 0) t.bulk_load_from_ps = t.local_ps + ns_to_ps(after_store_ns);
   // Landed stores no longer need ordering; with no group left in flight none are pending.
   t.order.bulk.prune(now_ps());
   if (t.bulk_groups.empty() && !t.bulk_open) t.order.bulk.clear();

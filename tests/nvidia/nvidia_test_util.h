@@ -27,6 +27,19 @@ inline void expect_pass(const symsim::RunOutput& out) {
   EXPECT_TRUE(out.result["hazards"].empty()) << out.result["hazards"].dump(1);
 }
 
+// calib_probe's figure: runs the probe with these overrides, expects a pass and returns the
+// number of its "value=X unit" check (0, and a failure, when it reported none).
+inline double calib_probe_value(std::vector<std::string> sets) {
+  const auto out = run("calib_probe", std::move(sets));
+  expect_pass(out);
+  for (const auto& c : out.result["checks"]) {
+    const std::string d = c["detail"];
+    if (d.rfind("value=", 0) == 0) return std::stod(d.substr(6));
+  }
+  ADD_FAILURE() << "calib_probe reported no value";
+  return 0;
+}
+
 inline int count_hazards(const symsim::RunOutput& out, const std::string& id) {
   int n = 0;
   for (const auto& h : out.result["hazards"]) n += h["id"] == id;

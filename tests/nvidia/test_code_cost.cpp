@@ -11,16 +11,8 @@ namespace {
 
 // ns per loop iteration per warp, as the probe reports it.
 double loop_ns(int warps, int count, const std::string& platform = "h200") {
-  const auto out = run("calib_probe", {"platform=" + platform, "kernel.args.mode=10", "kernel.args.warps=" + std::to_string(warps),
-                                       "kernel.args.count=" + std::to_string(count), "kernel.args.window_kib=1",
-                                       "kernel.args.hot=0"});
-  expect_pass(out);
-  for (const auto& c : out.result["checks"]) {
-    const std::string d = c["detail"];
-    if (d.rfind("value=", 0) == 0) return std::stod(d.substr(6));
-  }
-  ADD_FAILURE() << "calib_probe reported no value";
-  return 0;
+  return calib_probe_value({"platform=" + platform, "kernel.args.mode=10", "kernel.args.warps=" + std::to_string(warps),
+                            "kernel.args.count=" + std::to_string(count), "kernel.args.window_kib=1", "kernel.args.hot=0"});
 }
 
 }  // namespace

@@ -11,14 +11,7 @@ namespace {
 
 // The probe's figure ("value=X unit" in its check).
 double probe(std::vector<std::string> sets) {
-  const auto out = run("calib_probe", std::move(sets));
-  expect_pass(out);
-  for (const auto& c : out.result["checks"]) {
-    const std::string d = c["detail"];
-    if (d.rfind("value=", 0) == 0) return std::stod(d.substr(6));
-  }
-  ADD_FAILURE() << "calib_probe reported no value";
-  return 0;
+  return calib_probe_value(std::move(sets));
 }
 
 std::vector<std::string> tma(int mode, int bytes, int inflight, int warps, int hot) {

@@ -2,7 +2,8 @@
 // calib_probe modes 11-15) re-simulate the H200's shim.* rows they are fitted from
 // (docs/hw-calibration.md, "The kernels' own steps"): a load's use by the code after it
 // (sm.code_uses_loads, sm.load_use_ns) and bulk loads queued behind a streaming bulk store
-// (tma.store_holds_engine). The h800 preset keeps neither.
+// (tma.store_holds_engine), and the later start of a bulk load after its thread waited out its
+// stores (tma.load_after_store_ns). The h800 preset keeps none of them.
 #include "tests/nvidia/nvidia_test_util.h"
 
 using namespace nvtest;
@@ -14,14 +15,7 @@ double step_ns(const std::vector<std::string>& sets, const std::string& platform
   std::vector<std::string> all = {"platform=" + platform, "kernel.args.count=64", "kernel.args.window_kib=16384",
                                   "kernel.args.hot=1", "kernel.args.inflight=1", "kernel.args.warps=1", "kernel.blocks=1"};
   all.insert(all.end(), sets.begin(), sets.end());
-  const auto out = run("calib_probe", all);
-  expect_pass(out);
-  for (const auto& c : out.result["checks"]) {
-    const std::string d = c["detail"];
-    if (d.rfind("value=", 0) == 0) return std::stod(d.substr(6));
-  }
-  ADD_FAILURE() << "calib_probe reported no value";
-  return 0;
+  return calib_probe_value(all);
 }
 
 double reduce_ns(int bytes, const std::string& platform = "h200") {
@@ -57,4 +51,14 @@ TEST(ShimSteps, DispatchsSendStep7kWaitsForTheLastStoresBytes) {  // shim.copy_r
   const double ns = dispatch_send_ns(7184);
   EXPECT_NEAR(ns, 448.9, 67.3);
   EXPECT_GT(ns, 390.0);
+}
+
+TEST(ShimSteps, CombinesSendStep7kLoadsLaterAfterItsStoresWait) {  // shim.copy_round.l2.7k.c1w1_ns 514.8
+  // tma.load_after_store_ns: the load after the full wait for the last store starts 97.5 ns
+  // later (sixth pass; re-simulated 517.1).
+  EXPECT_NEAR(step_ns({"kernel.args.mode=11", "kernel.args.bytes=7168"}), 514.8, 51.5);
+}
+
+TEST(ShimSteps, CombinesSendStep7kWithoutTheRule) {  // what the model gave before: 424.0
+  EXPECT_NEAR(step_ns({"kernel.args.mode=11", "kernel.args.bytes=7168", "platform.tma.load_after_store_ns=0"}), 424.0, 1.0);
 }

@@ -27,6 +27,10 @@ enum CalibProbeMode : int {
   kProbeReduceRow = 13,     // combine's reduce of one row: 16 B per lane from `inflight` rows, one 16 B store
   kProbeGridSync = 14,      // comm::grid_sync across the probe's CTAs
   kProbeSignalWait = 15,    // comm::nvlink_signal_and_wait at one PE
+  // Mode 11 taken apart (issue 19, sixth pass): what makes its round slower than its parts.
+  kProbeCopyRoundRead = 16,    // mode 11 with wait_group.read for the last store (shared buffer read, not the writes done)
+  kProbeCopyRoundTwoBufs = 17, // mode 11 with two shared buffers, alternating (the next load writes the other one)
+  kProbeCopyRoundOther = 18,   // mode 11 storing the other buffer (the store does not read what the load just wrote)
 };
 
 struct CalibProbeArgs {
@@ -47,4 +51,5 @@ constexpr int kCalibProbeMbarBytes = kCalibProbeMaxWarps * 8 * 8;
 int launch_calib_probe(int ctas, int threads, int smem_bytes, const CalibProbeArgs& args);
 int launch_code_probe(int threads, const CalibProbeArgs& args);
 int launch_shim_probe(int ctas, int threads, int smem_bytes, const CalibProbeArgs& args);
-constexpr bool is_shim_probe(int mode) { return mode >= kProbeCopyRound && mode <= kProbeSignalWait; }
+constexpr bool is_shim_probe(int mode) { return mode >= kProbeCopyRound && mode <= kProbeCopyRoundOther; }
+constexpr bool is_copy_round(int mode) { return mode >= kProbeCopyRoundRead && mode <= kProbeCopyRoundOther; }  // modes 16-18

@@ -32,7 +32,7 @@ void calib_probe_host(int rank, const symsim::KernelArgs& a) {
   const bool chain = args.mode == kProbeShflChain || args.mode == kProbeBallotChain || args.mode == kProbeCodeLoop;
   if (chain) threads = 32 * warps;
   const bool shim = is_shim_probe(args.mode);
-  const bool shim_copies = args.mode == kProbeCopyRound || args.mode == kProbeCopyRoundWarp;
+  const bool shim_copies = args.mode == kProbeCopyRound || args.mode == kProbeCopyRoundWarp || is_copy_round(args.mode);
   if (shim) threads = 32 * warps, ctas = a.blocks();
   uint64_t window = a.u64("window_kib") * 1024;
   if (tma) window -= window % (static_cast<uint64_t>(warps) * args.bytes);
@@ -82,6 +82,9 @@ void calib_probe_host(int rank, const symsim::KernelArgs& a) {
     case kProbeReduceRow:
     case kProbeGridSync:
     case kProbeSignalWait:
+    case kProbeCopyRoundRead:
+    case kProbeCopyRoundTwoBufs:
+    case kProbeCopyRoundOther:
       value = ns / args.per_thread, unit = "ns";
       break;
     case kProbeRedOneAddr:
@@ -103,7 +106,7 @@ void calib_probe_host(int rank, const symsim::KernelArgs& a) {
 SYMSIM_REGISTER_KERNEL(calib_probe, {"calib_probe", "nvidia",
                                      "the per-SM calibration rows (TMA streams, load and atomic chains, same-address "
                                      "reductions, an SM's stores and atomics, shuffle and vote chains, a loop of index arithmetic) as a kernel both the simulator and the GPU run",
-                                     {{"mode", "0 TMA loads, 1 TMA stores, 2 load chain, 3 atomic chain, 4 red on one word from every CTA, 5 one CTA's stores, 6 one CTA's atomics, 7 shuffle chain, 8 ballot chain, 9 rounds of bulk loads on one mbarrier, 10 loop iterations of index arithmetic; the kernels' steps (shim_probe.cu, CTAs of `warps` warps, ns per step and warp): 11 combine's send step, 12 dispatch's send step, 13 combine's reduce of one row from `inflight` rows, 14 grid sync, 15 NVLink barrier signal and wait at one PE", 0, 15, 0},
+                                     {{"mode", "0 TMA loads, 1 TMA stores, 2 load chain, 3 atomic chain, 4 red on one word from every CTA, 5 one CTA's stores, 6 one CTA's atomics, 7 shuffle chain, 8 ballot chain, 9 rounds of bulk loads on one mbarrier, 10 loop iterations of index arithmetic; the kernels' steps (shim_probe.cu, CTAs of `warps` warps, ns per step and warp): 11 combine's send step, 12 dispatch's send step, 13 combine's reduce of one row from `inflight` rows, 14 grid sync, 15 NVLink barrier signal and wait at one PE; 16-18 mode 11 with wait_group.read, with two buffers, storing the other buffer", 0, 18, 0},
                                       {"bytes", "bytes per bulk copy (multiple of 16)", 16, 1 << 16, 1024},
                                       {"inflight", "bulk copies in flight per issuing warp (1, 2, 4 or 8), or per mbarrier round (mode 9)", 1, 8, 1},
                                       {"warps", "issuing warps (TMA modes) or warps running the chain or loop (modes 7, 8, 10), or warps per CTA (modes 11-15)", 1, kCalibProbeMaxWarps, 1},

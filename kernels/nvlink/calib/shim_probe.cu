@@ -32,7 +32,7 @@ __device__ CopyWalk copy_walk(const CalibProbeArgs& a, uint64_t rows_per_copy = 
 __global__ void shim_probe(CalibProbeArgs a) {
   SYMSIM_EXTERN_SHARED(uint8_t, smem);
   const uint32_t thread = threadIdx.x, lane = thread % 32, warp = thread / 32;
-  const bool copies = a.mode == kProbeCopyRound || a.mode == kProbeCopyRoundWarp;
+  const bool copies = a.mode == kProbeCopyRound || a.mode == kProbeCopyRoundWarp || a.mode >= kProbeCopyRoundRead;
   uint64_t* mbar = reinterpret_cast<uint64_t*>(smem) + warp;
   uint8_t* bufs = smem + kCalibProbeMbarBytes + static_cast<size_t>(warp) * 2 * a.bytes;
   if (copies && lane == 0) ptx::mbarrier_init_with_fence(mbar, 1);
@@ -49,6 +49,32 @@ __global__ void shim_probe(CalibProbeArgs a) {
         ptx::mbarrier_arrive_and_set_tx(mbar, a.bytes);
         ptx::mbarrier_wait_and_flip_phase(mbar, phase);
         ptx::tma_store_1d(w.dst + w.off, bufs, a.bytes);
+        ptx::tma_store_commit();
+      }
+      __syncwarp();
+    }
+    if (lane == 0) ptx::tma_store_wait<0>();
+  } else if (a.mode >= kProbeCopyRoundRead) {  // modes 16-18
+    // Mode 11 with one thing changed (calib_probe.cuh), a loop of its own so that mode 11's
+    // code, which the simulator charges, stays as it was.
+    CopyWalk w = copy_walk(a);
+    const bool two = a.mode != kProbeCopyRoundRead;
+    for (int r = 0; r < a.per_thread; ++r, w.next()) {
+      uint8_t* load_buf = bufs + (two ? (r & 1) * a.bytes : 0);
+      uint8_t* store_buf = a.mode == kProbeCopyRoundOther ? bufs + ((r + 1) & 1) * a.bytes : load_buf;
+      if (lane == 0) {
+#if defined(__CUDACC__)
+        if (a.mode == kProbeCopyRoundRead)
+          asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
+        else
+          ptx::tma_store_wait<0>();
+#else
+        ptx::tma_store_wait<0>();  // the model does not tell wait_group.read from wait_group
+#endif
+        ptx::tma_load_1d(load_buf, w.src + w.off, mbar, a.bytes);
+        ptx::mbarrier_arrive_and_set_tx(mbar, a.bytes);
+        ptx::mbarrier_wait_and_flip_phase(mbar, phase);
+        ptx::tma_store_1d(w.dst + w.off, store_buf, a.bytes);
         ptx::tma_store_commit();
       }
       __syncwarp();
