@@ -44,10 +44,6 @@ class PipeSyncMissingChecker : public Checker {
   struct Core {
     std::array<RingFifo<Access>, kPipes> by_pipe;  // oldest first
     std::array<std::array<uint64_t, kPipes>, kPipes> ordered{};
-    // before_all[x]: the least of ordered[x][q] over the other pipes q (below it an access of
-    // x can never be reported), kept up to date as syncs change `ordered`: copies outnumber
-    // syncs, and each copy drops entries against it.
-    std::array<uint64_t, kPipes> before_all{};
     uint64_t seq = 0;
     std::vector<PendingSet> set_seq;  // a few at a time: a list beats a map
   };
@@ -56,8 +52,6 @@ class PipeSyncMissingChecker : public Checker {
     int pipe;
     bool raw;
   };
-  static void drop_ordered(Core& k);
-  static void refresh_before_all(Core& k);
   PerCore<Core> m_cores;
   std::vector<Conflict> m_conflicts;  // one copy's, kept to reuse its storage
 };
