@@ -98,23 +98,27 @@ void PipeSyncMissingChecker::on_copy(const CopyRecord& c) {
 
 void PipeSyncMissingChecker::on_pipe_sync(const PipeSyncRecord& s) {
   Core& k = m_cores[{s.pe, s.core}];
-  const std::tuple<int, int, int> event{s.src_pipe, s.dst_pipe, s.event_id};
-  const auto pending = [&](const PendingSet& p) { return p.event == event; };
+  // The pending SetFlag of this event (each event is listed once, so order does not matter).
+  PendingSet* set = nullptr;
+  for (PendingSet& p : k.set_seq)
+    if (p.src == s.src_pipe && p.dst == s.dst_pipe && p.id == s.event_id) {
+      set = &p;
+      break;
+    }
   switch (s.kind) {
     case PipeSyncRecord::kSetFlag: {
-      const auto it = std::find_if(k.set_seq.begin(), k.set_seq.end(), pending);
-      if (it != k.set_seq.end()) {
-        it->seq = k.seq;
+      if (set) {
+        set->seq = k.seq;
       } else {
-        k.set_seq.push_back({event, k.seq});
+        k.set_seq.push_back({s.src_pipe, s.dst_pipe, s.event_id, k.seq});
       }
       break;
     }
     case PipeSyncRecord::kWaitFlag: {
-      const auto it = std::find_if(k.set_seq.begin(), k.set_seq.end(), pending);
-      if (!s.matched || it == k.set_seq.end()) break;
-      const uint64_t set_at = it->seq;
-      k.set_seq.erase(it);
+      if (!s.matched || !set) break;
+      const uint64_t set_at = set->seq;
+      *set = k.set_seq.back();
+      k.set_seq.pop_back();
       const int from = s.src_pipe, to = s.dst_pipe;
       if (from < 0 || from >= kPipes || to < 0 || to >= kPipes) break;
       // What the source pipe did before the SetFlag, and what was ordered before the source
