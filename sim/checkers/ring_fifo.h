@@ -16,6 +16,7 @@ class RingFifo {
   T& front() { return m_items[m_head]; }
   const T& front() const { return m_items[m_head]; }
   T& back() { return (*this)[m_size - 1]; }
+  const T& back() const { return (*this)[m_size - 1]; }
   // The i-th live entry, oldest first.
   T& operator[](size_t i) { return m_items[(m_head + i) & m_mask]; }
   const T& operator[](size_t i) const { return m_items[(m_head + i) & m_mask]; }
