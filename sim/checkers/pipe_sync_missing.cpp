@@ -47,23 +47,22 @@ void PipeSyncMissingChecker::on_copy(const CopyRecord& c) {
   for (int x = 0; x < kPipes; ++x) {
     if (x == q) continue;
     RingFifo<Access>& d = k.by_pipe[x];
-    // The first access not yet ordered before pipe q (accesses are in sequence order). The
-    // unordered tail is short (under 3 on average in the MoE kernels) while the list holds up
-    // to kKeptAccesses (pipe S never copies there, so nothing is ever ordered before every
-    // pipe): walking back from the newest is cheaper than a binary search over the list.
-    // The list may still hold older accesses (it is trimmed only when its own pipe copies).
+    // The accesses not yet ordered before pipe q, newest first (accesses are in sequence
+    // order). The unordered tail is short (under 3 on average in the MoE kernels) while the
+    // list holds up to kKeptAccesses (pipe S never copies there, so nothing is ever ordered
+    // before every pipe): walking back from the newest is cheaper than a binary search over
+    // the list. The list may still hold older accesses (it is trimmed only when its own pipe
+    // copies).
     const uint64_t from = std::max(k.ordered[x][q], window);
-    size_t lo = d.size();
-    while (lo > 0 && d[lo - 1].seq >= from) --lo;
-    for (size_t i = lo; i < d.size(); ++i) {
-      Access& a = d[i];
+    for (size_t i = d.size(); i > 0 && d[i - 1].seq >= from; --i) {
+      Access& a = d[i - 1];
       if (a.reported & bit) continue;
       const bool raw = a.write && a.begin < re && rb < a.end;
       const bool war = a.begin < we && wb < a.end;  // overwrites bytes another pipe read or wrote
       if (raw || war) conflicts.push_back({&a, x, raw});
     }
   }
-  // Reported in program order of the earlier accesses.
+  // Reported in program order of the earlier accesses (sequence numbers are unique).
   std::sort(conflicts.begin(), conflicts.end(), [](const Conflict& l, const Conflict& r) { return l.a->seq < r.a->seq; });
   for (const Conflict& f : conflicts) {
     Access& a = *f.a;
