@@ -96,9 +96,9 @@ void CompletionKnowledge::on_gm_observe(int pe, int core, const uint8_t* addr, u
 
 CompletionKnowledge::Known CompletionKnowledge::known(const QpRef& q, uint32_t wqe) const {
   const QpState* s = m_qps.find(q);
-  if (!s || s->reaps.empty()) return {kNever, -1};
-  // The first reap covering the WQE (both fields increase).
-  size_t lo = 0, hi = s->reaps.size();
+  if (!s || s->reaps.empty() || s->reaps.back().upto < wqe) return {kNever, -1};
+  // The first reap covering the WQE (both fields increase; the newest covers it).
+  size_t lo = 0, hi = s->reaps.size() - 1;
   while (lo < hi) {
     const size_t mid = lo + (hi - lo) / 2;
     if (s->reaps[mid].upto < wqe) {
@@ -107,7 +107,6 @@ CompletionKnowledge::Known CompletionKnowledge::known(const QpRef& q, uint32_t w
       hi = mid;
     }
   }
-  if (lo == s->reaps.size()) return {kNever, -1};
   if (lo == 0 && s->trimmed) return {0, -1};
   return {s->reaps[lo].t, s->reaps[lo].core};
 }

@@ -27,10 +27,14 @@ void EventIdUnpairedChecker::on_block_start(int pe, int core, const char*, Ps) {
 void EventIdUnpairedChecker::on_pipe_sync(const PipeSyncRecord& s) {
   if (s.kind == PipeSyncRecord::kBarrier) return;
   auto& pending = m_pending[{s.pe, s.core}];
-  const auto same_event = [&](const PipeSyncRecord& p) {
-    return p.src_pipe == s.src_pipe && p.dst_pipe == s.dst_pipe && p.event_id == s.event_id;
-  };
-  const auto it = std::find_if(pending.begin(), pending.end(), same_event);
+  // The pending SetFlag of this event (each event is listed once, and the list is sorted when
+  // reported, so its order does not matter).
+  PipeSyncRecord* it = nullptr;
+  for (PipeSyncRecord& p : pending)
+    if (p.src_pipe == s.src_pipe && p.dst_pipe == s.dst_pipe && p.event_id == s.event_id) {
+      it = &p;
+      break;
+    }
   const auto report = [&](std::string detail) {
     Hazard h;
     h.id = kEventIdUnpaired.name;
@@ -42,7 +46,7 @@ void EventIdUnpairedChecker::on_pipe_sync(const PipeSyncRecord& s) {
     m_ctx.log.report(std::move(h));
   };
   if (s.kind == PipeSyncRecord::kSetFlag) {
-    if (it != pending.end()) {
+    if (it) {
       report(fmt::format("SetFlag{} while the SetFlag{} is still pending (never waited): the event id is "
                          "reused before it was consumed",
                          event_text(s), at_site(it->site)));
@@ -57,7 +61,10 @@ void EventIdUnpairedChecker::on_pipe_sync(const PipeSyncRecord& s) {
                        event_text(s)));
     return;
   }
-  if (it != pending.end()) pending.erase(it);
+  if (it) {
+    *it = pending.back();
+    pending.pop_back();
+  }
 }
 
 void EventIdUnpairedChecker::on_block_end(int pe, int core, const char* kernel, Ps t) {

@@ -42,25 +42,27 @@ void PipeSyncMissingChecker::on_copy(const CopyRecord& c) {
   const uint8_t* we = c.dst + (c.dst_bytes ? c.dst_bytes : c.bytes);
   std::vector<Conflict>& conflicts = m_conflicts;
   conflicts.clear();
+  // Only the last kKeptAccesses accesses of the core can be reported.
+  const uint64_t window = k.seq > kKeptAccesses ? k.seq - kKeptAccesses : 0;
   for (int x = 0; x < kPipes; ++x) {
     if (x == q) continue;
     RingFifo<Access>& d = k.by_pipe[x];
-    // The first access not yet ordered before pipe q (accesses are in sequence order). The
-    // unordered tail is short (under 3 on average in the MoE kernels) while the list holds up
-    // to kKeptAccesses (pipe S never copies there, so nothing is ever ordered before every
-    // pipe): walking back from the newest is cheaper than a binary search over the list.
-    const uint64_t ordered = k.ordered[x][q];
-    size_t lo = d.size();
-    while (lo > 0 && d[lo - 1].seq >= ordered) --lo;
-    for (size_t i = lo; i < d.size(); ++i) {
-      Access& a = d[i];
+    // The accesses not yet ordered before pipe q, newest first (accesses are in sequence
+    // order). The unordered tail is short (under 3 on average in the MoE kernels) while the
+    // list holds up to kKeptAccesses (pipe S never copies there, so nothing is ever ordered
+    // before every pipe): walking back from the newest is cheaper than a binary search over
+    // the list. The list may still hold older accesses (it is trimmed only when its own pipe
+    // copies).
+    const uint64_t from = std::max(k.ordered[x][q], window);
+    for (size_t i = d.size(); i > 0 && d[i - 1].seq >= from; --i) {
+      Access& a = d[i - 1];
       if (a.reported & bit) continue;
       const bool raw = a.write && a.begin < re && rb < a.end;
       const bool war = a.begin < we && wb < a.end;  // overwrites bytes another pipe read or wrote
       if (raw || war) conflicts.push_back({&a, x, raw});
     }
   }
-  // Reported in program order of the earlier accesses.
+  // Reported in program order of the earlier accesses (sequence numbers are unique).
   std::sort(conflicts.begin(), conflicts.end(), [](const Conflict& l, const Conflict& r) { return l.a->seq < r.a->seq; });
   for (const Conflict& f : conflicts) {
     Access& a = *f.a;
@@ -79,53 +81,43 @@ void PipeSyncMissingChecker::on_copy(const CopyRecord& c) {
         at_site(a.site), pipe_name(f.pipe), pipe_name(q), pipe_name(q), f.raw ? "stale" : "its own bytes clobber in-use");
     m_ctx.log.report(std::move(h));
   }
+  // Before the list grows, it forgets what can never be reported: accesses out of the window,
+  // and those ordered before every other pipe (polling loops, a copy and a SetFlag/WaitFlag per
+  // poll, keep short lists). Trimming only here, not on every sync, keeps a list no longer than
+  // before: it grows only here.
   RingFifo<Access>& mine = k.by_pipe[q];
+  uint64_t before_all = UINT64_MAX;
+  for (int p = 0; p < kPipes; ++p)
+    if (p != q) before_all = std::min(before_all, k.ordered[q][p]);
+  const uint64_t forget = std::max(window, before_all);
+  while (!mine.empty() && mine.front().seq < forget) mine.pop_front();
   if (!m_ctx.in_queue_ring(c.src)) mine.emplace_back(Access{rb, re, k.seq++, false, 0, c.site});
   mine.emplace_back(Access{wb, we, k.seq++, true, 0, c.site});
-  // Every list's front is at or past before_all (the last sync dropped up to it), so a copy can
-  // only move the kept window's start, which stays at 0 for a core's first kKeptAccesses.
-  if (k.seq > kKeptAccesses) drop_ordered(k);
-}
-
-void PipeSyncMissingChecker::drop_ordered(Core& k) {
-  // Only the last kKeptAccesses accesses are kept; one ordered before every other pipe can
-  // never be reported, so polling loops (a copy and a SetFlag/WaitFlag per poll) keep short lists.
-  const uint64_t window = k.seq >= kKeptAccesses ? k.seq - kKeptAccesses : 0;
-  for (int x = 0; x < kPipes; ++x) {
-    const uint64_t below = std::max(window, k.before_all[x]);
-    RingFifo<Access>& d = k.by_pipe[x];
-    while (!d.empty() && d.front().seq < below) d.pop_front();
-  }
-}
-
-void PipeSyncMissingChecker::refresh_before_all(Core& k) {
-  for (int x = 0; x < kPipes; ++x) {
-    uint64_t least = UINT64_MAX;
-    for (int q = 0; q < kPipes; ++q)
-      if (q != x) least = std::min(least, k.ordered[x][q]);
-    k.before_all[x] = least;
-  }
 }
 
 void PipeSyncMissingChecker::on_pipe_sync(const PipeSyncRecord& s) {
   Core& k = m_cores[{s.pe, s.core}];
-  const std::tuple<int, int, int> event{s.src_pipe, s.dst_pipe, s.event_id};
-  const auto pending = [&](const PendingSet& p) { return p.event == event; };
+  // The pending SetFlag of this event (each event is listed once, so order does not matter).
+  PendingSet* set = nullptr;
+  for (PendingSet& p : k.set_seq)
+    if (p.src == s.src_pipe && p.dst == s.dst_pipe && p.id == s.event_id) {
+      set = &p;
+      break;
+    }
   switch (s.kind) {
     case PipeSyncRecord::kSetFlag: {
-      const auto it = std::find_if(k.set_seq.begin(), k.set_seq.end(), pending);
-      if (it != k.set_seq.end()) {
-        it->seq = k.seq;
+      if (set) {
+        set->seq = k.seq;
       } else {
-        k.set_seq.push_back({event, k.seq});
+        k.set_seq.push_back({s.src_pipe, s.dst_pipe, s.event_id, k.seq});
       }
       break;
     }
     case PipeSyncRecord::kWaitFlag: {
-      const auto it = std::find_if(k.set_seq.begin(), k.set_seq.end(), pending);
-      if (!s.matched || it == k.set_seq.end()) break;
-      const uint64_t set_at = it->seq;
-      k.set_seq.erase(it);
+      if (!s.matched || !set) break;
+      const uint64_t set_at = set->seq;
+      *set = k.set_seq.back();
+      k.set_seq.pop_back();
       const int from = s.src_pipe, to = s.dst_pipe;
       if (from < 0 || from >= kPipes || to < 0 || to >= kPipes) break;
       // What the source pipe did before the SetFlag, and what was ordered before the source
@@ -134,8 +126,6 @@ void PipeSyncMissingChecker::on_pipe_sync(const PipeSyncRecord& s) {
         const uint64_t covered = x == from ? set_at : std::min(set_at, k.ordered[x][from]);
         k.ordered[x][to] = std::max(k.ordered[x][to], covered);
       }
-      refresh_before_all(k);
-      drop_ordered(k);
       break;
     }
     case PipeSyncRecord::kBarrier:
@@ -144,8 +134,6 @@ void PipeSyncMissingChecker::on_pipe_sync(const PipeSyncRecord& s) {
       } else {
         k.ordered[s.dst_pipe].fill(k.seq);
       }
-      refresh_before_all(k);
-      drop_ordered(k);
       break;
   }
 }

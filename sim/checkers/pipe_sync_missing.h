@@ -1,6 +1,5 @@
 #pragma once
 #include <array>
-#include <tuple>
 #include <vector>
 
 #include "sim/catalog/hazard_id.h"
@@ -33,8 +32,8 @@ class PipeSyncMissingChecker : public Checker {
     SiteRef site;
   };
   struct PendingSet {
-    std::tuple<int, int, int> event;  // (src, dst, id)
-    uint64_t seq;                     // access sequence number at the SetFlag
+    int src, dst, id;  // the event
+    uint64_t seq;      // access sequence number at the SetFlag
   };
   // Ordering only ever covers a prefix of a pipe's accesses: ordered[x][q] is the sequence
   // number below which every access of pipe x is ordered before pipe q. A copy on q then
@@ -44,20 +43,14 @@ class PipeSyncMissingChecker : public Checker {
   struct Core {
     std::array<RingFifo<Access>, kPipes> by_pipe;  // oldest first
     std::array<std::array<uint64_t, kPipes>, kPipes> ordered{};
-    // before_all[x]: the least of ordered[x][q] over the other pipes q (below it an access of
-    // x can never be reported), kept up to date as syncs change `ordered`: copies outnumber
-    // syncs, and each copy drops entries against it.
-    std::array<uint64_t, kPipes> before_all{};
     uint64_t seq = 0;
-    std::vector<PendingSet> set_seq;  // a few at a time: a list beats a map
+    std::vector<PendingSet> set_seq;  // a few at a time, one per event: a list beats a map
   };
   struct Conflict {
     Access* a;
     int pipe;
     bool raw;
   };
-  static void drop_ordered(Core& k);
-  static void refresh_before_all(Core& k);
   PerCore<Core> m_cores;
   std::vector<Conflict> m_conflicts;  // one copy's, kept to reuse its storage
 };

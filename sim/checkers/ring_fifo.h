@@ -3,8 +3,8 @@
 // indexable oldest first (for a binary search over entries kept in order).
 #pragma once
 #include <cstddef>
+#include <memory>
 #include <utility>
-#include <vector>
 
 namespace symsim {
 
@@ -16,32 +16,37 @@ class RingFifo {
   T& front() { return m_items[m_head]; }
   const T& front() const { return m_items[m_head]; }
   T& back() { return (*this)[m_size - 1]; }
+  const T& back() const { return (*this)[m_size - 1]; }
   // The i-th live entry, oldest first.
-  T& operator[](size_t i) { return m_items[(m_head + i) & (m_items.size() - 1)]; }
-  const T& operator[](size_t i) const { return m_items[(m_head + i) & (m_items.size() - 1)]; }
+  T& operator[](size_t i) { return m_items[(m_head + i) & m_mask]; }
+  const T& operator[](size_t i) const { return m_items[(m_head + i) & m_mask]; }
 
   template <typename... Args>
   T& emplace_back(Args&&... args) {
-    if (m_size == m_items.size()) grow();
-    T& slot = m_items[(m_head + m_size) & (m_items.size() - 1)];
+    if (!m_items || m_size > m_mask) grow();
+    T& slot = m_items[(m_head + m_size) & m_mask];
     slot = T{std::forward<Args>(args)...};
     ++m_size;
     return slot;
   }
   void pop_front() {
-    m_head = (m_head + 1) & (m_items.size() - 1);
+    m_head = (m_head + 1) & m_mask;
     --m_size;
   }
 
  private:
   void grow() {
-    std::vector<T> bigger(m_items.empty() ? 4 : 2 * m_items.size());
+    const size_t capacity = m_items ? 2 * (m_mask + 1) : 4;
+    std::unique_ptr<T[]> bigger(new T[capacity]());
     for (size_t i = 0; i < m_size; ++i) bigger[i] = std::move((*this)[i]);
     m_items = std::move(bigger);
+    m_mask = capacity - 1;
     m_head = 0;
   }
 
-  std::vector<T> m_items;
+  // The ring and its capacity - 1 (a power of two), kept rather than worked out per index.
+  std::unique_ptr<T[]> m_items;
+  size_t m_mask = 0;
   size_t m_head = 0;
   size_t m_size = 0;
 };

@@ -24,10 +24,10 @@ SYMSIM_ASCEND_CHECKER(SrcReuseChecker, "src_reuse_before_completion", 90, "a put
 
 namespace {
 constexpr Ps kKeepWritesPs = 50 * kPsPerUs;
-using Page = PageMultimap<uint64_t>;
+constexpr uint64_t kPageBytes = 4096;
 // The pages [begin, begin + bytes) touches (no bytes: the page of `begin`).
-uint64_t first_page(uint64_t begin) { return begin / Page::kPageBytes; }
-uint64_t last_page(uint64_t begin, uint64_t bytes) { return (bytes ? begin + bytes - 1 : begin) / Page::kPageBytes; }
+uint64_t first_page(uint64_t begin) { return begin / kPageBytes; }
+uint64_t last_page(uint64_t begin, uint64_t bytes) { return (bytes ? begin + bytes - 1 : begin) / kPageBytes; }
 bool reads_source(uint8_t opcode) {
   return opcode == udma::kWrite || opcode == udma::kWriteImm || opcode == udma::kWriteWithNotify;
 }
@@ -105,15 +105,23 @@ void SrcReuseChecker::on_executed(const WqeRecord& r) {
   const Window single{put, put, r.complete_ps};
   const Ps posted = posted_ps(put);
   if (static_cast<size_t>(r.qp.pe) < m_writes.size()) {
-    // The writes that may overlap the source and start after the post, newest first.
+    // The writes that may overlap the source and start after the post, newest first (along a
+    // page's chain the writes get older).
     const PeWrites& writes = m_writes[r.qp.pe];
     m_found.clear();
-    for (uint64_t p = first_page(r.local_va), last = last_page(r.local_va, r.bytes); p <= last; ++p)
-      writes.pages.for_each(p, [&](uint64_t seq) {
-        if (writes.list[seq - writes.first_seq].made_ps + m_max_lead_ps >= posted) m_found.push_back(seq);
-      });
-    std::sort(m_found.begin(), m_found.end(), std::greater<uint64_t>());
-    m_found.erase(std::unique(m_found.begin(), m_found.end()), m_found.end());
+    const uint64_t first = first_page(r.local_va), last = last_page(r.local_va, r.bytes);
+    for (uint64_t p = first; p <= last; ++p) {
+      for (uint64_t n = writes.newest.get(p); n != PageHeads::kNone && n >= writes.first_filing;) {
+        const Filing& f = writes.filings[n - writes.first_filing];
+        if (f.seq < writes.first_seq || writes.list[f.seq - writes.first_seq].made_ps + m_max_lead_ps < posted) break;
+        m_found.push_back(f.seq);
+        n = f.older;
+      }
+    }
+    if (first != last) {
+      std::sort(m_found.begin(), m_found.end(), std::greater<uint64_t>());
+      m_found.erase(std::unique(m_found.begin(), m_found.end()), m_found.end());
+    }
     for (const uint64_t seq : m_found) {
       const Write& w = writes.list[seq - writes.first_seq];
       judge(single, {r.qp.pe, w.core, w.dst, w.bytes, w.issue_ps, w.site, w.what});
@@ -137,13 +145,12 @@ void SrcReuseChecker::on_executed(const WqeRecord& r) {
   if (pe >= m_source_span.size()) m_source_span.resize(pe + 1, {UINT64_MAX, 0});
   auto& span = m_source_span[pe];
   span = {std::min(span.first, r.local_va), std::max(span.second, r.local_va + r.bytes)};
-  prune();
+  prune(sim_now_ps());
 }
 
-void SrcReuseChecker::prune() {
+void SrcReuseChecker::expire(Ps now) {
   // A window forgets itself once complete and known complete (no later write can race with
   // it), or complete after its launch ended; visit only the windows that may have completed.
-  const Ps now = sim_now_ps();
   while (!m_expiry.empty() && m_expiry.top().t < now) {
     const Expiry expiry = m_expiry.top();
     m_expiry.pop();
@@ -173,7 +180,8 @@ void SrcReuseChecker::on_gm_store(const StoreRecord& s) {
 }
 
 void SrcReuseChecker::on_rewrite(const Rewrite& c) {
-  prune();  // windows that completed after their launch ended are the host's (no WQE since)
+  const Ps now = sim_now_ps();
+  prune(now);  // windows that completed after their launch ended are the host's (no WQE since)
   // Only sources that start within the longest put before the write's end can overlap it.
   const auto dst = reinterpret_cast<uint64_t>(c.dst);
   const uint64_t from = dst > m_max_source_bytes ? dst - m_max_source_bytes : 0;
@@ -186,21 +194,24 @@ void SrcReuseChecker::on_rewrite(const Rewrite& c) {
          it != sources.end() && it->first.va < dst + c.bytes; ++it)
       judge(it->second, c);
   }
-  const Ps now = sim_now_ps();
   if (m_writes.empty()) m_writes.resize(static_cast<size_t>(m_ctx.sys.n_pes()));
   PeWrites& writes = m_writes[pe];
   while (!writes.list.empty() && writes.list.front().made_ps + kKeepWritesPs < now) {
-    const Write& old = writes.list.front();
-    const auto begin = reinterpret_cast<uint64_t>(old.dst);
-    for (uint64_t p = first_page(begin), last = last_page(begin, old.bytes); p <= last; ++p)
-      writes.pages.erase(p, writes.first_seq);
     writes.list.pop_front();
     ++writes.first_seq;
   }
+  while (!writes.filings.empty() && writes.filings.front().seq < writes.first_seq) {
+    writes.filings.pop_front();
+    ++writes.first_filing;
+  }
   const uint64_t seq = writes.first_seq + writes.list.size();
-  writes.list.push_back({c.dst, c.bytes, c.t, now, c.core, c.site, c.what});
+  writes.list.emplace_back(Write{c.dst, c.bytes, c.t, now, c.core, c.site, c.what});
   const auto begin = reinterpret_cast<uint64_t>(c.dst);
-  for (uint64_t p = first_page(begin), last = last_page(begin, c.bytes); p <= last; ++p) writes.pages.insert(p, seq);
+  for (uint64_t p = first_page(begin), last = last_page(begin, c.bytes); p <= last; ++p) {
+    const uint64_t n = writes.first_filing + writes.filings.size();
+    writes.filings.emplace_back(Filing{seq, writes.newest.get(p)});
+    writes.newest.set(p, n, writes.first_filing);
+  }
   m_max_lead_ps = std::max(m_max_lead_ps, c.t > now ? c.t - now : Ps{0});
 }
 

@@ -1,5 +1,4 @@
 #pragma once
-#include <deque>
 #include <map>
 #include <queue>
 #include <tuple>
@@ -9,7 +8,8 @@
 #include "sim/catalog/hazard_id.h"
 #include "sim/checkers/checker.h"
 #include "sim/checkers/completion_knowledge.h"
-#include "models/core/page_multimap.h"
+#include "sim/checkers/page_heads.h"
+#include "sim/checkers/ring_fifo.h"
 
 namespace symsim {
 
@@ -59,7 +59,11 @@ class SrcReuseChecker : public Checker {
   static constexpr Ps kNoDelayYet = ~Ps{0};
   mutable Ps m_doorbell_delay_ps = kNoDelayYet;  // a doorbell's delay after its store (from the preset)
   bool settled(const Put& r, Ps t) const { return m_known.known_complete_ps(r.qp, r.wqe_index) <= t; }
-  void prune();
+  // Forgets the windows that completed before `now` and need no more watching.
+  void prune(Ps now) {
+    if (!m_expiry.empty() && m_expiry.top().t < now) expire(now);
+  }
+  void expire(Ps now);
   // Windows per PE and (source address, length, slot, QP). One map per PE (a copy only meets
   // its own PE's sources), ordered by address so a copy only visits the sources it may overlap.
   // Ordered as the tuple (va, bytes, slot, qp); a struct compares in half the instructions.
@@ -95,10 +99,12 @@ class SrcReuseChecker : public Checker {
   std::priority_queue<Expiry, std::vector<Expiry>, std::greater<Expiry>> m_expiry;
   const CompletionKnowledge& m_known;  // shared, fed before this checker's hooks
   std::vector<int> m_running;  // blocks running, by PE
-  // Recent GM writes by cores, per PE, in the order the cores made them, filed by 4 KiB page
-  // (numbered in order: seq). A core's copy starts at most `m_max_lead_ps` after the time it
-  // was made, so the writes that can start after a doorbell were all made after (doorbell -
-  // lead): a WQE looks at those filed under its source's pages only.
+  // Recent GM writes by cores, per PE, in the order the cores made them (kept 50 us), numbered
+  // in order (seq). A core's copy starts at most `m_max_lead_ps` after the time it was made, so
+  // the writes that can start after a doorbell were all made after (doorbell - lead): a WQE
+  // looks at those filed under its source's pages only. Each write is filed under each 4 KiB
+  // page it touches: a filing links to the previous one of that page, and a table holds each
+  // page's newest, so filing is a table lookup and a push, and forgetting a pop (no unlinking).
   struct Write {
     const uint8_t* dst;
     uint64_t bytes;
@@ -107,10 +113,16 @@ class SrcReuseChecker : public Checker {
     SiteRef site;
     const char* what;
   };
+  struct Filing {
+    uint64_t seq;    // the write
+    uint64_t older;  // the page's previous filing (PageHeads::kNone: none)
+  };
   struct PeWrites {
-    std::deque<Write> list;  // oldest first; list[i] has seq first_seq + i
+    RingFifo<Write> list;  // oldest first; list[i] has seq first_seq + i
     uint64_t first_seq = 0;
-    PageMultimap<uint64_t> pages;
+    RingFifo<Filing> filings;  // in order; filings[i] is filing first_filing + i
+    uint64_t first_filing = 0;
+    PageHeads newest;  // page -> its newest filing
   };
   std::vector<PeWrites> m_writes;  // by PE
   std::vector<uint64_t> m_found;   // scratch: the seqs one WQE meets
