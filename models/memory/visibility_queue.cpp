@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <limits>
 #include <tuple>
 
 namespace symsim {
@@ -274,7 +273,9 @@ Ps VisibilityQueue::earliest_write_ps(const uint8_t* begin, const uint8_t* end) 
 }
 
 void VisibilityQueue::settle(Ps now_ps) {
-  while (!m_heap.empty() && m_heap.top().t <= now_ps) {
+  for (;;) {
+    m_heap.file_due(now_ps);  // a held key, or one an action just scheduled
+    if (m_heap.empty() || m_heap.top().t > now_ps) return;
     const uint32_t id = m_heap.top().id;
     if (id % 2 == 0) {
       settle_lane(id / 2, now_ps);
@@ -315,7 +316,7 @@ bool VisibilityQueue::pending(Handle h, uint32_t generation) const {
 }
 
 Ps VisibilityQueue::next_ps() const {
-  return m_heap.empty() ? std::numeric_limits<Ps>::max() : m_heap.top().t;
+  return m_heap.next_t();
 }
 
 }  // namespace symsim
