@@ -18,6 +18,7 @@
 
 #include "models/core/time.h"
 #include "models/memory/memory_watch.h"
+#include "models/memory/visibility_queue_early_index.h"
 #include "models/memory/visibility_queue_heap.h"
 #include "models/core/page_multimap.h"
 
@@ -196,10 +197,11 @@ class VisibilityQueue {
     uint64_t len = 0;
     Ps write_ps = 0;
     std::vector<uint8_t> old;
+    uint32_t node = EarlyWriteIndex::kNil;  // its first node in m_early_chunks
   };
   std::vector<EarlyWrite> m_early;
   std::vector<uint32_t> m_early_free;
-  PageMultimap<uint32_t> m_early_chunks;
+  EarlyWriteIndex m_early_chunks;
   std::vector<uint32_t> m_early_order;  // oldest first from m_early_head
   size_t m_early_head = 0;
   Ps m_early_expired_ps = 0;  // every early write due at or before this has expired

@@ -32,8 +32,7 @@ void VisibilityQueue::expire_early(Ps now_ps) {
   while (any_early() && early_gone(m_early[m_early_order[m_early_head]])) {
     const uint32_t i = m_early_order[m_early_head++];
     EarlyWrite& w = m_early[i];
-    for (uint64_t c = chunk_of(w.begin, kStreamChunkBytes); c <= chunk_of(w.begin + w.len - 1, kStreamChunkBytes); ++c)
-      m_early_chunks.erase(c, i);
+    m_early_chunks.erase(w.node);
     if (w.old.capacity() > 4096) {  // a large rewrite's bytes go back; small ones are reused
       std::vector<uint8_t>().swap(w.old);
     } else {
@@ -64,8 +63,7 @@ void VisibilityQueue::remember_early(const uint8_t* begin, uint64_t len, Ps writ
   w.len = len;
   w.write_ps = write_ps;
   w.old.assign(begin, begin + len);
-  for (uint64_t c = chunk_of(begin, kStreamChunkBytes); c <= chunk_of(begin + len - 1, kStreamChunkBytes); ++c)
-    m_early_chunks.insert(c, i);
+  w.node = m_early_chunks.insert(i, chunk_of(begin, kStreamChunkBytes), chunk_of(begin + len - 1, kStreamChunkBytes));
   m_early_order.push_back(i);
 }
 
