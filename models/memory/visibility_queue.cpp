@@ -32,7 +32,7 @@ void VisibilityQueue::release(Handle h) {
       e.watch = false;  // not filed anywhere: nothing to take back
     }
   }
-  if (e.stream) unindex_stream(h);
+  if (e.stream_node != ChunkIndex::kNil) unindex_stream(h);
   e.live = false;
   ++e.generation;
   if (e.done) e.done = nullptr;
@@ -90,7 +90,7 @@ VisibilityQueue::Handle VisibilityQueue::enqueue(Ps first_visible_ps, Ps unit_in
   e.watched = false;
   e.src = nullptr;
   e.held_from = e.held_to = 0;
-  e.stream = false;  // e.done is empty: released entries clear it
+  e.stream_node = ChunkIndex::kNil;  // e.done is empty: released entries clear it
   ++m_live;
   const uint64_t units = (len + e.unit_bytes - 1) / e.unit_bytes;
   const Ps last = first_visible_ps + (units > 0 ? (units - 1) * unit_interval_ps : 0);

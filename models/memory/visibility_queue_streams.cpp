@@ -20,9 +20,7 @@ VisibilityQueue::Handle VisibilityQueue::schedule_stream(Ps first_visible_ps, Ps
                                                          uint8_t* dst, const uint8_t* src, uint64_t len, Lane lane) {
   const Handle h = schedule_dma(first_visible_ps, unit_interval_ps, unit_bytes, dst, src, len, lane);
   if (len == 0) return h;
-  m_entries[h].stream = true;
-  for (uint64_t c = chunk_of(src, kStreamChunkBytes); c <= chunk_of(src + len - 1, kStreamChunkBytes); ++c)
-    m_streams.insert(c, h);
+  m_entries[h].stream_node = m_streams.insert(h, chunk_of(src, kStreamChunkBytes), chunk_of(src + len - 1, kStreamChunkBytes));
   if (any_early()) read_before_early_writes(h);
   return h;
 }
@@ -122,9 +120,8 @@ VisibilityQueue::Handle VisibilityQueue::schedule_read(Ps read_ps, Ps first_visi
 
 void VisibilityQueue::unindex_stream(Handle h) {
   Entry& e = m_entries[h];
-  e.stream = false;
-  for (uint64_t c = chunk_of(e.src, kStreamChunkBytes); c <= chunk_of(e.src + e.len - 1, kStreamChunkBytes); ++c)
-    m_streams.erase(c, h);
+  m_streams.erase(e.stream_node);
+  e.stream_node = ChunkIndex::kNil;
 }
 
 void VisibilityQueue::hold(Entry& e, uint64_t end) {

@@ -1,9 +1,9 @@
-// The visibility queue's early writes (writes made visible before their time) by the 64 KiB
-// chunks of the bytes they replaced. One record is filed and removed per forced write (a core's
-// WQE copy into the SQ), and nearly every lookup is for a chunk that holds none (a put's source):
-// a fixed table of buckets, each a doubly linked chain of nodes (one per chunk a record spans)
-// kept in one pool, so filing and removing touch no hash slot and a lookup of an empty bucket is
-// one load. for_each visits a chunk's records newest first, as PageMultimap does.
+// The visibility queue's records (pending streams, early writes) by the 64 KiB chunks they
+// cover. Each put files and removes a stream and, through its forced WQE copy, an early write,
+// and nearly every lookup is for a chunk that holds none (a forced write's SQ bytes, a put's
+// source): a fixed table of buckets, each a doubly linked chain of nodes (one per chunk a record
+// spans) kept in one pool, so filing and removing touch no hash slot and a lookup of an empty
+// bucket is one load. for_each visits a chunk's records newest first, as PageMultimap does.
 #pragma once
 #include <array>
 #include <cstdint>
@@ -12,11 +12,11 @@
 
 namespace symsim {
 
-class EarlyWriteIndex {
+class ChunkIndex {
  public:
   static constexpr uint32_t kNil = std::numeric_limits<uint32_t>::max();
 
-  EarlyWriteIndex() { m_heads.fill(kNil); }
+  ChunkIndex() { m_heads.fill(kNil); }
 
   // Files record `id` under chunks [first, last]; returns its first node, for erase.
   uint32_t insert(uint32_t id, uint64_t first, uint64_t last) {
@@ -33,9 +33,11 @@ class EarlyWriteIndex {
       const uint32_t sibling = n.sibling;
       n.next = m_free;
       m_free = node;
+      --m_used;
       node = sibling;
     }
   }
+  bool empty() const { return m_used == 0; }
   // Calls fn(id) for each record filed under `chunk`, newest first; fn must not change the index.
   template <typename Fn>
   void for_each(uint64_t chunk, Fn fn) const {
@@ -63,6 +65,7 @@ class EarlyWriteIndex {
       n = static_cast<uint32_t>(m_nodes.size());
       m_nodes.emplace_back();
     }
+    ++m_used;
     uint32_t& head = m_heads[bucket(chunk)];
     m_nodes[n] = Node{chunk, id, kNil, head, sibling};
     if (head != kNil) m_nodes[head].prev = n;
@@ -73,6 +76,7 @@ class EarlyWriteIndex {
   std::array<uint32_t, kBuckets> m_heads;
   std::vector<Node> m_nodes;
   uint32_t m_free = kNil;
+  size_t m_used = 0;  // nodes filed
 };
 
 }  // namespace symsim
