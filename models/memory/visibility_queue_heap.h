@@ -7,8 +7,9 @@
 //
 // The newest key is held outside the heap until another key is pushed or a settle reaches its
 // time (file_due): a write that its writer forces before its time (a core's WQE copy into the SQ,
-// forced within nanoseconds) then costs no heap work. A held key is later than any settle so far,
-// so it cannot bound what a settle applies; top() and second() order the filed keys only.
+// forced within nanoseconds) then costs no heap work. A settle files the held key first when it
+// is due, so a held key never bounds what a settle applies; top() and second() order the filed
+// keys only.
 #pragma once
 #include <cstdint>
 #include <vector>
