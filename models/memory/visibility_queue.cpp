@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <limits>
 #include <tuple>
 
 namespace symsim {
@@ -33,7 +32,7 @@ void VisibilityQueue::release(Handle h) {
       e.watch = false;  // not filed anywhere: nothing to take back
     }
   }
-  if (e.stream) unindex_stream(h);
+  if (e.stream_node != ChunkIndex::kNil) unindex_stream(h);
   e.live = false;
   ++e.generation;
   if (e.done) e.done = nullptr;
@@ -91,7 +90,7 @@ VisibilityQueue::Handle VisibilityQueue::enqueue(Ps first_visible_ps, Ps unit_in
   e.watched = false;
   e.src = nullptr;
   e.held_from = e.held_to = 0;
-  e.stream = false;  // e.done is empty: released entries clear it
+  e.stream_node = ChunkIndex::kNil;  // e.done is empty: released entries clear it
   ++m_live;
   const uint64_t units = (len + e.unit_bytes - 1) / e.unit_bytes;
   const Ps last = first_visible_ps + (units > 0 ? (units - 1) * unit_interval_ps : 0);
@@ -274,7 +273,9 @@ Ps VisibilityQueue::earliest_write_ps(const uint8_t* begin, const uint8_t* end) 
 }
 
 void VisibilityQueue::settle(Ps now_ps) {
-  while (!m_heap.empty() && m_heap.top().t <= now_ps) {
+  for (;;) {
+    m_heap.file_due(now_ps);  // a held key, or one an action just scheduled
+    if (m_heap.empty() || m_heap.top().t > now_ps) return;
     const uint32_t id = m_heap.top().id;
     if (id % 2 == 0) {
       settle_lane(id / 2, now_ps);
@@ -315,7 +316,7 @@ bool VisibilityQueue::pending(Handle h, uint32_t generation) const {
 }
 
 Ps VisibilityQueue::next_ps() const {
-  return m_heap.empty() ? std::numeric_limits<Ps>::max() : m_heap.top().t;
+  return m_heap.next_t();
 }
 
 }  // namespace symsim

@@ -18,6 +18,7 @@
 
 #include "models/core/time.h"
 #include "models/memory/memory_watch.h"
+#include "models/memory/visibility_queue_chunk_index.h"
 #include "models/memory/visibility_queue_heap.h"
 #include "models/core/page_multimap.h"
 
@@ -108,7 +109,7 @@ class VisibilityQueue {
     std::vector<uint8_t> data;       // a DMA's units read early (held_from..held_to), else the bytes
     uint64_t held_from = 0;          // DMA: source bytes [held_from, held_to) are in `data`
     uint64_t held_to = 0;
-    bool stream = false;             // in m_streams
+    uint32_t stream_node = ChunkIndex::kNil;  // a stream: its first node in m_streams
     DoneFn done;
   };
   // A FIFO that costs nothing while empty (a platform has three lanes per QP, most of them
@@ -185,7 +186,7 @@ class VisibilityQueue {
   // Pending streams by the 64 KiB chunks of their source (few inserts for a large put; a
   // write looks at the streams of its own chunks only).
   static constexpr uint64_t kStreamChunkBytes = 64 * 1024;
-  PageMultimap<Handle> m_streams;
+  ChunkIndex m_streams;
   // Writes made visible before their time, with the bytes they replaced, until that time: a
   // stream scheduled meanwhile reads those for its units due earlier. Few: each lives from a
   // WaitFlag / st_dev to the write's own time. Kept in the order they were made (a FIFO, not a
@@ -196,10 +197,11 @@ class VisibilityQueue {
     uint64_t len = 0;
     Ps write_ps = 0;
     std::vector<uint8_t> old;
+    uint32_t node = ChunkIndex::kNil;  // its first node in m_early_chunks
   };
   std::vector<EarlyWrite> m_early;
   std::vector<uint32_t> m_early_free;
-  PageMultimap<uint32_t> m_early_chunks;
+  ChunkIndex m_early_chunks;
   std::vector<uint32_t> m_early_order;  // oldest first from m_early_head
   size_t m_early_head = 0;
   Ps m_early_expired_ps = 0;  // every early write due at or before this has expired

@@ -4,6 +4,12 @@
 // forced early takes its key out at once instead of leaving a stale one behind. The order is a
 // property of the keys alone (not of when they were pushed), so how often a key is re-filed
 // never changes which write applies first.
+//
+// The newest key is held outside the heap until another key is pushed or a settle reaches its
+// time (file_due): a write that its writer forces before its time (a core's WQE copy into the SQ,
+// forced within nanoseconds) then costs no heap work. A settle files the held key first when it
+// is due, so a held key never bounds what a settle applies; top() and second() order the filed
+// keys only.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -20,13 +26,24 @@ class VisibilityHeap {
     uint32_t id = 0;   // the owner: a lane, or a write (see VisibilityQueue)
   };
   static constexpr uint32_t kAbsent = UINT32_MAX;
+  static constexpr uint32_t kHeld = UINT32_MAX - 1;
 
   // One 128-bit compare (time in the high half) instead of two branches.
   static bool before(const Key& a, const Key& b) { return rank(a) < rank(b); }
 
+  // Filed keys only (see file_due).
   bool empty() const { return m_keys.empty(); }
   const Key& top() const { return m_keys.front(); }
+  // The earliest key's time, the held one included; UINT64_MAX when there is none.
+  Ps next_t() const {
+    Ps t = m_keys.empty() ? UINT64_MAX : m_keys.front().t;
+    return m_holding && m_held.t < t ? m_held.t : t;
+  }
   bool contains(uint32_t id) const { return id < m_pos.size() && m_pos[id] != kAbsent; }
+  // Files the held key if it is due at or before `t`: then top() and second() see every key due by `t`.
+  void file_due(Ps t) {
+    if (m_holding && m_held.t <= t) file_held();
+  }
   // The least key after the top (one of its two children); nullptr if the top is alone.
   const Key* second() const {
     const size_t n = m_keys.size();
@@ -37,17 +54,28 @@ class VisibilityHeap {
 
   void push(const Key& k) {
     if (k.id >= m_pos.size()) m_pos.resize(k.id + 1, kAbsent);
-    m_keys.push_back(k);
-    sift_up(m_keys.size() - 1, k);
+    if (m_holding) file_held();
+    m_held = k;
+    m_holding = true;
+    m_pos[k.id] = kHeld;
   }
   // The key of `id` (present) moves later: its write landed in part, or the lane's next one is keyed.
   void raise(uint32_t id, Ps t, uint64_t seq) {
     const size_t i = m_pos[id];
+    if (i == kHeld) {
+      m_held.t = t;
+      m_held.seq = seq;
+      return;
+    }
     sift_down(i, Key{t, seq, id});
   }
   void erase(uint32_t id) {
     const size_t i = m_pos[id];
     m_pos[id] = kAbsent;
+    if (i == kHeld) {
+      m_holding = false;
+      return;
+    }
     const Key last = m_keys.back();
     m_keys.pop_back();
     if (i == m_keys.size()) return;
@@ -59,6 +87,11 @@ class VisibilityHeap {
   }
 
  private:
+  void file_held() {
+    m_holding = false;
+    m_keys.push_back(m_held);
+    sift_up(m_keys.size() - 1, m_held);
+  }
   void place(size_t i, const Key& k) {
     m_keys[i] = k;
     m_pos[k.id] = static_cast<uint32_t>(i);
@@ -95,7 +128,9 @@ class VisibilityHeap {
   static unsigned __int128 rank(const Key& k) { return static_cast<unsigned __int128>(k.t) << 64 | k.seq; }
 
   std::vector<Key> m_keys;
-  std::vector<uint32_t> m_pos;  // by id: its slot in m_keys, or kAbsent
+  std::vector<uint32_t> m_pos;  // by id: its slot in m_keys, kHeld or kAbsent
+  Key m_held;
+  bool m_holding = false;
 };
 
 }  // namespace symsim

@@ -20,9 +20,7 @@ VisibilityQueue::Handle VisibilityQueue::schedule_stream(Ps first_visible_ps, Ps
                                                          uint8_t* dst, const uint8_t* src, uint64_t len, Lane lane) {
   const Handle h = schedule_dma(first_visible_ps, unit_interval_ps, unit_bytes, dst, src, len, lane);
   if (len == 0) return h;
-  m_entries[h].stream = true;
-  for (uint64_t c = chunk_of(src, kStreamChunkBytes); c <= chunk_of(src + len - 1, kStreamChunkBytes); ++c)
-    m_streams.insert(c, h);
+  m_entries[h].stream_node = m_streams.insert(h, chunk_of(src, kStreamChunkBytes), chunk_of(src + len - 1, kStreamChunkBytes));
   if (any_early()) read_before_early_writes(h);
   return h;
 }
@@ -32,8 +30,7 @@ void VisibilityQueue::expire_early(Ps now_ps) {
   while (any_early() && early_gone(m_early[m_early_order[m_early_head]])) {
     const uint32_t i = m_early_order[m_early_head++];
     EarlyWrite& w = m_early[i];
-    for (uint64_t c = chunk_of(w.begin, kStreamChunkBytes); c <= chunk_of(w.begin + w.len - 1, kStreamChunkBytes); ++c)
-      m_early_chunks.erase(c, i);
+    m_early_chunks.erase(w.node);
     if (w.old.capacity() > 4096) {  // a large rewrite's bytes go back; small ones are reused
       std::vector<uint8_t>().swap(w.old);
     } else {
@@ -64,8 +61,7 @@ void VisibilityQueue::remember_early(const uint8_t* begin, uint64_t len, Ps writ
   w.len = len;
   w.write_ps = write_ps;
   w.old.assign(begin, begin + len);
-  for (uint64_t c = chunk_of(begin, kStreamChunkBytes); c <= chunk_of(begin + len - 1, kStreamChunkBytes); ++c)
-    m_early_chunks.insert(c, i);
+  w.node = m_early_chunks.insert(i, chunk_of(begin, kStreamChunkBytes), chunk_of(begin + len - 1, kStreamChunkBytes));
   m_early_order.push_back(i);
 }
 
@@ -124,9 +120,8 @@ VisibilityQueue::Handle VisibilityQueue::schedule_read(Ps read_ps, Ps first_visi
 
 void VisibilityQueue::unindex_stream(Handle h) {
   Entry& e = m_entries[h];
-  e.stream = false;
-  for (uint64_t c = chunk_of(e.src, kStreamChunkBytes); c <= chunk_of(e.src + e.len - 1, kStreamChunkBytes); ++c)
-    m_streams.erase(c, h);
+  m_streams.erase(e.stream_node);
+  e.stream_node = ChunkIndex::kNil;
 }
 
 void VisibilityQueue::hold(Entry& e, uint64_t end) {
