@@ -184,7 +184,12 @@ void AivCore::set_flag(AivPipe src, AivPipe dst, int id) {
   } else {
     Pipe& p = m_pipes[static_cast<int>(src)];
     ev.t = p.free_ps;
-    ev.pending.insert(ev.pending.end(), p.pending.begin(), p.pending.end());
+    // The pipe's pending writes move to the event; usually it has none yet (its last wait
+    // emptied it), and a swap of the buffers costs less than a copy.
+    if (ev.pending.empty())
+      ev.pending.swap(p.pending);
+    else
+      ev.pending.insert(ev.pending.end(), p.pending.begin(), p.pending.end());
     p.pending.clear();
     ev.remote_due_ps = std::max(ev.remote_due_ps, p.remote_due_ps);
     p.remote_due_ps = 0;
