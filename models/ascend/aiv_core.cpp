@@ -27,13 +27,8 @@ AivCore::AivCore(int pe, int core, const AscendParams& params, VisibilityQueue& 
   for (Pipe& p : m_pipes) p.lane = visibility.make_lane();
 }
 
-void AivCore::advance(Ps d) {
-  if (m_hooks.faults_active())  // a straggler fault slows this core's work
-    d = static_cast<Ps>(static_cast<double>(d) * m_hooks.faults().core_slowdown(m_pe, m_core, m_local_ps));
-  m_local_ps += d;
-  // The keeper's need_sync rule in picoseconds: building an sc_time (a library call) on every
-  // operation cost 5% of the put benchmark; sync() hands the local time to the keeper.
-  if (m_local_ps - now_ps() > m_keeper.quantum().value()) sync();
+Ps AivCore::slowed(Ps d) const {  // a straggler fault slows this core's work
+  return static_cast<Ps>(static_cast<double>(d) * m_hooks.faults().core_slowdown(m_pe, m_core, m_local_ps));
 }
 
 void AivCore::sync() {
@@ -184,7 +179,12 @@ void AivCore::set_flag(AivPipe src, AivPipe dst, int id) {
   } else {
     Pipe& p = m_pipes[static_cast<int>(src)];
     ev.t = p.free_ps;
-    ev.pending.insert(ev.pending.end(), p.pending.begin(), p.pending.end());
+    // The pipe's pending writes move to the event; usually it has none yet (its last wait
+    // emptied it), and a swap of the buffers costs less than a copy.
+    if (ev.pending.empty())
+      ev.pending.swap(p.pending);
+    else
+      ev.pending.insert(ev.pending.end(), p.pending.begin(), p.pending.end());
     p.pending.clear();
     ev.remote_due_ps = std::max(ev.remote_due_ps, p.remote_due_ps);
     p.remote_due_ps = 0;

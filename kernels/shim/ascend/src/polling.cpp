@@ -125,8 +125,18 @@ namespace {
 // (records them). Only the first kMaxBytes count: a poll of a flag or CQE changes there.
 bool saw_something_new(SpinState& sp, const void* addr, uint64_t bytes) {
   const auto* p = static_cast<const uint8_t*>(addr);
-  uint64_t hash = 0xcbf29ce484222325ull;  // FNV-1a
-  for (uint64_t i = 0; i < std::min<uint64_t>(bytes, SpinState::kMaxBytes); ++i) hash = (hash ^ p[i]) * 0x100000001b3ull;
+  // FNV-1a over 8-byte words, then the tail bytes: each step is one-to-one in what it reads, so
+  // a change within one word always changes the hash (a byte at a time cost ~250 instructions
+  // per MoE poll).
+  const uint64_t n = std::min<uint64_t>(bytes, SpinState::kMaxBytes);
+  uint64_t hash = 0xcbf29ce484222325ull;
+  uint64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t word;
+    std::memcpy(&word, p + i, 8);
+    hash = (hash ^ word) * 0x100000001b3ull;
+  }
+  for (; i < n; ++i) hash = (hash ^ p[i]) * 0x100000001b3ull;
   for (SpinState::Seen& s : sp.recent)
     if (s.addr == addr && s.bytes == bytes) {
       const bool changed = s.hash != hash;
