@@ -1,5 +1,5 @@
 // One record per QP for the state the per-WQE rules keep per QP (the completion record, the
-// call-site index, unreaped_completions, flag_before_data): CheckerSet::Hub looks a QP up once
+// call-site index, unreaped_completions, flag_before_data, qp_multi_producer): CheckerSet::Hub looks a QP up once
 // per event and hands the record to each of them, instead of one table lookup per rule.
 // Queries from elsewhere (a completion asked about, a site named in a report) look it up in the
 // same table. A rule whose hazard is off leaves its part empty.
@@ -7,6 +7,7 @@
 #include "models/core/qp_table.h"
 #include "sim/checkers/completion_knowledge.h"
 #include "sim/checkers/flag_before_data.h"
+#include "sim/checkers/qp_multi_producer.h"
 #include "sim/checkers/site_index.h"
 #include "sim/checkers/unreaped_completions.h"
 
@@ -17,6 +18,7 @@ struct QpRecord {
   SiteIndex::QpSites sites;
   UnreapedCompletionsChecker::QpCompletions unreaped;
   FlagBeforeDataChecker::QpOrder flag_before_data;
+  QpMultiProducerChecker::Producers producers;
 };
 
 using QpRecords = QpTable<QpRecord>;
