@@ -97,8 +97,12 @@ void CompletionKnowledge::on_gm_observe(int pe, int core, const uint8_t* addr, u
 
 CompletionKnowledge::Known CompletionKnowledge::known(const QpRef& q, uint32_t wqe) const {
   const QpRecord* rec = m_qps.find(q);
-  const QpState* s = rec ? &rec->completions : nullptr;
-  if (!s || s->reaps.empty() || s->reaps.back().upto < wqe) return {kNever, -1};
+  return rec ? known(*rec, wqe) : Known{kNever, -1};
+}
+
+CompletionKnowledge::Known CompletionKnowledge::known(const QpRecord& rec, uint32_t wqe) const {
+  const QpState* s = &rec.completions;
+  if (s->reaps.empty() || s->reaps.back().upto < wqe) return {kNever, -1};
   // The first reap covering the WQE (both fields increase; the newest covers it).
   size_t lo = 0, hi = s->reaps.size() - 1;
   while (lo < hi) {

@@ -52,6 +52,7 @@ class CompletionKnowledge : public AscendObserver {
     int core;  // the core that reaped it (-1: the host, a CQ doorbell, or unknown)
   };
   Known known(const QpRef& q, uint32_t wqe) const;
+  Known known(const QpRecord& rec, uint32_t wqe) const;  // rec: the QP's record (no lookup)
 
   struct Reap {
     Ps t;
