@@ -17,6 +17,7 @@ namespace symsim {
 class AscendSystem;
 struct Region;
 class CompletionKnowledge;
+struct QpRecord;
 struct UdmaQp;
 
 struct CheckerContext {
@@ -40,6 +41,8 @@ struct CheckerContext {
   mutable QpTable<size_t> qp_index;  // (pe, slot, qp) -> engine list index
   // Posts and reaps per QP, shared by the happens-before rules (CheckerSet owns and feeds it).
   CompletionKnowledge* completions = nullptr;
+  // The per-QP records of the per-WQE rules (qp_record.h; CheckerSet owns it, never null).
+  QpTable<QpRecord>* qps = nullptr;
   // A hazard at a QP's WQE, with the site that posted it filled in.
   Hazard at_wqe(const HazardId& id, const QpRef& q, uint32_t wqe, Ps t) const;
 

@@ -24,9 +24,9 @@ void pick(T*& slot, Checker* c) {
 }
 }  // namespace
 
-CheckerSet::Hub::Hub(SiteIndex* sites, WriteHistory* history, CompletionKnowledge* completions,
+CheckerSet::Hub::Hub(QpRecords& qps, SiteIndex* sites, WriteHistory* history, CompletionKnowledge* completions,
                      const std::vector<std::unique_ptr<Checker>>& checkers)
-    : m_sites(sites), m_history(history), m_completions(completions) {
+    : m_qps(qps), m_sites(sites), m_history(history), m_completions(completions) {
   for (const auto& c : checkers) {
     pick(m_torn_wqe, c.get());
     pick(m_cq_overflow, c.get());
@@ -48,16 +48,20 @@ bool CheckerSet::Hub::empty() const {
 }
 
 void CheckerSet::Hub::on_wqe_post(const PostRecord& p) {
-  if (m_sites) m_sites->on_post(p);
-  if (m_completions) m_completions->on_post(p);
-  if (m_multi_producer) m_multi_producer->on_post(p);
+  if (!m_sites && !m_completions && !m_multi_producer) return;
+  QpRecord& rec = m_qps[p.qp];
+  if (m_sites) m_sites->on_post(p, rec);
+  if (m_completions) m_completions->on_post(p, rec);
+  if (m_multi_producer) m_multi_producer->on_post(p, rec);
 }
 
 void CheckerSet::Hub::on_doorbell_store(const QpRef& q, bool cq, uint32_t value, int core, Ps t, SiteRef site) {
   if (cq) return;  // every listener keeps SQ doorbell stores only
   // (The write history's hang report reads the stores from the call-site index.)
-  if (m_sites) m_sites->on_bell_store(q, value, core, t, site);
-  if (m_multi_producer) m_multi_producer->on_bell_store(q, value, core, t, site);
+  if (!m_sites && !m_multi_producer) return;
+  QpRecord& rec = m_qps[q];
+  if (m_sites) m_sites->on_bell_store(value, core, t, site, rec);
+  if (m_multi_producer) m_multi_producer->on_bell_store(q, value, core, t, site, rec);
 }
 
 void CheckerSet::Hub::on_sq_doorbell(const QpRef& q, uint32_t producer_index, Ps t) {
@@ -70,7 +74,8 @@ void CheckerSet::Hub::on_wqe_fetched(const QpRef& q, uint32_t wqe_index, const u
 }
 
 void CheckerSet::Hub::on_wqe_executed(const WqeRecord& r) {
-  if (m_completions) m_completions->on_executed(r);
+  QpRecord* rec = m_completions || m_unreaped || m_flag_before_data || m_src_reuse ? &m_qps[r.qp] : nullptr;
+  if (m_completions) m_completions->on_executed(r, *rec);
   if (m_history) m_history->on_executed(r);
   if (m_cq_overflow && m_cq_overflow->waiting()) m_cq_overflow->on_executed(r);
   const bool error = r.status != 0 || r.substatus != 0;  // an error CQE (or a flushed WQE)
@@ -78,23 +83,24 @@ void CheckerSet::Hub::on_wqe_executed(const WqeRecord& r) {
     if (m_completion_errors) m_completion_errors->on_executed(r);
     if (m_cqe_unchecked) m_cqe_unchecked->on_executed(r);
   }
-  if (m_unreaped && ((r.flags & udma::flag::kCqe) || r.status != 0)) m_unreaped->on_executed(r);
+  if (m_unreaped && ((r.flags & udma::flag::kCqe) || r.status != 0)) m_unreaped->on_executed(r, *rec);
   if (r.status != 0) return;  // the data rules judge only WQEs that moved bytes
-  if (m_src_reuse) m_src_reuse->on_executed(r);
+  if (m_src_reuse) m_src_reuse->on_executed(r, *rec);
   if (m_dst_race) m_dst_race->on_executed(r);
-  if (m_flag_before_data) m_flag_before_data->on_executed(r);
+  if (m_flag_before_data) m_flag_before_data->on_executed(r, *rec);
   if (m_gm_bounds) m_gm_bounds->on_executed(r);
 }
 
 void CheckerSet::Hub::on_cqe_reaped(const QpRef& q, uint32_t cqe_index, const uint8_t* cqe, int core, Ps t) {
-  if (m_completions) m_completions->on_reaped(q, cqe_index, core, t);
+  if (m_completions) m_completions->on_reaped(cqe_index, core, t, m_qps.find(q));
   if (m_cqe_unchecked && m_cqe_unchecked->any_errors()) m_cqe_unchecked->on_reaped(q, cqe_index);
 }
 
 void CheckerSet::Hub::on_cq_doorbell(const QpRef& q, uint32_t consumer_index, Ps t) {
-  if (m_completions) m_completions->on_cq_consumed(q, consumer_index, t);
+  QpRecord* rec = m_unreaped ? &m_qps[q] : m_qps.find(q);  // unreaped_completions keeps every QP rung
+  if (m_completions) m_completions->on_cq_consumed(consumer_index, t, rec);
   if (m_cqe_unchecked && m_cqe_unchecked->any_errors()) m_cqe_unchecked->on_cq_consumed(q, consumer_index, t);
-  if (m_unreaped) m_unreaped->on_cq_consumed(q, consumer_index);
+  if (m_unreaped) m_unreaped->on_cq_consumed(q, consumer_index, *rec);
 }
 
 }  // namespace symsim

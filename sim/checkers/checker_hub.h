@@ -27,7 +27,7 @@ class TornWqeChecker;
 class CheckerSet::Hub : public AscendObserver {
  public:
   // Null members are not attached (their rules are off).
-  Hub(SiteIndex* sites, WriteHistory* history, CompletionKnowledge* completions,
+  Hub(QpRecords& qps, SiteIndex* sites, WriteHistory* history, CompletionKnowledge* completions,
       const std::vector<std::unique_ptr<Checker>>& checkers);
   bool empty() const;
 
@@ -40,6 +40,7 @@ class CheckerSet::Hub : public AscendObserver {
   void on_cq_doorbell(const QpRef& q, uint32_t consumer_index, Ps t) override;
 
  private:
+  QpRecords& m_qps;  // looked up once per event, handed to the members that keep per-QP state
   SiteIndex* m_sites;
   WriteHistory* m_history;
   CompletionKnowledge* m_completions;

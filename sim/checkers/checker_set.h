@@ -7,6 +7,7 @@
 #include "sim/checkers/checker_context.h"
 #include "sim/checkers/checker.h"
 #include "sim/checkers/completion_knowledge.h"
+#include "sim/checkers/qp_record.h"
 #include "sim/checkers/write_history.h"
 
 namespace symsim {
@@ -22,6 +23,7 @@ class CheckerSet {
 
  private:
   class Hub;  // the per-WQE hooks of every rule, behind one observer (checker_hub.h)
+  QpRecords m_qps;  // shared by the call-site index, the completion record and the per-QP rules
   SiteIndex m_sites;
   CheckerContext m_ctx;
   WriteHistory m_history;

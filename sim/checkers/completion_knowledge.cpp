@@ -5,17 +5,18 @@
 #include "models/ascend/ring.h"
 #include "models/ascend/udma_engine.h"
 #include "models/ascend/wqe_layout.h"
+#include "sim/checkers/qp_record.h"
 
 namespace symsim {
 
-void CompletionKnowledge::on_post(const PostRecord& p) {
-  QpState& s = m_qps[p.qp];
+void CompletionKnowledge::on_post(const PostRecord& p, QpRecord& rec) {
+  QpState& s = rec.completions;
   s.posts.emplace_back(Post{p.wqe_index, p.core, p.t, true});
   if (s.posts.size() > kKeep) s.posts.pop_front();  // posted, never executed (a hang): forget
 }
 
-void CompletionKnowledge::on_executed(const WqeRecord& r) {
-  QpState& s = m_qps[r.qp];
+void CompletionKnowledge::on_executed(const WqeRecord& r, QpRecord& rec) {
+  QpState& s = rec.completions;
   m_executed_post = {r.wqe_index, -1, r.doorbell_ps, false};
   while (!s.posts.empty() && s.posts.front().wqe <= r.wqe_index) {
     if (s.posts.front().wqe == r.wqe_index) m_executed_post = s.posts.front();
@@ -45,9 +46,9 @@ void CompletionKnowledge::reap(QpState& s, uint32_t upto, Ps t, int core) {
   }
 }
 
-void CompletionKnowledge::on_reaped(const QpRef& q, uint32_t cqe_index, int core, Ps t) {
-  QpState* s = m_qps.find(q);
-  if (!s) return;
+void CompletionKnowledge::on_reaped(uint32_t cqe_index, int core, Ps t, QpRecord* rec) {
+  if (!rec) return;
+  QpState* s = &rec->completions;
   bool any = false;
   uint32_t upto = 0;
   while (!s->cqes.empty() && s->cqes.front().cqe <= cqe_index) {
@@ -58,9 +59,9 @@ void CompletionKnowledge::on_reaped(const QpRef& q, uint32_t cqe_index, int core
   if (any) reap(*s, upto, t, core);
 }
 
-void CompletionKnowledge::on_cq_consumed(const QpRef& q, uint32_t consumer_index, Ps t) {
-  QpState* s = m_qps.find(q);
-  if (!s) return;
+void CompletionKnowledge::on_cq_consumed(uint32_t consumer_index, Ps t, QpRecord* rec) {
+  if (!rec) return;
+  QpState* s = &rec->completions;
   // The doorbell carries the low 24 bits of the consumer index: every CQE before it was consumed.
   bool any = false;
   uint32_t upto = 0;
@@ -95,8 +96,13 @@ void CompletionKnowledge::on_gm_observe(int pe, int core, const uint8_t* addr, u
 }
 
 CompletionKnowledge::Known CompletionKnowledge::known(const QpRef& q, uint32_t wqe) const {
-  const QpState* s = m_qps.find(q);
-  if (!s || s->reaps.empty() || s->reaps.back().upto < wqe) return {kNever, -1};
+  const QpRecord* rec = m_qps.find(q);
+  return rec ? known(*rec, wqe) : Known{kNever, -1};
+}
+
+CompletionKnowledge::Known CompletionKnowledge::known(const QpRecord& rec, uint32_t wqe) const {
+  const QpState* s = &rec.completions;
+  if (s->reaps.empty() || s->reaps.back().upto < wqe) return {kNever, -1};
   // The first reap covering the WQE (both fields increase; the newest covers it).
   size_t lo = 0, hi = s->reaps.size() - 1;
   while (lo < hi) {

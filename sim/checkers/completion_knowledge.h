@@ -19,15 +19,18 @@
 
 namespace symsim {
 
+struct QpRecord;
+
 class CompletionKnowledge : public AscendObserver {
  public:
   static constexpr Ps kNever = ~Ps{0};
-  explicit CompletionKnowledge(CheckerContext& ctx) : m_ctx(ctx) {}
+  explicit CompletionKnowledge(CheckerContext& ctx) : m_ctx(ctx), m_qps(*ctx.qps) {}
 
-  void on_post(const PostRecord& p);
-  void on_executed(const WqeRecord& r);
-  void on_reaped(const QpRef& q, uint32_t cqe_index, int core, Ps t);
-  void on_cq_consumed(const QpRef& q, uint32_t consumer_index, Ps t);
+  // `rec` is the record of the event's QP (qp_record.h; null: none yet).
+  void on_post(const PostRecord& p, QpRecord& rec);
+  void on_executed(const WqeRecord& r, QpRecord& rec);
+  void on_reaped(uint32_t cqe_index, int core, Ps t, QpRecord* rec);
+  void on_cq_consumed(uint32_t consumer_index, Ps t, QpRecord* rec);
   // A core of `pe` read [addr, addr + bytes) at `t` (a poll of a CQE slot counts as a reap).
   void on_gm_observe(int pe, int core, const uint8_t* addr, uint64_t bytes, Ps t, SiteRef site) override;
 
@@ -49,8 +52,8 @@ class CompletionKnowledge : public AscendObserver {
     int core;  // the core that reaped it (-1: the host, a CQ doorbell, or unknown)
   };
   Known known(const QpRef& q, uint32_t wqe) const;
+  Known known(const QpRecord& rec, uint32_t wqe) const;  // rec: the QP's record (no lookup)
 
- private:
   struct Reap {
     Ps t;
     uint32_t upto;  // every WQE of the QP up to this index has completed
@@ -69,10 +72,12 @@ class CompletionKnowledge : public AscendObserver {
     const uint8_t* cq_base = nullptr;
     uint32_t cq_depth = 0;
   };
+
+ private:
   void reap(QpState& s, uint32_t upto, Ps t, int core);
 
   CheckerContext& m_ctx;
-  QpTable<QpState> m_qps;  // entries never move: m_cq_rings points into it
+  const QpTable<QpRecord>& m_qps;  // shared (CheckerSet's); entries never move: m_cq_rings points into it
   // CQ rings by base address, to find the QP of a polled CQE slot (one entry per QP).
   std::map<uintptr_t, QpState*> m_cq_rings;
   Post m_executed_post;

@@ -11,6 +11,7 @@
 
 #include "models/ascend/udma_ordering.h"
 #include "models/ascend/wqe_layout.h"
+#include "sim/checkers/qp_record.h"
 
 namespace symsim {
 
@@ -30,9 +31,9 @@ uint64_t FlagBeforeDataChecker::key(const QpRef& q) {
          (static_cast<uint32_t>(q.qp) & 0xFFFFFu);
 }
 
-void FlagBeforeDataChecker::on_executed(const WqeRecord& r) {
+void FlagBeforeDataChecker::on_executed(const WqeRecord& r, QpRecord& rec) {
   if (r.status != 0) return;
-  QpState& s = m_qps[r.qp];
+  QpOrder& s = rec.flag_before_data;
   const Ps post_ps = m_known.executed_post().t;
   // What orders earlier WQEs of the QP before this one (udma_ordering.h): a fence here or
   // before (a fenced WQE starts after every earlier one completed, and later ones start after

@@ -23,12 +23,14 @@
 
 namespace symsim {
 
+struct QpRecord;
+
 inline constexpr HazardId kFlagBeforeData{"flag_before_data", "a flag was observed before the data it publishes"};
 
 class FlagBeforeDataChecker : public Checker {
  public:
   explicit FlagBeforeDataChecker(CheckerContext& ctx) : Checker(ctx), m_known(*ctx.completions) {}
-  void on_executed(const WqeRecord& r);
+  void on_executed(const WqeRecord& r, QpRecord& rec);  // rec: r's QP (qp_record.h)
   void on_copy(const CopyRecord& c) override;
   void on_gm_observe(int pe, int core, const uint8_t* addr, uint64_t bytes, Ps t, SiteRef site) override;
   void on_device_barrier(Ps t) override;
@@ -54,13 +56,15 @@ class FlagBeforeDataChecker : public Checker {
     mutable int seen_core = -1;
   };
 
- private:
-  struct QpState {
+  // What orders a QP's WQEs so far (kept in its QpRecord).
+  struct QpOrder {
     bool fence_seen = false;
     uint32_t fence_bound = 0;  // index of the latest fenced WQE: everything before it is ordered
     bool so_seen = false;
     uint32_t last_so = 0;      // index of the latest SO WQE
   };
+
+ private:
   // The flag a reader saw that orders the most, per QP and per sender PE.
   struct SeenOnQp {
     bool any = false;
@@ -90,7 +94,6 @@ class FlagBeforeDataChecker : public Checker {
   static constexpr uint32_t kMaxFlagBytes = 64;
   std::vector<const Landing*> m_hits;  // scratch: the landings one read overlaps
   IntervalList<Landing> m_landings{2048};
-  QpTable<QpState> m_qps;
   // When the sender knew data complete (a reap covering it); 0 when the record of it was
   // trimmed (treated as ordered: no report without proof).
   const CompletionKnowledge& m_known;

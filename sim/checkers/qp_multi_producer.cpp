@@ -5,6 +5,8 @@
 
 #include "sim/checkers/qp_multi_producer.h"
 
+#include "sim/checkers/qp_record.h"
+
 namespace symsim {
 
 SYMSIM_ASCEND_CHECKER(QpMultiProducerChecker, "qp_multi_producer", 80, "two cores of one launch post to (or ring) the same QP", kQpMultiProducer);
@@ -12,20 +14,26 @@ SYMSIM_ASCEND_CHECKER(QpMultiProducerChecker, "qp_multi_producer", 80, "two core
 void QpMultiProducerChecker::on_block_start(int pe, int, const char*, Ps) {
   if (static_cast<size_t>(pe) >= m_pes.size()) m_pes.resize(static_cast<size_t>(pe) + 1);
   PeLaunch& l = m_pes[static_cast<size_t>(pe)];
-  if (l.running++ == 0) l.producers = QpTable<Producers>{};  // a new launch on this PE
+  if (l.running++ == 0) ++l.launch;  // a new launch on this PE
 }
 
 void QpMultiProducerChecker::on_block_end(int pe, int, const char*, Ps) { --m_pes[static_cast<size_t>(pe)].running; }
 
-void QpMultiProducerChecker::on_post(const PostRecord& p) { producer(p.qp, p.core, p.wqe_index, p.t, p.site, "posted"); }
-
-void QpMultiProducerChecker::on_bell_store(const QpRef& q, uint32_t value, int core, Ps t, SiteRef site) {
-  producer(q, core, value, t, site, "rang the SQ doorbell of");
+void QpMultiProducerChecker::on_post(const PostRecord& p, QpRecord& rec) {
+  producer(p.qp, p.core, p.wqe_index, p.t, p.site, "posted", rec.producers);
 }
 
-void QpMultiProducerChecker::producer(const QpRef& q, int core, uint32_t wqe, Ps t, SiteRef site, const char* how) {
+void QpMultiProducerChecker::on_bell_store(const QpRef& q, uint32_t value, int core, Ps t, SiteRef site,
+                                           QpRecord& rec) {
+  producer(q, core, value, t, site, "rang the SQ doorbell of", rec.producers);
+}
+
+void QpMultiProducerChecker::producer(const QpRef& q, int core, uint32_t wqe, Ps t, SiteRef site, const char* how,
+                                      Producers& p) {
   if (core < 0 || static_cast<size_t>(q.pe) >= m_pes.size()) return;
-  std::vector<Span>& spans = m_pes[static_cast<size_t>(q.pe)].producers[q].cores;
+  const uint64_t launch = m_pes[static_cast<size_t>(q.pe)].launch;
+  if (p.launch != launch) p = {launch, {}};  // first produced on in this launch
+  std::vector<Span>& spans = p.cores;
   Span* mine = nullptr;
   for (Span& s : spans)  // one producer per QP unless this hazard is there: a short list
     if (s.core == core) mine = &s;

@@ -9,6 +9,8 @@
 
 namespace symsim {
 
+struct QpRecord;
+
 inline constexpr HazardId kQpMultiProducer{"qp_multi_producer", "two cores posted to one QP without atomic head reservation"};
 
 // qp_multi_producer: two cores of one launch post to (or ring) the same QP; `observed` when
@@ -18,23 +20,28 @@ class QpMultiProducerChecker : public Checker {
   using Checker::Checker;
   void on_block_start(int pe, int core, const char* kernel, Ps t) override;
   void on_block_end(int pe, int core, const char* kernel, Ps t) override;
-  void on_post(const PostRecord& p);
-  void on_bell_store(const QpRef& q, uint32_t value, int core, Ps t, SiteRef site);  // SQ doorbells only
+  // `rec` is the record of the event's QP (qp_record.h).
+  void on_post(const PostRecord& p, QpRecord& rec);
+  void on_bell_store(const QpRef& q, uint32_t value, int core, Ps t, SiteRef site, QpRecord& rec);  // SQ doorbells only
 
- private:
-  void producer(const QpRef& q, int core, uint32_t wqe, Ps t, SiteRef site, const char* how);
   // A core producing on a QP in this launch: from its first post or doorbell to its latest.
   struct Span {
     int core;
     SiteRef site;
     Ps first_ps, last_ps;
   };
+  // The producers of a QP in its PE's launch number `launch` (kept in its QpRecord; a record of
+  // an earlier launch is emptied when the QP is next produced on).
   struct Producers {
+    uint64_t launch = 0;
     std::vector<Span> cores;  // in order of their first post (one, unless the hazard is there)
   };
+
+ private:
+  void producer(const QpRef& q, int core, uint32_t wqe, Ps t, SiteRef site, const char* how, Producers& p);
   struct PeLaunch {
-    int running = 0;                  // blocks of the PE's current launch still running
-    QpTable<Producers> producers;     // producers of each QP in this launch
+    int running = 0;      // blocks of the PE's current launch still running
+    uint64_t launch = 0;  // the PE's launches so far (the current one's number)
   };
   std::vector<PeLaunch> m_pes;                         // by PE
   std::set<std::tuple<QpKey, int, bool>> m_reported;  // (QP, second core, observed)

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "sim/checkers/qp_record.h"
+
 namespace symsim {
 
 namespace {
@@ -16,8 +18,8 @@ void bound(std::vector<T>& v) {
 }
 }  // namespace
 
-void SiteIndex::on_post(const PostRecord& p) {
-  auto& posts = m_posts[p.qp];
+void SiteIndex::on_post(const PostRecord& p, QpRecord& rec) {
+  auto& posts = rec.sites.posts;
   if (!posts.empty() && static_cast<int32_t>(p.wqe_index - posts.back().first) <= 0) {
     // Not after the last one (a re-post of an index): keep the newest site for it.
     for (auto it = posts.rbegin(); it != posts.rend(); ++it)
@@ -30,20 +32,25 @@ void SiteIndex::on_post(const PostRecord& p) {
   bound(posts);
 }
 
-void SiteIndex::on_bell_store(const QpRef& q, uint32_t value, int core, Ps t, SiteRef site) {
-  auto& d = m_doorbells[q];
+void SiteIndex::on_bell_store(uint32_t value, int core, Ps t, SiteRef site, QpRecord& rec) {
+  auto& d = rec.sites.doorbells;
   d.push_back({value, core, site, t});
   bound(d);
 }
 
+const SiteIndex::Doorbell* SiteIndex::last_doorbell(const QpRef& q) const {
+  const QpRecord* rec = m_qps.find(q);
+  return rec && !rec->sites.doorbells.empty() ? &rec->sites.doorbells.back() : nullptr;
+}
+
 SiteRef SiteIndex::site_of(const QpRef& q, uint32_t wqe) const {
-  if (const auto* posts = m_posts.find(q)) {
-    const auto it = std::lower_bound(posts->begin(), posts->end(), wqe,
-                                     [](const auto& p, uint32_t w) { return static_cast<int32_t>(p.first - w) < 0; });
-    if (it != posts->end() && it->first == wqe) return it->second;
-  }
-  const auto* d = m_doorbells.find(q);
-  if (!d) return {};
+  const QpRecord* rec = m_qps.find(q);
+  if (!rec) return {};
+  const auto& posts = rec->sites.posts;
+  const auto it = std::lower_bound(posts.begin(), posts.end(), wqe,
+                                   [](const auto& p, uint32_t w) { return static_cast<int32_t>(p.first - w) < 0; });
+  if (it != posts.end() && it->first == wqe) return it->second;
+  const auto* d = &rec->sites.doorbells;
   // The first doorbell whose producer index covers the WQE (indices are monotonic mod 2^32).
   for (const Doorbell& b : *d)
     if (static_cast<int32_t>(b.value - wqe) > 0) return b.site;
@@ -51,7 +58,8 @@ SiteRef SiteIndex::site_of(const QpRef& q, uint32_t wqe) const {
 }
 
 SiteRef SiteIndex::doorbell_site(const QpRef& q, uint32_t producer_index) const {
-  const auto* d = m_doorbells.find(q);
+  const QpRecord* rec = m_qps.find(q);
+  const auto* d = rec ? &rec->sites.doorbells : nullptr;
   if (!d || d->empty()) return {};
   for (auto it = d->rbegin(); it != d->rend(); ++it)
     if (it->value == producer_index) return it->site;
@@ -59,8 +67,9 @@ SiteRef SiteIndex::doorbell_site(const QpRef& q, uint32_t producer_index) const 
 }
 
 int SiteIndex::doorbell_core(const QpRef& q, uint32_t producer_index) const {
-  const auto* d = m_doorbells.find(q);
-  if (!d) return -1;
+  const QpRecord* rec = m_qps.find(q);
+  if (!rec) return -1;
+  const auto* d = &rec->sites.doorbells;
   for (auto it = d->rbegin(); it != d->rend(); ++it)
     if (it->value == producer_index) return it->core;
   return -1;

@@ -10,10 +10,14 @@
 
 namespace symsim {
 
+struct QpRecord;
+
 class SiteIndex : public AscendObserver {
  public:
-  void on_post(const PostRecord& p);
-  void on_bell_store(const QpRef& q, uint32_t value, int core, Ps t, SiteRef site);  // SQ doorbells only
+  explicit SiteIndex(QpTable<QpRecord>& qps) : m_qps(qps) {}
+  // `rec` is the record of the QP of the event (qp_record.h).
+  void on_post(const PostRecord& p, QpRecord& rec);
+  void on_bell_store(uint32_t value, int core, Ps t, SiteRef site, QpRecord& rec);  // SQ doorbells only
 
   // The call that posted WQE `wqe` of `q`, else the SQ doorbell store that published it.
   SiteRef site_of(const QpRef& q, uint32_t wqe) const;
@@ -29,16 +33,17 @@ class SiteIndex : public AscendObserver {
     Ps t;
   };
   // The newest SQ doorbell store of `q` (null: none).
-  const Doorbell* last_doorbell(const QpRef& q) const {
-    const auto* d = m_doorbells.find(q);
-    return d && !d->empty() ? &d->back() : nullptr;
-  }
+  const Doorbell* last_doorbell(const QpRef& q) const;
 
- private:
   // Per QP, in the order they happened, the newest kKeptPerQp: (WQE index, call site) of the
   // posts (indices increase) and the SQ doorbell stores.
-  QpTable<std::vector<std::pair<uint32_t, SiteRef>>> m_posts;
-  QpTable<std::vector<Doorbell>> m_doorbells;
+  struct QpSites {
+    std::vector<std::pair<uint32_t, SiteRef>> posts;
+    std::vector<Doorbell> doorbells;
+  };
+
+ private:
+  const QpTable<QpRecord>& m_qps;
 };
 
 }  // namespace symsim

@@ -99,7 +99,7 @@ void SrcReuseChecker::on_block_end(int pe, int, const char*, Ps) {
     it = it->second.complete_ps < now ? sources.erase(it) : std::next(it);
 }
 
-void SrcReuseChecker::on_executed(const WqeRecord& r) {
+void SrcReuseChecker::on_executed(const WqeRecord& r, const QpRecord& rec) {
   if (!reads_source(r.opcode) || r.status != 0) return;
   const Put put{r.qp, r.wqe_index, r.bytes, r.target_pe, r.opcode, r.local_va, r.doorbell_ps};
   const Window single{put, put, r.complete_ps};
@@ -133,7 +133,7 @@ void SrcReuseChecker::on_executed(const WqeRecord& r) {
   const auto [it, new_source] = m_sources[pe].try_emplace(key, single);
   Window& win = it->second;
   if (!new_source) {
-    if (settled(win.last, posted)) {
+    if (m_known.known(rec, win.last.wqe_index).t <= posted) {  // settled(), no lookup: same QP
       win = single;  // the PE knew every earlier put of this source complete: a new window
     } else {
       win.last = put;

@@ -13,6 +13,8 @@
 
 namespace symsim {
 
+struct QpRecord;
+
 inline constexpr HazardId kSrcReuseBeforeCompletion{"src_reuse_before_completion", "a put's source was rewritten before its completion"};
 
 // src_reuse_before_completion: a put's source rewritten after the put was posted and before
@@ -24,7 +26,7 @@ class SrcReuseChecker : public Checker {
   explicit SrcReuseChecker(CheckerContext& ctx) : Checker(ctx), m_known(*ctx.completions) {}
   void on_block_start(int pe, int core, const char* kernel, Ps t) override;
   void on_block_end(int pe, int core, const char* kernel, Ps t) override;
-  void on_executed(const WqeRecord& r);
+  void on_executed(const WqeRecord& r, const QpRecord& rec);  // rec: r's QP (qp_record.h)
   void on_copy(const CopyRecord& c) override;
   void on_gm_store(const StoreRecord& s) override;
 

@@ -5,6 +5,8 @@
 
 #include "sim/checkers/unreaped_completions.h"
 
+#include "sim/checkers/qp_record.h"
+
 namespace symsim {
 
 SYMSIM_ASCEND_CHECKER(UnreapedCompletionsChecker, "unreaped_completions", 70, "CQEs a kernel asked for and never polled by the end of the run", kUnreapedCompletions);
@@ -13,9 +15,9 @@ namespace {
 constexpr size_t kKept = 4096;
 }
 
-void UnreapedCompletionsChecker::on_executed(const WqeRecord& r) {
+void UnreapedCompletionsChecker::on_executed(const WqeRecord& r, QpRecord& rec) {
   if (!(r.flags & 0x20) && r.status == 0) return;  // no CQE asked for
-  QpCompletions& c = m_qps[r.qp];
+  QpCompletions& c = rec.unreaped;
   c.qp = r.qp;
   ++c.requested;
   if (r.status != 0 || r.substatus != 0) c.errors = true;
@@ -33,8 +35,8 @@ void UnreapedCompletionsChecker::on_executed(const WqeRecord& r) {
   }
 }
 
-void UnreapedCompletionsChecker::on_cq_consumed(const QpRef& q, uint32_t consumer) {
-  QpCompletions& c = m_qps[q];
+void UnreapedCompletionsChecker::on_cq_consumed(const QpRef& q, uint32_t consumer, QpRecord& rec) {
+  QpCompletions& c = rec.unreaped;
   c.qp = q;
   c.consumed = consumer;
 }
@@ -45,8 +47,8 @@ void UnreapedCompletionsChecker::on_kernel_trap(int pe, int, const char*, const 
 
 void UnreapedCompletionsChecker::finish(Ps end_ps, bool completed) {
   if (!completed) return;  // a hang is the report, not what it left behind
-  for (const auto& [ref, entry] : m_qps.in_order()) {
-    const QpCompletions& c = *entry;
+  for (const auto& [ref, entry] : m_ctx.qps->in_order()) {
+    const QpCompletions& c = entry->unreaped;
     if (c.errors || m_trapped.count(c.qp.pe)) continue;
     const uint64_t outstanding = c.requested - c.consumed;
     if (c.requested <= c.consumed) continue;

@@ -10,18 +10,20 @@
 
 namespace symsim {
 
+struct QpRecord;
+
 inline constexpr HazardId kUnreapedCompletions{"unreaped_completions", "a kernel ended with completions never polled"};
 
 // unreaped_completions: CQEs a kernel asked for and never polled by the end of the run.
 class UnreapedCompletionsChecker : public Checker {
  public:
   using Checker::Checker;
-  void on_executed(const WqeRecord& r);
-  void on_cq_consumed(const QpRef& q, uint32_t consumer);
+  // `rec` is the record of the event's QP (qp_record.h), kept in the context's shared table.
+  void on_executed(const WqeRecord& r, QpRecord& rec);
+  void on_cq_consumed(const QpRef& q, uint32_t consumer, QpRecord& rec);
   void on_kernel_trap(int pe, int core, const char* kernel, const std::string& why, Ps t) override;
   void finish(Ps end_ps, bool completed) override;
 
- private:
   struct QpCompletions {
     QpRef qp;
     uint64_t requested = 0;
@@ -33,7 +35,7 @@ class UnreapedCompletionsChecker : public Checker {
     std::vector<std::pair<uint32_t, uint32_t>> wqe_of_cqe;
     size_t head = 0;
   };
-  QpTable<QpCompletions> m_qps;
+ private:
   std::set<int> m_trapped;
 };
 

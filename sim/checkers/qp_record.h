@@ -1,0 +1,26 @@
+// One record per QP for the state the per-WQE rules keep per QP (the completion record, the
+// call-site index, unreaped_completions, flag_before_data, qp_multi_producer): CheckerSet::Hub looks a QP up once
+// per event and hands the record to each of them, instead of one table lookup per rule.
+// Queries from elsewhere (a completion asked about, a site named in a report) look it up in the
+// same table. A rule whose hazard is off leaves its part empty.
+#pragma once
+#include "models/core/qp_table.h"
+#include "sim/checkers/completion_knowledge.h"
+#include "sim/checkers/flag_before_data.h"
+#include "sim/checkers/qp_multi_producer.h"
+#include "sim/checkers/site_index.h"
+#include "sim/checkers/unreaped_completions.h"
+
+namespace symsim {
+
+struct QpRecord {
+  CompletionKnowledge::QpState completions;
+  SiteIndex::QpSites sites;
+  UnreapedCompletionsChecker::QpCompletions unreaped;
+  FlagBeforeDataChecker::QpOrder flag_before_data;
+  QpMultiProducerChecker::Producers producers;
+};
+
+using QpRecords = QpTable<QpRecord>;
+
+}  // namespace symsim
