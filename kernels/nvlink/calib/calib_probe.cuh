@@ -59,5 +59,6 @@ constexpr int kPullProbeWordBytes = (kPullProbeSrcInts + 2 * kPullProbeSlots) * 
 int launch_calib_probe(int ctas, int threads, int smem_bytes, const CalibProbeArgs& args);
 int launch_code_probe(int threads, const CalibProbeArgs& args);
 int launch_shim_probe(int ctas, int threads, int smem_bytes, const CalibProbeArgs& args);
+int launch_shim_parts_probe(int ctas, int threads, int smem_bytes, const CalibProbeArgs& args);  // modes 19-21
 constexpr bool is_shim_probe(int mode) { return mode >= kProbeCopyRound && mode <= kProbePullStep; }
 constexpr bool is_copy_round(int mode) { return mode >= kProbeCopyRoundRead && mode <= kProbeCopyRoundOther; }  // modes 16-18

@@ -58,6 +58,7 @@ void calib_probe_host(int rank, const symsim::KernelArgs& a) {
   cudaMalloc(reinterpret_cast<void**>(&args.cycles), sizeof(unsigned long long) * (ctas + 1));
 
   const int launched = args.mode == kProbeCodeLoop ? launch_code_probe(threads, args)
+                       : args.mode >= kProbeLoadRoundWarp ? launch_shim_parts_probe(ctas, threads, smem, args)
                        : shim                      ? launch_shim_probe(ctas, threads, smem, args)
                                                    : launch_calib_probe(ctas, threads, smem, args);
   const cudaError_t status = cudaDeviceSynchronize();

@@ -54,7 +54,7 @@ __global__ void shim_probe(CalibProbeArgs a) {
       __syncwarp();
     }
     if (lane == 0) ptx::tma_store_wait<0>();
-  } else if (a.mode >= kProbeCopyRoundRead && a.mode <= kProbeCopyRoundOther) {  // modes 16-18
+  } else if (a.mode >= kProbeCopyRoundRead) {  // modes 16-18
     // Mode 11 with one thing changed (calib_probe.cuh), a loop of its own so that mode 11's
     // code, which the simulator charges, stays as it was.
     CopyWalk w = copy_walk(a);
@@ -100,60 +100,6 @@ __global__ void shim_probe(CalibProbeArgs a) {
       __syncwarp();
     }
     ptx::tma_store_wait<0>();
-  } else if (a.mode == kProbeLoadRoundWarp || a.mode == kProbeStoreRoundWarp) {
-    // Mode 12's loads alone (19) or its stores alone (20), in its structure: what each half
-    // costs with `warps` warps on one SM, against the two mixed (mode 12).
-    CopyWalk w = copy_walk(a);
-    const bool loads = a.mode == kProbeLoadRoundWarp;
-    for (int r = 0; r < a.per_thread; ++r, w.next()) {
-      uint8_t* buf = bufs + (r & 1) * a.bytes;
-      ptx::tma_store_wait<1>();
-      __syncwarp();
-      if (loads) {
-        if (lane == 0) {
-          ptx::tma_load_1d(buf, w.src + w.off, mbar, a.bytes);
-          ptx::mbarrier_arrive_and_set_tx(mbar, a.bytes);
-        }
-        ptx::mbarrier_wait_and_flip_phase(mbar, phase);
-      } else if (lane == 0) {
-        ptx::tma_store_fence();
-        ptx::tma_store_1d(w.dst + w.off, buf, a.bytes);
-      }
-      ptx::tma_store_commit();
-      __syncwarp();
-    }
-    ptx::tma_store_wait<0>();
-  } else if (a.mode == kProbePullStep) {
-    // pull_dispatch's step per token at one PE: lanes < 8 load the token's routing, the warp
-    // votes, lane 0 takes a slot with an atomic, waits for its last store, copies the row
-    // through shared memory and writes the slot's two source words. `inflight` says which of
-    // the routing load (1), the atomic (2) and the source words (4) the step keeps.
-    CopyWalk w = copy_walk(a);
-    int* counter = a.word;
-    const int* topk = a.word + kPullProbeTopkInts;
-    int* recv_src = a.word + kPullProbeSrcInts;
-    const uint32_t id = blockIdx.x * (blockDim.x / 32) + warp, ids = gridDim.x * (blockDim.x / 32);
-    for (int r = 0; r < a.per_thread; ++r, w.next()) {
-      const int t = static_cast<int>((static_cast<uint32_t>(r) * ids + id) % kPullProbeTokens);
-      int e = -1;
-      if (lane < 8) e = (a.inflight & 1) ? ptx::ld_weak(topk + t * 8 + lane) : 0;
-      if (!__any_sync(0xffffffffu, e >= 0 && e / 64 == 0)) continue;
-      if (lane == 0) {
-        const int slot = ((a.inflight & 2) ? atomicAdd(counter, 1) : static_cast<int>(static_cast<uint32_t>(r) * ids + id)) % kPullProbeSlots;
-        ptx::tma_store_wait<0>();
-        ptx::tma_load_1d(bufs, w.src + w.off, mbar, a.bytes);
-        ptx::mbarrier_arrive_and_set_tx(mbar, a.bytes);
-        ptx::mbarrier_wait_and_flip_phase(mbar, phase);
-        ptx::tma_store_1d(w.dst + w.off, bufs, a.bytes);
-        ptx::tma_store_commit();
-        if (a.inflight & 4) {
-          ptx::st_na(recv_src + 2 * slot, 0);
-          ptx::st_na(recv_src + 2 * slot + 1, t);
-        }
-      }
-      __syncwarp();
-    }
-    if (lane == 0) ptx::tma_store_wait<0>();
   } else if (a.mode == kProbeReduceRow) {
     // combine's reduce: per row, 16 B per lane and load from `inflight` source rows, summed.
     CopyWalk w = copy_walk(a, static_cast<uint64_t>(a.inflight));
