@@ -263,7 +263,8 @@ def main():
                             for d, f in (("h200-2026-12-02", "run2.md"), ("h200-2026-12-02", "tma_sm-16warps-run2.md"),
                                          ("h200-2026-12-02-code-cold", "code-cold-run2.md"),
                                          ("h200-2026-12-02-code-cold", "tma-mbar-run2.md"),
-                                         ("h200-2026-12-02-s10-shim", "shim-run1.md"), ("h200-2026-12-02-s10-shim", "shim-run2.md"))]
+                                         ("h200-2026-12-02-s10-shim", "shim-run1.md"), ("h200-2026-12-02-s10-shim", "shim-run2.md"),
+                                         ("h200-2026-12-03-s12-shim", "shim-run1.md"))]
                    + [os.path.join(HERE, "..", "..", "docs", "hw-calibration.md")])
     a = p.parse_args()
     if a.mode == "sim":

@@ -18,6 +18,14 @@ namespace symsim::nv {
 
 namespace {
 
+constexpr uintptr_t kBulkLineBytes = 128;  // L2 line: a bulk copy's partial lines
+
+// A bulk copy whose global range starts or ends inside a line.
+bool unaligned_bulk(const void* gmem, uint32_t bytes) {
+  const auto a = reinterpret_cast<uintptr_t>(gmem);
+  return ((a | (a + bytes)) & (kBulkLineBytes - 1)) != 0;
+}
+
 Ps now_ps() { return static_cast<Ps>(sc_core::sc_time_stamp().value()); }
 std::string at(Site s) { return s.file ? site_text(s.file, s.line) : "?"; }
 
@@ -87,7 +95,11 @@ int owner_checked(const CudaThread& t, const void* p, uint32_t bytes, Site site,
 Ps load_done_ps(CudaThread& t, Ps from, const void* src, uint32_t bytes, int owner, Ps sample) {
   NvidiaSystem& sys = this_system();
   const auto& p = sys.params();
-  const Ps occupancy = std::max(ns_to_ps(p.tma_engine_ns), transfer_ps(bytes, p.tma_load_gbytes_per_s));
+  // A load that starts or ends inside a 128 B line takes the engine at a lower rate (rows
+  // shim.load_round_warp.l2.7184.c1w8_ns, tma.load_unaligned_gbytes_per_s).
+  const bool unaligned = p.tma_load_unaligned_gbytes_per_s > 0 && unaligned_bulk(src, bytes);
+  const Ps occupancy = std::max(ns_to_ps(p.tma_engine_ns),
+                                transfer_ps(bytes, unaligned ? p.tma_load_unaligned_gbytes_per_s : p.tma_load_gbytes_per_s));
   const Ps start = t.cta->ports.tma_engine.reserve(from, occupancy);
   const bool hit = sys.l2_access(src, bytes);
   Ps done = start + ns_to_ps(hit ? p.tma_load_l2_ns : p.tma_load_hbm_ns) + transfer_ps(bytes, p.tma_copy_gbytes_per_s);
@@ -164,7 +176,11 @@ void tma_store(void* gmem_dst, const void* smem_src, uint32_t bytes, Site site) 
   // With tma.store_holds_engine the engine takes the store once the issuing thread has handed
   // it over and streams its bytes out: bulk loads issued meanwhile queue behind them (rows
   // shim.copy_round_warp.*); else it holds the engine for tma.engine_ns at issue.
-  const Ps write_ps = transfer_ps(bytes, p.sm_store_gbytes_per_s);
+  // A store that starts or ends inside a 128 B line writes its bytes at a lower rate (rows
+  // shim.store_round_warp.l2.{7168,7184}.c1w{4,8}_ns, tma.store_unaligned_gbytes_per_s).
+  const bool unaligned = p.tma_store_unaligned_gbytes_per_s > 0 && unaligned_bulk(gmem_dst, bytes);
+  const double write_gbytes_per_s = unaligned ? p.tma_store_unaligned_gbytes_per_s : p.sm_store_gbytes_per_s;
+  const Ps write_ps = transfer_ps(bytes, write_gbytes_per_s);
   const bool holds = p.tma_store_holds_engine != 0;
   const Ps engine = holds ? t.local_ps : t.cta->ports.tma_engine.reserve(t.local_ps, ns_to_ps(p.tma_engine_ns));
   if (holds)
@@ -172,7 +188,7 @@ void tma_store(void* gmem_dst, const void* smem_src, uint32_t bytes, Site site) 
   const Ps start = t.cta->ports.write_path.reserve(engine, write_ps);
   sys.l2_access(gmem_dst, bytes);
   const Landing l = stretched(sys.store_landing(gpu, owner, bytes, start), bytes,
-                              start + ns_to_ps(p.tma_store_ns), p.sm_store_gbytes_per_s);
+                              start + ns_to_ps(p.tma_store_ns), write_gbytes_per_s);
   const Ps first = l.first_ps + sys.reorder_jitter_ps(owner != gpu);
   const Ps last = first + (l.last_ps - l.first_ps);
   sys.visibility().schedule(first, l.interval_ps, l.unit_bytes, static_cast<uint8_t*>(gmem_dst),

@@ -62,3 +62,31 @@ TEST(ShimSteps, CombinesSendStep7kLoadsLaterAfterItsStoresWait) {  // shim.copy_
 TEST(ShimSteps, CombinesSendStep7kWithoutTheRule) {  // what the model gave before: 424.0
   EXPECT_NEAR(step_ns({"kernel.args.mode=11", "kernel.args.bytes=7168", "platform.tma.load_after_store_ns=0"}), 424.0, 1.0);
 }
+
+// Seventh pass: bulk copies that start or end inside a 128 B line (dispatch's 7184 B messages)
+// go slower, stores at tma.store_unaligned_gbytes_per_s, loads through the engine at
+// tma.load_unaligned_gbytes_per_s (rows shim.{store,load}_round_warp.l2.{7168,7184}.*).
+TEST(ShimSteps, UnalignedStoresWriteAtTheirOwnRate) {  // shim.store_round_warp.l2.7184.c1w4_ns 631.2
+  EXPECT_NEAR(step_ns({"kernel.args.mode=20", "kernel.args.bytes=7184", "kernel.args.warps=4"}), 631.2, 63.1);
+}
+
+TEST(ShimSteps, AlignedStoresKeepTheSmWriteRate) {  // shim.store_round_warp.l2.7168.c1w4_ns 458.5
+  EXPECT_NEAR(step_ns({"kernel.args.mode=20", "kernel.args.bytes=7168", "kernel.args.warps=4"}), 458.5, 45.9);
+}
+
+TEST(ShimSteps, UnalignedLoadsTakeTheEngineLonger) {  // shim.load_round_warp.l2.7184.c1w8_ns 621.2 (two readings)
+  EXPECT_NEAR(step_ns({"kernel.args.mode=19", "kernel.args.bytes=7184", "kernel.args.warps=8"}), 621.2, 62.1);
+}
+
+TEST(ShimSteps, DispatchsSendStepWithEightWarps) {  // shim.copy_round_warp.l2.7184.c1w8_ns 1862 (main's model: 1212)
+  EXPECT_NEAR(step_ns({"kernel.args.mode=12", "kernel.args.bytes=7184", "kernel.args.warps=8"}), 1862, 186);
+}
+
+TEST(ShimSteps, UnalignedCopiesAsBeforeOnTheH800) {  // main's model gives 916.4 ns (both rates off on h800)
+  EXPECT_NEAR(step_ns({"kernel.args.mode=12", "kernel.args.bytes=7184", "kernel.args.warps=8"}, "h800"), 916.4, 1.0);
+}
+
+TEST(ShimSteps, UnalignedStoresWithoutTheRate) {  // the h200 with the store rate off: main's model, 457.9
+  EXPECT_NEAR(step_ns({"kernel.args.mode=20", "kernel.args.bytes=7184", "kernel.args.warps=4",
+                       "platform.tma.store_unaligned_gbytes_per_s=0"}), 457.9, 1.0);
+}

@@ -31,6 +31,10 @@ enum CalibProbeMode : int {
   kProbeCopyRoundRead = 16,    // mode 11 with wait_group.read for the last store (shared buffer read, not the writes done)
   kProbeCopyRoundTwoBufs = 17, // mode 11 with two shared buffers, alternating (the next load writes the other one)
   kProbeCopyRoundOther = 18,   // mode 11 storing the other buffer (the store does not read what the load just wrote)
+  // Issue 19, seventh pass: mode 12's two halves apart, and pull's whole per-token step.
+  kProbeLoadRoundWarp = 19,  // mode 12 without its store: bulk loads only, the whole warp waits on the mbarrier
+  kProbeStoreRoundWarp = 20, // mode 12 without its load: bulk stores only, one left in flight
+  kProbePullStep = 21,       // pull_dispatch's step per token; `inflight` bits: 1 routing load, 2 slot atomic, 4 slot stores
 };
 
 struct CalibProbeArgs {
@@ -48,8 +52,13 @@ struct CalibProbeArgs {
 
 constexpr int kCalibProbeMaxWarps = 32;
 constexpr int kCalibProbeMbarBytes = kCalibProbeMaxWarps * 8 * 8;
+// Mode 21's arrays in `word`: the slot counter, then a routing table of kPullProbeTokens x 8
+// entries (zeros: every token is this PE's), then two source words per slot (slots wrap).
+constexpr int kPullProbeTopkInts = 64, kPullProbeSrcInts = 16384, kPullProbeTokens = 1024, kPullProbeSlots = 16384;
+constexpr int kPullProbeWordBytes = (kPullProbeSrcInts + 2 * kPullProbeSlots) * 4;
 int launch_calib_probe(int ctas, int threads, int smem_bytes, const CalibProbeArgs& args);
 int launch_code_probe(int threads, const CalibProbeArgs& args);
 int launch_shim_probe(int ctas, int threads, int smem_bytes, const CalibProbeArgs& args);
-constexpr bool is_shim_probe(int mode) { return mode >= kProbeCopyRound && mode <= kProbeCopyRoundOther; }
+int launch_shim_parts_probe(int ctas, int threads, int smem_bytes, const CalibProbeArgs& args);  // modes 19-21
+constexpr bool is_shim_probe(int mode) { return mode >= kProbeCopyRound && mode <= kProbePullStep; }
 constexpr bool is_copy_round(int mode) { return mode >= kProbeCopyRoundRead && mode <= kProbeCopyRoundOther; }  // modes 16-18

@@ -32,7 +32,8 @@ void calib_probe_host(int rank, const symsim::KernelArgs& a) {
   const bool chain = args.mode == kProbeShflChain || args.mode == kProbeBallotChain || args.mode == kProbeCodeLoop;
   if (chain) threads = 32 * warps;
   const bool shim = is_shim_probe(args.mode);
-  const bool shim_copies = args.mode == kProbeCopyRound || args.mode == kProbeCopyRoundWarp || is_copy_round(args.mode);
+  const bool shim_copies = args.mode == kProbeCopyRound || args.mode == kProbeCopyRoundWarp || is_copy_round(args.mode) ||
+                           args.mode >= kProbeLoadRoundWarp;
   if (shim) threads = 32 * warps, ctas = a.blocks();
   uint64_t window = a.u64("window_kib") * 1024;
   if (tma) window -= window % (static_cast<uint64_t>(warps) * args.bytes);
@@ -50,11 +51,14 @@ void calib_probe_host(int rank, const symsim::KernelArgs& a) {
     cudaMemcpy(args.buf, zeros.data(), window, cudaMemcpyHostToDevice);
   }
   args.window_bytes = window;
-  cudaMalloc(reinterpret_cast<void**>(&args.word), sizeof(int));
-  cudaMemset(args.word, 0, sizeof(int));
+  // Mode 21: the slot counter, the routing table and the slots' source words (pull's arrays).
+  const size_t word_bytes = args.mode == kProbePullStep ? kPullProbeWordBytes : sizeof(int);
+  cudaMalloc(reinterpret_cast<void**>(&args.word), word_bytes);
+  cudaMemset(args.word, 0, word_bytes);
   cudaMalloc(reinterpret_cast<void**>(&args.cycles), sizeof(unsigned long long) * (ctas + 1));
 
   const int launched = args.mode == kProbeCodeLoop ? launch_code_probe(threads, args)
+                       : args.mode >= kProbeLoadRoundWarp ? launch_shim_parts_probe(ctas, threads, smem, args)
                        : shim                      ? launch_shim_probe(ctas, threads, smem, args)
                                                    : launch_calib_probe(ctas, threads, smem, args);
   const cudaError_t status = cudaDeviceSynchronize();
@@ -85,6 +89,9 @@ void calib_probe_host(int rank, const symsim::KernelArgs& a) {
     case kProbeCopyRoundRead:
     case kProbeCopyRoundTwoBufs:
     case kProbeCopyRoundOther:
+    case kProbeLoadRoundWarp:
+    case kProbeStoreRoundWarp:
+    case kProbePullStep:
       value = ns / args.per_thread, unit = "ns";
       break;
     case kProbeRedOneAddr:
@@ -106,9 +113,9 @@ void calib_probe_host(int rank, const symsim::KernelArgs& a) {
 SYMSIM_REGISTER_KERNEL(calib_probe, {"calib_probe", "nvidia",
                                      "the per-SM calibration rows (TMA streams, load and atomic chains, same-address "
                                      "reductions, an SM's stores and atomics, shuffle and vote chains, a loop of index arithmetic) as a kernel both the simulator and the GPU run",
-                                     {{"mode", "0 TMA loads, 1 TMA stores, 2 load chain, 3 atomic chain, 4 red on one word from every CTA, 5 one CTA's stores, 6 one CTA's atomics, 7 shuffle chain, 8 ballot chain, 9 rounds of bulk loads on one mbarrier, 10 loop iterations of index arithmetic; the kernels' steps (shim_probe.cu, CTAs of `warps` warps, ns per step and warp): 11 combine's send step, 12 dispatch's send step, 13 combine's reduce of one row from `inflight` rows, 14 grid sync, 15 NVLink barrier signal and wait at one PE; 16-18 mode 11 with wait_group.read, with two buffers, storing the other buffer", 0, 18, 0},
+                                     {{"mode", "0 TMA loads, 1 TMA stores, 2 load chain, 3 atomic chain, 4 red on one word from every CTA, 5 one CTA's stores, 6 one CTA's atomics, 7 shuffle chain, 8 ballot chain, 9 rounds of bulk loads on one mbarrier, 10 loop iterations of index arithmetic; the kernels' steps (shim_probe.cu, CTAs of `warps` warps, ns per step and warp): 11 combine's send step, 12 dispatch's send step, 13 combine's reduce of one row from `inflight` rows, 14 grid sync, 15 NVLink barrier signal and wait at one PE; 16-18 mode 11 with wait_group.read, with two buffers, storing the other buffer; 19, 20 mode 12's loads alone, its stores alone; 21 pull's step per token (`inflight` bits: 1 routing load, 2 slot atomic, 4 slot stores)", 0, 21, 0},
                                       {"bytes", "bytes per bulk copy (multiple of 16)", 16, 1 << 16, 1024},
-                                      {"inflight", "bulk copies in flight per issuing warp (1, 2, 4 or 8), or per mbarrier round (mode 9)", 1, 8, 1},
+                                      {"inflight", "bulk copies in flight per issuing warp (1, 2, 4 or 8), or per mbarrier round (mode 9), or mode 21's parts", 1, 8, 1},
                                       {"warps", "issuing warps (TMA modes) or warps running the chain or loop (modes 7, 8, 10), or warps per CTA (modes 11-15)", 1, kCalibProbeMaxWarps, 1},
                                       {"count", "copies per issuing warp, loads, atomics, shuffles, votes or loop iterations per thread, reductions per CTA", 1, 1 << 20, 1024},
                                       {"window_kib", "KiB of memory the probe walks", 1, 1 << 22, 1024},
