@@ -15,6 +15,7 @@
 #include <functional>
 
 #include "sim/checkers/src_reuse_before_completion.h"
+#include "sim/checkers/qp_record.h"
 #include "models/ascend/wqe_layout.h"
 #include "models/platform/ascend_system.h"
 
@@ -95,11 +96,12 @@ void SrcReuseChecker::on_block_end(int pe, int, const char*, Ps) {
   if (static_cast<size_t>(pe) >= m_sources.size()) return;
   const Ps now = sim_now_ps();
   Sources& sources = m_sources[pe];
+  ++m_epoch;
   for (auto it = sources.begin(); it != sources.end();)
     it = it->second.complete_ps < now ? sources.erase(it) : std::next(it);
 }
 
-void SrcReuseChecker::on_executed(const WqeRecord& r, const QpRecord& rec) {
+void SrcReuseChecker::on_executed(const WqeRecord& r, QpRecord& rec) {
   if (!reads_source(r.opcode) || r.status != 0) return;
   const Put put{r.qp, r.wqe_index, r.bytes, r.target_pe, r.opcode, r.local_va, r.doorbell_ps};
   const Window single{put, put, r.complete_ps};
@@ -128,10 +130,19 @@ void SrcReuseChecker::on_executed(const WqeRecord& r, const QpRecord& rec) {
     }
   }
   const auto pe = static_cast<size_t>(r.qp.pe);
-  if (pe >= m_sources.size()) m_sources.resize(pe + 1);
+  if (pe >= m_sources.size()) {
+    m_sources.resize(pe + 1);
+    ++m_epoch;
+  }
   const SourceKey key{r.local_va, r.bytes, r.qp.slot, r.qp.qp};
-  const auto [it, new_source] = m_sources[pe].try_emplace(key, single);
-  Window& win = it->second;
+  QpLast& last = rec.src_reuse;
+  bool new_source = false;
+  if (!(last.epoch == m_epoch && last.key == key)) {
+    const auto inserted = m_sources[pe].try_emplace(key, single);
+    last = {&inserted.first->second, key, m_epoch};
+    new_source = inserted.second;
+  }
+  Window& win = *last.win;
   if (!new_source) {
     if (m_known.known(rec, win.last.wqe_index).t <= posted) {  // settled(), no lookup: same QP
       win = single;  // the PE knew every earlier put of this source complete: a new window
@@ -164,7 +175,10 @@ void SrcReuseChecker::expire(Ps now) {
       continue;
     }
     const bool launch_over = static_cast<size_t>(pe) >= m_running.size() || m_running[pe] == 0;
-    if (launch_over || settled(win.last, now)) sources.erase(it);
+    if (launch_over || settled(win.last, now)) {
+      sources.erase(it);
+      ++m_epoch;
+    }
     // Else it waits for a reap or the launch end (one entry per source, not per put).
   }
 }

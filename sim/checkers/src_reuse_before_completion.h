@@ -26,9 +26,36 @@ class SrcReuseChecker : public Checker {
   explicit SrcReuseChecker(CheckerContext& ctx) : Checker(ctx), m_known(*ctx.completions) {}
   void on_block_start(int pe, int core, const char* kernel, Ps t) override;
   void on_block_end(int pe, int core, const char* kernel, Ps t) override;
-  void on_executed(const WqeRecord& r, const QpRecord& rec);  // rec: r's QP (qp_record.h)
+  void on_executed(const WqeRecord& r, QpRecord& rec);  // rec: r's QP (qp_record.h)
   void on_copy(const CopyRecord& c) override;
   void on_gm_store(const StoreRecord& s) override;
+
+ private:
+  struct Window;
+
+ public:
+  // A put's source on its QP: windows are kept per PE by this key, ordered as the tuple
+  // (va, bytes, slot, qp); a struct compares in half the instructions.
+  struct SourceKey {
+    uint64_t va;
+    uint32_t bytes;
+    int slot, qp;
+    bool operator<(const SourceKey& o) const {
+      if (va != o.va) return va < o.va;
+      if (bytes != o.bytes) return bytes < o.bytes;
+      if (slot != o.slot) return slot < o.slot;
+      return qp < o.qp;
+    }
+    bool operator==(const SourceKey& o) const { return va == o.va && bytes == o.bytes && slot == o.slot && qp == o.qp; }
+  };
+  // Kept in the QP's record: the window its last put went to (a QP's puts mostly reuse one
+  // source), so that the next put of that source skips the map. Valid while no window has been
+  // erased and no map moved since (`epoch` == m_epoch).
+  struct QpLast {
+    Window* win = nullptr;
+    SourceKey key{};
+    uint64_t epoch = 0;
+  };
 
  private:
   // A write by PE `pe` (core -1: its host) to [dst, dst + bytes) at `t`.
@@ -68,20 +95,10 @@ class SrcReuseChecker : public Checker {
   void expire(Ps now);
   // Windows per PE and (source address, length, slot, QP). One map per PE (a copy only meets
   // its own PE's sources), ordered by address so a copy only visits the sources it may overlap.
-  // Ordered as the tuple (va, bytes, slot, qp); a struct compares in half the instructions.
-  struct SourceKey {
-    uint64_t va;
-    uint32_t bytes;
-    int slot, qp;
-    bool operator<(const SourceKey& o) const {
-      if (va != o.va) return va < o.va;
-      if (bytes != o.bytes) return bytes < o.bytes;
-      if (slot != o.slot) return slot < o.slot;
-      return qp < o.qp;
-    }
-  };
+  // Every erase, and every resize of m_sources, starts a new epoch (QpLast).
   using Sources = std::map<SourceKey, Window>;
   std::vector<Sources> m_sources;  // by PE
+  uint64_t m_epoch = 1;
   uint64_t m_max_source_bytes = 0;
   // Per PE, the address range every source so far lies in: most copies (into receive buffers,
   // clears) fall outside it and skip the map.
