@@ -151,7 +151,7 @@ void SrcReuseChecker::on_executed(const WqeRecord& r, QpRecord& rec) {
       win.complete_ps = std::max(win.complete_ps, r.complete_ps);
     }
   }
-  if (win.first.wqe_index == r.wqe_index) m_expiry.push({r.complete_ps, r.qp.pe, key});
+  if (win.first.wqe_index == r.wqe_index) queue({r.complete_ps, r.qp.pe, key, &win, m_epoch});
   m_max_source_bytes = std::max<uint64_t>(m_max_source_bytes, r.bytes);
   if (pe >= m_source_span.size()) m_source_span.resize(pe + 1, {UINT64_MAX, 0});
   auto& span = m_source_span[pe];
@@ -162,25 +162,46 @@ void SrcReuseChecker::on_executed(const WqeRecord& r, QpRecord& rec) {
 void SrcReuseChecker::expire(Ps now) {
   // A window forgets itself once complete and known complete (no later write can race with
   // it), or complete after its launch ended; visit only the windows that may have completed.
-  while (!m_expiry.empty() && m_expiry.top().t < now) {
-    const Expiry expiry = m_expiry.top();
-    m_expiry.pop();
-    const int pe = expiry.pe;
+  while (!m_expiry.empty() && m_expiry.front().t < now) {
+    Expiry& top = m_expiry.front();
+    const int pe = top.pe;
     Sources& sources = m_sources[static_cast<size_t>(pe)];
-    const auto it = sources.find(expiry.key);
-    if (it == sources.end()) continue;
-    const Window& win = it->second;
-    if (win.complete_ps >= now) {  // extended since: look again when the last put completes
-      m_expiry.push({win.complete_ps, pe, it->first});
+    if (top.epoch != m_epoch) {  // a window was erased or a map moved since: find it by key
+      const auto it = sources.find(top.key);
+      top.win = it == sources.end() ? nullptr : &it->second;
+      top.epoch = m_epoch;
+    }
+    const Window* win = top.win;
+    if (win && win->complete_ps >= now) {  // extended since: look again when the last put completes
+      requeue_top(win->complete_ps);
       continue;
     }
+    const SourceKey key = top.key;
+    std::pop_heap(m_expiry.begin(), m_expiry.end(), std::greater<Expiry>());
+    m_expiry.pop_back();
+    if (!win) continue;
     const bool launch_over = static_cast<size_t>(pe) >= m_running.size() || m_running[pe] == 0;
-    if (launch_over || settled(win.last, now)) {
-      sources.erase(it);
+    if (launch_over || settled(win->last, now)) {
+      sources.erase(key);
       ++m_epoch;
     }
     // Else it waits for a reap or the launch end (one entry per source, not per put).
   }
+}
+
+void SrcReuseChecker::requeue_top(Ps t) {
+  // Sift the earliest entry, now due at `t`, down to its place.
+  Expiry moving = m_expiry.front();
+  moving.t = t;
+  const size_t n = m_expiry.size();
+  size_t i = 0;
+  for (size_t child = 1; child < n; child = 2 * i + 1) {
+    if (child + 1 < n && m_expiry[child] > m_expiry[child + 1]) ++child;
+    if (!(moving > m_expiry[child])) break;
+    m_expiry[i] = m_expiry[child];
+    i = child;
+  }
+  m_expiry[i] = moving;
 }
 
 void SrcReuseChecker::on_copy(const CopyRecord& c) {

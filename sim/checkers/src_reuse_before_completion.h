@@ -1,6 +1,7 @@
 #pragma once
+#include <algorithm>
+#include <functional>
 #include <map>
-#include <queue>
 #include <tuple>
 #include <vector>
 #include <utility>
@@ -90,7 +91,7 @@ class SrcReuseChecker : public Checker {
   bool settled(const Put& r, Ps t) const { return m_known.known_complete_ps(r.qp, r.wqe_index) <= t; }
   // Forgets the windows that completed before `now` and need no more watching.
   void prune(Ps now) {
-    if (!m_expiry.empty() && m_expiry.top().t < now) expire(now);
+    if (!m_expiry.empty() && m_expiry.front().t < now) expire(now);
   }
   void expire(Ps now);
   // Windows per PE and (source address, length, slot, QP). One map per PE (a copy only meets
@@ -104,18 +105,28 @@ class SrcReuseChecker : public Checker {
   // clears) fall outside it and skip the map.
   std::vector<std::pair<uint64_t, uint64_t>> m_source_span;
   // When a window may have completed, earliest first (prune checks the entry itself). A
-  // completed window stays until its PE knows it complete or its launch ends.
+  // completed window stays until its PE knows it complete or its launch ends. An entry names
+  // its window directly while its epoch is current (else it is found by key).
   struct Expiry {  // ordered as the tuple (t, pe, key)
     Ps t;
     int pe;
     SourceKey key;
+    Window* win;
+    uint64_t epoch;
     bool operator>(const Expiry& o) const {
       if (t != o.t) return t > o.t;
       if (pe != o.pe) return pe > o.pe;
       return o.key < key;
     }
   };
-  std::priority_queue<Expiry, std::vector<Expiry>, std::greater<Expiry>> m_expiry;
+  // A min-heap (std::push_heap with std::greater): a window extended since its entry was
+  // queued gets the entry back with a later time in one sift (requeue_top).
+  std::vector<Expiry> m_expiry;
+  void queue(const Expiry& e) {
+    m_expiry.push_back(e);
+    std::push_heap(m_expiry.begin(), m_expiry.end(), std::greater<Expiry>());
+  }
+  void requeue_top(Ps t);
   const CompletionKnowledge& m_known;  // shared, fed before this checker's hooks
   std::vector<int> m_running;  // blocks running, by PE
   // Recent GM writes by cores, per PE, in the order the cores made them (kept 50 us), numbered
