@@ -107,17 +107,15 @@ class SrcReuseChecker : public Checker {
   // When a window may have completed, earliest first (prune checks the entry itself). A
   // completed window stays until its PE knows it complete or its launch ends. An entry names
   // its window directly while its epoch is current (else it is found by key).
-  struct Expiry {  // ordered as the tuple (t, pe, key)
+  // Ordered by time only: what expire() decides for one window does not depend on the others
+  // due at the same time.
+  struct Expiry {
     Ps t;
     int pe;
     SourceKey key;
     Window* win;
     uint64_t epoch;
-    bool operator>(const Expiry& o) const {
-      if (t != o.t) return t > o.t;
-      if (pe != o.pe) return pe > o.pe;
-      return o.key < key;
-    }
+    bool operator>(const Expiry& o) const { return t > o.t; }
   };
   // A min-heap (std::push_heap with std::greater): a window extended since its entry was
   // queued gets the entry back with a later time in one sift (requeue_top).
