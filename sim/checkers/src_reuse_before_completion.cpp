@@ -106,10 +106,13 @@ void SrcReuseChecker::on_executed(const WqeRecord& r, QpRecord& rec) {
   const Put put{r.qp, r.wqe_index, r.bytes, r.target_pe, r.opcode, r.local_va, r.doorbell_ps};
   const Window single{put, put, r.complete_ps};
   const Ps posted = posted_ps(put);
-  if (static_cast<size_t>(r.qp.pe) < m_writes.size()) {
+  // Writes are made in time order: when the newest was made too early to start after the post,
+  // so were all the others.
+  const PeWrites* pe_writes = static_cast<size_t>(r.qp.pe) < m_writes.size() ? &m_writes[r.qp.pe] : nullptr;
+  if (pe_writes && !pe_writes->list.empty() && pe_writes->list.back().made_ps + m_max_lead_ps >= posted) {
     // The writes that may overlap the source and start after the post, newest first (along a
     // page's chain the writes get older).
-    const PeWrites& writes = m_writes[r.qp.pe];
+    const PeWrites& writes = *pe_writes;
     m_found.clear();
     const uint64_t first = first_page(r.local_va), last = last_page(r.local_va, r.bytes);
     for (uint64_t p = first; p <= last; ++p) {
