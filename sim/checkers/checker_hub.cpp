@@ -65,7 +65,7 @@ void CheckerSet::Hub::on_doorbell_store(const QpRef& q, bool cq, uint32_t value,
 }
 
 void CheckerSet::Hub::on_sq_doorbell(const QpRef& q, uint32_t producer_index, Ps t) {
-  if (m_history) m_history->on_sq_rung(q, producer_index, t);
+  if (m_history) m_history->on_sq_rung(producer_index, t, m_qps[q]);
 }
 
 void CheckerSet::Hub::on_wqe_fetched(const QpRef& q, uint32_t wqe_index, const uint8_t* slot, uint32_t bytes, Ps t) {

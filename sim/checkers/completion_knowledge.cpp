@@ -11,8 +11,9 @@ namespace symsim {
 
 void CompletionKnowledge::on_post(const PostRecord& p, QpRecord& rec) {
   QpState& s = rec.completions;
+  // Room is made before the push so that the ring stays at kKeep (posted, never executed: a hang).
+  if (s.posts.size() == kKeep) s.posts.pop_front();
   s.posts.emplace_back(Post{p.wqe_index, p.core, p.t, true});
-  if (s.posts.size() > kKeep) s.posts.pop_front();  // posted, never executed (a hang): forget
 }
 
 void CompletionKnowledge::on_executed(const WqeRecord& r, QpRecord& rec) {
@@ -32,18 +33,18 @@ void CompletionKnowledge::on_executed(const WqeRecord& r, QpRecord& rec) {
       m_cq_rings[reinterpret_cast<uintptr_t>(q->cq_base)] = &s;
     }
   }
-  s.cqes.emplace_back(Cqe{r.cqe_index, r.wqe_index, r.cqe_ps});
   // A CQ holds at most cq_depth unconsumed CQEs: more means its consumer is not telling us.
-  if (s.cqes.size() > std::max<size_t>(kKeep, s.cq_depth)) s.cqes.pop_front();
+  if (s.cqes.size() >= std::max<size_t>(kKeep, s.cq_depth)) s.cqes.pop_front();
+  s.cqes.emplace_back(Cqe{r.cqe_index, r.wqe_index, r.cqe_ps});
 }
 
 void CompletionKnowledge::reap(QpState& s, uint32_t upto, Ps t, int core) {
   if (!s.reaps.empty() && s.reaps.back().upto >= upto) return;  // knew it already
-  s.reaps.emplace_back(Reap{t, upto, core});
-  if (s.reaps.size() > kKeep) {
+  if (s.reaps.size() == kKeep) {
     s.reaps.pop_front();
     s.trimmed = true;
   }
+  s.reaps.emplace_back(Reap{t, upto, core});
 }
 
 void CompletionKnowledge::on_reaped(uint32_t cqe_index, int core, Ps t, QpRecord* rec) {

@@ -6,36 +6,22 @@
 
 namespace symsim {
 
-namespace {
-constexpr size_t kKeptPerQp = 4096;
-}
-
-namespace {
-// Keeps the newest kKeptPerQp entries (dropping the oldest half at a time).
-template <typename T>
-void bound(std::vector<T>& v) {
-  if (v.size() > 2 * kKeptPerQp) v.erase(v.begin(), v.end() - static_cast<std::ptrdiff_t>(kKeptPerQp));
-}
-}  // namespace
-
 void SiteIndex::on_post(const PostRecord& p, QpRecord& rec) {
   auto& posts = rec.sites.posts;
-  if (!posts.empty() && static_cast<int32_t>(p.wqe_index - posts.back().first) <= 0) {
+  if (!posts.empty() && static_cast<int32_t>(p.wqe_index - posts.back().wqe) <= 0) {
     // Not after the last one (a re-post of an index): keep the newest site for it.
-    for (auto it = posts.rbegin(); it != posts.rend(); ++it)
-      if (it->first == p.wqe_index) {
-        it->second = p.site;
+    for (size_t i = posts.size(); i-- > 0;)
+      if (posts[i].wqe == p.wqe_index) {
+        posts[i].site = p.site;
         return;
       }
   }
-  posts.emplace_back(p.wqe_index, p.site);
-  bound(posts);
+  posts.push_back({p.wqe_index, p.site});
 }
 
 void SiteIndex::on_bell_store(uint32_t value, int core, Ps t, SiteRef site, QpRecord& rec) {
   auto& d = rec.sites.doorbells;
   d.push_back({value, core, site, t});
-  bound(d);
 }
 
 const SiteIndex::Doorbell* SiteIndex::last_doorbell(const QpRef& q) const {
@@ -47,31 +33,39 @@ SiteRef SiteIndex::site_of(const QpRef& q, uint32_t wqe) const {
   const QpRecord* rec = m_qps.find(q);
   if (!rec) return {};
   const auto& posts = rec->sites.posts;
-  const auto it = std::lower_bound(posts.begin(), posts.end(), wqe,
-                                   [](const auto& p, uint32_t w) { return static_cast<int32_t>(p.first - w) < 0; });
-  if (it != posts.end() && it->first == wqe) return it->second;
-  const auto* d = &rec->sites.doorbells;
+  // The first post not before `wqe` (indices increase, mod 2^32).
+  size_t lo = 0, hi = posts.size();
+  while (lo < hi) {
+    const size_t mid = lo + (hi - lo) / 2;
+    if (static_cast<int32_t>(posts[mid].wqe - wqe) < 0) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  if (lo < posts.size() && posts[lo].wqe == wqe) return posts[lo].site;
+  const auto& d = rec->sites.doorbells;
   // The first doorbell whose producer index covers the WQE (indices are monotonic mod 2^32).
-  for (const Doorbell& b : *d)
-    if (static_cast<int32_t>(b.value - wqe) > 0) return b.site;
-  return d->empty() ? SiteRef{} : d->back().site;
+  for (size_t i = 0; i < d.size(); ++i)
+    if (static_cast<int32_t>(d[i].value - wqe) > 0) return d[i].site;
+  return d.empty() ? SiteRef{} : d.back().site;
 }
 
 SiteRef SiteIndex::doorbell_site(const QpRef& q, uint32_t producer_index) const {
   const QpRecord* rec = m_qps.find(q);
-  const auto* d = rec ? &rec->sites.doorbells : nullptr;
-  if (!d || d->empty()) return {};
-  for (auto it = d->rbegin(); it != d->rend(); ++it)
-    if (it->value == producer_index) return it->site;
-  return d->back().site;
+  if (!rec || rec->sites.doorbells.empty()) return {};
+  const auto& d = rec->sites.doorbells;
+  for (size_t i = d.size(); i-- > 0;)
+    if (d[i].value == producer_index) return d[i].site;
+  return d.back().site;
 }
 
 int SiteIndex::doorbell_core(const QpRef& q, uint32_t producer_index) const {
   const QpRecord* rec = m_qps.find(q);
   if (!rec) return -1;
-  const auto* d = &rec->sites.doorbells;
-  for (auto it = d->rbegin(); it != d->rend(); ++it)
-    if (it->value == producer_index) return it->core;
+  const auto& d = rec->sites.doorbells;
+  for (size_t i = d.size(); i-- > 0;)
+    if (d[i].value == producer_index) return d[i].core;
   return -1;
 }
 

@@ -3,10 +3,10 @@
 #pragma once
 #include <cstdint>
 #include <utility>
-#include <vector>
 
 #include "models/ascend/ascend_observer.h"
 #include "models/core/qp_table.h"
+#include "sim/checkers/bounded_ring.h"
 
 namespace symsim {
 
@@ -36,10 +36,16 @@ class SiteIndex : public AscendObserver {
   const Doorbell* last_doorbell(const QpRef& q) const;
 
   // Per QP, in the order they happened, the newest kKeptPerQp: (WQE index, call site) of the
-  // posts (indices increase) and the SQ doorbell stores.
+  // posts (indices increase) and the SQ doorbell stores. Bounded rings: a vector trimmed by
+  // halves held up to twice as many (37 MiB over put-heavy's 32 QPs) and moved them at each trim.
+  static constexpr size_t kKeptPerQp = 4096;
+  struct Post {
+    uint32_t wqe;
+    SiteRef site;
+  };
   struct QpSites {
-    std::vector<std::pair<uint32_t, SiteRef>> posts;
-    std::vector<Doorbell> doorbells;
+    BoundedRing<Post, kKeptPerQp> posts;
+    BoundedRing<Doorbell, kKeptPerQp> doorbells;
   };
 
  private:

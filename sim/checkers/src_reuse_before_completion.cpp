@@ -15,6 +15,7 @@
 #include <functional>
 
 #include "sim/checkers/src_reuse_before_completion.h"
+#include "sim/checkers/qp_record.h"
 #include "models/ascend/wqe_layout.h"
 #include "models/platform/ascend_system.h"
 
@@ -95,19 +96,23 @@ void SrcReuseChecker::on_block_end(int pe, int, const char*, Ps) {
   if (static_cast<size_t>(pe) >= m_sources.size()) return;
   const Ps now = sim_now_ps();
   Sources& sources = m_sources[pe];
+  ++m_epoch;
   for (auto it = sources.begin(); it != sources.end();)
     it = it->second.complete_ps < now ? sources.erase(it) : std::next(it);
 }
 
-void SrcReuseChecker::on_executed(const WqeRecord& r, const QpRecord& rec) {
+void SrcReuseChecker::on_executed(const WqeRecord& r, QpRecord& rec) {
   if (!reads_source(r.opcode) || r.status != 0) return;
   const Put put{r.qp, r.wqe_index, r.bytes, r.target_pe, r.opcode, r.local_va, r.doorbell_ps};
   const Window single{put, put, r.complete_ps};
   const Ps posted = posted_ps(put);
-  if (static_cast<size_t>(r.qp.pe) < m_writes.size()) {
+  // Writes are made in time order: when the newest was made too early to start after the post,
+  // so were all the others.
+  const PeWrites* pe_writes = static_cast<size_t>(r.qp.pe) < m_writes.size() ? &m_writes[r.qp.pe] : nullptr;
+  if (pe_writes && !pe_writes->list.empty() && pe_writes->list.back().made_ps + m_max_lead_ps >= posted) {
     // The writes that may overlap the source and start after the post, newest first (along a
     // page's chain the writes get older).
-    const PeWrites& writes = m_writes[r.qp.pe];
+    const PeWrites& writes = *pe_writes;
     m_found.clear();
     const uint64_t first = first_page(r.local_va), last = last_page(r.local_va, r.bytes);
     for (uint64_t p = first; p <= last; ++p) {
@@ -128,10 +133,19 @@ void SrcReuseChecker::on_executed(const WqeRecord& r, const QpRecord& rec) {
     }
   }
   const auto pe = static_cast<size_t>(r.qp.pe);
-  if (pe >= m_sources.size()) m_sources.resize(pe + 1);
+  if (pe >= m_sources.size()) {
+    m_sources.resize(pe + 1);
+    ++m_epoch;
+  }
   const SourceKey key{r.local_va, r.bytes, r.qp.slot, r.qp.qp};
-  const auto [it, new_source] = m_sources[pe].try_emplace(key, single);
-  Window& win = it->second;
+  QpLast& last = rec.src_reuse;
+  bool new_source = false;
+  if (!(last.epoch == m_epoch && last.key == key)) {
+    const auto inserted = m_sources[pe].try_emplace(key, single);
+    last = {&inserted.first->second, key, m_epoch};
+    new_source = inserted.second;
+  }
+  Window& win = *last.win;
   if (!new_source) {
     if (m_known.known(rec, win.last.wqe_index).t <= posted) {  // settled(), no lookup: same QP
       win = single;  // the PE knew every earlier put of this source complete: a new window
@@ -140,7 +154,7 @@ void SrcReuseChecker::on_executed(const WqeRecord& r, const QpRecord& rec) {
       win.complete_ps = std::max(win.complete_ps, r.complete_ps);
     }
   }
-  if (win.first.wqe_index == r.wqe_index) m_expiry.push({r.complete_ps, r.qp.pe, key});
+  if (win.first.wqe_index == r.wqe_index) queue({r.complete_ps, r.qp.pe, key, &win, m_epoch});
   m_max_source_bytes = std::max<uint64_t>(m_max_source_bytes, r.bytes);
   if (pe >= m_source_span.size()) m_source_span.resize(pe + 1, {UINT64_MAX, 0});
   auto& span = m_source_span[pe];
@@ -151,22 +165,46 @@ void SrcReuseChecker::on_executed(const WqeRecord& r, const QpRecord& rec) {
 void SrcReuseChecker::expire(Ps now) {
   // A window forgets itself once complete and known complete (no later write can race with
   // it), or complete after its launch ended; visit only the windows that may have completed.
-  while (!m_expiry.empty() && m_expiry.top().t < now) {
-    const Expiry expiry = m_expiry.top();
-    m_expiry.pop();
-    const int pe = expiry.pe;
+  while (!m_expiry.empty() && m_expiry.front().t < now) {
+    Expiry& top = m_expiry.front();
+    const int pe = top.pe;
     Sources& sources = m_sources[static_cast<size_t>(pe)];
-    const auto it = sources.find(expiry.key);
-    if (it == sources.end()) continue;
-    const Window& win = it->second;
-    if (win.complete_ps >= now) {  // extended since: look again when the last put completes
-      m_expiry.push({win.complete_ps, pe, it->first});
+    if (top.epoch != m_epoch) {  // a window was erased or a map moved since: find it by key
+      const auto it = sources.find(top.key);
+      top.win = it == sources.end() ? nullptr : &it->second;
+      top.epoch = m_epoch;
+    }
+    const Window* win = top.win;
+    if (win && win->complete_ps >= now) {  // extended since: look again when the last put completes
+      requeue_top(win->complete_ps);
       continue;
     }
+    const SourceKey key = top.key;
+    std::pop_heap(m_expiry.begin(), m_expiry.end(), std::greater<Expiry>());
+    m_expiry.pop_back();
+    if (!win) continue;
     const bool launch_over = static_cast<size_t>(pe) >= m_running.size() || m_running[pe] == 0;
-    if (launch_over || settled(win.last, now)) sources.erase(it);
+    if (launch_over || settled(win->last, now)) {
+      sources.erase(key);
+      ++m_epoch;
+    }
     // Else it waits for a reap or the launch end (one entry per source, not per put).
   }
+}
+
+void SrcReuseChecker::requeue_top(Ps t) {
+  // Sift the earliest entry, now due at `t`, down to its place.
+  Expiry moving = m_expiry.front();
+  moving.t = t;
+  const size_t n = m_expiry.size();
+  size_t i = 0;
+  for (size_t child = 1; child < n; child = 2 * i + 1) {
+    if (child + 1 < n && m_expiry[child] > m_expiry[child + 1]) ++child;
+    if (!(moving > m_expiry[child])) break;
+    m_expiry[i] = m_expiry[child];
+    i = child;
+  }
+  m_expiry[i] = moving;
 }
 
 void SrcReuseChecker::on_copy(const CopyRecord& c) {

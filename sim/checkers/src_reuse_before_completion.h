@@ -1,6 +1,7 @@
 #pragma once
+#include <algorithm>
+#include <functional>
 #include <map>
-#include <queue>
 #include <tuple>
 #include <vector>
 #include <utility>
@@ -26,9 +27,36 @@ class SrcReuseChecker : public Checker {
   explicit SrcReuseChecker(CheckerContext& ctx) : Checker(ctx), m_known(*ctx.completions) {}
   void on_block_start(int pe, int core, const char* kernel, Ps t) override;
   void on_block_end(int pe, int core, const char* kernel, Ps t) override;
-  void on_executed(const WqeRecord& r, const QpRecord& rec);  // rec: r's QP (qp_record.h)
+  void on_executed(const WqeRecord& r, QpRecord& rec);  // rec: r's QP (qp_record.h)
   void on_copy(const CopyRecord& c) override;
   void on_gm_store(const StoreRecord& s) override;
+
+ private:
+  struct Window;
+
+ public:
+  // A put's source on its QP: windows are kept per PE by this key, ordered as the tuple
+  // (va, bytes, slot, qp); a struct compares in half the instructions.
+  struct SourceKey {
+    uint64_t va;
+    uint32_t bytes;
+    int slot, qp;
+    bool operator<(const SourceKey& o) const {
+      if (va != o.va) return va < o.va;
+      if (bytes != o.bytes) return bytes < o.bytes;
+      if (slot != o.slot) return slot < o.slot;
+      return qp < o.qp;
+    }
+    bool operator==(const SourceKey& o) const { return va == o.va && bytes == o.bytes && slot == o.slot && qp == o.qp; }
+  };
+  // Kept in the QP's record: the window its last put went to (a QP's puts mostly reuse one
+  // source), so that the next put of that source skips the map. Valid while no window has been
+  // erased and no map moved since (`epoch` == m_epoch).
+  struct QpLast {
+    Window* win = nullptr;
+    SourceKey key{};
+    uint64_t epoch = 0;
+  };
 
  private:
   // A write by PE `pe` (core -1: its host) to [dst, dst + bytes) at `t`.
@@ -63,42 +91,40 @@ class SrcReuseChecker : public Checker {
   bool settled(const Put& r, Ps t) const { return m_known.known_complete_ps(r.qp, r.wqe_index) <= t; }
   // Forgets the windows that completed before `now` and need no more watching.
   void prune(Ps now) {
-    if (!m_expiry.empty() && m_expiry.top().t < now) expire(now);
+    if (!m_expiry.empty() && m_expiry.front().t < now) expire(now);
   }
   void expire(Ps now);
   // Windows per PE and (source address, length, slot, QP). One map per PE (a copy only meets
   // its own PE's sources), ordered by address so a copy only visits the sources it may overlap.
-  // Ordered as the tuple (va, bytes, slot, qp); a struct compares in half the instructions.
-  struct SourceKey {
-    uint64_t va;
-    uint32_t bytes;
-    int slot, qp;
-    bool operator<(const SourceKey& o) const {
-      if (va != o.va) return va < o.va;
-      if (bytes != o.bytes) return bytes < o.bytes;
-      if (slot != o.slot) return slot < o.slot;
-      return qp < o.qp;
-    }
-  };
+  // Every erase, and every resize of m_sources, starts a new epoch (QpLast).
   using Sources = std::map<SourceKey, Window>;
   std::vector<Sources> m_sources;  // by PE
+  uint64_t m_epoch = 1;
   uint64_t m_max_source_bytes = 0;
   // Per PE, the address range every source so far lies in: most copies (into receive buffers,
   // clears) fall outside it and skip the map.
   std::vector<std::pair<uint64_t, uint64_t>> m_source_span;
   // When a window may have completed, earliest first (prune checks the entry itself). A
-  // completed window stays until its PE knows it complete or its launch ends.
-  struct Expiry {  // ordered as the tuple (t, pe, key)
+  // completed window stays until its PE knows it complete or its launch ends. An entry names
+  // its window directly while its epoch is current (else it is found by key).
+  // Ordered by time only: what expire() decides for one window does not depend on the others
+  // due at the same time.
+  struct Expiry {
     Ps t;
     int pe;
     SourceKey key;
-    bool operator>(const Expiry& o) const {
-      if (t != o.t) return t > o.t;
-      if (pe != o.pe) return pe > o.pe;
-      return o.key < key;
-    }
+    Window* win;
+    uint64_t epoch;
+    bool operator>(const Expiry& o) const { return t > o.t; }
   };
-  std::priority_queue<Expiry, std::vector<Expiry>, std::greater<Expiry>> m_expiry;
+  // A min-heap (std::push_heap with std::greater): a window extended since its entry was
+  // queued gets the entry back with a later time in one sift (requeue_top).
+  std::vector<Expiry> m_expiry;
+  void queue(const Expiry& e) {
+    m_expiry.push_back(e);
+    std::push_heap(m_expiry.begin(), m_expiry.end(), std::greater<Expiry>());
+  }
+  void requeue_top(Ps t);
   const CompletionKnowledge& m_known;  // shared, fed before this checker's hooks
   std::vector<int> m_running;  // blocks running, by PE
   // Recent GM writes by cores, per PE, in the order the cores made them (kept 50 us), numbered

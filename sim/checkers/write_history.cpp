@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "sim/checkers/checker.h"
+#include "sim/checkers/qp_record.h"
 #include "models/ascend/udma_engine.h"
 #include "models/ascend/wqe_layout.h"
 
@@ -60,10 +61,8 @@ void WriteHistory::on_fault(const FaultEvent& f) {
   if (m_faults.size() > 1024) m_faults.pop_front();
 }
 
-void WriteHistory::on_sq_rung(const QpRef& q, uint32_t producer, Ps t) {
-  Bells& b = m_bells[q];
-  b.seen_value = producer;
-  b.seen_ps = t;
+void WriteHistory::on_sq_rung(uint32_t producer, Ps t, QpRecord& rec) {
+  rec.bells = {true, producer, t};
 }
 
 std::string WriteHistory::last_writer(const void* addr, uint64_t bytes, Ps t) const {
@@ -87,7 +86,8 @@ std::string WriteHistory::faults_on(const QpRef& q) const {
 }
 
 std::string WriteHistory::doorbells(const QpRef& q) const {
-  const Bells* seen = m_bells.find(q);
+  const QpRecord* rec = m_ctx.qps->find(q);
+  const Bells* seen = rec && rec->bells.rung ? &rec->bells : nullptr;
   const SiteIndex::Doorbell* stored = m_ctx.sites.last_doorbell(q);
   if (!seen && !stored) return "no SQ doorbell was rung";
   std::string out = stored ? fmt::format("last SQ doorbell stored: producer index {} at {}{}", stored->value,

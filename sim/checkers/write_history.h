@@ -16,13 +16,15 @@
 
 namespace symsim {
 
+struct QpRecord;
+
 class WriteHistory : public AscendObserver {
  public:
   explicit WriteHistory(CheckerContext& ctx) : m_ctx(ctx) {}
   void on_executed(const WqeRecord& r);
   void on_copy(const CopyRecord& c) override;
   void on_fault(const FaultEvent& f) override;
-  void on_sq_rung(const QpRef& q, uint32_t producer, Ps t);
+  void on_sq_rung(uint32_t producer, Ps t, QpRecord& rec);  // rec: the QP's record (qp_record.h)
 
   // "PE 0 QP 0 WQE 3 (WRITE) landed it at 5.1 us", or "" when nothing recorded wrote it by `t`.
   std::string last_writer(const void* addr, uint64_t bytes, Ps t) const;
@@ -30,6 +32,14 @@ class WriteHistory : public AscendObserver {
   std::string faults_on(const QpRef& q) const;
   // The last SQ doorbell a core stored for `q` and the last one the engine acted on.
   std::string doorbells(const QpRef& q) const;
+
+  // The SQ doorbell the engine last acted on, kept in the QP's record (the ones kernels
+  // stored: m_ctx.sites).
+  struct Bells {
+    bool rung = false;
+    uint32_t seen_value = 0;
+    Ps seen_ps = 0;
+  };
 
  private:
   // Kept as fields and put in words only when a hang is reported.
@@ -61,12 +71,6 @@ class WriteHistory : public AscendObserver {
   std::vector<Write> m_writes;
   size_t m_next = 0;
   std::deque<FaultEvent> m_faults;
-  // The SQ doorbells the engine acted on, per QP (the ones kernels stored: m_ctx.sites).
-  struct Bells {
-    uint32_t seen_value = 0;
-    Ps seen_ps = 0;
-  };
-  QpTable<Bells> m_bells;
 };
 
 }  // namespace symsim
