@@ -6,6 +6,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -13,7 +14,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <deque>
-#include <map>
+#include <unordered_map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -27,6 +28,8 @@ constexpr uintptr_t kPageBytes = 4096;
 // Pages mapped at once in all watched regions before the oldest is evicted (64 MiB); the
 // environment variable SYMSIM_COLD_PAGES sets another count (0: watch nothing).
 constexpr uint64_t kDefaultBudgetPages = 16384;
+// Pages evicted together, with one process_madvise call (a quarter of the budget at most).
+constexpr uint64_t kEvictBatchPages = 256;
 // A page with its nonzero bytes spread wider than this stays mapped (saving it would save little).
 constexpr uintptr_t kMaxSavedBytes = 1024;
 
@@ -35,15 +38,21 @@ struct Saved {
   std::string bytes;    // up to the last nonzero byte
 };
 
+// A watched region and the saved bytes of its evicted pages (by page address).
+struct Range {
+  uintptr_t begin = 0, end = 0;
+  std::unordered_map<uintptr_t, Saved> saved;
+};
+
 // Touched only by the simulation thread: in watch/unwatch/forget and in the SIGBUS handler,
 // which runs in that thread on its own access to a watched page that is not mapped.
 struct Store {
   int uffd = -1;
+  int pidfd = -1;  // this process, for process_madvise; -1 where the host has none
   bool opened = false;
   uint64_t budget_pages = kDefaultBudgetPages;
-  std::vector<std::pair<uintptr_t, uintptr_t>> ranges;  // watched [begin, end), sorted
-  std::deque<uintptr_t> mapped;                          // pages the handler mapped, oldest first
-  std::map<uintptr_t, Saved> saved;                      // evicted pages with nonzero bytes
+  std::vector<Range> ranges;     // sorted by begin
+  std::deque<uintptr_t> mapped;  // pages the handler mapped, oldest first
   Stats stats;
   struct sigaction previous {};
 };
@@ -55,9 +64,11 @@ Store& store() {
 
 alignas(kPageBytes) uint8_t g_page[kPageBytes];
 
-bool watched(const Store& s, uintptr_t a) {
-  auto it = std::upper_bound(s.ranges.begin(), s.ranges.end(), std::make_pair(a, UINTPTR_MAX));
-  return it != s.ranges.begin() && a < std::prev(it)->second;
+// The watched range holding address `a`, or null.
+Range* range_of(Store& s, uintptr_t a) {
+  auto it = std::upper_bound(s.ranges.begin(), s.ranges.end(), a, [](uintptr_t x, const Range& r) { return x < r.begin; });
+  if (it == s.ranges.begin() || a >= std::prev(it)->end) return nullptr;
+  return &*std::prev(it);
 }
 
 [[noreturn]] void fail(const char* what) {
@@ -74,11 +85,11 @@ uint64_t word(const uint8_t* p) {
   return v;
 }
 
-// Hands `page` back, keeping its nonzero bytes; a page already gone (cleared whole by
-// store_zeros) or too full to be worth saving is left as it is.
-void evict(Store& s, uintptr_t page) {
+// Saves `page`'s nonzero bytes and returns true if it can be handed back; a page already gone
+// (cleared whole by store_zeros) or too full to be worth saving is left as it is.
+bool save(Store& s, Range& range, uintptr_t page) {
   unsigned char present = 0;
-  if (mincore(reinterpret_cast<void*>(page), kPageBytes, &present) != 0 || !(present & 1)) return;
+  if (mincore(reinterpret_cast<void*>(page), kPageBytes, &present) != 0 || !(present & 1)) return false;
   const auto* p = reinterpret_cast<const uint8_t*>(page);
   uintptr_t first = 0;
   while (first < kPageBytes && word(p + first) == 0) first += 8;
@@ -87,23 +98,41 @@ void evict(Store& s, uintptr_t page) {
     uintptr_t end = kPageBytes;
     while (word(p + end - 8) == 0) end -= 8;
     while (p[end - 1] == 0) --end;
-    if (end - first > kMaxSavedBytes) return;
-    Saved& saved = s.saved[page];
+    if (end - first > kMaxSavedBytes) return false;
+    Saved& saved = range.saved[page];
     saved.offset = static_cast<uint16_t>(first);
     saved.bytes.assign(reinterpret_cast<const char*>(p + first), end - first);
     s.stats.saved_bytes += end - first;
   }
-  if (madvise(reinterpret_cast<void*>(page), kPageBytes, MADV_DONTNEED) != 0) fail("madvise failed");
-  ++s.stats.evicted;
+  return true;
 }
 
-void map_page(Store& s, uintptr_t page) {
+// Evicts the oldest mapped pages: their bytes saved, then handed back in one call.
+void evict_oldest(Store& s) {
+  iovec pages[kEvictBatchPages];
+  size_t n = 0;
+  const uint64_t batch = std::clamp<uint64_t>(s.budget_pages / 4, 1, kEvictBatchPages);
+  for (uint64_t i = 0; i < batch && !s.mapped.empty(); ++i) {
+    const uintptr_t page = s.mapped.front();
+    s.mapped.pop_front();
+    Range* range = range_of(s, page);
+    if (range && save(s, *range, page)) pages[n++] = {reinterpret_cast<void*>(page), kPageBytes};
+  }
+  if (n == 0) return;
+  if (s.pidfd < 0 || syscall(SYS_process_madvise, s.pidfd, pages, n, MADV_DONTNEED, 0) != static_cast<long>(n * kPageBytes)) {
+    for (size_t i = 0; i < n; ++i)
+      if (madvise(pages[i].iov_base, kPageBytes, MADV_DONTNEED) != 0) fail("madvise failed");
+  }
+  s.stats.evicted += n;
+}
+
+void map_page(Store& s, Range& range, uintptr_t page) {
   std::memset(g_page, 0, kPageBytes);
-  auto it = s.saved.find(page);
-  if (it != s.saved.end()) {
+  auto it = range.saved.find(page);
+  if (it != range.saved.end()) {
     std::memcpy(g_page + it->second.offset, it->second.bytes.data(), it->second.bytes.size());
     s.stats.saved_bytes -= it->second.bytes.size();
-    s.saved.erase(it);
+    range.saved.erase(it);
     ++s.stats.restored;
   }
   uffdio_copy copy{};
@@ -118,17 +147,14 @@ void map_page(Store& s, uintptr_t page) {
 void on_sigbus(int, siginfo_t* info, void*) {
   Store& s = store();
   const auto a = reinterpret_cast<uintptr_t>(info->si_addr);
-  if (!watched(s, a)) {  // not ours: the access faults again, under the previous action
+  Range* range = range_of(s, a);
+  if (!range) {  // not ours: the access faults again, under the previous action
     sigaction(SIGBUS, &s.previous, nullptr);
     return;
   }
   const int saved_errno = errno;
-  while (s.mapped.size() >= s.budget_pages) {
-    const uintptr_t oldest = s.mapped.front();
-    s.mapped.pop_front();
-    evict(s, oldest);
-  }
-  map_page(s, a & ~(kPageBytes - 1));
+  while (s.mapped.size() >= s.budget_pages) evict_oldest(s);
+  map_page(s, *range, a & ~(kPageBytes - 1));
   errno = saved_errno;
 }
 
@@ -156,6 +182,7 @@ bool open_store(Store& s) {
     return false;
   }
   s.uffd = fd;
+  s.pidfd = static_cast<int>(syscall(SYS_pidfd_open, getpid(), 0));
   return true;
 }
 
@@ -173,8 +200,12 @@ bool watch(uint8_t* base, uint64_t size_bytes) {
   reg.range.len = size_bytes;
   reg.mode = UFFDIO_REGISTER_MODE_MISSING;
   if (ioctl(s.uffd, UFFDIO_REGISTER, &reg) != 0) return false;
-  const auto range = std::make_pair(reinterpret_cast<uintptr_t>(base), reinterpret_cast<uintptr_t>(base) + size_bytes);
-  s.ranges.insert(std::upper_bound(s.ranges.begin(), s.ranges.end(), range), range);
+  Range range;
+  range.begin = reinterpret_cast<uintptr_t>(base);
+  range.end = range.begin + size_bytes;
+  auto at = std::upper_bound(s.ranges.begin(), s.ranges.end(), range.begin,
+                             [](uintptr_t x, const Range& r) { return x < r.begin; });
+  s.ranges.insert(at, std::move(range));
   return true;
 }
 
@@ -184,20 +215,28 @@ void unwatch(uint8_t* base, uint64_t size_bytes) {
   const uintptr_t e = b + size_bytes;
   uffdio_range range{b, size_bytes};
   ioctl(s.uffd, UFFDIO_UNREGISTER, &range);
-  s.ranges.erase(std::remove_if(s.ranges.begin(), s.ranges.end(), [b](const auto& r) { return r.first == b; }),
-                 s.ranges.end());
+  for (auto it = s.ranges.begin(); it != s.ranges.end(); ++it) {
+    if (it->begin != b) continue;
+    for (const auto& kv : it->saved) s.stats.saved_bytes -= kv.second.bytes.size();
+    s.ranges.erase(it);
+    break;
+  }
   s.mapped.erase(std::remove_if(s.mapped.begin(), s.mapped.end(), [b, e](uintptr_t p) { return p >= b && p < e; }),
                  s.mapped.end());
-  forget(base, size_bytes);
 }
 
 void forget(uint8_t* begin, uint64_t len) {
   Store& s = store();
-  if (s.saved.empty()) return;
+  if (s.ranges.empty()) return;
   const auto b = reinterpret_cast<uintptr_t>(begin);
-  for (auto it = s.saved.lower_bound(b); it != s.saved.end() && it->first + kPageBytes <= b + len;) {
+  Range* range = range_of(s, b);
+  if (!range || range->saved.empty()) return;
+  const uintptr_t first = (b + kPageBytes - 1) & ~(kPageBytes - 1);
+  for (uintptr_t page = first; page + kPageBytes <= b + len; page += kPageBytes) {
+    auto it = range->saved.find(page);
+    if (it == range->saved.end()) continue;
     s.stats.saved_bytes -= it->second.bytes.size();
-    it = s.saved.erase(it);
+    range->saved.erase(it);
   }
 }
 
