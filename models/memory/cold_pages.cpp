@@ -62,7 +62,9 @@ Store& store() {
   return *s;
 }
 
+// The handler's buffers, static: it may run on a small coroutine or fiber stack.
 alignas(kPageBytes) uint8_t g_page[kPageBytes];
+iovec g_evicting[kEvictBatchPages];
 
 // The watched range holding address `a`, or null.
 Range* range_of(Store& s, uintptr_t a) {
@@ -109,7 +111,7 @@ bool save(Store& s, Range& range, uintptr_t page) {
 
 // Evicts the oldest mapped pages: their bytes saved, then handed back in one call.
 void evict_oldest(Store& s) {
-  iovec pages[kEvictBatchPages];
+  iovec* pages = g_evicting;
   size_t n = 0;
   const uint64_t batch = std::clamp<uint64_t>(s.budget_pages / 4, 1, kEvictBatchPages);
   for (uint64_t i = 0; i < batch && !s.mapped.empty(); ++i) {
