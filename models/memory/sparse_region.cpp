@@ -1,5 +1,7 @@
 #include "models/memory/sparse_region.h"
 
+#include "models/memory/cold_pages.h"
+
 #include <sys/mman.h>
 
 #include <algorithm>
@@ -41,7 +43,9 @@ bool all_zero(const uint8_t* p, uint64_t len) {
 }
 
 void drop_pages(uint8_t* begin, uint64_t len) {
-  if (len > 0) madvise(begin, len, MADV_DONTNEED);
+  if (len == 0) return;
+  cold_pages::forget(begin, len);  // an evicted page in the range reads as zero from now on
+  madvise(begin, len, MADV_DONTNEED);
 }
 
 // The accessible region holding [a, a + len): its [begin, end), or false.
@@ -116,24 +120,32 @@ SparseRegion::SparseRegion(uint64_t size_bytes, bool accessible, std::string nam
   enlist();
 }
 
-SparseRegion::~SparseRegion() {
+void SparseRegion::watch_cold_pages() {
+  if (m_base && m_accessible && !m_cold) m_cold = cold_pages::watch(m_base, m_size);
+}
+
+void SparseRegion::unmap() {
   delist();
+  if (m_cold) cold_pages::unwatch(m_base, m_size);
   if (m_base) munmap(m_base, m_size);
 }
+
+SparseRegion::~SparseRegion() { unmap(); }
 
 SparseRegion::SparseRegion(SparseRegion&& o) noexcept
     : m_base(std::exchange(o.m_base, nullptr)),
       m_size(o.m_size),
       m_accessible(o.m_accessible),
+      m_cold(std::exchange(o.m_cold, false)),
       m_name(std::move(o.m_name)) {}
 
 SparseRegion& SparseRegion::operator=(SparseRegion&& o) noexcept {
   if (this != &o) {
-    delist();
-    if (m_base) munmap(m_base, m_size);
+    unmap();
     m_base = std::exchange(o.m_base, nullptr);
     m_size = o.m_size;
     m_accessible = o.m_accessible;
+    m_cold = std::exchange(o.m_cold, false);
     m_name = std::move(o.m_name);
   }
   return *this;

@@ -18,6 +18,10 @@ class SparseRegion {
   SparseRegion(const SparseRegion&) = delete;
   SparseRegion& operator=(const SparseRegion&) = delete;
 
+  // Keeps this region's resident pages under a budget by evicting the oldest with their few
+  // nonzero bytes saved (cold_pages.h): for regions whose touched pages are mostly empty.
+  void watch_cold_pages();
+
   uint8_t* base() const { return m_base; }
   uint64_t size() const { return m_size; }
   const std::string& name() const { return m_name; }
@@ -39,10 +43,12 @@ class SparseRegion {
  private:
   void enlist();
   void delist();
+  void unmap();
 
   uint8_t* m_base = nullptr;
   uint64_t m_size = 0;
   bool m_accessible = false;
+  bool m_cold = false;  // watched by cold_pages
   std::string m_name;
 };
 
@@ -55,6 +61,10 @@ class BumpAllocator {
   uint8_t* allocate(uint64_t bytes, uint64_t align_bytes);
   uint64_t used() const { return m_used; }
   uint64_t size() const { return m_size; }
+  // Keeps this region's resident pages under a budget by evicting the oldest with their few
+  // nonzero bytes saved (cold_pages.h): for regions whose touched pages are mostly empty.
+  void watch_cold_pages();
+
   uint8_t* base() const { return m_base; }
 
  private:

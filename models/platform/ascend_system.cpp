@@ -53,6 +53,7 @@ void AscendSystem::reserve_queues(int pe, uint64_t qp_count) {
   const uint64_t per_qp = static_cast<uint64_t>(m_params.udma_sq_depth_bb) * 64 +
                           static_cast<uint64_t>(m_params.udma_cq_depth) * 64;
   m.queue_region = SparseRegion(std::max<uint64_t>(qp_count, 1) * per_qp, true, fmt::format("pe{}.queues", pe));
+  m.queue_region.watch_cold_pages();  // each ring's few WQEs or CQEs sit at the start of its own page
   m.rings = BumpAllocator(m.queue_region.base(), m.queue_region.size());
   m_addresses.add({reinterpret_cast<uintptr_t>(m.queue_region.base()),
                    reinterpret_cast<uintptr_t>(m.queue_region.base()) + m.queue_region.size(), pe, -1,

@@ -1,0 +1,250 @@
+#include "models/memory/cold_pages.h"
+
+#include <fcntl.h>
+#include <linux/userfaultfd.h>
+#include <signal.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <unordered_map>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace symsim {
+namespace cold_pages {
+
+namespace {
+
+constexpr uintptr_t kPageBytes = 4096;
+// Pages mapped at once in all watched regions before the oldest is evicted (64 MiB); the
+// environment variable SYMSIM_COLD_PAGES sets another count (0: watch nothing).
+constexpr uint64_t kDefaultBudgetPages = 16384;
+// Pages evicted together, with one process_madvise call (a quarter of the budget at most).
+constexpr uint64_t kEvictBatchPages = 256;
+// A page with its nonzero bytes spread wider than this stays mapped (saving it would save little).
+constexpr uintptr_t kMaxSavedBytes = 1024;
+
+struct Saved {
+  uint16_t offset = 0;  // of the first nonzero byte
+  std::string bytes;    // up to the last nonzero byte
+};
+
+// A watched region and the saved bytes of its evicted pages (by page address).
+struct Range {
+  uintptr_t begin = 0, end = 0;
+  std::unordered_map<uintptr_t, Saved> saved;
+};
+
+// Touched only by the simulation thread: in watch/unwatch/forget and in the SIGBUS handler,
+// which runs in that thread on its own access to a watched page that is not mapped.
+struct Store {
+  int uffd = -1;
+  int pidfd = -1;  // this process, for process_madvise; -1 where the host has none
+  bool opened = false;
+  uint64_t budget_pages = kDefaultBudgetPages;
+  std::vector<Range> ranges;     // sorted by begin
+  std::deque<uintptr_t> mapped;  // pages the handler mapped, oldest first
+  Stats stats;
+  struct sigaction previous {};
+};
+
+Store& store() {
+  static Store* s = new Store;  // never destroyed: regions may outlive static destructors
+  return *s;
+}
+
+// The handler's buffers, static: it may run on a small coroutine or fiber stack.
+alignas(kPageBytes) uint8_t g_page[kPageBytes];
+iovec g_evicting[kEvictBatchPages];
+
+// The watched range holding address `a`, or null.
+Range* range_of(Store& s, uintptr_t a) {
+  auto it = std::upper_bound(s.ranges.begin(), s.ranges.end(), a, [](uintptr_t x, const Range& r) { return x < r.begin; });
+  if (it == s.ranges.begin() || a >= std::prev(it)->end) return nullptr;
+  return &*std::prev(it);
+}
+
+[[noreturn]] void fail(const char* what) {
+  const char prefix[] = "symsim: cold pages: ";
+  (void)!write(2, prefix, sizeof prefix - 1);
+  (void)!write(2, what, std::strlen(what));
+  (void)!write(2, "\n", 1);
+  std::abort();
+}
+
+uint64_t word(const uint8_t* p) {
+  uint64_t v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+
+// Saves `page`'s nonzero bytes and returns true if it can be handed back; a page already gone
+// (cleared whole by store_zeros) or too full to be worth saving is left as it is.
+bool save(Store& s, Range& range, uintptr_t page) {
+  unsigned char present = 0;
+  if (mincore(reinterpret_cast<void*>(page), kPageBytes, &present) != 0 || !(present & 1)) return false;
+  const auto* p = reinterpret_cast<const uint8_t*>(page);
+  uintptr_t first = 0;
+  while (first < kPageBytes && word(p + first) == 0) first += 8;
+  if (first < kPageBytes) {
+    while (p[first] == 0) ++first;
+    uintptr_t end = kPageBytes;
+    while (word(p + end - 8) == 0) end -= 8;
+    while (p[end - 1] == 0) --end;
+    if (end - first > kMaxSavedBytes) return false;
+    Saved& saved = range.saved[page];
+    saved.offset = static_cast<uint16_t>(first);
+    saved.bytes.assign(reinterpret_cast<const char*>(p + first), end - first);
+    s.stats.saved_bytes += end - first;
+  }
+  return true;
+}
+
+// Evicts the oldest mapped pages: their bytes saved, then handed back in one call.
+void evict_oldest(Store& s) {
+  iovec* pages = g_evicting;
+  size_t n = 0;
+  const uint64_t batch = std::clamp<uint64_t>(s.budget_pages / 4, 1, kEvictBatchPages);
+  for (uint64_t i = 0; i < batch && !s.mapped.empty(); ++i) {
+    const uintptr_t page = s.mapped.front();
+    s.mapped.pop_front();
+    Range* range = range_of(s, page);
+    if (range && save(s, *range, page)) pages[n++] = {reinterpret_cast<void*>(page), kPageBytes};
+  }
+  if (n == 0) return;
+  if (s.pidfd < 0 || syscall(SYS_process_madvise, s.pidfd, pages, n, MADV_DONTNEED, 0) != static_cast<long>(n * kPageBytes)) {
+    for (size_t i = 0; i < n; ++i)
+      if (madvise(pages[i].iov_base, kPageBytes, MADV_DONTNEED) != 0) fail("madvise failed");
+  }
+  s.stats.evicted += n;
+}
+
+void map_page(Store& s, Range& range, uintptr_t page) {
+  std::memset(g_page, 0, kPageBytes);
+  auto it = range.saved.find(page);
+  if (it != range.saved.end()) {
+    std::memcpy(g_page + it->second.offset, it->second.bytes.data(), it->second.bytes.size());
+    s.stats.saved_bytes -= it->second.bytes.size();
+    range.saved.erase(it);
+    ++s.stats.restored;
+  }
+  uffdio_copy copy{};
+  copy.dst = page;
+  copy.src = reinterpret_cast<uintptr_t>(g_page);
+  copy.len = kPageBytes;
+  if (ioctl(s.uffd, UFFDIO_COPY, &copy) != 0 && errno != EEXIST) fail("UFFDIO_COPY failed");
+  s.mapped.push_back(page);
+  ++s.stats.faults;
+}
+
+void on_sigbus(int, siginfo_t* info, void*) {
+  Store& s = store();
+  const auto a = reinterpret_cast<uintptr_t>(info->si_addr);
+  Range* range = range_of(s, a);
+  if (!range) {  // not ours: the access faults again, under the previous action
+    sigaction(SIGBUS, &s.previous, nullptr);
+    return;
+  }
+  const int saved_errno = errno;
+  while (s.mapped.size() >= s.budget_pages) evict_oldest(s);
+  map_page(s, *range, a & ~(kPageBytes - 1));
+  errno = saved_errno;
+}
+
+bool open_store(Store& s) {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  return false;  // the sanitizers keep SIGBUS for themselves
+#endif
+  if (const char* env = std::getenv("SYMSIM_COLD_PAGES"); env && *env) s.budget_pages = std::strtoull(env, nullptr, 10);
+  if (s.budget_pages == 0) return false;
+  const int fd = static_cast<int>(syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK | UFFD_USER_MODE_ONLY));
+  if (fd < 0) return false;
+  uffdio_api api{};
+  api.api = UFFD_API;
+  api.features = UFFD_FEATURE_SIGBUS;
+  if (ioctl(fd, UFFDIO_API, &api) != 0) {
+    close(fd);
+    return false;
+  }
+  struct sigaction sa {};
+  sa.sa_sigaction = on_sigbus;
+  sa.sa_flags = SA_SIGINFO;
+  sigemptyset(&sa.sa_mask);
+  if (sigaction(SIGBUS, &sa, &s.previous) != 0) {
+    close(fd);
+    return false;
+  }
+  s.uffd = fd;
+  s.pidfd = static_cast<int>(syscall(SYS_pidfd_open, getpid(), 0));
+  return true;
+}
+
+}  // namespace
+
+bool watch(uint8_t* base, uint64_t size_bytes) {
+  Store& s = store();
+  if (!s.opened) {
+    s.opened = true;
+    open_store(s);
+  }
+  if (s.uffd < 0 || size_bytes == 0) return false;
+  uffdio_register reg{};
+  reg.range.start = reinterpret_cast<uintptr_t>(base);
+  reg.range.len = size_bytes;
+  reg.mode = UFFDIO_REGISTER_MODE_MISSING;
+  if (ioctl(s.uffd, UFFDIO_REGISTER, &reg) != 0) return false;
+  Range range;
+  range.begin = reinterpret_cast<uintptr_t>(base);
+  range.end = range.begin + size_bytes;
+  auto at = std::upper_bound(s.ranges.begin(), s.ranges.end(), range.begin,
+                             [](uintptr_t x, const Range& r) { return x < r.begin; });
+  s.ranges.insert(at, std::move(range));
+  return true;
+}
+
+void unwatch(uint8_t* base, uint64_t size_bytes) {
+  Store& s = store();
+  const auto b = reinterpret_cast<uintptr_t>(base);
+  const uintptr_t e = b + size_bytes;
+  uffdio_range range{b, size_bytes};
+  ioctl(s.uffd, UFFDIO_UNREGISTER, &range);
+  for (auto it = s.ranges.begin(); it != s.ranges.end(); ++it) {
+    if (it->begin != b) continue;
+    for (const auto& kv : it->saved) s.stats.saved_bytes -= kv.second.bytes.size();
+    s.ranges.erase(it);
+    break;
+  }
+  s.mapped.erase(std::remove_if(s.mapped.begin(), s.mapped.end(), [b, e](uintptr_t p) { return p >= b && p < e; }),
+                 s.mapped.end());
+}
+
+void forget(uint8_t* begin, uint64_t len) {
+  Store& s = store();
+  if (s.ranges.empty()) return;
+  const auto b = reinterpret_cast<uintptr_t>(begin);
+  Range* range = range_of(s, b);
+  if (!range || range->saved.empty()) return;
+  const uintptr_t first = (b + kPageBytes - 1) & ~(kPageBytes - 1);
+  for (uintptr_t page = first; page + kPageBytes <= b + len; page += kPageBytes) {
+    auto it = range->saved.find(page);
+    if (it == range->saved.end()) continue;
+    s.stats.saved_bytes -= it->second.bytes.size();
+    range->saved.erase(it);
+  }
+}
+
+uint64_t set_budget_pages(uint64_t pages) { return std::exchange(store().budget_pages, std::max<uint64_t>(pages, 1)); }
+
+Stats stats() { return store().stats; }
+
+}  // namespace cold_pages
+}  // namespace symsim
