@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <deque>
@@ -160,11 +161,24 @@ void on_sigbus(int, siginfo_t* info, void*) {
   errno = saved_errno;
 }
 
+// SYMSIM_COLD_PAGES must be a whole number of pages: anything else stops the run (exit 2) rather
+// than turning the store off or on silently.
+uint64_t budget_from_env(const char* text) {
+  errno = 0;
+  char* end = nullptr;
+  const unsigned long long pages = std::strtoull(text, &end, 10);
+  if (errno != 0 || *end != '\0' || text[0] < '0' || text[0] > '9') {
+    std::fprintf(stderr, "symsim: environment variable SYMSIM_COLD_PAGES: '%s' is not a whole number of pages\n", text);
+    std::exit(2);
+  }
+  return pages;
+}
+
 bool open_store(Store& s) {
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
   return false;  // the sanitizers keep SIGBUS for themselves
 #endif
-  if (const char* env = std::getenv("SYMSIM_COLD_PAGES"); env && *env) s.budget_pages = std::strtoull(env, nullptr, 10);
+  if (const char* env = std::getenv("SYMSIM_COLD_PAGES"); env && *env) s.budget_pages = budget_from_env(env);
   if (s.budget_pages == 0) return false;
   const int fd = static_cast<int>(syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK | UFFD_USER_MODE_ONLY));
   if (fd < 0) return false;
