@@ -5,6 +5,7 @@
 #pragma once
 #include <cstdint>
 #include <map>
+#include <vector>
 
 #include "models/core/time.h"
 
@@ -21,7 +22,29 @@ class SmUnit {
   Ps reserve(Ps ready, Ps duration);
 
  private:
-  std::map<int64_t, Ps> m_used;  // slot -> time spent in it
+  struct Slot {
+    int64_t slot = -1;  // which slot the entry holds; another: the entry is free
+    Ps used = 0;        // time the slot has given out, wherever in it
+  };
+  Ps& used(int64_t slot) {
+    if (slot < m_base) return m_late[slot];
+    if (m_top <= m_base) m_base = slot;  // nothing held: the window starts where it is reached
+    if (slot - m_base >= static_cast<int64_t>(m_slots.size())) grow(slot - m_base + 1);
+    if (slot >= m_top) m_top = slot + 1;
+    Slot& s = m_slots[static_cast<uint64_t>(slot) & (m_slots.size() - 1)];
+    if (s.slot != slot) s = Slot{slot, 0};
+    return s.used;
+  }
+  void grow(int64_t span);
+
+  // The slots from m_base to m_top, each at index slot mod capacity (a power of two at least
+  // the span, so they never collide; entries of slots before m_base are free): no allocation
+  // and no clearing as the window moves on.
+  std::vector<Slot> m_slots;
+  int64_t m_base = 0, m_top = 0;
+  // Slots before m_base reached after the window moved past them (a request far behind the
+  // latest one; rare).
+  std::map<int64_t, Ps> m_late;
 };
 
 struct SmPorts {
