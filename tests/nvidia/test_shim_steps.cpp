@@ -90,3 +90,12 @@ TEST(ShimSteps, UnalignedStoresWithoutTheRate) {  // the h200 with the store rat
   EXPECT_NEAR(step_ns({"kernel.args.mode=20", "kernel.args.bytes=7184", "kernel.args.warps=4",
                        "platform.tma.store_unaligned_gbytes_per_s=0"}), 457.9, 1.0);
 }
+
+TEST(ShimSteps, DispatchsBodyAtOnePe) {  // shim.dispatch_phases.128tok.h7168.p3_ns 20750 (three readings 20.68-21.57 us)
+  // calib_probe mode 22: intranode_dispatch's whole body in dispatch_1pe's shape, launch left out
+  // (seventh pass, second call: 23.68 us simulated, 1.14).
+  EXPECT_NEAR(calib_probe_value({"platform=h200", "kernel.args.mode=22", "kernel.args.bytes=7168", "kernel.args.count=128",
+                                 "kernel.args.warps=4", "kernel.blocks=4", "kernel.args.window_kib=1024",
+                                 "kernel.args.hot=1", "kernel.args.inflight=3"}),
+              20750, 3112);
+}

@@ -35,6 +35,8 @@ enum CalibProbeMode : int {
   kProbeLoadRoundWarp = 19,  // mode 12 without its store: bulk loads only, the whole warp waits on the mbarrier
   kProbeStoreRoundWarp = 20, // mode 12 without its load: bulk stores only, one left in flight
   kProbePullStep = 21,       // pull_dispatch's step per token; `inflight` bits: 1 routing load, 2 slot atomic, 4 slot stores
+  // Second call: intranode_dispatch at one PE up to the end of phase `inflight` (dispatch_phases_probe.cu), ns.
+  kProbeDispatchPhases = 22,
 };
 
 struct CalibProbeArgs {
@@ -60,5 +62,10 @@ int launch_calib_probe(int ctas, int threads, int smem_bytes, const CalibProbeAr
 int launch_code_probe(int threads, const CalibProbeArgs& args);
 int launch_shim_probe(int ctas, int threads, int smem_bytes, const CalibProbeArgs& args);
 int launch_shim_parts_probe(int ctas, int threads, int smem_bytes, const CalibProbeArgs& args);  // modes 19-21
+// Mode 22: `count` tokens of `bytes` each (x, then the receive buffer and recv_x of 16 B + `bytes`
+// messages, in the window); in `word` the barrier's workspace, then from this int the send
+// counter, the count, the total, a pad and the routing table (`count` x 8 zeros: every expert is this PE's).
+constexpr int kDispatchProbeCounterInt = 8;
+int launch_dispatch_phases_probe(int ctas, int threads, int smem_bytes, const CalibProbeArgs& args);
 constexpr bool is_shim_probe(int mode) { return mode >= kProbeCopyRound && mode <= kProbePullStep; }
 constexpr bool is_copy_round(int mode) { return mode >= kProbeCopyRoundRead && mode <= kProbeCopyRoundOther; }  // modes 16-18

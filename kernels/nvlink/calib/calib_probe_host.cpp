@@ -45,6 +45,13 @@ void calib_probe_host(int rank, const symsim::KernelArgs& a) {
   int smem = tma ? kCalibProbeMbarBytes + warps * args.bufs * static_cast<int>(args.bytes) : 0;
   if (shim) smem = kCalibProbeMbarBytes + (shim_copies ? warps * 2 * static_cast<int>(args.bytes) : 0);
   window = std::max<uint64_t>(window, args.mode == kProbeAtomicSm ? 1024 * 128 : 16);
+  const bool phases = args.mode == kProbeDispatchPhases;
+  const uint64_t msg_bytes = args.bytes + 16;
+  if (phases) {  // dispatch's kernel at one PE: `count` tokens, CTAs of `warps` warps
+    threads = 32 * warps, ctas = a.blocks();
+    smem = kCalibProbeMbarBytes + warps * 2 * static_cast<int>(msg_bytes);
+    window = std::max<uint64_t>(window, static_cast<uint64_t>(args.per_thread) * (args.bytes + 2 * msg_bytes));
+  }
   cudaMalloc(reinterpret_cast<void**>(&args.buf), window);
   if (a.u64("hot")) {  // written just before: the window is in L2
     std::vector<uint8_t> zeros(window, 0);
@@ -52,12 +59,15 @@ void calib_probe_host(int rank, const symsim::KernelArgs& a) {
   }
   args.window_bytes = window;
   // Mode 21: the slot counter, the routing table and the slots' source words (pull's arrays).
-  const size_t word_bytes = args.mode == kProbePullStep ? kPullProbeWordBytes : sizeof(int);
+  const size_t word_bytes = args.mode == kProbePullStep ? kPullProbeWordBytes
+                            : phases ? (kDispatchProbeCounterInt + 4 + 8 * static_cast<size_t>(args.per_thread)) * sizeof(int)
+                                     : sizeof(int);
   cudaMalloc(reinterpret_cast<void**>(&args.word), word_bytes);
   cudaMemset(args.word, 0, word_bytes);
   cudaMalloc(reinterpret_cast<void**>(&args.cycles), sizeof(unsigned long long) * (ctas + 1));
 
-  const int launched = args.mode == kProbeCodeLoop ? launch_code_probe(threads, args)
+  const int launched = phases ? launch_dispatch_phases_probe(ctas, threads, smem, args)
+                       : args.mode == kProbeCodeLoop ? launch_code_probe(threads, args)
                        : args.mode >= kProbeLoadRoundWarp ? launch_shim_parts_probe(ctas, threads, smem, args)
                        : shim                      ? launch_shim_probe(ctas, threads, smem, args)
                                                    : launch_calib_probe(ctas, threads, smem, args);
@@ -94,6 +104,9 @@ void calib_probe_host(int rank, const symsim::KernelArgs& a) {
     case kProbePullStep:
       value = ns / args.per_thread, unit = "ns";
       break;
+    case kProbeDispatchPhases:
+      value = ns, unit = "ns";
+      break;
     case kProbeRedOneAddr:
       value = static_cast<double>(ctas) * args.per_thread / ns, unit = "G ops/s";
       break;
@@ -113,7 +126,7 @@ void calib_probe_host(int rank, const symsim::KernelArgs& a) {
 SYMSIM_REGISTER_KERNEL(calib_probe, {"calib_probe", "nvidia",
                                      "the per-SM calibration rows (TMA streams, load and atomic chains, same-address "
                                      "reductions, an SM's stores and atomics, shuffle and vote chains, a loop of index arithmetic) as a kernel both the simulator and the GPU run",
-                                     {{"mode", "0 TMA loads, 1 TMA stores, 2 load chain, 3 atomic chain, 4 red on one word from every CTA, 5 one CTA's stores, 6 one CTA's atomics, 7 shuffle chain, 8 ballot chain, 9 rounds of bulk loads on one mbarrier, 10 loop iterations of index arithmetic; the kernels' steps (shim_probe.cu, CTAs of `warps` warps, ns per step and warp): 11 combine's send step, 12 dispatch's send step, 13 combine's reduce of one row from `inflight` rows, 14 grid sync, 15 NVLink barrier signal and wait at one PE; 16-18 mode 11 with wait_group.read, with two buffers, storing the other buffer; 19, 20 mode 12's loads alone, its stores alone; 21 pull's step per token (`inflight` bits: 1 routing load, 2 slot atomic, 4 slot stores)", 0, 21, 0},
+                                     {{"mode", "0 TMA loads, 1 TMA stores, 2 load chain, 3 atomic chain, 4 red on one word from every CTA, 5 one CTA's stores, 6 one CTA's atomics, 7 shuffle chain, 8 ballot chain, 9 rounds of bulk loads on one mbarrier, 10 loop iterations of index arithmetic; the kernels' steps (shim_probe.cu, CTAs of `warps` warps, ns per step and warp): 11 combine's send step, 12 dispatch's send step, 13 combine's reduce of one row from `inflight` rows, 14 grid sync, 15 NVLink barrier signal and wait at one PE; 16-18 mode 11 with wait_group.read, with two buffers, storing the other buffer; 19, 20 mode 12's loads alone, its stores alone; 21 pull's step per token (`inflight` bits: 1 routing load, 2 slot atomic, 4 slot stores); 22 intranode_dispatch at one PE, `count` tokens of `bytes`, to the end of phase `inflight` (1 send and grid sync, 2 signal round and grid sync, 3 receive side)", 0, 22, 0},
                                       {"bytes", "bytes per bulk copy (multiple of 16)", 16, 1 << 16, 1024},
                                       {"inflight", "bulk copies in flight per issuing warp (1, 2, 4 or 8), or per mbarrier round (mode 9), or mode 21's parts", 1, 8, 1},
                                       {"warps", "issuing warps (TMA modes) or warps running the chain or loop (modes 7, 8, 10), or warps per CTA (modes 11-15)", 1, kCalibProbeMaxWarps, 1},
