@@ -61,10 +61,6 @@ class BumpAllocator {
   uint8_t* allocate(uint64_t bytes, uint64_t align_bytes);
   uint64_t used() const { return m_used; }
   uint64_t size() const { return m_size; }
-  // Keeps this region's resident pages under a budget by evicting the oldest with their few
-  // nonzero bytes saved (cold_pages.h): for regions whose touched pages are mostly empty.
-  void watch_cold_pages();
-
   uint8_t* base() const { return m_base; }
 
  private:
