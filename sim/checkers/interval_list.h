@@ -1,16 +1,18 @@
 // A bounded list of address ranges with a payload each, oldest evicted first, answering
 // "which kept ranges overlap [begin, end)" in (begin, insertion) order. Ranges live in one ring
-// and are filed by 4 KiB page (PageMultimap): once warm an add or an eviction allocates
-// nothing and costs one index insert or erase per page the range covers, and a query looks at
-// the ranges filed under its own pages only. Ids stay valid until evicted.
+// and are filed by 4 KiB page: each page a range covers gets a filing in a second ring, linked
+// to the page's previous filing, and PageHeads keeps each page's newest. Ranges and filings
+// leave in the order they came, so an eviction only drops ring fronts (no index erase), an add
+// costs one table probe per page, and a query walks its own pages' chains until they reach an
+// evicted filing. Nothing is allocated once warm. Ids stay valid until evicted.
 #pragma once
 #include <algorithm>
 #include <cstdint>
 #include <utility>
 #include <vector>
 
+#include "sim/checkers/page_heads.h"
 #include "sim/checkers/ring_fifo.h"
-#include "models/core/page_multimap.h"
 
 namespace symsim {
 
@@ -31,9 +33,11 @@ class IntervalList {
     Item& item = m_items.emplace_back();
     item.begin = begin;
     item.end = end;
-    item.value = T{};
     const auto [first, last] = pages(begin, end);
-    for (uint64_t p = first; p <= last; ++p) m_by_page.insert(p, id);
+    for (uint64_t p = first; p <= last; ++p) {
+      const uint64_t seq = m_first_filing + m_filings.size();
+      m_filings.emplace_back(Filing{id, m_newest.set(p, seq, m_first_filing)});
+    }
     if (id_out) *id_out = id;
     return item.value;
   }
@@ -48,10 +52,12 @@ class IntervalList {
     m_found.clear();
     const auto [first, last] = pages(begin, end);
     for (uint64_t p = first; p <= last; ++p) {
-      m_by_page.for_each(p, [&](size_t id) {
-        const Item& item = m_items[id - m_first_id];
-        if (item.begin < end && item.end > begin) m_found.emplace_back(item.begin, id);
-      });
+      for (uint64_t n = m_newest.get(p); n != PageHeads::kNone && n >= m_first_filing;) {
+        const Filing& f = m_filings[n - m_first_filing];
+        const Item& item = m_items[f.id - m_first_id];
+        if (item.begin < end && item.end > begin) m_found.emplace_back(item.begin, f.id);
+        n = f.older;
+      }
     }
     std::sort(m_found.begin(), m_found.end());
     if (first != last) m_found.erase(std::unique(m_found.begin(), m_found.end()), m_found.end());
@@ -63,15 +69,20 @@ class IntervalList {
     uint64_t begin = 0, end = 0;
     T value{};
   };
+  struct Filing {
+    size_t id = 0;                    // the range filed
+    uint64_t older = PageHeads::kNone;  // the page's previous filing
+  };
   // The pages [begin, end) covers; a range of no bytes is filed under the page of its address.
   static std::pair<uint64_t, uint64_t> pages(uint64_t begin, uint64_t end) {
-    const uint64_t kPage = PageMultimap<size_t>::kPageBytes;
+    constexpr uint64_t kPage = 4096;
     return {begin / kPage, (end > begin ? end - 1 : begin) / kPage};
   }
   void evict() {
     const Item& old = m_items.front();
     const auto [first, last] = pages(old.begin, old.end);
-    for (uint64_t p = first; p <= last; ++p) m_by_page.erase(p, m_first_id);
+    for (uint64_t p = first; p <= last; ++p) m_filings.pop_front();  // the oldest filings are its own
+    m_first_filing += last - first + 1;
     m_items.pop_front();
     ++m_first_id;
   }
@@ -79,7 +90,9 @@ class IntervalList {
   size_t m_capacity;
   RingFifo<Item> m_items;
   size_t m_first_id = 0;
-  PageMultimap<size_t> m_by_page;
+  RingFifo<Filing> m_filings;
+  uint64_t m_first_filing = 0;  // the sequence number of m_filings' front
+  PageHeads m_newest;           // page -> its newest filing
   mutable std::vector<std::pair<uint64_t, size_t>> m_found;  // scratch for one query
 };
 

@@ -21,18 +21,20 @@ class PageHeads {
       if (m_slots[i].page == kEmpty) return kNone;
     }
   }
-  // Sets the newest entry of `page`; entries below `first_live` may be dropped meanwhile.
-  void set(uint64_t page, uint64_t entry, uint64_t first_live) {
+  // Sets the newest entry of `page` and returns the one it replaces (kNone, or one below
+  // `first_live` when stale); entries below `first_live` may be dropped meanwhile.
+  uint64_t set(uint64_t page, uint64_t entry, uint64_t first_live) {
     if (2 * (m_used + 1) > m_slots.size()) rebuild(first_live);
     for (size_t i = home(page);; i = (i + 1) & (m_slots.size() - 1)) {
       if (m_slots[i].page == page) {
+        const uint64_t older = m_slots[i].entry;
         m_slots[i].entry = entry;
-        return;
+        return older;
       }
       if (m_slots[i].page == kEmpty) {
         m_slots[i] = {page, entry};
         ++m_used;
-        return;
+        return kNone;
       }
     }
   }

@@ -9,50 +9,50 @@
 
 namespace symsim {
 
-std::string WriteHistory::who(const Write& w) const {
-  switch (w.kind) {
-    case Write::kData:
-      return fmt::format("PE {} QP {} (to PE {}) WQE {} ({}{})", w.qp.pe, w.qp.qp, w.qp.slot, w.wqe,
-                         opcode_text(w.opcode), at_site(m_ctx.sites.site_of(w.qp, w.wqe)));
-    case Write::kCqe:
-      return fmt::format("the UDMA engine of PE {} (CQE {} for WQE {})", w.qp.pe, w.cqe, w.wqe);
-    case Write::kCopy:
-      return fmt::format("AIV core {} of PE {} (copy{})", w.core, w.qp.pe, at_site(w.site));
-  }
-  return "";
+std::string WriteHistory::who(const Write& w, bool cqe) const {
+  if (w.kind == Write::kCopy) return fmt::format("AIV core {} of PE {} (copy{})", w.copy.core, w.pe, at_site(w.site()));
+  if (cqe) return fmt::format("the UDMA engine of PE {} (CQE {} for WQE {})", w.pe, w.wqe.cqe, w.wqe.wqe);
+  return fmt::format("PE {} QP {} (to PE {}) WQE {} ({}{})", w.pe, w.wqe.qp, w.wqe.slot, w.wqe.wqe,
+                     opcode_text(w.opcode), at_site(m_ctx.sites.site_of(w.qp(), w.wqe.wqe)));
 }
 
 void WriteHistory::on_executed(const WqeRecord& r) {
-  Write w{0, 0, r.remote_write_ps, Write::kData, r.opcode, r.qp, r.wqe_index};
+  Write w;
+  w.t = r.remote_write_ps;
+  w.pe = r.qp.pe;
+  w.opcode = r.opcode;
+  w.wqe = {r.qp.slot, r.qp.qp, r.wqe_index, r.cqe_index, r.cqe_ps};
   if (r.status == 0) {
     if (r.opcode == udma::kRead) {
       w.begin = r.local_va;
       w.end = r.local_va + r.bytes;
-      add(w);
+      w.data = true;
     } else if (r.opcode != udma::kFaa && r.opcode != udma::kCas) {
       w.begin = r.remote_va;
       w.end = r.remote_va + r.bytes;
-      add(w);
+      w.data = true;
     }
   }
   // A CQE's address is worked out only when a hang report asks (it costs a QP lookup).
-  if (r.cqe_ps != 0) add({0, 0, r.cqe_ps, Write::kCqe, r.opcode, r.qp, r.wqe_index, r.cqe_index});
+  if (w.data || r.cqe_ps != 0) add(w);
 }
 
-std::pair<uint64_t, uint64_t> WriteHistory::range(const Write& w) const {
-  if (w.kind != Write::kCqe) return {w.begin, w.end};
-  const UdmaQp* u = m_ctx.engine_qp(w.qp);
+std::pair<uint64_t, uint64_t> WriteHistory::cqe_range(const Write& w) const {
+  const UdmaQp* u = m_ctx.engine_qp(w.qp());
   if (!u) return {0, 0};
-  const auto cqe = reinterpret_cast<uint64_t>(u->cq_base) + uint64_t{w.cqe % u->cq_depth} * udma::kCqeBytes;
+  const auto cqe = reinterpret_cast<uint64_t>(u->cq_base) + uint64_t{w.wqe.cqe % u->cq_depth} * udma::kCqeBytes;
   return {cqe, cqe + udma::kCqeBytes};
 }
 
 void WriteHistory::on_copy(const CopyRecord& c) {
   if (m_ctx.in_unified_buffer(c.dst)) return;
-  Write w{reinterpret_cast<uint64_t>(c.dst), reinterpret_cast<uint64_t>(c.dst) + c.bytes, c.visible_ps, Write::kCopy};
-  w.qp.pe = c.pe;
-  w.core = c.core;
-  w.site = c.site;
+  Write w;
+  w.begin = reinterpret_cast<uint64_t>(c.dst);
+  w.end = w.begin + c.bytes;
+  w.t = c.visible_ps;
+  w.pe = c.pe;
+  w.kind = Write::kCopy;
+  w.copy = {c.site.file, c.site.pc, c.site.line, c.core};
   add(w);
 }
 
@@ -67,11 +67,19 @@ void WriteHistory::on_sq_rung(uint32_t producer, Ps t, QpRecord& rec) {
 
 std::string WriteHistory::last_writer(const void* addr, uint64_t bytes, Ps t) const {
   const auto a = reinterpret_cast<uint64_t>(addr);
-  // Newest first: the ring's slots before m_next, then the ones after it.
+  const auto overlaps = [&](uint64_t begin, uint64_t end, Ps written) {
+    return begin < a + bytes && a < end && written <= t;
+  };
+  // Newest first: the ring's slots before m_next, then the ones after it; a WQE's CQE was
+  // written after its data.
   for (size_t n = 0; n < m_writes.size(); ++n) {
     const Write& w = m_writes[(m_next + m_writes.size() - 1 - n) % m_writes.size()];
-    const auto [begin, end] = range(w);
-    if (begin < a + bytes && a < end && w.t <= t) return fmt::format("{} at {}", who(w), us_text(w.t));
+    if (w.kind == Write::kWqe && w.wqe.cqe_ps != 0) {
+      const auto [begin, end] = cqe_range(w);
+      if (overlaps(begin, end, w.wqe.cqe_ps)) return fmt::format("{} at {}", who(w, true), us_text(w.wqe.cqe_ps));
+    }
+    if ((w.kind == Write::kCopy || w.data) && overlaps(w.begin, w.end, w.t))
+      return fmt::format("{} at {}", who(w, false), us_text(w.t));
   }
   return "";
 }

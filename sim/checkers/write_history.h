@@ -20,7 +20,8 @@ struct QpRecord;
 
 class WriteHistory : public AscendObserver {
  public:
-  explicit WriteHistory(CheckerContext& ctx) : m_ctx(ctx) {}
+  // The ring is reserved whole: untouched pages cost no memory, and filling it moves nothing.
+  explicit WriteHistory(CheckerContext& ctx) : m_ctx(ctx) { m_writes.reserve(kKept); }
   void on_executed(const WqeRecord& r);
   void on_copy(const CopyRecord& c) override;
   void on_fault(const FaultEvent& f) override;
@@ -42,20 +43,37 @@ class WriteHistory : public AscendObserver {
   };
 
  private:
-  // Kept as fields and put in words only when a hang is reported.
+  // Kept as fields and put in words only when a hang is reported. One entry per WQE (its data,
+  // its CQE, or both: the CQE is the newer write) or per copy, 56 bytes: the ring is written on
+  // every WQE, so its lines are what the history costs the caches.
   struct Write {
-    enum Kind : uint8_t { kData, kCqe, kCopy };
-    uint64_t begin, end;
-    Ps t;
-    Kind kind;
+    enum Kind : uint8_t { kWqe, kCopy };
+    uint64_t begin = 0, end = 0;  // the data's bytes (a CQE's are worked out when asked)
+    Ps t = 0;                     // when the data landed or the copy was visible
+    int pe = 0;
+    Kind kind = kWqe;
     uint8_t opcode = 0;
-    QpRef qp{};
-    uint32_t wqe = 0, cqe = 0;
-    int core = -1;
-    SiteRef site{};
+    bool data = false;  // kWqe: [begin, end) was written at t
+    union {
+      struct {
+        int slot, qp;
+        uint32_t wqe, cqe;
+        Ps cqe_ps;  // 0: no CQE
+      } wqe;
+      struct {  // a SiteRef, field by field (the union needs trivial members)
+        const char* file;
+        const void* pc;
+        int line;
+        int core;
+      } copy;
+    };
+    QpRef qp() const { return {pe, wqe.slot, wqe.qp}; }
+    SiteRef site() const { return {copy.file, copy.line, copy.pc}; }
   };
+  static_assert(sizeof(Write) == 56, "one WQE's history entry: keep it under a cache line");
+  // The newest kKept entries: at least the newest kKept writes.
   static constexpr size_t kKept = 65536;
-  void add(const Write& w) {  // inline: two per WQE
+  void add(const Write& w) {  // inline: one per WQE
     if (m_writes.size() < kKept) {
       m_writes.push_back(w);
     } else {
@@ -63,11 +81,11 @@ class WriteHistory : public AscendObserver {
       if (++m_next == kKept) m_next = 0;
     }
   }
-  std::pair<uint64_t, uint64_t> range(const Write& w) const;  // the bytes it wrote
-  std::string who(const Write& w) const;
+  std::pair<uint64_t, uint64_t> cqe_range(const Write& w) const;  // the bytes its CQE wrote
+  std::string who(const Write& w, bool cqe) const;
   CheckerContext& m_ctx;
-  // The newest kKept writes in a ring (m_next: where the next one goes): two per WQE, so no
-  // allocation once it is full.
+  // The newest kKept entries in a ring (m_next: where the next one goes): no allocation once it
+  // is full.
   std::vector<Write> m_writes;
   size_t m_next = 0;
   std::deque<FaultEvent> m_faults;

@@ -50,6 +50,17 @@ TEST(IntervalList, EvictionClearsEveryPageOfTheOldest) {
   EXPECT_EQ(hits(l, 0, 3 * 4096), (std::vector<int>{998, 999}));
 }
 
+TEST(IntervalList, ManyRangesOnOnePageOutliveEvictionsAndTableRebuilds) {
+  IntervalList<int> l(64);
+  // 10,000 ranges over 500 pages, 20 on each: each page's chain reaches back through evicted
+  // filings, and the page table is rebuilt as pages go stale.
+  for (int i = 0; i < 10000; ++i) l.add(uint64_t(i % 500) * 4096 + uint64_t(i / 500), uint64_t(i % 500) * 4096 + 100, i);
+  for (int page = 0; page < 500; ++page) {
+    const std::vector<int> want = page >= 436 ? std::vector<int>{9500 + page} : std::vector<int>{};
+    EXPECT_EQ(hits(l, uint64_t(page) * 4096, uint64_t(page) * 4096 + 4096), want) << page;
+  }
+}
+
 TEST(RingFifo, KeepsOrderAcrossGrowthAndWrap) {
   RingFifo<int> f;
   int next_out = 0;

@@ -10,9 +10,9 @@ using namespace symsim;
 TEST(PageHeads, AnswersEachPagesNewestEntry) {
   PageHeads h;
   EXPECT_EQ(h.get(7), PageHeads::kNone);
-  h.set(7, 0, 0);
-  h.set(9, 1, 0);
-  h.set(7, 2, 0);
+  EXPECT_EQ(h.set(7, 0, 0), PageHeads::kNone);
+  EXPECT_EQ(h.set(9, 1, 0), PageHeads::kNone);
+  EXPECT_EQ(h.set(7, 2, 0), 0u);  // the entry it replaces: the page's chain goes on from there
   EXPECT_EQ(h.get(7), 2u);
   EXPECT_EQ(h.get(9), 1u);
   EXPECT_EQ(h.get(8), PageHeads::kNone);
