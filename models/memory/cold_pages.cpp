@@ -244,14 +244,20 @@ bool open_store(Store& s) {
   return true;
 }
 
-}  // namespace
-
-bool watch(uint8_t* base, uint64_t size_bytes) {
+// The store, opened (and its budget read from the environment) on first use.
+Store& opened_store() {
   Store& s = store();
   if (!s.opened) {
     s.opened = true;
     open_store(s);
   }
+  return s;
+}
+
+}  // namespace
+
+bool watch(uint8_t* base, uint64_t size_bytes) {
+  Store& s = opened_store();
   if (s.uffd < 0 || size_bytes == 0) return false;
   uffdio_register reg{};
   reg.range.start = reinterpret_cast<uintptr_t>(base);
@@ -299,7 +305,7 @@ void forget(uint8_t* begin, uint64_t len) {
 }
 
 uint64_t set_budget_pages(uint64_t pages) {
-  Store& s = store();
+  Store& s = opened_store();  // so that SYMSIM_COLD_PAGES, read on opening, does not undo this later
   const uint64_t previous = s.max_pages > s.floor_pages ? 0 : s.budget_pages;
   s.budget_pages = s.floor_pages = s.max_pages = pages == 0 ? kDefaultBudgetPages : pages;
   if (pages == 0) s.max_pages = kMaxBudgetPages;
