@@ -26,9 +26,20 @@ namespace cold_pages {
 namespace {
 
 constexpr uintptr_t kPageBytes = 4096;
-// Pages mapped at once in all watched regions before the oldest is evicted (64 MiB); the
-// environment variable SYMSIM_COLD_PAGES sets another count (0: watch nothing).
+// Pages mapped at once in all watched regions before the oldest is evicted (64 MiB) while the
+// process is large; the environment variable SYMSIM_COLD_PAGES sets a fixed count instead (0:
+// watch nothing).
 constexpr uint64_t kDefaultBudgetPages = 16384;
+// While the process's resident set is under this, the budget grows into what is left below it, up
+// to kMaxBudgetPages: the rings are used in a cycle over all QPs, so no eviction order saves many
+// re-faults at a small budget (an offline replay of EP 64's ring accesses: Belady's order, which
+// knows the future, takes 18% off FIFO's at 1/16 of the pages); only a larger budget does.
+constexpr uint64_t kRssCeilingBytes = uint64_t{3584} << 20;
+// At most 512 MiB, whatever the resident set: the budget is reconsidered on faults only, and none
+// would come if every ring page in use were mapped (EP 256 has 1 GiB of ring pages).
+constexpr uint64_t kMaxBudgetPages = 131072;
+// Faults between two looks at the resident set (/proc/self/statm, one pread).
+constexpr uint64_t kFaultsPerBudgetCheck = 256;
 // Pages evicted together, with one process_madvise call (a quarter of the budget at most).
 constexpr uint64_t kEvictBatchPages = 256;
 // A page with its nonzero bytes spread wider than this stays mapped (saving it would save little).
@@ -51,7 +62,10 @@ struct Store {
   int uffd = -1;
   int pidfd = -1;  // this process, for process_madvise; -1 where the host has none
   bool opened = false;
-  uint64_t budget_pages = kDefaultBudgetPages;
+  uint64_t budget_pages = kDefaultBudgetPages;  // now; between these two
+  uint64_t floor_pages = kDefaultBudgetPages, max_pages = kMaxBudgetPages;
+  int statm = -1;  // /proc/self/statm, or -1: the budget stays at the floor
+  uint64_t faults_to_check = 0;
   std::vector<Range> ranges;     // sorted by begin
   std::deque<uintptr_t> mapped;  // pages the handler mapped, oldest first
   Stats stats;
@@ -147,6 +161,20 @@ void map_page(Store& s, Range& range, uintptr_t page) {
   ++s.stats.faults;
 }
 
+// The budget from the resident set: the floor, plus what the process leaves under the ceiling.
+uint64_t budget_now(Store& s) {
+  char text[128];
+  const ssize_t n = s.statm < 0 ? -1 : pread(s.statm, text, sizeof text - 1, 0);
+  if (n <= 0) return s.floor_pages;
+  text[n] = '\0';
+  const char* resident = std::strchr(text, ' ');  // "size resident shared ..." in pages
+  if (!resident) return s.floor_pages;
+  const uint64_t rss_pages = std::strtoull(resident + 1, nullptr, 10);
+  const uint64_t others = rss_pages - std::min<uint64_t>(rss_pages, s.mapped.size());
+  const uint64_t ceiling = kRssCeilingBytes / kPageBytes;
+  return std::clamp<uint64_t>(ceiling > others ? ceiling - others : 0, s.floor_pages, s.max_pages);
+}
+
 void on_sigbus(int, siginfo_t* info, void*) {
   Store& s = store();
   const auto a = reinterpret_cast<uintptr_t>(info->si_addr);
@@ -156,6 +184,10 @@ void on_sigbus(int, siginfo_t* info, void*) {
     return;
   }
   const int saved_errno = errno;
+  if (s.max_pages > s.floor_pages && s.faults_to_check-- == 0) {
+    s.faults_to_check = kFaultsPerBudgetCheck;
+    s.budget_pages = budget_now(s);
+  }
   while (s.mapped.size() >= s.budget_pages) evict_oldest(s);
   map_page(s, *range, a & ~(kPageBytes - 1));
   errno = saved_errno;
@@ -174,11 +206,19 @@ uint64_t budget_from_env(const char* text) {
   return pages;
 }
 
+void print_stats() {
+  const Stats st = store().stats;
+  std::fprintf(stderr, "symsim: cold pages: %llu faults, %llu of them restoring an evicted page, %llu evictions\n",
+               static_cast<unsigned long long>(st.faults), static_cast<unsigned long long>(st.restored),
+               static_cast<unsigned long long>(st.evicted));
+}
+
 bool open_store(Store& s) {
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
   return false;  // the sanitizers keep SIGBUS for themselves
 #endif
-  if (const char* env = std::getenv("SYMSIM_COLD_PAGES"); env && *env) s.budget_pages = budget_from_env(env);
+  if (const char* env = std::getenv("SYMSIM_COLD_PAGES"); env && *env)
+    s.budget_pages = s.floor_pages = s.max_pages = budget_from_env(env);
   if (s.budget_pages == 0) return false;
   const int fd = static_cast<int>(syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK | UFFD_USER_MODE_ONLY));
   if (fd < 0) return false;
@@ -198,18 +238,26 @@ bool open_store(Store& s) {
     return false;
   }
   s.uffd = fd;
+  s.statm = open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
+  if (const char* env = std::getenv("SYMSIM_COLD_PAGES_STATS"); env && *env == '1') std::atexit(print_stats);
   s.pidfd = static_cast<int>(syscall(SYS_pidfd_open, getpid(), 0));
   return true;
 }
 
-}  // namespace
-
-bool watch(uint8_t* base, uint64_t size_bytes) {
+// The store, opened (and its budget read from the environment) on first use.
+Store& opened_store() {
   Store& s = store();
   if (!s.opened) {
     s.opened = true;
     open_store(s);
   }
+  return s;
+}
+
+}  // namespace
+
+bool watch(uint8_t* base, uint64_t size_bytes) {
+  Store& s = opened_store();
   if (s.uffd < 0 || size_bytes == 0) return false;
   uffdio_register reg{};
   reg.range.start = reinterpret_cast<uintptr_t>(base);
@@ -256,7 +304,13 @@ void forget(uint8_t* begin, uint64_t len) {
   }
 }
 
-uint64_t set_budget_pages(uint64_t pages) { return std::exchange(store().budget_pages, std::max<uint64_t>(pages, 1)); }
+uint64_t set_budget_pages(uint64_t pages) {
+  Store& s = opened_store();  // so that SYMSIM_COLD_PAGES, read on opening, does not undo this later
+  const uint64_t previous = s.max_pages > s.floor_pages ? 0 : s.budget_pages;
+  s.budget_pages = s.floor_pages = s.max_pages = pages == 0 ? kDefaultBudgetPages : pages;
+  if (pages == 0) s.max_pages = kMaxBudgetPages;
+  return previous;
+}
 
 Stats stats() { return store().stats; }
 

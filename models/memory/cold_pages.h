@@ -4,6 +4,9 @@
 // handed back to the host. The next access to it, from any code, faults (userfaultfd, missing
 // mode, reported as SIGBUS in the faulting thread) and the handler maps it again with the same
 // bytes, so evicting changes no byte that anyone reads, only how many pages are resident.
+// The budget is 16,384 pages, or up to 131,072 while the process's resident set is under 3.5 GiB.
+// SYMSIM_COLD_PAGES=N fixes it at N (0: watch nothing); SYMSIM_COLD_PAGES_STATS=1 prints the
+// counts below at exit.
 // Where userfaultfd is not available (an old kernel, valgrind) a region is left as it is.
 #pragma once
 #include <cstdint>
@@ -21,8 +24,9 @@ void unwatch(uint8_t* base, uint64_t size_bytes);
 // saved bytes of evicted pages in the range are forgotten, so those pages read as zero again.
 void forget(uint8_t* begin, uint64_t len);
 
-// Pages mapped at once in all watched regions before the oldest is evicted (tests set a few);
-// returns the budget it replaces.
+// Pages mapped at once in all watched regions before the oldest is evicted, fixed (tests set a
+// few); 0 brings back the default, which follows the process's resident set. Returns the budget it
+// replaces (0 for the default).
 uint64_t set_budget_pages(uint64_t pages);
 
 // What the store did so far (the process's totals).

@@ -33,12 +33,13 @@ void CoreWriteRaceChecker::on_copy(const CopyRecord& c) {
   PeWrites& pe = m_writes[c.pe];
   const uint8_t* begin = c.dst;
   const uint8_t* end = c.dst + c.bytes;
-  const uint64_t first = PageMultimap<Write>::page_of(begin);
-  const uint64_t last = PageMultimap<Write>::page_of(end - 1);
+  const uint64_t first = PageMultimap<uint32_t>::page_of(begin);
+  const uint64_t last = PageMultimap<uint32_t>::page_of(end - 1);
   Write conflict{};  // the earliest write of another core overlapping this one
   bool found = false;
   for (uint64_t page = first; page <= last; ++page)
-    pe.pages.for_each(page, [&](const Write& w) {
+    pe.pages.for_each(page, [&](uint32_t i) {
+      const Write& w = pe.writes[i];
       if (w.core != c.core && w.begin < end && begin < w.end && (!found || w.seq < conflict.seq)) {
         conflict = w;
         found = true;
@@ -69,12 +70,17 @@ void CoreWriteRaceChecker::on_copy(const CopyRecord& c) {
     m_ctx.log.report(std::move(h));
   }
   const Write w{begin, end, c.core, pe.seq++, c.site, c.issue_ps, std::max(c.issue_ps, c.visible_ps)};
-  for (uint64_t page = first; page <= last; ++page) {
-    // A core rewriting the same bytes (a buffer cleared or refilled in a loop) keeps one record.
-    bool same = false;
-    pe.pages.for_each(page, [&](const Write& o) { same = same || (o.core == w.core && o.begin == begin && o.end == end); });
-    if (!same) pe.pages.insert(page, w);
-  }
+  // A core rewriting the same bytes (a buffer cleared or refilled in a loop) keeps one record; such
+  // a record is filed under the same pages as this write, so its first page is enough to look at.
+  bool same = false;
+  pe.pages.for_each(first, [&](uint32_t i) {
+    const Write& o = pe.writes[i];
+    same = same || (o.core == w.core && o.begin == begin && o.end == end);
+  });
+  if (same) return;
+  const auto index = static_cast<uint32_t>(pe.writes.size());
+  pe.writes.push_back(w);
+  for (uint64_t page = first; page <= last; ++page) pe.pages.insert(page, index);
 }
 
 }  // namespace symsim

@@ -1,4 +1,6 @@
 #pragma once
+#include <cstdint>
+#include <deque>
 #include <vector>
 
 #include "sim/catalog/hazard_id.h"
@@ -27,11 +29,12 @@ class CoreWriteRaceChecker : public Checker {
     uint64_t seq;  // order of the writes, to name the earliest conflicting one
     SiteRef site;
     Ps issue_ps, visible_ps;  // in flight from issue until visible
-    bool operator==(const Write& o) const { return seq == o.seq; }
   };
-  // A PE's GM writes since the last barrier, filed under every 4 KiB page they touch.
+  // A PE's GM writes since the last barrier, each kept once and filed by index under every 4 KiB
+  // page it touches (a token row spans 2-4 pages: an index per page, not a copy of the write).
   struct PeWrites {
-    PageMultimap<Write> pages;
+    std::deque<Write> writes;
+    PageMultimap<uint32_t> pages;
     uint64_t seq = 0;
   };
   std::vector<int> m_running;      // blocks running, by PE

@@ -55,3 +55,27 @@ TEST(ColdPages, EvictedPagesReadBackTheirBytes) {
   EXPECT_GT(after.evicted - before.evicted, uint64_t{kPages});
   EXPECT_GT(after.restored - before.restored, uint64_t{kPages});
 }
+
+// The default budget grows past its floor (16,384 pages) while the process is small: touching
+// 20,000 pages evicts none; fixed at the floor, the same pages are evicted.
+TEST(ColdPages, DefaultBudgetFollowsTheResidentSet) {
+  constexpr uint64_t kPages = 20000;
+  const uint64_t budget = cold_pages::set_budget_pages(0);
+  uint64_t evicted[2] = {};
+  for (int fixed = 0; fixed < 2; ++fixed) {
+    if (fixed) cold_pages::set_budget_pages(16384);
+    SparseRegion region(kPages * kPage, true, "test.cold.budget");
+    region.watch_cold_pages();
+    const cold_pages::Stats before = cold_pages::stats();
+    for (uint64_t i = 0; i < kPages; ++i) region.base()[i * kPage] = 1;
+    const cold_pages::Stats after = cold_pages::stats();
+    if (after.faults == before.faults) {
+      cold_pages::set_budget_pages(budget);
+      GTEST_SKIP() << "userfaultfd is not available here: nothing was watched";
+    }
+    evicted[fixed] = after.evicted - before.evicted;
+  }
+  cold_pages::set_budget_pages(budget);
+  EXPECT_EQ(evicted[0], 0u);
+  EXPECT_GT(evicted[1], 0u);
+}
