@@ -37,6 +37,8 @@ enum CalibProbeMode : int {
   kProbePullStep = 21,       // pull_dispatch's step per token; `inflight` bits: 1 routing load, 2 slot atomic, 4 slot stores
   // Second call: intranode_dispatch at one PE up to the end of phase `inflight` (dispatch_phases_probe.cu), ns.
   kProbeDispatchPhases = 22,
+  // Eighth pass: rows of memory written or read once, by the memory's state (fresh_rows_probe.cu), ns.
+  kProbeFreshRows = 23,
 };
 
 struct CalibProbeArgs {
@@ -67,5 +69,8 @@ int launch_shim_parts_probe(int ctas, int threads, int smem_bytes, const CalibPr
 // counter, the count, the total, a pad and the routing table (`count` x 8 zeros: every expert is this PE's).
 constexpr int kDispatchProbeCounterInt = 8;
 int launch_dispatch_phases_probe(int ctas, int threads, int smem_bytes, const CalibProbeArgs& args);
+// Mode 23: `count` rows of `bytes`, each once; `inflight` the operation (1 bulk stores, 2 plain
+// stores, 3 bulk loads, 4 plain loads, 5 bulk stores each followed by two 4 B stores to `word`).
+int launch_fresh_rows_probe(int ctas, int threads, int smem_bytes, const CalibProbeArgs& args);
 constexpr bool is_shim_probe(int mode) { return mode >= kProbeCopyRound && mode <= kProbePullStep; }
 constexpr bool is_copy_round(int mode) { return mode >= kProbeCopyRoundRead && mode <= kProbeCopyRoundOther; }  // modes 16-18

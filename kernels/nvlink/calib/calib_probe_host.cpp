@@ -52,21 +52,45 @@ void calib_probe_host(int rank, const symsim::KernelArgs& a) {
     smem = kCalibProbeMbarBytes + warps * 2 * static_cast<int>(msg_bytes);
     window = std::max<uint64_t>(window, static_cast<uint64_t>(args.per_thread) * (args.bytes + 2 * msg_bytes));
   }
-  cudaMalloc(reinterpret_cast<void**>(&args.buf), window);
-  if (a.u64("hot")) {  // written just before: the window is in L2
-    std::vector<uint8_t> zeros(window, 0);
-    cudaMemcpy(args.buf, zeros.data(), window, cudaMemcpyHostToDevice);
+  const bool fresh_rows = args.mode == kProbeFreshRows;
+  if (fresh_rows) {  // `count` rows of `bytes`, each once, over CTAs of `warps` warps
+    threads = 32 * warps, ctas = a.blocks();
+    smem = kCalibProbeMbarBytes + warps * 2 * static_cast<int>(args.bytes);
+    window = std::max<uint64_t>(window, static_cast<uint64_t>(args.per_thread) * args.bytes);
+  }
+  const uint64_t hot = a.u64("hot");
+  if (hot == 4) {  // the symmetric heap, as the kernels' receive buffers
+    args.buf = static_cast<uint8_t*>(symsim::cuda::sym_malloc(window, 1024));
+  } else {
+    cudaMalloc(reinterpret_cast<void**>(&args.buf), window);
+  }
+  if (hot) {  // written just before: the window is in L2 (zeros, or from 3 on bytes as varied as a token's)
+    std::vector<uint8_t> bytes(window, 0);
+    if (hot >= 3) {
+      uint32_t x = 12345;
+      for (uint8_t& b : bytes) b = static_cast<uint8_t>((x = x * 1664525u + 1013904223u) >> 24);
+    }
+    cudaMemcpy(args.buf, bytes.data(), window, cudaMemcpyHostToDevice);
+  }
+  if (hot == 2) {  // then pushed out of L2 (60 MiB) by writing 160 MiB elsewhere
+    constexpr size_t kEvictBytes = size_t{160} << 20;
+    void* evict = nullptr;
+    cudaMalloc(&evict, kEvictBytes);
+    cudaMemset(evict, 1, kEvictBytes);
+    cudaDeviceSynchronize();
   }
   args.window_bytes = window;
   // Mode 21: the slot counter, the routing table and the slots' source words (pull's arrays).
   const size_t word_bytes = args.mode == kProbePullStep ? kPullProbeWordBytes
+                            : fresh_rows           ? 2 * sizeof(int) * static_cast<size_t>(args.per_thread)
                             : phases ? (kDispatchProbeCounterInt + 4 + 8 * static_cast<size_t>(args.per_thread)) * sizeof(int)
                                      : sizeof(int);
   cudaMalloc(reinterpret_cast<void**>(&args.word), word_bytes);
   cudaMemset(args.word, 0, word_bytes);
-  cudaMalloc(reinterpret_cast<void**>(&args.cycles), sizeof(unsigned long long) * (ctas + 1));
+  cudaMalloc(reinterpret_cast<void**>(&args.cycles), sizeof(unsigned long long) * (2 * ctas + 1));  // mode 22: then globaltimer ns
 
-  const int launched = phases ? launch_dispatch_phases_probe(ctas, threads, smem, args)
+  const int launched = phases       ? launch_dispatch_phases_probe(ctas, threads, smem, args)
+                       : fresh_rows ? launch_fresh_rows_probe(ctas, threads, smem, args)
                        : args.mode == kProbeCodeLoop ? launch_code_probe(threads, args)
                        : args.mode >= kProbeLoadRoundWarp ? launch_shim_parts_probe(ctas, threads, smem, args)
                        : shim                      ? launch_shim_probe(ctas, threads, smem, args)
@@ -78,6 +102,12 @@ void calib_probe_host(int rank, const symsim::KernelArgs& a) {
   std::vector<unsigned long long> cycles(ctas);
   cudaMemcpy(cycles.data(), args.cycles, sizeof(unsigned long long) * ctas, cudaMemcpyDeviceToHost);
   const double ns = static_cast<double>(*std::max_element(cycles.begin(), cycles.end())) / kSmClockGhz;
+  if (phases) {  // the slowest CTA's phase by the GPU's global timer (0 in the simulator)
+    std::vector<unsigned long long> global(ctas);
+    cudaMemcpy(global.data(), args.cycles + ctas + 1, sizeof(unsigned long long) * ctas, cudaMemcpyDeviceToHost);
+    symsim::check(true, fmt::format("gpu {}: calib_probe mode 22 by the global timer", rank),
+                  fmt::format("globaltimer_ns={}", *std::max_element(global.begin(), global.end())));
+  }
   double value = 0;
   const char* unit = "";
   switch (args.mode) {
@@ -105,6 +135,7 @@ void calib_probe_host(int rank, const symsim::KernelArgs& a) {
       value = ns / args.per_thread, unit = "ns";
       break;
     case kProbeDispatchPhases:
+    case kProbeFreshRows:
       value = ns, unit = "ns";
       break;
     case kProbeRedOneAddr:
@@ -126,12 +157,12 @@ void calib_probe_host(int rank, const symsim::KernelArgs& a) {
 SYMSIM_REGISTER_KERNEL(calib_probe, {"calib_probe", "nvidia",
                                      "the per-SM calibration rows (TMA streams, load and atomic chains, same-address "
                                      "reductions, an SM's stores and atomics, shuffle and vote chains, a loop of index arithmetic) as a kernel both the simulator and the GPU run",
-                                     {{"mode", "0 TMA loads, 1 TMA stores, 2 load chain, 3 atomic chain, 4 red on one word from every CTA, 5 one CTA's stores, 6 one CTA's atomics, 7 shuffle chain, 8 ballot chain, 9 rounds of bulk loads on one mbarrier, 10 loop iterations of index arithmetic; the kernels' steps (shim_probe.cu, CTAs of `warps` warps, ns per step and warp): 11 combine's send step, 12 dispatch's send step, 13 combine's reduce of one row from `inflight` rows, 14 grid sync, 15 NVLink barrier signal and wait at one PE; 16-18 mode 11 with wait_group.read, with two buffers, storing the other buffer; 19, 20 mode 12's loads alone, its stores alone; 21 pull's step per token (`inflight` bits: 1 routing load, 2 slot atomic, 4 slot stores); 22 intranode_dispatch at one PE, `count` tokens of `bytes`, to the end of phase `inflight` (1 send and grid sync, 2 signal round and grid sync, 3 receive side)", 0, 22, 0},
+                                     {{"mode", "0 TMA loads, 1 TMA stores, 2 load chain, 3 atomic chain, 4 red on one word from every CTA, 5 one CTA's stores, 6 one CTA's atomics, 7 shuffle chain, 8 ballot chain, 9 rounds of bulk loads on one mbarrier, 10 loop iterations of index arithmetic; the kernels' steps (shim_probe.cu, CTAs of `warps` warps, ns per step and warp): 11 combine's send step, 12 dispatch's send step, 13 combine's reduce of one row from `inflight` rows, 14 grid sync, 15 NVLink barrier signal and wait at one PE; 16-18 mode 11 with wait_group.read, with two buffers, storing the other buffer; 19, 20 mode 12's loads alone, its stores alone; 21 pull's step per token (`inflight` bits: 1 routing load, 2 slot atomic, 4 slot stores); 22 intranode_dispatch at one PE, `count` tokens of `bytes`, to the end of phase `inflight` (1 send and grid sync, 2 signal round and grid sync, 3 receive side, 0 the set-up; + 4: timed from the CTA's entry); 23 `count` rows of `bytes` written or read once (`inflight` 1 bulk stores, 2 plain stores, 3 bulk loads, 4 plain loads, 5 bulk stores each followed by two 4 B stores)", 0, 23, 0},
                                       {"bytes", "bytes per bulk copy (multiple of 16)", 16, 1 << 16, 1024},
-                                      {"inflight", "bulk copies in flight per issuing warp (1, 2, 4 or 8), or per mbarrier round (mode 9), or mode 21's parts", 1, 8, 1},
+                                      {"inflight", "bulk copies in flight per issuing warp (1, 2, 4 or 8), or per mbarrier round (mode 9), or mode 21's parts, mode 22's phase, mode 23's operation (+ 8: its shared buffers filled with varied bytes first)", 0, 15, 1},
                                       {"warps", "issuing warps (TMA modes) or warps running the chain or loop (modes 7, 8, 10), or warps per CTA (modes 11-15)", 1, kCalibProbeMaxWarps, 1},
                                       {"count", "copies per issuing warp, loads, atomics, shuffles, votes or loop iterations per thread, reductions per CTA", 1, 1 << 20, 1024},
                                       {"window_kib", "KiB of memory the probe walks", 1, 1 << 22, 1024},
-                                      {"hot", "1: the window is written just before (in L2)", 0, 1, 1},
+                                      {"hot", "0: the window is never written (fresh memory), 1: written with zeros just before (in L2), 2: written, then 160 MiB elsewhere (out of L2), 3: written with varied bytes, 4: as 3 in the symmetric heap", 0, 4, 1},
                                       {"stride", "bytes between chain elements", 16, 1 << 20, 256}},
                                      132, calib_probe_host});

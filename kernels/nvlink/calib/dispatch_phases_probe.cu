@@ -11,6 +11,18 @@
 
 namespace {
 
+// The GPU's global timer in ns, to check clock64's ticks against real time (the host turns
+// ticks into ns at 1.98 per ns); the simulator's time has no second clock: 0 there.
+__device__ inline unsigned long long global_ns() {
+#ifdef __CUDA_ARCH__
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+#else
+  return 0;
+#endif
+}
+
 struct PhaseHeader {  // DispatchHeader's layout
   int token, src_rank, pad[2];
 };
@@ -35,10 +47,14 @@ __global__ void dispatch_phases_probe(CalibProbeArgs a) {
   uint64_t* mbar = reinterpret_cast<uint64_t*>(smem) + warp;
   uint8_t* bufs = smem + kCalibProbeMbarBytes + static_cast<size_t>(warp) * 2 * msg_bytes;
 
+  const long long entry = clock64();
+  const int until = a.inflight & 3;
   if (lane == 0) ptx::mbarrier_init_with_fence(mbar, 1);
   __syncthreads();
-  const long long t0 = clock64();
-  long long stamp = 0;
+  const long long t0 = (a.inflight & 4) ? entry : clock64();
+  const unsigned long long g0 = global_ns();
+  long long stamp = until == 0 ? clock64() - t0 : 0;
+  unsigned long long gstamp = 0;
   uint32_t phase = 0;
   int k = 0;
   for (int t = static_cast<int>(sm * warps + warp); t < tokens; t += static_cast<int>(num_sms * warps), ++k) {
@@ -74,7 +90,7 @@ __global__ void dispatch_phases_probe(CalibProbeArgs a) {
   }
   ptx::tma_store_wait<0>();
   comm::grid_sync(&ws->grid_sync_count[1], sm, num_sms, thread);
-  if (a.inflight == 1) stamp = clock64() - t0;
+  if (until == 1) stamp = clock64() - t0, gstamp = global_ns() - g0;
 
   if (sm == 0) {
     if (static_cast<int>(thread) < ranks) {
@@ -84,7 +100,7 @@ __global__ void dispatch_phases_probe(CalibProbeArgs a) {
     comm::nvlink_signal_and_wait(ws, map, ranks, thread);
   }
   comm::grid_sync(&ws->grid_sync_count[0], sm, num_sms, thread);
-  if (a.inflight == 2) stamp = clock64() - t0;
+  if (until == 2) stamp = clock64() - t0, gstamp = global_ns() - g0;
 
   int total = 0, before[64];
   for (int s = 0; s < ranks; ++s) {
@@ -111,8 +127,9 @@ __global__ void dispatch_phases_probe(CalibProbeArgs a) {
   if (lane == 0) ptx::tma_store_wait<0>();
   if (sm == 0 && thread == 0) ptx::st_na(recv_total, total);
   __syncthreads();
-  if (a.inflight == 3) stamp = clock64() - t0;
+  if (until == 3) stamp = clock64() - t0, gstamp = global_ns() - g0;
   if (thread == 0) a.cycles[blockIdx.x] = static_cast<unsigned long long>(stamp);
+  if (thread == 0) a.cycles[gridDim.x + 1 + blockIdx.x] = gstamp;
 }
 
 }  // namespace

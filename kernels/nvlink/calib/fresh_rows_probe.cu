@@ -1,0 +1,75 @@
+// Issue 19, eighth pass: what writing or reading rows of memory costs by the memory's state
+// (calib_probe mode 23): `count` rows of `bytes`, each once, row r at r x bytes of the window,
+// spread over every warp of every CTA (warp w of all takes rows w, w + warps in all, ...). The
+// host leaves the window never written (fresh cudaMalloc memory), written just before (in L2),
+// or written and then pushed out of L2 (`hot` 0, 1, 2). `inflight` picks the operation:
+//   1 bulk stores (lane 0, one left in flight per warp, as dispatch's send step),
+//   2 plain 16 B stores by the warp's lanes, 3 bulk loads (the warp waits on the mbarrier),
+//   4 plain 16 B loads by the warp's lanes, 5 bulk stores each followed by two plain 4 B stores
+//   to `word` (pull's source words right after its row's store); + 8: the shared buffers the
+//   bulk stores send are filled with varied bytes first (else never written).
+// Thread 0 of each CTA times its CTA with clock64.
+#include "kernels/nvlink/calib/calib_probe.cuh"
+#include "symsim_launch.cuh"
+#include "symsim_ptx.cuh"
+
+namespace {
+
+__global__ void fresh_rows_probe(CalibProbeArgs a) {
+  SYMSIM_EXTERN_SHARED(uint8_t, smem);
+  const uint32_t thread = threadIdx.x, lane = thread % 32, warp = thread / 32;
+  const int warps_all = static_cast<int>(gridDim.x * (blockDim.x / 32));
+  const int me = static_cast<int>(blockIdx.x * (blockDim.x / 32) + warp);
+  uint64_t* mbar = reinterpret_cast<uint64_t*>(smem) + warp;
+  uint8_t* bufs = smem + kCalibProbeMbarBytes + static_cast<size_t>(warp) * 2 * a.bytes;
+  if (lane == 0) ptx::mbarrier_init_with_fence(mbar, 1);
+  if (a.inflight & 8)  // the bulk stores' data varied, not zeros
+    for (uint32_t i = lane * 4; i < 2 * a.bytes; i += 32 * 4) *reinterpret_cast<uint32_t*>(bufs + i) = (i + 1) * 2654435761u;
+  __syncthreads();
+  const long long t0 = clock64();
+  const int op = a.inflight & 7;
+  uint32_t phase = 0;
+  int4 sum = make_int4(0, 0, 0, 0);
+  int k = 0;
+  for (int r = me; r < a.per_thread; r += warps_all, ++k) {
+    uint8_t* row = a.buf + static_cast<uint64_t>(r) * a.bytes;
+    uint8_t* buf = bufs + (k & 1) * a.bytes;
+    if (op == 1 || op == 5) {
+      if (lane == 0) {
+        ptx::tma_store_wait<1>();
+        ptx::tma_store_fence();
+        ptx::tma_store_1d(row, buf, a.bytes);
+        ptx::tma_store_commit();
+        if (op == 5) {
+          ptx::st_na(a.word + 2 * r, 0);
+          ptx::st_na(a.word + 2 * r + 1, r);
+        }
+      }
+    } else if (op == 2) {
+      const int4 v = make_int4(r, 1, 2, static_cast<int>(lane));
+      for (uint32_t i = lane * 16; i < a.bytes; i += 32 * 16) ptx::st_na(reinterpret_cast<int4*>(row + i), v);
+    } else if (op == 3) {
+      if (lane == 0) {
+        ptx::tma_load_1d(buf, row, mbar, a.bytes);
+        ptx::mbarrier_arrive_and_set_tx(mbar, a.bytes);
+      }
+      ptx::mbarrier_wait_and_flip_phase(mbar, phase);
+    } else {
+      for (uint32_t i = lane * 16; i < a.bytes; i += 32 * 16) {
+        const int4 v = ptx::ld_weak(reinterpret_cast<const int4*>(row + i));
+        sum.x += v.x, sum.y += v.y, sum.z += v.z, sum.w += v.w;
+      }
+    }
+    __syncwarp();
+  }
+  if (lane == 0) ptx::tma_store_wait<0>();
+  if (sum.x + sum.y + sum.z + sum.w == 0x12345678) a.cycles[gridDim.x] = 1;
+  __syncthreads();
+  if (thread == 0) a.cycles[blockIdx.x] = static_cast<unsigned long long>(clock64() - t0);
+}
+
+}  // namespace
+
+int launch_fresh_rows_probe(int ctas, int threads, int smem_bytes, const CalibProbeArgs& args) {
+  return SYMSIM_LAUNCH(fresh_rows_probe, dim3(ctas), dim3(threads), static_cast<size_t>(smem_bytes), nullptr, args);
+}
