@@ -30,8 +30,7 @@ Ps MemoryWatch::first_touch_ps(const uint8_t* begin, const uint8_t* dst, Ps firs
   return first_ps + static_cast<Ps>(begin - dst) / unit_bytes * interval_ps;
 }
 
-void MemoryWatch::written(const uint8_t* dst, uint64_t len, Ps first_ps, uint32_t unit_bytes, Ps interval_ps) {
-  if (m_sleepers == 0 || len == 0) return;
+void MemoryWatch::wake_readers(const uint8_t* dst, uint64_t len, Ps first_ps, uint32_t unit_bytes, Ps interval_ps) {
   const uint8_t* end = dst + len;
   for (uintptr_t p = page_of(dst); p <= page_of(end - 1); ++p) {
     m_pages.for_each(p, [&](Sleeper* s) {

@@ -30,8 +30,11 @@ class MemoryWatch {
   void add(Sleeper& s, Ps first_write_ps);
   void remove(Sleeper& s);
   // Bytes [dst, dst + len) become visible in units of `unit_bytes` (0: all at once), the first
-  // at `first_ps` and each next one `interval_ps` later.
-  void written(const uint8_t* dst, uint64_t len, Ps first_ps, uint32_t unit_bytes = 0, Ps interval_ps = 0);
+  // at `first_ps` and each next one `interval_ps` later. Inline: nearly every write happens
+  // while no reader sleeps, and then costs one test.
+  void written(const uint8_t* dst, uint64_t len, Ps first_ps, uint32_t unit_bytes = 0, Ps interval_ps = 0) {
+    if (m_sleepers != 0 && len != 0) wake_readers(dst, len, first_ps, unit_bytes, interval_ps);
+  }
   bool empty() const { return m_sleepers == 0; }
 
   // When the unit of such a write that first touches [begin, end) becomes visible.
@@ -40,6 +43,7 @@ class MemoryWatch {
   static constexpr uintptr_t kPageBytes = 4096;
 
  private:
+  void wake_readers(const uint8_t* dst, uint64_t len, Ps first_ps, uint32_t unit_bytes, Ps interval_ps);
   void wake_at(Sleeper& s, Ps t);
 
   PageMultimap<Sleeper*> m_pages;  // by 4 KiB page watched

@@ -74,6 +74,15 @@ VisibilityQueue::Handle VisibilityQueue::schedule_dma(Ps first_visible_ps, Ps un
   return h;
 }
 
+// Defined before enqueue so that it inlines there: with no reader asleep and no index kept (nearly
+// every write of a run), a watched write costs a flag and a test.
+inline void VisibilityQueue::watch_entry(Handle h, const uint8_t* begin, uint64_t len) {
+  Entry& e = m_entries[h];
+  e.watch = true;
+  if (m_indexing) index_entry(h);
+  m_watch->written(begin, len, e.next_ps, e.dst ? e.unit_bytes : 0, e.unit_interval_ps);
+}
+
 VisibilityQueue::Handle VisibilityQueue::enqueue(Ps first_visible_ps, Ps unit_interval_ps, uint32_t unit_bytes,
                                                  uint8_t* dst, uint64_t len, Lane lane) {
   const Handle h = allocate();
@@ -208,13 +217,6 @@ std::pair<uintptr_t, uintptr_t> pages_of(const uint8_t* begin, uint64_t len) {
           (reinterpret_cast<uintptr_t>(begin) + len - 1) / MemoryWatch::kPageBytes};
 }
 }  // namespace
-
-void VisibilityQueue::watch_entry(Handle h, const uint8_t* begin, uint64_t len) {
-  Entry& e = m_entries[h];
-  e.watch = true;
-  if (m_indexing) index_entry(h);
-  m_watch->written(begin, len, e.next_ps, e.dst ? e.unit_bytes : 0, e.unit_interval_ps);
-}
 
 std::pair<const uint8_t*, uint64_t> VisibilityQueue::watched_range(Handle h) const {
   const Entry& e = m_entries[h];

@@ -25,8 +25,10 @@ VisibilityQueue::Handle VisibilityQueue::schedule_stream(Ps first_visible_ps, Ps
   return h;
 }
 
-void VisibilityQueue::expire_early(Ps now_ps) {
+// Inline before its callers: most calls find the oldest early write still due (two tests).
+inline void VisibilityQueue::expire_early(Ps now_ps) {
   m_early_expired_ps = std::max(m_early_expired_ps, now_ps);
+  if (!any_early() || !early_gone(m_early[m_early_order[m_early_head]])) return;
   while (any_early() && early_gone(m_early[m_early_order[m_early_head]])) {
     const uint32_t i = m_early_order[m_early_head++];
     EarlyWrite& w = m_early[i];
