@@ -1,6 +1,5 @@
 #pragma once
 #include <cstdint>
-#include <deque>
 #include <vector>
 
 #include "sim/catalog/hazard_id.h"
@@ -33,7 +32,7 @@ class CoreWriteRaceChecker : public Checker {
   // A PE's GM writes since the last barrier, each kept once and filed by index under every 4 KiB
   // page it touches (a token row spans 2-4 pages: an index per page, not a copy of the write).
   struct PeWrites {
-    std::deque<Write> writes;
+    std::vector<Write> writes;
     PageMultimap<uint32_t> pages;
     uint64_t seq = 0;
   };
