@@ -39,6 +39,9 @@ enum CalibProbeMode : int {
   kProbeDispatchPhases = 22,
   // Eighth pass: rows of memory written or read once, by the memory's state (fresh_rows_probe.cu), ns.
   kProbeFreshRows = 23,
+  // Eighth pass, second call: the application kernel itself (launch_intranode_dispatch) over
+  // mode 22's memory and host sequence; its time is the GPU's events around the launch.
+  kProbeAppDispatch = 24,
 };
 
 struct CalibProbeArgs {
@@ -52,6 +55,7 @@ struct CalibProbeArgs {
   int bufs;              // shared buffers per issuing warp (TMA modes)
   int* word;             // the reduction's word
   unsigned long long* cycles;  // per CTA: clock64 ticks of its timed part
+  int ranks, topk, experts;    // mode 22 + 8: dispatch's bounds as run-time values (1, 8, 64)
 };
 
 constexpr int kCalibProbeMaxWarps = 32;

@@ -8,13 +8,48 @@
 
 #include "kernels/nvlink/calib/calib_probe.cuh"
 #include "cuda_runtime.h"
+#include "kernels/nvlink/intranode/intranode_dispatch.cuh"
 #include "kernels/registry/kernel_registry.h"
+#include "symsim/cuda/ibgda_host.h"
 #include "symsim/cuda/runtime.h"
 
 namespace {
 
 constexpr double kSmClockGhz = 1.98;  // clock64 ticks per ns on an H200 running (row sm.clock_ghz)
 constexpr int kSmemBudget = 200 * 1024;
+
+// Mode 24: intranode_dispatch itself over mode 22's window and words (one PE: every token to
+// this PE); `inflight` 1 adds the application host's three memsets just before the launch.
+// The figure is the GPU's events around the launch (hw_diff.py); the value is the tokens packed.
+void app_dispatch(int rank, int ctas, int threads, const CalibProbeArgs& p) {
+  const int tokens = p.per_thread, hidden = static_cast<int>(p.bytes);
+  const int msg_bytes = static_cast<int>(sizeof(DispatchHeader)) + hidden;
+  IntranodeDispatchArgs args{};
+  args.x = p.buf;
+  args.recv_buf = p.buf + static_cast<int64_t>(tokens) * hidden;
+  args.recv_x = args.recv_buf + static_cast<int64_t>(tokens) * msg_bytes;
+  args.ws = reinterpret_cast<comm::Workspace*>(p.word);
+  args.send_counter = p.word + kDispatchProbeCounterInt;
+  args.recv_count = args.send_counter + 1;
+  args.recv_total = args.send_counter + 2;
+  args.topk_idx = args.send_counter + 4;
+  args.window = symsim::cuda::sym_window();
+  args.num_tokens = tokens, args.hidden_bytes = hidden, args.topk = p.topk, args.num_experts = p.experts;
+  args.max_tokens = tokens;
+  if (p.inflight & 1) {
+    cudaMemset(args.send_counter, 0, sizeof(int));
+    cudaMemset(args.recv_count, 0, sizeof(int));
+    cudaMemset(args.ws, 0, sizeof(comm::Workspace));
+  }
+  const int launched = launch_intranode_dispatch(ctas, threads, args);
+  const cudaError_t status = cudaDeviceSynchronize();
+  symsim::check(launched == cudaSuccess && status == cudaSuccess, fmt::format("gpu {}: calib_probe completed", rank),
+                fmt::format("launch {}, synchronize {} ({})", launched, status, cudaGetErrorString(status)));
+  int total = 0;
+  cudaMemcpy(&total, args.recv_total, sizeof(int), cudaMemcpyDeviceToHost);
+  symsim::check(total == tokens, fmt::format("gpu {}: calib_probe mode 24 packed every token", rank),
+                fmt::format("value={} tokens", total));
+}
 
 void calib_probe_host(int rank, const symsim::KernelArgs& a) {
   CalibProbeArgs args{};
@@ -45,7 +80,8 @@ void calib_probe_host(int rank, const symsim::KernelArgs& a) {
   int smem = tma ? kCalibProbeMbarBytes + warps * args.bufs * static_cast<int>(args.bytes) : 0;
   if (shim) smem = kCalibProbeMbarBytes + (shim_copies ? warps * 2 * static_cast<int>(args.bytes) : 0);
   window = std::max<uint64_t>(window, args.mode == kProbeAtomicSm ? 1024 * 128 : 16);
-  const bool phases = args.mode == kProbeDispatchPhases;
+  const bool app = args.mode == kProbeAppDispatch;  // mode 22's memory, the application kernel
+  const bool phases = args.mode == kProbeDispatchPhases || app;
   const uint64_t msg_bytes = args.bytes + 16;
   if (phases) {  // dispatch's kernel at one PE: `count` tokens, CTAs of `warps` warps
     threads = 32 * warps, ctas = a.blocks();
@@ -88,6 +124,11 @@ void calib_probe_host(int rank, const symsim::KernelArgs& a) {
   cudaMalloc(reinterpret_cast<void**>(&args.word), word_bytes);
   cudaMemset(args.word, 0, word_bytes);
   cudaMalloc(reinterpret_cast<void**>(&args.cycles), sizeof(unsigned long long) * (2 * ctas + 1));  // mode 22: then globaltimer ns
+  args.ranks = 1, args.topk = 8, args.experts = 64;
+  if (app) {
+    app_dispatch(rank, ctas, threads, args);
+    return;
+  }
 
   const int launched = phases       ? launch_dispatch_phases_probe(ctas, threads, smem, args)
                        : fresh_rows ? launch_fresh_rows_probe(ctas, threads, smem, args)
@@ -157,7 +198,7 @@ void calib_probe_host(int rank, const symsim::KernelArgs& a) {
 SYMSIM_REGISTER_KERNEL(calib_probe, {"calib_probe", "nvidia",
                                      "the per-SM calibration rows (TMA streams, load and atomic chains, same-address "
                                      "reductions, an SM's stores and atomics, shuffle and vote chains, a loop of index arithmetic) as a kernel both the simulator and the GPU run",
-                                     {{"mode", "0 TMA loads, 1 TMA stores, 2 load chain, 3 atomic chain, 4 red on one word from every CTA, 5 one CTA's stores, 6 one CTA's atomics, 7 shuffle chain, 8 ballot chain, 9 rounds of bulk loads on one mbarrier, 10 loop iterations of index arithmetic; the kernels' steps (shim_probe.cu, CTAs of `warps` warps, ns per step and warp): 11 combine's send step, 12 dispatch's send step, 13 combine's reduce of one row from `inflight` rows, 14 grid sync, 15 NVLink barrier signal and wait at one PE; 16-18 mode 11 with wait_group.read, with two buffers, storing the other buffer; 19, 20 mode 12's loads alone, its stores alone; 21 pull's step per token (`inflight` bits: 1 routing load, 2 slot atomic, 4 slot stores); 22 intranode_dispatch at one PE, `count` tokens of `bytes`, to the end of phase `inflight` (1 send and grid sync, 2 signal round and grid sync, 3 receive side, 0 the set-up; + 4: timed from the CTA's entry); 23 `count` rows of `bytes` written or read once (`inflight` 1 bulk stores, 2 plain stores, 3 bulk loads, 4 plain loads, 5 bulk stores each followed by two 4 B stores)", 0, 23, 0},
+                                     {{"mode", "0 TMA loads, 1 TMA stores, 2 load chain, 3 atomic chain, 4 red on one word from every CTA, 5 one CTA's stores, 6 one CTA's atomics, 7 shuffle chain, 8 ballot chain, 9 rounds of bulk loads on one mbarrier, 10 loop iterations of index arithmetic; the kernels' steps (shim_probe.cu, CTAs of `warps` warps, ns per step and warp): 11 combine's send step, 12 dispatch's send step, 13 combine's reduce of one row from `inflight` rows, 14 grid sync, 15 NVLink barrier signal and wait at one PE; 16-18 mode 11 with wait_group.read, with two buffers, storing the other buffer; 19, 20 mode 12's loads alone, its stores alone; 21 pull's step per token (`inflight` bits: 1 routing load, 2 slot atomic, 4 slot stores); 22 intranode_dispatch at one PE, `count` tokens of `bytes`, to the end of phase `inflight` (1 send and grid sync, 2 signal round and grid sync, 3 receive side, 0 the set-up; + 4: timed from the CTA's entry; + 8: ranks, top-k and experts as run-time values, as the application kernel); 23 `count` rows of `bytes` written or read once (`inflight` 1 bulk stores, 2 plain stores, 3 bulk loads, 4 plain loads, 5 bulk stores each followed by two 4 B stores); 24 the application's intranode_dispatch over mode 22's memory (`inflight` 1: the application's three memsets before the launch; the figure is the launch's events)", 0, 24, 0},
                                       {"bytes", "bytes per bulk copy (multiple of 16)", 16, 1 << 16, 1024},
                                       {"inflight", "bulk copies in flight per issuing warp (1, 2, 4 or 8), or per mbarrier round (mode 9), or mode 21's parts, mode 22's phase, mode 23's operation (+ 8: its shared buffers filled with varied bytes first)", 0, 15, 1},
                                       {"warps", "issuing warps (TMA modes) or warps running the chain or loop (modes 7, 8, 10), or warps per CTA (modes 11-15)", 1, kCalibProbeMaxWarps, 1},

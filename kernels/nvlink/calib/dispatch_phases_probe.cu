@@ -4,6 +4,9 @@
 // 0 of each CTA stamping clock64 at the end of phase `inflight`: 1 the send loop and the first
 // grid sync, 2 then the counts, the signal round and the second grid sync, 3 then the receive
 // side (the whole kernel). A kernel of its own: the application kernel stays as it is.
+// Eighth pass, second call: `inflight` + 8 reads ranks, top-k and experts per rank from the
+// arguments (kRunTime), as the application kernel does, so that its loops' bounds and
+// `before[64]` are no longer compile-time constants (the application's 272 B stack frame).
 #include "kernels/nvlink/calib/calib_probe.cuh"
 #include "kernels/nvlink/common/comm.cuh"
 #include "symsim_launch.cuh"
@@ -27,11 +30,13 @@ struct PhaseHeader {  // DispatchHeader's layout
   int token, src_rank, pad[2];
 };
 
+template <bool kRunTime>
 __global__ void dispatch_phases_probe(CalibProbeArgs a) {
   SYMSIM_EXTERN_SHARED(uint8_t, smem);
   const uint32_t thread = threadIdx.x, lane = thread % 32, warp = thread / 32;
   const uint32_t warps = blockDim.x / 32, sm = blockIdx.x, num_sms = gridDim.x;
-  const int ranks = 1, me = 0, topk = 8, experts_per_rank = 64, tokens = a.per_thread;
+  const int ranks = kRunTime ? a.ranks : 1, me = 0, topk = kRunTime ? a.topk : 8;
+  const int experts_per_rank = kRunTime ? a.experts / ranks : 64, tokens = a.per_thread;
   const int hidden = static_cast<int>(a.bytes), msg_bytes = static_cast<int>(sizeof(PhaseHeader)) + hidden;
   // The window: x [tokens][hidden], recv_buf [tokens][msg], recv_x [tokens][msg];
   // `word`: the workspace, the counter, the count, the total, then the routing table.
@@ -135,6 +140,9 @@ __global__ void dispatch_phases_probe(CalibProbeArgs a) {
 }  // namespace
 
 int launch_dispatch_phases_probe(int ctas, int threads, int smem_bytes, const CalibProbeArgs& args) {
-  return SYMSIM_LAUNCH_COOPERATIVE(dispatch_phases_probe, dim3(ctas), dim3(threads), static_cast<size_t>(smem_bytes), nullptr,
-                                   args);
+  if (args.inflight & 8)
+    return SYMSIM_LAUNCH_COOPERATIVE(dispatch_phases_probe<true>, dim3(ctas), dim3(threads), static_cast<size_t>(smem_bytes),
+                                     nullptr, args);
+  return SYMSIM_LAUNCH_COOPERATIVE(dispatch_phases_probe<false>, dim3(ctas), dim3(threads), static_cast<size_t>(smem_bytes),
+                                   nullptr, args);
 }
