@@ -169,7 +169,8 @@ uint64_t budget_now(Store& s) {
   text[n] = '\0';
   const char* resident = std::strchr(text, ' ');  // "size resident shared ..." in pages
   if (!resident) return s.floor_pages;
-  const uint64_t rss_pages = std::strtoull(resident + 1, nullptr, 10);
+  uint64_t rss_pages = 0;  // a digit loop: strtoull is not async-signal-safe (this runs in the SIGBUS handler)
+  for (const char* c = resident + 1; *c >= '0' && *c <= '9'; ++c) rss_pages = rss_pages * 10 + static_cast<uint64_t>(*c - '0');
   const uint64_t others = rss_pages - std::min<uint64_t>(rss_pages, s.mapped.size());
   const uint64_t ceiling = kRssCeilingBytes / kPageBytes;
   return std::clamp<uint64_t>(ceiling > others ? ceiling - others : 0, s.floor_pages, s.max_pages);
@@ -206,7 +207,20 @@ uint64_t budget_from_env(const char* text) {
   return pages;
 }
 
+// SYMSIM_COLD_PAGES_STATS: "1" prints the counts at exit, "0" or unset does not; anything else stops the run (exit 2).
+bool stats_from_env() {
+  const char* text = std::getenv("SYMSIM_COLD_PAGES_STATS");
+  if (!text || !*text || std::strcmp(text, "0") == 0) return false;
+  if (std::strcmp(text, "1") == 0) return true;
+  std::fprintf(stderr, "symsim: environment variable SYMSIM_COLD_PAGES_STATS: '%s' is neither 0 nor 1\n", text);
+  std::exit(2);
+}
+
 void print_stats() {
+  if (store().uffd < 0) {
+    std::fprintf(stderr, "symsim: cold pages: off (SYMSIM_COLD_PAGES=0, or no userfaultfd on this host)\n");
+    return;
+  }
   const Stats st = store().stats;
   std::fprintf(stderr, "symsim: cold pages: %llu faults, %llu of them restoring an evicted page, %llu evictions\n",
                static_cast<unsigned long long>(st.faults), static_cast<unsigned long long>(st.restored),
@@ -217,8 +231,6 @@ bool open_store(Store& s) {
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
   return false;  // the sanitizers keep SIGBUS for themselves
 #endif
-  if (const char* env = std::getenv("SYMSIM_COLD_PAGES"); env && *env)
-    s.budget_pages = s.floor_pages = s.max_pages = budget_from_env(env);
   if (s.budget_pages == 0) return false;
   const int fd = static_cast<int>(syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK | UFFD_USER_MODE_ONLY));
   if (fd < 0) return false;
@@ -239,7 +251,6 @@ bool open_store(Store& s) {
   }
   s.uffd = fd;
   s.statm = open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
-  if (const char* env = std::getenv("SYMSIM_COLD_PAGES_STATS"); env && *env == '1') std::atexit(print_stats);
   s.pidfd = static_cast<int>(syscall(SYS_pidfd_open, getpid(), 0));
   return true;
 }
@@ -249,6 +260,10 @@ Store& opened_store() {
   Store& s = store();
   if (!s.opened) {
     s.opened = true;
+    // The environment is read (and a bad value refused) whether or not this host can open the store.
+    if (const char* env = std::getenv("SYMSIM_COLD_PAGES"); env && *env)
+      s.budget_pages = s.floor_pages = s.max_pages = budget_from_env(env);
+    if (stats_from_env()) std::atexit(print_stats);
     open_store(s);
   }
   return s;

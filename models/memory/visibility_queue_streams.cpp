@@ -29,7 +29,7 @@ VisibilityQueue::Handle VisibilityQueue::schedule_stream(Ps first_visible_ps, Ps
 inline void VisibilityQueue::expire_early(Ps now_ps) {
   m_early_expired_ps = std::max(m_early_expired_ps, now_ps);
   if (!any_early() || !early_gone(m_early[m_early_order[m_early_head]])) return;
-  while (any_early() && early_gone(m_early[m_early_order[m_early_head]])) {
+  do {
     const uint32_t i = m_early_order[m_early_head++];
     EarlyWrite& w = m_early[i];
     m_early_chunks.erase(w.node);
@@ -39,7 +39,7 @@ inline void VisibilityQueue::expire_early(Ps now_ps) {
       w.old.clear();
     }
     m_early_free.push_back(i);
-  }
+  } while (any_early() && early_gone(m_early[m_early_order[m_early_head]]));
   if (!any_early()) {
     m_early_order.clear();
     m_early_head = 0;

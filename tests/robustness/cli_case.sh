@@ -136,6 +136,14 @@ case $case_name in
   scenario_too_big)
     head -c 17000000 /dev/zero | tr '\0' ' ' > big.json
     cmd="$symsim validate big.json"; expect 2 big.json limit ;;
+  # --- environment variables of the cold-page store (docs/cli.md): a bad value stops the run
+  env_cold_pages_bad)
+    cmd="SYMSIM_COLD_PAGES=12x $symsim run $S --out out"; expect 2 SYMSIM_COLD_PAGES 12x; no_file out/result.json ;;
+  env_cold_pages_stats_bad)
+    cmd="SYMSIM_COLD_PAGES_STATS=yes $symsim run $S --out out"; expect 2 SYMSIM_COLD_PAGES_STATS yes
+    no_file out/result.json ;;
+  env_cold_pages_stats_on)
+    cmd="SYMSIM_COLD_PAGES_STATS=1 $symsim run $S --out out"; expect 0 "cold pages:" ;;
   *) echo "unknown case $case_name"; exit 1 ;;
 esac
 echo "held: $case_name"
