@@ -6,10 +6,11 @@
 namespace symsim::nv {
 
 uint64_t g_code_insns = 0;
+uint64_t g_code_divs = 0;
 
 void charge_code_blocks(CudaThread& t) {
-  const uint64_t insns = g_code_insns;
-  g_code_insns = 0;
+  const uint64_t insns = g_code_insns, divs = g_code_divs;
+  g_code_insns = 0, g_code_divs = 0;
   const auto& p = this_system().params();
   // Code after a data load uses its value (an add, a compare, an address): the warp waits for
   // the load's return before it runs (rows shim.reduce_row.*), then pays the register's
@@ -19,7 +20,7 @@ void charge_code_blocks(CudaThread& t) {
     use_loads(t);
     this_scheduler().advance(t, ns_to_ps(p.sm_load_use_ns));
   }
-  t.local_ps += insns * issue_ps(t, p.sm_code_insn_ns, p.sm_code_insn_slot_ns);
+  t.local_ps += insns * issue_ps(t, p.sm_code_insn_ns, p.sm_code_insn_slot_ns) + divs * ns_to_ps(p.sm_code_div_ns);
 }
 
 }  // namespace symsim::nv

@@ -15,6 +15,9 @@ namespace symsim::nv {
 // Instructions of the kernel code run since the last charge. Fibers switch only inside model
 // calls, so what accumulates here between two model calls is the running thread's.
 extern uint64_t g_code_insns;
+// Of those, integer divisions by a run-time value: the GPU has no divide instruction and runs
+// a dependent sequence of its own for each (rows shim.dispatch_phases.rtexperts.*).
+extern uint64_t g_code_divs;
 
 // A block of an object compiled without tools/code-weights/as (plain trace-pc: the count of
 // its instructions is unknown) counts as the calibration loop's block: 5 instructions
@@ -25,6 +28,6 @@ constexpr uint64_t kUnweighedBlockInsns = 5;
 void charge_code_blocks(CudaThread& t);
 // Forgets code counted outside a CUDA thread (host code and static initialisers of a kernel
 // translation unit).
-inline void drop_code_blocks() { g_code_insns = 0; }
+inline void drop_code_blocks() { g_code_insns = 0, g_code_divs = 0; }
 
 }  // namespace symsim::nv

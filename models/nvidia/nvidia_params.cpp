@@ -21,6 +21,7 @@ ParamTable NvidiaParams::table() {
       {"sm.vote_slot_ns", "the SM's time per warp vote, shared by its warps", R, 0, 1e6, &sm_vote_slot_ns},
       {"sm.code_insn_ns", "one instruction of the kernel's own code between shim calls (tools/code-weights/as counts them per basic block), one warp alone", R, 0, 1e6, &sm_code_insn_ns},
       {"sm.code_insn_slot_ns", "the SM's time per warp instruction of kernel code, shared by its warps", R, 0, 1e6, &sm_code_insn_slot_ns},
+      {"sm.code_div_ns", "an integer division by a run-time value in the kernel's own code (the GPU's division sequence), one warp, above its one counted instruction", R, 0, 1e6, &sm_code_div_ns},
       {"sm.code_uses_loads", "1: the kernel's own code after a data load waits for the load (its value is used before the next shim call); 0: code overlaps loads in flight", I, 0, 1, &sm_code_uses_loads},
       {"sm.load_use_ns", "from a data load's return to its first use by kernel code (with sm.code_uses_loads)", R, 0, 1e6, &sm_load_use_ns},
       {"sm.loads_in_flight_per_thread", "data loads one thread keeps in flight; the next waits for the oldest to return", I, 1, 16, &sm_loads_in_flight},

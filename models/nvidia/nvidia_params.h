@@ -28,6 +28,7 @@ struct NvidiaParams {
   // warp alone, and the SM's issue time per warp block shared by its warps.
   double sm_code_insn_ns = 0;       // one instruction of kernel code between shim calls, one warp alone
   double sm_code_insn_slot_ns = 0;  // the SM's issue time per warp instruction of it, shared by its warps
+  double sm_code_div_ns = 0;        // an integer division by a run-time value in that code, above its one instruction
   double sm_code_uses_loads = 0;   // 1: kernel code after a data load waits for it (its value is used)
   double sm_load_use_ns = 0;       // ... and then pays this from the load's return to its use
   double sm_loads_in_flight = 0;   // data loads one thread keeps in flight before it waits for the oldest

@@ -30,3 +30,14 @@ TEST(CodeCost, ThirtyTwoWarpsShareTheSmsIssueSlots) {  // code.loop_iter.w32_ns 
 TEST(CodeCost, ThePresetWithoutTheRowChargesNothing) {
   EXPECT_LT(loop_ns(1, 2000, "h800"), 0.5);
 }
+
+TEST(CodeCost, ARunTimeDivisionCostsTheGpusSequence) {
+  // calib_probe mode 22 + 64 (ninth pass): dispatch's body at 512 tokens with the experts-per-rank
+  // division by a run-time value, one per token on each warp's path. The H200 takes 3.11 us more
+  // than without it (rows shim.dispatch_phases.{rtexperts.,}l2data.512tok.h7168.p3_ns); the model's
+  // body without it is 87.03 us, and sm.code_div_ns is fitted to that difference.
+  const double body_ns = calib_probe_value({"platform=h200", "kernel.args.mode=22", "kernel.args.bytes=7168",
+                                            "kernel.args.count=512", "kernel.args.warps=4", "kernel.blocks=4",
+                                            "kernel.args.window_kib=1024", "kernel.args.hot=3", "kernel.args.inflight=67"});
+  EXPECT_NEAR(body_ns, 87030 + 3110, 300);
+}

@@ -5,8 +5,11 @@
 // grid sync, 2 then the counts, the signal round and the second grid sync, 3 then the receive
 // side (the whole kernel). A kernel of its own: the application kernel stays as it is.
 // Eighth pass, second call: `inflight` + 8 reads ranks, top-k and experts per rank from the
-// arguments (kRunTime), as the application kernel does, so that its loops' bounds and
-// `before[64]` are no longer compile-time constants (the application's 272 B stack frame).
+// arguments, as the application kernel did, so that its loops' bounds and `before[64]` are no
+// longer compile-time constants (the application's 272 B stack frame). Ninth pass: + 16, 32,
+// 64, 128 make one of them run-time alone (kRunTime's bits): 1 the rank count of the counts'
+// step and the signal round, 2 top-k, 4 the experts-per-rank division, 8 the receive side's
+// rank count (its loops and `before[64]`, then in local memory). + 8 is all four.
 #include "kernels/nvlink/calib/calib_probe.cuh"
 #include "kernels/nvlink/common/comm.cuh"
 #include "symsim_launch.cuh"
@@ -30,13 +33,17 @@ struct PhaseHeader {  // DispatchHeader's layout
   int token, src_rank, pad[2];
 };
 
-template <bool kRunTime>
+constexpr int kRunTimeRanks = 1, kRunTimeTopk = 2, kRunTimeExperts = 4, kRunTimeReceive = 8;
+
+template <int kRunTime>
 __global__ void dispatch_phases_probe(CalibProbeArgs a) {
   SYMSIM_EXTERN_SHARED(uint8_t, smem);
   const uint32_t thread = threadIdx.x, lane = thread % 32, warp = thread / 32;
   const uint32_t warps = blockDim.x / 32, sm = blockIdx.x, num_sms = gridDim.x;
-  const int ranks = kRunTime ? a.ranks : 1, me = 0, topk = kRunTime ? a.topk : 8;
-  const int experts_per_rank = kRunTime ? a.experts / ranks : 64, tokens = a.per_thread;
+  const int ranks = (kRunTime & kRunTimeRanks) ? a.ranks : 1, me = 0;
+  const int topk = (kRunTime & kRunTimeTopk) ? a.topk : 8;
+  const int experts_per_rank = (kRunTime & kRunTimeExperts) ? a.experts / a.ranks : 64, tokens = a.per_thread;
+  const int receive_ranks = (kRunTime & kRunTimeReceive) ? a.ranks : 1;
   const int hidden = static_cast<int>(a.bytes), msg_bytes = static_cast<int>(sizeof(PhaseHeader)) + hidden;
   // The window: x [tokens][hidden], recv_buf [tokens][msg], recv_x [tokens][msg];
   // `word`: the workspace, the counter, the count, the total, then the routing table.
@@ -108,14 +115,14 @@ __global__ void dispatch_phases_probe(CalibProbeArgs a) {
   if (until == 2) stamp = clock64() - t0, gstamp = global_ns() - g0;
 
   int total = 0, before[64];
-  for (int s = 0; s < ranks; ++s) {
+  for (int s = 0; s < receive_ranks; ++s) {
     before[s] = total;
     total += ptx::ld_acquire_sys(recv_count + s) - 1;
   }
   k = 0;
   for (int m = static_cast<int>(sm * warps + warp); m < total; m += static_cast<int>(num_sms * warps), ++k) {
     int s = 0;
-    while (s + 1 < ranks && before[s + 1] <= m) ++s;
+    while (s + 1 < receive_ranks && before[s + 1] <= m) ++s;
     const int slot = m - before[s];
     uint8_t* buf = bufs + (k & 1) * msg_bytes;
     if (lane == 0) {
@@ -139,10 +146,21 @@ __global__ void dispatch_phases_probe(CalibProbeArgs a) {
 
 }  // namespace
 
-int launch_dispatch_phases_probe(int ctas, int threads, int smem_bytes, const CalibProbeArgs& args) {
-  if (args.inflight & 8)
-    return SYMSIM_LAUNCH_COOPERATIVE(dispatch_phases_probe<true>, dim3(ctas), dim3(threads), static_cast<size_t>(smem_bytes),
-                                     nullptr, args);
-  return SYMSIM_LAUNCH_COOPERATIVE(dispatch_phases_probe<false>, dim3(ctas), dim3(threads), static_cast<size_t>(smem_bytes),
+template <int kRunTime>
+static int launch_probe(int ctas, int threads, int smem_bytes, const CalibProbeArgs& args) {
+  return SYMSIM_LAUNCH_COOPERATIVE(dispatch_phases_probe<kRunTime>, dim3(ctas), dim3(threads), static_cast<size_t>(smem_bytes),
                                    nullptr, args);
+}
+
+int launch_dispatch_phases_probe(int ctas, int threads, int smem_bytes, const CalibProbeArgs& args) {
+  const int run_time = (args.inflight & 8) ? 15 : (args.inflight >> 4) & 15;
+  switch (run_time) {
+    case 0: return launch_probe<0>(ctas, threads, smem_bytes, args);
+    case kRunTimeRanks: return launch_probe<kRunTimeRanks>(ctas, threads, smem_bytes, args);
+    case kRunTimeTopk: return launch_probe<kRunTimeTopk>(ctas, threads, smem_bytes, args);
+    case kRunTimeExperts: return launch_probe<kRunTimeExperts>(ctas, threads, smem_bytes, args);
+    case kRunTimeReceive: return launch_probe<kRunTimeReceive>(ctas, threads, smem_bytes, args);
+    case 15: return launch_probe<15>(ctas, threads, smem_bytes, args);
+    default: return cudaErrorInvalidValue;  // one part at a time, or all four
+  }
 }

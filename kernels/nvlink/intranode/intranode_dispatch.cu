@@ -4,13 +4,16 @@
 
 namespace {
 
+// The rank count is a template parameter, as DeepEP's kNumRanks: the loops over ranks unroll
+// and `before` lives in registers (with a run-time count it sat in a 256 B local array).
+template <int kNumRanks>
 __global__ void intranode_dispatch(IntranodeDispatchArgs a) {
   SYMSIM_EXTERN_SHARED(uint8_t, smem);
   const uint32_t thread = threadIdx.x, lane = thread % 32, warp = thread / 32;
   const uint32_t warps = blockDim.x / 32, sm = blockIdx.x, num_sms = gridDim.x;
-  const int me = a.window.rank, ranks = a.window.n_ranks;
+  const int me = a.window.rank;
   const int msg_bytes = static_cast<int>(sizeof(DispatchHeader)) + a.hidden_bytes;
-  const int experts_per_rank = a.num_experts / ranks;
+  const int experts_per_rank = a.num_experts / kNumRanks;
   uint64_t* mbar = reinterpret_cast<uint64_t*>(smem) + warp;
   uint8_t* bufs = smem + kDispatchMbarBytes + static_cast<size_t>(warp) * 2 * msg_bytes;
   auto map = [&](int* p, int r) { return a.window.get_sym_ptr(p, r); };
@@ -60,26 +63,28 @@ __global__ void intranode_dispatch(IntranodeDispatchArgs a) {
   // nvlink_barrier's own opening grid sync would only repeat the one above.
   comm::grid_sync(&a.ws->grid_sync_count[1], sm, num_sms, thread);
   if (sm == 0) {
-    if (static_cast<int>(thread) < ranks) {
+    if (static_cast<int>(thread) < kNumRanks) {
       const int count = ptx::ld_acquire_gpu(a.send_counter + thread);
       ptx::st_relaxed_sys(map(a.recv_count + me, static_cast<int>(thread)), count + 1);
     }
-    comm::nvlink_signal_and_wait(a.ws, map, ranks, thread);
+    comm::nvlink_signal_and_wait(a.ws, map, kNumRanks, thread);
   }
   comm::grid_sync(&a.ws->grid_sync_count[0], sm, num_sms, thread);
 
   // Receive side: pack [source][slot] messages into recv_x; warps take messages in turn and
   // move each with a TMA load into shared memory and a TMA store out (the copy epilogue).
-  int total = 0, before[64];
-  for (int s = 0; s < ranks; ++s) {
+  int total = 0, before[kNumRanks];
+  for (int s = 0; s < kNumRanks; ++s) {
     before[s] = total;
     total += ptx::ld_acquire_sys(a.recv_count + s) - 1;
   }
   k = 0;
   for (int m = static_cast<int>(sm * warps + warp); m < total; m += static_cast<int>(num_sms * warps), ++k) {
-    int s = 0;
-    while (s + 1 < ranks && before[s + 1] <= m) ++s;
-    const int slot = m - before[s];
+    // Message m's source: the last rank whose messages start at or before m (`before` rises).
+    int s = 0, first = 0;
+    for (int r = 1; r < kNumRanks; ++r)
+      if (before[r] <= m) s = r, first = before[r];
+    const int slot = m - first;
     uint8_t* buf = bufs + (k & 1) * msg_bytes;
     if (lane == 0) {
       ptx::tma_store_wait<1>();
@@ -98,8 +103,19 @@ __global__ void intranode_dispatch(IntranodeDispatchArgs a) {
 
 }  // namespace
 
-int launch_intranode_dispatch(int sms, int threads, const IntranodeDispatchArgs& args) {
+template <int kNumRanks>
+static int launch_for_ranks(int sms, int threads, const IntranodeDispatchArgs& args) {
   const int msg_bytes = static_cast<int>(sizeof(DispatchHeader)) + args.hidden_bytes;
-  return SYMSIM_LAUNCH_COOPERATIVE(intranode_dispatch, dim3(sms), dim3(threads),
+  return SYMSIM_LAUNCH_COOPERATIVE(intranode_dispatch<kNumRanks>, dim3(sms), dim3(threads),
                                    static_cast<size_t>(dispatch_smem_bytes(threads / 32, msg_bytes)), nullptr, args);
+}
+
+int launch_intranode_dispatch(int sms, int threads, const IntranodeDispatchArgs& args) {
+  switch (args.window.n_ranks) {
+    case 1: return launch_for_ranks<1>(sms, threads, args);
+    case 2: return launch_for_ranks<2>(sms, threads, args);
+    case 4: return launch_for_ranks<4>(sms, threads, args);
+    case 8: return launch_for_ranks<8>(sms, threads, args);
+    default: return cudaErrorInvalidValue;  // the host drivers check the rank count first
+  }
 }

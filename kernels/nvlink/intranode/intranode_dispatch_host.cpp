@@ -24,8 +24,9 @@ void intranode_dispatch_host(int rank, const symsim::KernelArgs& a) {
   const int topk = static_cast<int>(a.u64("topk")), experts = static_cast<int>(a.u64("experts"));
   const int sms = a.blocks(), threads = static_cast<int>(a.u64("threads"));
   const int msg = static_cast<int>(sizeof(DispatchHeader)) + hidden;
-  if (experts % ranks != 0 || ranks > 64 || topk > 32 || hidden % 16 != 0)
-    throw std::invalid_argument("experts must divide among ranks; ranks <= 64; topk <= 32; hidden_bytes a multiple of 16");
+  const bool kernel_ranks = ranks == 1 || ranks == 2 || ranks == 4 || ranks == 8;  // the kernel's kNumRanks
+  if (experts % ranks != 0 || !kernel_ranks || topk > 32 || hidden % 16 != 0)
+    throw std::invalid_argument("experts must divide among ranks; ranks 1, 2, 4 or 8; topk <= 32; hidden_bytes a multiple of 16");
 
   // Inputs.
   std::vector<uint8_t> x(static_cast<size_t>(tokens) * hidden);

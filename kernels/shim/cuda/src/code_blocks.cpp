@@ -8,5 +8,9 @@
 
 #include "models/nvidia/code_cost.h"
 
-extern "C" void __symsim_code_insns(uint32_t insns) { symsim::nv::g_code_insns += insns; }
+// The upper half counts the block's integer divisions (tools/code-weights/as).
+extern "C" void __symsim_code_insns(uint32_t insns) {
+  symsim::nv::g_code_insns += insns & 0xffffu;
+  symsim::nv::g_code_divs += insns >> 16;
+}
 extern "C" void __sanitizer_cov_trace_pc() { symsim::nv::g_code_insns += symsim::nv::kUnweighedBlockInsns; }
