@@ -52,7 +52,7 @@ void CheckerSet::Hub::on_wqe_post(const PostRecord& p) {
   QpRecord& rec = m_qps[p.qp];
   if (m_sites) m_sites->on_post(p, rec);
   if (m_completions) m_completions->on_post(p, rec);
-  if (m_multi_producer) m_multi_producer->on_post(p, rec);
+  if (m_multi_producer) m_multi_producer->on_post(p, rec.producers);
 }
 
 void CheckerSet::Hub::on_doorbell_store(const QpRef& q, bool cq, uint32_t value, int core, Ps t, SiteRef site) {
@@ -61,7 +61,7 @@ void CheckerSet::Hub::on_doorbell_store(const QpRef& q, bool cq, uint32_t value,
   if (!m_sites && !m_multi_producer) return;
   QpRecord& rec = m_qps[q];
   if (m_sites) m_sites->on_bell_store(value, core, t, site, rec);
-  if (m_multi_producer) m_multi_producer->on_bell_store(q, value, core, t, site, rec);
+  if (m_multi_producer) m_multi_producer->on_bell_store(q, value, core, t, site, rec.producers);
 }
 
 void CheckerSet::Hub::on_sq_doorbell(const QpRef& q, uint32_t producer_index, Ps t) {
