@@ -83,9 +83,22 @@ class SrcReuseChecker : public Checker {
     Put first, last;
     Ps complete_ps;  // the latest completion among them
   };
+  // A put whose window is not simply extended (on_executed): judged against the core writes
+  // that may follow its post, then filed in a new or extended window.
+  void add_put(const WqeRecord& r, QpRecord& rec);
+  // Whether a core write of PE `pe` may start after a post at `posted`. Writes are made in time
+  // order: when the newest was made too early to start after the post, so were all the others.
+  bool may_follow_writes(int pe, Ps posted) const {
+    return static_cast<size_t>(pe) < m_writes.size() && !m_writes[static_cast<size_t>(pe)].list.empty() &&
+           m_writes[static_cast<size_t>(pe)].list.back().made_ps + m_max_lead_ps >= posted;
+  }
   void on_rewrite(const Rewrite& w);
   void judge(const Window& win, const Rewrite& w);
-  Ps posted_ps(const Put& r) const;
+  // When a put rung at `doorbell_ps` was posted.
+  Ps posted_ps(Ps doorbell_ps) const {
+    return doorbell_ps - (m_doorbell_delay_ps != kNoDelayYet ? m_doorbell_delay_ps : doorbell_delay_ps());
+  }
+  Ps doorbell_delay_ps() const;  // a doorbell's delay after its store (from the preset, read once)
   static constexpr Ps kNoDelayYet = ~Ps{0};
   mutable Ps m_doorbell_delay_ps = kNoDelayYet;  // a doorbell's delay after its store (from the preset)
   bool settled(const Put& r, Ps t) const { return m_known.known_complete_ps(r.qp, r.wqe_index) <= t; }
