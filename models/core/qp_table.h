@@ -3,6 +3,7 @@
 // in_order() lists the entries sorted by (PE, slot, QP) for reports and results. The QPs
 // looked up last sit in a small direct-mapped cache in front of the map (the events of a run
 // come from a few QPs at a time): a hit costs a multiply and a compare instead of a hash lookup.
+// 128 entries: with 32 (put-heavy's 32 QPs) colliding QPs sent 0.3 lookups per WQE to the map.
 #pragma once
 #include <algorithm>
 #include <array>
@@ -66,14 +67,14 @@ class QpTable {
       uint64_t key = 0;
       T* value = nullptr;
     };
-    std::array<Entry, 32> entries{};
+    std::array<Entry, 128> entries{};
     Recent() = default;
     Recent(const Recent&) {}
     Recent& operator=(const Recent&) {
       entries = {};
       return *this;
     }
-    Entry& at(uint64_t key) { return entries[(key * 0x9E3779B97F4A7C15ull) >> 59]; }
+    Entry& at(uint64_t key) { return entries[(key * 0x9E3779B97F4A7C15ull) >> 57]; }
   };
 
   std::unordered_map<uint64_t, T> m_map;
