@@ -114,7 +114,7 @@ void SrcReuseChecker::on_executed(const WqeRecord& r, QpRecord& rec) {
       Window& win = *last.win;
       win.last = {r.qp, r.wqe_index, r.bytes, r.target_pe, r.opcode, r.local_va, r.doorbell_ps};
       win.complete_ps = std::max(win.complete_ps, r.complete_ps);
-      if (win.first.wqe_index == r.wqe_index) queue({r.complete_ps, r.qp.pe, last.key, &win, m_epoch});
+      if (win.first.wqe_index == r.wqe_index) queue(r.complete_ps, {r.qp.pe, last.key, &win, m_epoch});
       prune(sim_now_ps());
       return;
     }
@@ -171,7 +171,7 @@ void SrcReuseChecker::add_put(const WqeRecord& r, QpRecord& rec) {
       win.complete_ps = std::max(win.complete_ps, r.complete_ps);
     }
   }
-  if (win.first.wqe_index == r.wqe_index) queue({r.complete_ps, r.qp.pe, key, &win, m_epoch});
+  if (win.first.wqe_index == r.wqe_index) queue(r.complete_ps, {r.qp.pe, key, &win, m_epoch});
   m_max_source_bytes = std::max<uint64_t>(m_max_source_bytes, r.bytes);
   if (pe >= m_source_span.size()) m_source_span.resize(pe + 1, {UINT64_MAX, 0});
   auto& span = m_source_span[pe];
@@ -183,7 +183,8 @@ void SrcReuseChecker::expire(Ps now) {
   // A window forgets itself once complete and known complete (no later write can race with
   // it), or complete after its launch ended; visit only the windows that may have completed.
   while (!m_expiry.empty() && m_expiry.front().t < now) {
-    Expiry& top = m_expiry.front();
+    const uint32_t id = m_expiry.front().expiry;
+    Expiry& top = m_expiries[id];
     const int pe = top.pe;
     Sources& sources = m_sources[static_cast<size_t>(pe)];
     if (top.epoch != m_epoch) {  // a window was erased or a map moved since: find it by key
@@ -197,8 +198,9 @@ void SrcReuseChecker::expire(Ps now) {
       continue;
     }
     const SourceKey key = top.key;
-    std::pop_heap(m_expiry.begin(), m_expiry.end(), std::greater<Expiry>());
+    std::pop_heap(m_expiry.begin(), m_expiry.end(), std::greater<Due>());
     m_expiry.pop_back();
+    m_free_expiries.push_back(id);
     if (!win) continue;
     const bool launch_over = static_cast<size_t>(pe) >= m_running.size() || m_running[pe] == 0;
     if (launch_over || settled(win->last, now)) {
@@ -211,7 +213,7 @@ void SrcReuseChecker::expire(Ps now) {
 
 void SrcReuseChecker::requeue_top(Ps t) {
   // Sift the earliest entry, now due at `t`, down to its place.
-  Expiry moving = m_expiry.front();
+  Due moving = m_expiry.front();
   moving.t = t;
   const size_t n = m_expiry.size();
   size_t i = 0;
