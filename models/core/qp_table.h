@@ -3,6 +3,8 @@
 // in_order() lists the entries sorted by (PE, slot, QP) for reports and results. The QPs
 // looked up last sit in a small direct-mapped cache in front of the map (the events of a run
 // come from a few QPs at a time): a hit costs a multiply and a compare instead of a hash lookup.
+// 64 entries: with 32, put-heavy's 32 QPs collided (0.3 map lookups per WQE); 128 spread the
+// lookups over twice the cache lines (2.7 more L1d misses per WQE in cachegrind).
 #pragma once
 #include <algorithm>
 #include <array>
@@ -66,14 +68,14 @@ class QpTable {
       uint64_t key = 0;
       T* value = nullptr;
     };
-    std::array<Entry, 32> entries{};
+    std::array<Entry, 64> entries{};
     Recent() = default;
     Recent(const Recent&) {}
     Recent& operator=(const Recent&) {
       entries = {};
       return *this;
     }
-    Entry& at(uint64_t key) { return entries[(key * 0x9E3779B97F4A7C15ull) >> 59]; }
+    Entry& at(uint64_t key) { return entries[(key * 0x9E3779B97F4A7C15ull) >> 58]; }
   };
 
   std::unordered_map<uint64_t, T> m_map;

@@ -52,7 +52,7 @@ void CheckerSet::Hub::on_wqe_post(const PostRecord& p) {
   QpRecord& rec = m_qps[p.qp];
   if (m_sites) m_sites->on_post(p, rec);
   if (m_completions) m_completions->on_post(p, rec);
-  if (m_multi_producer) m_multi_producer->on_post(p, rec);
+  if (m_multi_producer) m_multi_producer->on_post(p, rec.producers);
 }
 
 void CheckerSet::Hub::on_doorbell_store(const QpRef& q, bool cq, uint32_t value, int core, Ps t, SiteRef site) {
@@ -61,7 +61,7 @@ void CheckerSet::Hub::on_doorbell_store(const QpRef& q, bool cq, uint32_t value,
   if (!m_sites && !m_multi_producer) return;
   QpRecord& rec = m_qps[q];
   if (m_sites) m_sites->on_bell_store(value, core, t, site, rec);
-  if (m_multi_producer) m_multi_producer->on_bell_store(q, value, core, t, site, rec);
+  if (m_multi_producer) m_multi_producer->on_bell_store(q, value, core, t, site, rec.producers);
 }
 
 void CheckerSet::Hub::on_sq_doorbell(const QpRef& q, uint32_t producer_index, Ps t) {
@@ -74,7 +74,8 @@ void CheckerSet::Hub::on_wqe_fetched(const QpRef& q, uint32_t wqe_index, const u
 }
 
 void CheckerSet::Hub::on_wqe_executed(const WqeRecord& r) {
-  QpRecord* rec = m_completions || m_unreaped || m_flag_before_data || m_src_reuse ? &m_qps[r.qp] : nullptr;
+  QpRecord* rec =
+      m_completions || m_unreaped || m_flag_before_data || m_src_reuse || m_dst_race ? &m_qps[r.qp] : nullptr;
   if (m_completions) m_completions->on_executed(r, *rec);
   if (m_history) m_history->on_executed(r);
   if (m_cq_overflow && m_cq_overflow->waiting()) m_cq_overflow->on_executed(r);
@@ -86,7 +87,7 @@ void CheckerSet::Hub::on_wqe_executed(const WqeRecord& r) {
   if (m_unreaped && ((r.flags & udma::flag::kCqe) || r.status != 0)) m_unreaped->on_executed(r, *rec);
   if (r.status != 0) return;  // the data rules judge only WQEs that moved bytes
   if (m_src_reuse) m_src_reuse->on_executed(r, *rec);
-  if (m_dst_race) m_dst_race->on_executed(r);
+  if (m_dst_race) m_dst_race->on_executed(r, *rec);
   if (m_flag_before_data) m_flag_before_data->on_executed(r, *rec);
   if (m_gm_bounds) m_gm_bounds->on_executed(r);
 }

@@ -10,6 +10,8 @@
 
 namespace symsim {
 
+struct QpRecord;
+
 inline constexpr HazardId kDstWriteRace{"dst_write_race", "two writers landed on overlapping remote bytes with no ordering"};
 
 // dst_write_race: two WQEs of different QPs land on overlapping bytes and the later one's
@@ -22,7 +24,16 @@ class DstWriteRaceChecker : public Checker {
   void on_block_start(int pe, int core, const char* kernel, Ps t) override;
   void on_block_end(int pe, int core, const char* kernel, Ps t) override;
   void on_device_barrier(Ps t) override;
-  void on_executed(const WqeRecord& r);
+  void on_executed(const WqeRecord& r, QpRecord& rec);  // rec: r's QP (qp_record.h)
+
+  // Kept in the QP's record: the landing its last WQE replaced or added, when no other QP's
+  // landing overlapped it. While no landing has been added or forgotten since (`epoch` ==
+  // m_epoch), the landings and ranges on its pages are the same, so a WQE of the same range
+  // races with nothing and replaces that landing without visiting its pages.
+  struct QpLast {
+    uint64_t epoch = 0;  // 0: none
+    uint32_t id = 0;
+  };
 
  private:
   struct Landing {
@@ -34,7 +45,11 @@ class DstWriteRaceChecker : public Checker {
     bool live;
     uint64_t launch;  // launch generation it was posted in (a launch boundary orders)
   };
+  // Reports the first landing that r's landing on [begin, end) of PE `dst_pe` races with, then
+  // files it (replacing its QP's landing on the same range) and updates `cached`.
+  void judge_and_file(const WqeRecord& r, int dst_pe, uint64_t begin, uint64_t end, QpLast& cached);
   void forget(uint32_t id);
+  void sweep();  // after each WQE
   // Whether the poster (`core` of PE `pe`, at `post_ps`) knew `e` complete.
   bool ordered_after(const Landing& e, int pe, int core, Ps post_ps) const;
   bool settled(const Landing& e) const;  // every later post anywhere is ordered after it
@@ -46,6 +61,7 @@ class DstWriteRaceChecker : public Checker {
   std::vector<PageMultimap<uint32_t>> m_pages;  // by destination PE
   // Landings complete and settled are forgotten by a sweep that looks at two pool entries per WQE.
   size_t m_sweep = 0;
+  uint64_t m_epoch = 1;  // moves on when a landing is added or forgotten (QpLast)
   const CompletionKnowledge& m_known;  // shared (posts and reaps), fed before this checker's hooks
   std::vector<Ps> m_barriers;         // device barrier release times, in order
   int m_running = 0;                  // blocks running on every PE

@@ -24,6 +24,8 @@ class GmOutOfBoundsChecker : public Checker {
   };
 
  private:
+  // Reports each side of r's ranges (local, remote) outside every allocation.
+  void check(const WqeRecord& r, uint64_t local_len, uint64_t remote_len);
   // The allocation holding [p, p+len), or null; `near` gets the one p falls in or after.
   bool inside(const uint8_t* p, uint64_t len, std::string* near) const;
   std::vector<Alloc> m_allocs;  // sorted by begin: searched on every copy and WQE

@@ -5,8 +5,6 @@
 
 #include "sim/checkers/qp_multi_producer.h"
 
-#include "sim/checkers/qp_record.h"
-
 namespace symsim {
 
 SYMSIM_ASCEND_CHECKER(QpMultiProducerChecker, "qp_multi_producer", 80, "two cores of one launch post to (or ring) the same QP", kQpMultiProducer);
@@ -18,15 +16,6 @@ void QpMultiProducerChecker::on_block_start(int pe, int, const char*, Ps) {
 }
 
 void QpMultiProducerChecker::on_block_end(int pe, int, const char*, Ps) { --m_pes[static_cast<size_t>(pe)].running; }
-
-void QpMultiProducerChecker::on_post(const PostRecord& p, QpRecord& rec) {
-  producer(p.qp, p.core, p.wqe_index, p.t, p.site, "posted", rec.producers);
-}
-
-void QpMultiProducerChecker::on_bell_store(const QpRef& q, uint32_t value, int core, Ps t, SiteRef site,
-                                           QpRecord& rec) {
-  producer(q, core, value, t, site, "rang the SQ doorbell of", rec.producers);
-}
 
 void QpMultiProducerChecker::producer(const QpRef& q, int core, uint32_t wqe, Ps t, SiteRef site, const char* how,
                                       Producers& p) {

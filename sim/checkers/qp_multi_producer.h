@@ -1,4 +1,5 @@
 #pragma once
+#include <algorithm>
 #include <set>
 #include <tuple>
 #include <vector>
@@ -9,8 +10,6 @@
 
 namespace symsim {
 
-struct QpRecord;
-
 inline constexpr HazardId kQpMultiProducer{"qp_multi_producer", "two cores posted to one QP without atomic head reservation"};
 
 // qp_multi_producer: two cores of one launch post to (or ring) the same QP; `observed` when
@@ -20,10 +19,6 @@ class QpMultiProducerChecker : public Checker {
   using Checker::Checker;
   void on_block_start(int pe, int core, const char* kernel, Ps t) override;
   void on_block_end(int pe, int core, const char* kernel, Ps t) override;
-  // `rec` is the record of the event's QP (qp_record.h).
-  void on_post(const PostRecord& p, QpRecord& rec);
-  void on_bell_store(const QpRef& q, uint32_t value, int core, Ps t, SiteRef site, QpRecord& rec);  // SQ doorbells only
-
   // A core producing on a QP in this launch: from its first post or doorbell to its latest.
   struct Span {
     int core;
@@ -37,7 +32,24 @@ class QpMultiProducerChecker : public Checker {
     std::vector<Span> cores;  // in order of their first post (one, unless the hazard is there)
   };
 
+  // `mine` is the producers part of the event's QP record (qp_record.h). Inline: nearly every
+  // event comes from the QP's one producer of this launch, and then only its span grows.
+  void on_post(const PostRecord& p, Producers& mine) {
+    if (!sole_producer(p.qp.pe, p.core, p.t, mine)) producer(p.qp, p.core, p.wqe_index, p.t, p.site, "posted", mine);
+  }
+  void on_bell_store(const QpRef& q, uint32_t value, int core, Ps t, SiteRef site, Producers& mine) {  // SQ doorbells only
+    if (!sole_producer(q.pe, core, t, mine)) producer(q, core, value, t, site, "rang the SQ doorbell of", mine);
+  }
+
  private:
+  // What producer() does when `core` is already the QP's only producer in its PE's launch.
+  bool sole_producer(int pe, int core, Ps t, Producers& p) {
+    if (core < 0 || static_cast<size_t>(pe) >= m_pes.size() || p.launch != m_pes[static_cast<size_t>(pe)].launch ||
+        p.cores.size() != 1 || p.cores[0].core != core)
+      return false;
+    p.cores[0].last_ps = std::max(p.cores[0].last_ps, t);
+    return true;
+  }
   void producer(const QpRef& q, int core, uint32_t wqe, Ps t, SiteRef site, const char* how, Producers& p);
   struct PeLaunch {
     int running = 0;      // blocks of the PE's current launch still running

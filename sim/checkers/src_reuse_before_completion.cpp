@@ -34,10 +34,10 @@ bool reads_source(uint8_t opcode) {
 }
 }  // namespace
 
-Ps SrcReuseChecker::posted_ps(const Put& r) const {
+Ps SrcReuseChecker::doorbell_delay_ps() const {
   if (m_doorbell_delay_ps == kNoDelayYet)
     m_doorbell_delay_ps = m_ctx.sys.params().ns(m_ctx.sys.params().udma_doorbell_ns);
-  return r.doorbell_ps - m_doorbell_delay_ps;
+  return m_doorbell_delay_ps;
 }
 
 void SrcReuseChecker::judge(const Window& win, const Rewrite& w) {
@@ -45,12 +45,12 @@ void SrcReuseChecker::judge(const Window& win, const Rewrite& w) {
   if (w.pe != first.qp.pe) return;
   const auto* src = reinterpret_cast<const uint8_t*>(first.local_va);
   if (w.dst >= src + first.bytes || w.dst + w.bytes <= src) return;
-  if (w.t < posted_ps(first)) return;
+  if (w.t < posted_ps(first.doorbell_ps)) return;
   // The put the rewrite is not ordered after: the first of the window unless the PE knew it
   // complete by then, else the last (posted before the rewrite and not known complete).
   const Put* r = &first;
   if (settled(first, w.t)) {
-    if (w.t < posted_ps(win.last) || settled(win.last, w.t)) return;
+    if (w.t < posted_ps(win.last.doorbell_ps) || settled(win.last, w.t)) return;
     r = &win.last;
   }
   const bool observed = w.t < win.complete_ps;
@@ -103,16 +103,33 @@ void SrcReuseChecker::on_block_end(int pe, int, const char*, Ps) {
 
 void SrcReuseChecker::on_executed(const WqeRecord& r, QpRecord& rec) {
   if (!reads_source(r.opcode) || r.status != 0) return;
+  // The common case (put-heavy: every put): the QP's last put had the same source, no core
+  // write may start after this post, and the PE does not yet know that put complete. Then the
+  // put only extends that window (what add_put does in this case; the source span and the
+  // longest source are unchanged).
+  const QpLast& last = rec.src_reuse;
+  if (last.epoch == m_epoch && last.key == SourceKey{r.local_va, r.bytes, r.qp.slot, r.qp.qp}) {
+    const Ps posted = posted_ps(r.doorbell_ps);
+    if (!may_follow_writes(r.qp.pe, posted) && m_known.known(rec, last.win->last.wqe_index).t > posted) {
+      Window& win = *last.win;
+      win.last = {r.qp, r.wqe_index, r.bytes, r.target_pe, r.opcode, r.local_va, r.doorbell_ps};
+      win.complete_ps = std::max(win.complete_ps, r.complete_ps);
+      if (win.first.wqe_index == r.wqe_index) queue(r.complete_ps, {r.qp.pe, last.key, &win, m_epoch});
+      prune(sim_now_ps());
+      return;
+    }
+  }
+  add_put(r, rec);
+}
+
+void SrcReuseChecker::add_put(const WqeRecord& r, QpRecord& rec) {
   const Put put{r.qp, r.wqe_index, r.bytes, r.target_pe, r.opcode, r.local_va, r.doorbell_ps};
   const Window single{put, put, r.complete_ps};
-  const Ps posted = posted_ps(put);
-  // Writes are made in time order: when the newest was made too early to start after the post,
-  // so were all the others.
-  const PeWrites* pe_writes = static_cast<size_t>(r.qp.pe) < m_writes.size() ? &m_writes[r.qp.pe] : nullptr;
-  if (pe_writes && !pe_writes->list.empty() && pe_writes->list.back().made_ps + m_max_lead_ps >= posted) {
+  const Ps posted = posted_ps(r.doorbell_ps);
+  if (may_follow_writes(r.qp.pe, posted)) {
     // The writes that may overlap the source and start after the post, newest first (along a
     // page's chain the writes get older).
-    const PeWrites& writes = *pe_writes;
+    const PeWrites& writes = m_writes[static_cast<size_t>(r.qp.pe)];
     m_found.clear();
     const uint64_t first = first_page(r.local_va), last = last_page(r.local_va, r.bytes);
     for (uint64_t p = first; p <= last; ++p) {
@@ -154,7 +171,7 @@ void SrcReuseChecker::on_executed(const WqeRecord& r, QpRecord& rec) {
       win.complete_ps = std::max(win.complete_ps, r.complete_ps);
     }
   }
-  if (win.first.wqe_index == r.wqe_index) queue({r.complete_ps, r.qp.pe, key, &win, m_epoch});
+  if (win.first.wqe_index == r.wqe_index) queue(r.complete_ps, {r.qp.pe, key, &win, m_epoch});
   m_max_source_bytes = std::max<uint64_t>(m_max_source_bytes, r.bytes);
   if (pe >= m_source_span.size()) m_source_span.resize(pe + 1, {UINT64_MAX, 0});
   auto& span = m_source_span[pe];
@@ -166,7 +183,8 @@ void SrcReuseChecker::expire(Ps now) {
   // A window forgets itself once complete and known complete (no later write can race with
   // it), or complete after its launch ended; visit only the windows that may have completed.
   while (!m_expiry.empty() && m_expiry.front().t < now) {
-    Expiry& top = m_expiry.front();
+    const uint32_t id = m_expiry.front().expiry;
+    Expiry& top = m_expiries[id];
     const int pe = top.pe;
     Sources& sources = m_sources[static_cast<size_t>(pe)];
     if (top.epoch != m_epoch) {  // a window was erased or a map moved since: find it by key
@@ -180,8 +198,9 @@ void SrcReuseChecker::expire(Ps now) {
       continue;
     }
     const SourceKey key = top.key;
-    std::pop_heap(m_expiry.begin(), m_expiry.end(), std::greater<Expiry>());
+    std::pop_heap(m_expiry.begin(), m_expiry.end(), std::greater<Due>());
     m_expiry.pop_back();
+    m_free_expiries.push_back(id);
     if (!win) continue;
     const bool launch_over = static_cast<size_t>(pe) >= m_running.size() || m_running[pe] == 0;
     if (launch_over || settled(win->last, now)) {
@@ -194,7 +213,7 @@ void SrcReuseChecker::expire(Ps now) {
 
 void SrcReuseChecker::requeue_top(Ps t) {
   // Sift the earliest entry, now due at `t`, down to its place.
-  Expiry moving = m_expiry.front();
+  Due moving = m_expiry.front();
   moving.t = t;
   const size_t n = m_expiry.size();
   size_t i = 0;

@@ -83,9 +83,22 @@ class SrcReuseChecker : public Checker {
     Put first, last;
     Ps complete_ps;  // the latest completion among them
   };
+  // A put whose window is not simply extended (on_executed): judged against the core writes
+  // that may follow its post, then filed in a new or extended window.
+  void add_put(const WqeRecord& r, QpRecord& rec);
+  // Whether a core write of PE `pe` may start after a post at `posted`. Writes are made in time
+  // order: when the newest was made too early to start after the post, so were all the others.
+  bool may_follow_writes(int pe, Ps posted) const {
+    return static_cast<size_t>(pe) < m_writes.size() && !m_writes[static_cast<size_t>(pe)].list.empty() &&
+           m_writes[static_cast<size_t>(pe)].list.back().made_ps + m_max_lead_ps >= posted;
+  }
   void on_rewrite(const Rewrite& w);
   void judge(const Window& win, const Rewrite& w);
-  Ps posted_ps(const Put& r) const;
+  // When a put rung at `doorbell_ps` was posted.
+  Ps posted_ps(Ps doorbell_ps) const {
+    return doorbell_ps - (m_doorbell_delay_ps != kNoDelayYet ? m_doorbell_delay_ps : doorbell_delay_ps());
+  }
+  Ps doorbell_delay_ps() const;  // a doorbell's delay after its store (from the preset, read once)
   static constexpr Ps kNoDelayYet = ~Ps{0};
   mutable Ps m_doorbell_delay_ps = kNoDelayYet;  // a doorbell's delay after its store (from the preset)
   bool settled(const Put& r, Ps t) const { return m_known.known_complete_ps(r.qp, r.wqe_index) <= t; }
@@ -110,19 +123,34 @@ class SrcReuseChecker : public Checker {
   // Ordered by time only: what expire() decides for one window does not depend on the others
   // due at the same time.
   struct Expiry {
-    Ps t;
     int pe;
     SourceKey key;
     Window* win;
     uint64_t epoch;
-    bool operator>(const Expiry& o) const { return t > o.t; }
   };
-  // A min-heap (std::push_heap with std::greater): a window extended since its entry was
-  // queued gets the entry back with a later time in one sift (requeue_top).
-  std::vector<Expiry> m_expiry;
-  void queue(const Expiry& e) {
-    m_expiry.push_back(e);
-    std::push_heap(m_expiry.begin(), m_expiry.end(), std::greater<Expiry>());
+  // A min-heap (std::push_heap with std::greater) of due times naming their entries in
+  // m_expiries: a window extended since its entry was queued gets the entry back with a later
+  // time in one sift (requeue_top), which moves 16-byte items, not whole entries.
+  struct Due {
+    Ps t;
+    uint32_t expiry;  // index into m_expiries
+    bool operator>(const Due& o) const { return t > o.t; }
+  };
+  std::vector<Due> m_expiry;
+  std::vector<Expiry> m_expiries;
+  std::vector<uint32_t> m_free_expiries;  // indices of m_expiries not in the heap
+  void queue(Ps t, const Expiry& e) {
+    uint32_t id;
+    if (m_free_expiries.empty()) {
+      id = static_cast<uint32_t>(m_expiries.size());
+      m_expiries.push_back(e);
+    } else {
+      id = m_free_expiries.back();
+      m_free_expiries.pop_back();
+      m_expiries[id] = e;
+    }
+    m_expiry.push_back({t, id});
+    std::push_heap(m_expiry.begin(), m_expiry.end(), std::greater<Due>());
   }
   void requeue_top(Ps t);
   const CompletionKnowledge& m_known;  // shared, fed before this checker's hooks
