@@ -79,7 +79,8 @@ __global__ void shim_parts_probe(CalibProbeArgs a, layout::SymBuffer<> sym) {
     const uint32_t id = blockIdx.x * (blockDim.x / 32) + warp, ids = gridDim.x * (blockDim.x / 32);
     for (int r = 0; r < a.per_thread; ++r, w.next()) {
       constexpr bool kMapped = kPull & 8, kRunTime = kPull & 16;
-      int t = static_cast<int>((static_cast<uint32_t>(r) * ids + id) % kPullProbeTokens), src = 0, topk_n = 8, per_rank = 64;
+      int t = static_cast<int>((static_cast<uint32_t>(r) * ids + id) % kPullProbeTokens);
+      int src = 0, topk_n = 8, per_rank = 64;
       if constexpr (kRunTime) {
         const int pair = r * static_cast<int>(ids) + static_cast<int>(id), tokens = kPullProbeTokens * a.ranks;
         src = pair / tokens, t = pair % tokens, topk_n = a.topk, per_rank = a.experts / a.ranks;
@@ -88,7 +89,10 @@ __global__ void shim_parts_probe(CalibProbeArgs a, layout::SymBuffer<> sym) {
       }
       const int* route = topk + t * 8 + lane;
       const uint8_t* row = w.src + w.off;
-      if constexpr (kMapped) route = sym.map(route, static_cast<uint32_t>(src)), row = sym.map(row, static_cast<uint32_t>(src));
+      if constexpr (kMapped) {
+        route = sym.map(route, static_cast<uint32_t>(src));
+        row = sym.map(row, static_cast<uint32_t>(src));
+      }
       int e = -1;
       if (static_cast<int>(lane) < topk_n) e = (a.inflight & 1) ? ptx::ld_weak(route) : 0;
       if (!__any_sync(0xffffffffu, e >= 0 && e / per_rank == 0)) continue;
