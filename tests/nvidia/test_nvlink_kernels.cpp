@@ -51,6 +51,15 @@ TEST(PullDispatch, EveryRoutedTokenIsPulledByteForByte) {
   EXPECT_EQ(out.result["stats"]["nvlink"].size(), 16u) << "tokens crossed NVLink";
 }
 
+TEST(PullDispatch, RefusesRankCountsItsKernelIsNotBuiltFor) {
+  // pull_dispatch<kNumRanks> exists for 1, 2, 4 and 8 ranks: at 3 the host says so, launching nothing.
+  const auto out = run("pull_dispatch_8gpu", {"pes=3"});
+  EXPECT_EQ(out.result["status"], "fail");
+  const std::string detail = out.result["expectations"].at(0)["detail"];
+  EXPECT_NE(detail.find("ranks 1, 2, 4 or 8"), std::string::npos) << detail;
+  EXPECT_EQ(out.result["stats"]["kernels"].size(), 0u);
+}
+
 TEST(IntranodeCombine, EveryTokenIsTheExactSumOfItsExpertsRows) {
   const auto out = run("intranode_combine_8gpu");
   expect_pass(out);

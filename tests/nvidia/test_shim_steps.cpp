@@ -102,6 +102,27 @@ TEST(ShimSteps, DispatchsBodyAtOnePe) {  // shim.dispatch_phases.128tok.h7168.p3
 
 namespace {
 
+// calib_probe mode 21 (pull's step per token, all its parts) in pull_1pe's shape, 4 CTAs x 4 warps;
+// `variant` + 8: through SymBuffer::map with a run-time source, + 16: pull's run-time divisions.
+double pull_step_ns(int variant) {
+  return calib_probe_value({"platform=h200", "kernel.args.mode=21", "kernel.args.bytes=7168", "kernel.args.count=64",
+                            "kernel.args.warps=4", "kernel.blocks=4", "kernel.args.window_kib=16384", "kernel.args.hot=1",
+                            "kernel.args.inflight=" + std::to_string(7 + variant)});
+}
+
+}  // namespace
+
+// shim.pull_step.l2.7k.c4w4.rt_ns (tenth pass): 1508 / 1506 ns on the GPU, 145 ns over the step
+// without the run-time divisions (full_ns 1359 / 1366); the model charges its two divisions
+// sm.code_div_ns each, fitted to dispatch's (1415 ns; without the rule 1249).
+TEST(ShimSteps, PullsStepWithItsRunTimeDivisions) { EXPECT_NEAR(pull_step_ns(16), 1507, 151); }
+
+// shim.pull_step.l2.7k.c4w4.mapped_ns: 1381 / 1357 ns, as full_ns: a rank's offset read from the
+// kernel's parameters by a register index costs the GPU next to nothing, the model neither (1250).
+TEST(ShimSteps, PullsStepThroughSymBufferMap) { EXPECT_NEAR(pull_step_ns(8), 1369, 137); }
+
+namespace {
+
 // calib_probe mode 23 (eighth pass): 512 rows of 7168 B written or read once by 4 CTAs x 4 warps.
 double fresh_rows_value(int op, int hot) {
   return calib_probe_value({"platform=h200", "kernel.args.mode=23", "kernel.args.bytes=7168", "kernel.args.count=512",

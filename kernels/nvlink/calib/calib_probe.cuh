@@ -34,7 +34,8 @@ enum CalibProbeMode : int {
   // Issue 19, seventh pass: mode 12's two halves apart, and pull's whole per-token step.
   kProbeLoadRoundWarp = 19,  // mode 12 without its store: bulk loads only, the whole warp waits on the mbarrier
   kProbeStoreRoundWarp = 20, // mode 12 without its load: bulk stores only, one left in flight
-  kProbePullStep = 21,       // pull_dispatch's step per token; `inflight` bits: 1 routing load, 2 slot atomic, 4 slot stores
+  kProbePullStep = 21,       // pull_dispatch's step per token; `inflight` bits: 1 routing load, 2 slot atomic,
+                             // 4 slot stores, 8 SymBuffer::map, 16 run-time divisions
   // Second call: intranode_dispatch at one PE up to the end of phase `inflight` (dispatch_phases_probe.cu), ns.
   kProbeDispatchPhases = 22,
   // Eighth pass: rows of memory written or read once, by the memory's state (fresh_rows_probe.cu), ns.

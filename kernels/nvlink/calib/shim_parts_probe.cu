@@ -4,6 +4,7 @@
 // shim_probe's modes, whose rows the presets are fitted from, keep the code they were
 // measured and simulated with.
 #include "kernels/nvlink/calib/calib_probe.cuh"
+#include "sym_buffer.cuh"
 #include "symsim_launch.cuh"
 #include "symsim_ptx.cuh"
 
@@ -27,7 +28,10 @@ __device__ PartsWalk parts_walk(const CalibProbeArgs& a) {
   return {a.buf, a.buf + half, half, step, (static_cast<uint64_t>(blockIdx.x) * warps + warp) * a.bytes};
 }
 
-__global__ void shim_parts_probe(CalibProbeArgs a) {
+// kPull: mode 21's variants (`inflight` + 8, + 16), instantiated apart so that its other rows
+// keep the code they were measured and simulated with.
+template <int kPull>
+__global__ void shim_parts_probe(CalibProbeArgs a, layout::SymBuffer<> sym) {
   SYMSIM_EXTERN_SHARED(uint8_t, smem);
   const uint32_t thread = threadIdx.x, lane = thread % 32, warp = thread / 32;
   uint64_t* mbar = reinterpret_cast<uint64_t*>(smem) + warp;
@@ -63,27 +67,45 @@ __global__ void shim_parts_probe(CalibProbeArgs a) {
     // pull_dispatch's step per token at one PE: lanes < 8 load the token's routing, the warp
     // votes, lane 0 takes a slot with an atomic, waits for its last store, copies the row
     // through shared memory and writes the slot's two source words. `inflight` says which of
-    // the routing load (1), the atomic (2) and the source words (4) the step keeps.
+    // the routing load (1), the atomic (2) and the source words (4) the step keeps; + 8: the
+    // routing and the row reached through `sym.map` with a source known only at run time, as
+    // pull_dispatch without its kNumRanks (a register-indexed read of the parameters' offsets);
+    // + 16: the pair's token and source and the experts per rank by run-time divisions, top-k a
+    // run-time bound, as pull_dispatch's pair loop.
     PartsWalk w = parts_walk(a);
     int* counter = a.word;
     const int* topk = a.word + kPullProbeTopkInts;
     int* recv_src = a.word + kPullProbeSrcInts;
     const uint32_t id = blockIdx.x * (blockDim.x / 32) + warp, ids = gridDim.x * (blockDim.x / 32);
     for (int r = 0; r < a.per_thread; ++r, w.next()) {
-      const int t = static_cast<int>((static_cast<uint32_t>(r) * ids + id) % kPullProbeTokens);
+      constexpr bool kMapped = kPull & 8, kRunTime = kPull & 16;
+      int t = static_cast<int>((static_cast<uint32_t>(r) * ids + id) % kPullProbeTokens);
+      int src = 0, topk_n = 8, per_rank = 64;
+      if constexpr (kRunTime) {
+        const int pair = r * static_cast<int>(ids) + static_cast<int>(id), tokens = kPullProbeTokens * a.ranks;
+        src = pair / tokens, t = pair % tokens, topk_n = a.topk, per_rank = a.experts / a.ranks;
+      } else if constexpr (kMapped) {
+        src = static_cast<int>((static_cast<uint32_t>(r) * ids + id) >> 24);  // 0, not known at compile time
+      }
+      const int* route = topk + t * 8 + lane;
+      const uint8_t* row = w.src + w.off;
+      if constexpr (kMapped) {
+        route = sym.map(route, static_cast<uint32_t>(src));
+        row = sym.map(row, static_cast<uint32_t>(src));
+      }
       int e = -1;
-      if (lane < 8) e = (a.inflight & 1) ? ptx::ld_weak(topk + t * 8 + lane) : 0;
-      if (!__any_sync(0xffffffffu, e >= 0 && e / 64 == 0)) continue;
+      if (static_cast<int>(lane) < topk_n) e = (a.inflight & 1) ? ptx::ld_weak(route) : 0;
+      if (!__any_sync(0xffffffffu, e >= 0 && e / per_rank == 0)) continue;
       if (lane == 0) {
         const int slot = ((a.inflight & 2) ? atomicAdd(counter, 1) : static_cast<int>(static_cast<uint32_t>(r) * ids + id)) % kPullProbeSlots;
         ptx::tma_store_wait<0>();
-        ptx::tma_load_1d(bufs, w.src + w.off, mbar, a.bytes);
+        ptx::tma_load_1d(bufs, row, mbar, a.bytes);
         ptx::mbarrier_arrive_and_set_tx(mbar, a.bytes);
         ptx::mbarrier_wait_and_flip_phase(mbar, phase);
         ptx::tma_store_1d(w.dst + w.off, bufs, a.bytes);
         ptx::tma_store_commit();
         if (a.inflight & 4) {
-          ptx::st_na(recv_src + 2 * slot, 0);
+          ptx::st_na(recv_src + 2 * slot, src);
           ptx::st_na(recv_src + 2 * slot + 1, t);
         }
       }
@@ -98,5 +120,13 @@ __global__ void shim_parts_probe(CalibProbeArgs a) {
 }  // namespace
 
 int launch_shim_parts_probe(int ctas, int threads, int smem_bytes, const CalibProbeArgs& args) {
-  return SYMSIM_LAUNCH(shim_parts_probe, dim3(ctas), dim3(threads), static_cast<size_t>(smem_bytes), nullptr, args);
+  const layout::SymBuffer<> sym;  // one PE: every offset 0 (only mode 21 + 8 reads them)
+  const dim3 grid(ctas), block(threads);
+  const auto smem = static_cast<size_t>(smem_bytes);
+  switch (args.mode == kProbePullStep ? args.inflight & 24 : 0) {
+    case 8: return SYMSIM_LAUNCH(shim_parts_probe<8>, grid, block, smem, nullptr, args, sym);
+    case 16: return SYMSIM_LAUNCH(shim_parts_probe<16>, grid, block, smem, nullptr, args, sym);
+    case 24: return SYMSIM_LAUNCH(shim_parts_probe<24>, grid, block, smem, nullptr, args, sym);
+    default: return SYMSIM_LAUNCH(shim_parts_probe<0>, grid, block, smem, nullptr, args, sym);
+  }
 }

@@ -18,11 +18,11 @@ struct PullDispatchArgs {
   uint8_t* recv_x;         // [ranks * num_tokens][hidden_bytes], local: pulled tokens
   int* recv_src;           // [ranks * num_tokens][2], local: (source rank, token) of each
   int* recv_counter;       // local, zeroed: output slots taken
-  layout::SymBuffer<> sym;
   int num_ranks, num_tokens, hidden_bytes, topk, num_experts;
 };
 
 constexpr int kPullMbarBytes = 1024;  // one mbarrier per warp at the front of shared memory
 inline int pull_smem_bytes(int warps, int hidden_bytes) { return kPullMbarBytes + warps * hidden_bytes; }
 
-int launch_pull_dispatch(int sms, int threads, const PullDispatchArgs& args);
+// `sym` maps this rank's buffer to every rank's; num_ranks 1, 2, 4 or 8 (the kernel's kNumRanks).
+int launch_pull_dispatch(int sms, int threads, const PullDispatchArgs& args, const layout::SymBuffer<>& sym);

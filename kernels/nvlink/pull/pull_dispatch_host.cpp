@@ -23,8 +23,10 @@ void pull_dispatch_host(int rank, const symsim::KernelArgs& a) {
   const int tokens = static_cast<int>(a.u64("tokens")), hidden = static_cast<int>(a.u64("hidden_bytes"));
   const int topk = static_cast<int>(a.u64("topk")), experts = static_cast<int>(a.u64("experts"));
   const int sms = a.blocks(), threads = static_cast<int>(a.u64("threads"));
-  if (experts % ranks != 0 || topk > 32 || hidden % 16 != 0 || threads < ranks)
-    throw std::invalid_argument("experts must divide among ranks; topk <= 32; hidden_bytes a multiple of 16; threads >= ranks");
+  const bool kernel_ranks = ranks == 1 || ranks == 2 || ranks == 4 || ranks == 8;  // the kernel's kNumRanks
+  if (experts % ranks != 0 || !kernel_ranks || topk > 32 || hidden % 16 != 0 || threads < ranks)
+    throw std::invalid_argument(
+        "experts must divide among ranks; ranks 1, 2, 4 or 8; topk <= 32; hidden_bytes a multiple of 16; threads >= ranks");
 
   std::vector<uint8_t> x(static_cast<size_t>(tokens) * hidden);
   std::vector<int> idx(static_cast<size_t>(tokens) * topk);
@@ -47,7 +49,7 @@ void pull_dispatch_host(int rank, const symsim::KernelArgs& a) {
   cudaMalloc(&args.recv_src, max_out * 2 * sizeof(int));
   cudaMalloc(&args.recv_counter, sizeof(int));
   cudaMemset(args.recv_counter, 0, sizeof(int));
-  args.sym = layout::SymBuffer<>(cuda::sym_addresses(cuda::sym_heap_base()), static_cast<uint32_t>(rank));
+  const layout::SymBuffer<> sym(cuda::sym_addresses(cuda::sym_heap_base()), static_cast<uint32_t>(rank));
   args.num_ranks = ranks;
   args.num_tokens = tokens;
   args.hidden_bytes = hidden;
@@ -55,7 +57,7 @@ void pull_dispatch_host(int rank, const symsim::KernelArgs& a) {
   args.num_experts = experts;
   cuda::host_barrier();
 
-  const int launched = launch_pull_dispatch(sms, threads, args);
+  const int launched = launch_pull_dispatch(sms, threads, args, sym);
   const cudaError_t status = cudaDeviceSynchronize();
   symsim::check(launched == cudaSuccess && status == cudaSuccess, fmt::format("gpu {}: pull_dispatch completed", rank),
                 fmt::format("launch {}, synchronize {} ({})", launched, status, cudaGetErrorString(status)));

@@ -32,6 +32,12 @@ struct SymBuffer {
     for (uint32_t i = 0; i < kNumMaxRanks; ++i) offsets[i] = i < size ? static_cast<int64_t>(c[i]) - base : 0;
   }
 
+  // The same buffer with another compile-time rank count (a launch's switch over rank counts).
+  template <uint32_t kOtherRanks>
+  explicit SymBuffer(const SymBuffer<kOtherRanks>& o) : base(o.base), rank_idx(o.rank_idx) {
+    for (uint32_t i = 0; i < kNumMaxRanks; ++i) offsets[i] = o.offsets[i];
+  }
+
   template <typename ptr_t>
   __device__ __forceinline__ ptr_t map(const ptr_t& ptr, uint32_t dst_rank) const {
     if constexpr (kNumRanks == 1) return ptr;
