@@ -37,7 +37,8 @@ class RingFifo {
  private:
   void grow() {
     const size_t capacity = m_items ? 2 * (m_mask + 1) : 4;
-    std::unique_ptr<T[]> bigger(new T[capacity]());
+    // Default-initialised, not zeroed: a slot is written before it is read (emplace_back).
+    std::unique_ptr<T[]> bigger(new T[capacity]);
     for (size_t i = 0; i < m_size; ++i) bigger[i] = std::move((*this)[i]);
     m_items = std::move(bigger);
     m_mask = capacity - 1;
