@@ -81,7 +81,7 @@ class IntervalList {
   void evict() {
     const Item& old = m_items.front();
     const auto [first, last] = pages(old.begin, old.end);
-    for (uint64_t p = first; p <= last; ++p) m_filings.pop_front();  // the oldest filings are its own
+    m_filings.drop_front(last - first + 1);  // the oldest filings are its own
     m_first_filing += last - first + 1;
     m_items.pop_front();
     ++m_first_id;

@@ -29,9 +29,11 @@ class RingFifo {
     ++m_size;
     return slot;
   }
-  void pop_front() {
-    m_head = (m_head + 1) & m_mask;
-    --m_size;
+  void pop_front() { drop_front(1); }
+  // Drops the n oldest entries (n <= size()).
+  void drop_front(size_t n) {
+    m_head = (m_head + n) & m_mask;
+    m_size -= n;
   }
 
  private:
