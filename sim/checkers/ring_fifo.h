@@ -37,7 +37,8 @@ class RingFifo {
   }
 
  private:
-  void grow() {
+  // Out of line: callers' pushes stay small (no growth loop and its registers in their frames).
+  [[gnu::noinline]] void grow() {
     const size_t capacity = m_items ? 2 * (m_mask + 1) : 4;
     // Default-initialised, not zeroed: a slot is written before it is read (emplace_back).
     std::unique_ptr<T[]> bigger(new T[capacity]);
