@@ -60,13 +60,8 @@ void FlagBeforeDataChecker::on_executed(const WqeRecord& r, QpRecord& rec) {
   } else {
     return;
   }
-  Landing& l = m_landings.emplace(dst, dst + r.bytes);  // filled in place: no copy of the record
-  l.r = {r.qp, r.wqe_index, r.bytes, r.remote_write_ps};
-  l.post_ps = post_ps;
-  l.ordered_below = ordered_below;
-  l.has_order = has_order;
-  l.seq = seq;
-  l.dst = dst;
+  m_landings.add(dst, dst + r.bytes,
+                 Landing{{r.qp, r.wqe_index, r.bytes, r.remote_write_ps}, post_ps, ordered_below, has_order, seq, dst});
 }
 
 void FlagBeforeDataChecker::on_device_barrier(Ps) { m_readers = {}; }

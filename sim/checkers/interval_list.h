@@ -21,25 +21,18 @@ class IntervalList {
  public:
   explicit IntervalList(size_t capacity = 8192) : m_capacity(capacity) {}
 
+  // The range is built in its slot, not default-filled and then assigned (one per WQE in
+  // flag_before_data).
   size_t add(uint64_t begin, uint64_t end, T value) {
-    size_t id;
-    emplace(begin, end, &id) = std::move(value);
-    return id;
-  }
-  // Adds [begin, end) with a default value and returns it to be filled in place.
-  T& emplace(uint64_t begin, uint64_t end, size_t* id_out = nullptr) {
     if (m_items.size() == m_capacity) evict();
     const size_t id = m_first_id + m_items.size();
-    Item& item = m_items.emplace_back();
-    item.begin = begin;
-    item.end = end;
+    m_items.emplace_back(Item{begin, end, std::move(value)});
     const auto [first, last] = pages(begin, end);
     for (uint64_t p = first; p <= last; ++p) {
       const uint64_t seq = m_first_filing + m_filings.size();
       m_filings.emplace_back(Filing{id, m_newest.set(p, seq, m_first_filing)});
     }
-    if (id_out) *id_out = id;
-    return item.value;
+    return id;
   }
   const T* get(size_t id) const {
     if (id < m_first_id || id >= m_first_id + m_items.size()) return nullptr;
@@ -81,7 +74,7 @@ class IntervalList {
   void evict() {
     const Item& old = m_items.front();
     const auto [first, last] = pages(old.begin, old.end);
-    for (uint64_t p = first; p <= last; ++p) m_filings.pop_front();  // the oldest filings are its own
+    m_filings.drop_front(last - first + 1);  // the oldest filings are its own
     m_first_filing += last - first + 1;
     m_items.pop_front();
     ++m_first_id;

@@ -48,8 +48,9 @@ class PageHeads {
   size_t home(uint64_t page) const {
     return static_cast<size_t>((page * 0x9E3779B97F4A7C15ull) >> 32) & (m_slots.size() - 1);
   }
-  // Keeps the live pages only, in a table at most a quarter full.
-  void rebuild(uint64_t first_live) {
+  // Keeps the live pages only, in a table at most a quarter full. Out of line: rare, and inlined
+  // it gave set()'s callers a large frame.
+  [[gnu::noinline]] void rebuild(uint64_t first_live) {
     std::vector<Slot> old = std::move(m_slots);
     size_t live = 1;
     for (const Slot& s : old) live += s.page != kEmpty && s.entry != kNone && s.entry >= first_live;

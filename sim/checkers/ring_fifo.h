@@ -29,13 +29,16 @@ class RingFifo {
     ++m_size;
     return slot;
   }
-  void pop_front() {
-    m_head = (m_head + 1) & m_mask;
-    --m_size;
+  void pop_front() { drop_front(1); }
+  // Drops the n oldest entries (n <= size()).
+  void drop_front(size_t n) {
+    m_head = (m_head + n) & m_mask;
+    m_size -= n;
   }
 
  private:
-  void grow() {
+  // Out of line: callers' pushes stay small (no growth loop and its registers in their frames).
+  [[gnu::noinline]] void grow() {
     const size_t capacity = m_items ? 2 * (m_mask + 1) : 4;
     // Default-initialised, not zeroed: a slot is written before it is read (emplace_back).
     std::unique_ptr<T[]> bigger(new T[capacity]);

@@ -25,13 +25,8 @@ void UnreapedCompletionsChecker::on_executed(const WqeRecord& r, QpRecord& rec) 
     auto& w = c.wqe_of_cqe;
     w.emplace_back(r.cqe_index, r.wqe_index);
     // Forget CQEs returned already, and all but the newest kKept.
-    while (c.head < w.size() &&
-           (w.size() - c.head > kKept || static_cast<int32_t>(w[c.head].first - c.consumed) < 0))
-      ++c.head;
-    if (c.head >= 64 && 2 * c.head >= w.size()) {
-      w.erase(w.begin(), w.begin() + static_cast<std::ptrdiff_t>(c.head));
-      c.head = 0;
-    }
+    while (!w.empty() && (w.size() > kKept || static_cast<int32_t>(w.front().first - c.consumed) < 0))
+      w.pop_front();
   }
 }
 
@@ -53,7 +48,7 @@ void UnreapedCompletionsChecker::finish(Ps end_ps, bool completed) {
     const uint64_t outstanding = c.requested - c.consumed;
     if (c.requested <= c.consumed) continue;
     uint32_t wqe = 0;
-    for (size_t i = c.head; i < c.wqe_of_cqe.size(); ++i)
+    for (size_t i = 0; i < c.wqe_of_cqe.size(); ++i)
       if (static_cast<int32_t>(c.wqe_of_cqe[i].first - c.consumed) >= 0) {
         wqe = c.wqe_of_cqe[i].second;
         break;

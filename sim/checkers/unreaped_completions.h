@@ -1,11 +1,11 @@
 #pragma once
 #include <set>
-#include <vector>
 #include <string>
 #include <utility>
 
 #include "sim/catalog/hazard_id.h"
 #include "sim/checkers/checker.h"
+#include "sim/checkers/ring_fifo.h"
 #include "models/core/qp_table.h"
 
 namespace symsim {
@@ -29,11 +29,9 @@ class UnreapedCompletionsChecker : public Checker {
     uint64_t requested = 0;
     uint32_t consumed = 0;
     bool errors = false;
-    // Recent (CQE index, WQE index), oldest first from `head`: the newest 4096 not yet returned.
-    // The front is dropped by moving `head` and compacted when half the vector is dead, so a
-    // CQE costs O(1) amortised and nothing is allocated once the vector is warm.
-    std::vector<std::pair<uint32_t, uint32_t>> wqe_of_cqe;
-    size_t head = 0;
+    // Recent (CQE index, WQE index), oldest first: the newest 4096 not yet returned. A ring, so a
+    // CQE costs O(1) amortised and nothing is moved or allocated once it is warm.
+    RingFifo<std::pair<uint32_t, uint32_t>> wqe_of_cqe;
   };
  private:
   std::set<int> m_trapped;
