@@ -1,7 +1,5 @@
 #include "sim/checkers/checker_context.h"
 
-#include <systemc>
-
 #include <fmt/format.h>
 
 #include <cstring>
@@ -127,8 +125,6 @@ std::string site_text(SiteRef s) {
 }
 
 std::string at_site(SiteRef s) { return s.known() ? " at " + site_text(s) : ""; }
-
-Ps sim_now_ps() { return static_cast<Ps>(sc_core::sc_get_curr_simcontext()->time_stamp().value()); }
 
 std::string us_text(Ps t) { return fmt::format("{:.3f} us", ps_to_us(t)); }
 

@@ -11,6 +11,7 @@
 #include "sim/checkers/site_index.h"
 #include "models/core/observer.h"
 #include "models/core/qp_table.h"
+#include "models/core/sim_now.h"  // sim_now_ps(): the checkers read the time as the models do
 
 namespace symsim {
 
@@ -75,8 +76,6 @@ std::string substatus_text(uint8_t status, uint8_t substatus);
 std::string site_text(SiteRef s);
 // "at kernels/...:42" or "".
 std::string at_site(SiteRef s);
-// Current SystemC time.
-Ps sim_now_ps();
 // "1.234 us"
 std::string us_text(Ps t);
 
