@@ -203,6 +203,7 @@ SymWindow sym_window() {
   win.rank = my_rank();
   win.n_ranks = n_ranks();
   win.lsa_size = nvlink_domain_size();
+  win.lsa_team = win.rank / win.lsa_size;
   win.lsa_base_ptr = sym_heap_base();
   win.lsa_stride = sym_heap_stride();
   return win;

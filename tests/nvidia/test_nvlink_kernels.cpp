@@ -4,6 +4,7 @@
 // that reads right after the synchronize; kernel times list every launch.
 #include <algorithm>
 
+#include "sym_buffer.cuh"
 #include "tests/nvidia/nvidia_test_util.h"
 
 using namespace nvtest;
@@ -91,4 +92,19 @@ TEST(KernelTimes, EachLaunchIsListedAndHoldsTheGpuSideOfTheLaunch) {
     max_us = std::max(max_us, l["us"].get<double>());
   }
   EXPECT_DOUBLE_EQ(max_us, k["max_us"].get<double>());
+}
+
+// SymWindow::get_sym_ptr with the rank's domain set once by the host (lsa_team): peers of this
+// NVLink domain sit at a fixed stride, others give nullptr, as ncclGetLsaPointer's arithmetic.
+TEST(NvidiaSymWindow, MapsPeersOfItsDomainAndRefusesTheOthers) {
+  static uint8_t heap[4 * 64];
+  SymWindow w;
+  w.rank = 5, w.n_ranks = 8, w.lsa_size = 4, w.lsa_team = 5 / 4, w.lsa_stride = 64;
+  w.lsa_base_ptr = heap + 1 * 64;  // rank 5 is member 1 of domain 1 (ranks 4-7)
+  uint8_t* p = w.lsa_base_ptr + 16;
+  EXPECT_EQ(w.get_sym_ptr(p, 5), p);
+  EXPECT_EQ(w.get_sym_ptr(p, 4), heap + 16);
+  EXPECT_EQ(w.get_sym_ptr(p, 7), heap + 3 * 64 + 16);
+  EXPECT_EQ(w.get_sym_ptr(p, 3), nullptr);
+  EXPECT_EQ(w.get_sym_ptr(p, 8), nullptr);
 }

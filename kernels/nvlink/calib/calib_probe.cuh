@@ -35,7 +35,8 @@ enum CalibProbeMode : int {
   kProbeLoadRoundWarp = 19,  // mode 12 without its store: bulk loads only, the whole warp waits on the mbarrier
   kProbeStoreRoundWarp = 20, // mode 12 without its load: bulk stores only, one left in flight
   kProbePullStep = 21,       // pull_dispatch's step per token; `inflight` bits: 1 routing load, 2 slot atomic,
-                             // 4 slot stores, 8 SymBuffer::map, 16 run-time divisions
+                             // 4 slot stores, 8 SymBuffer::map, 16 run-time divisions, 32 rows to
+                             // their slots in `out`, 64 two buffers and wait_group 1
   // Second call: intranode_dispatch at one PE up to the end of phase `inflight` (dispatch_phases_probe.cu), ns.
   kProbeDispatchPhases = 22,
   // Eighth pass: rows of memory written or read once, by the memory's state (fresh_rows_probe.cu), ns.
@@ -43,6 +44,9 @@ enum CalibProbeMode : int {
   // Eighth pass, second call: the application kernel itself (launch_intranode_dispatch) over
   // mode 22's memory and host sequence; its time is the GPU's events around the launch.
   kProbeAppDispatch = 24,
+  // Eleventh pass: the application's pull_dispatch over the probe's memory (x the window,
+  // recv_x `out`); its time is the GPU's events around the launch.
+  kProbeAppPull = 25,
 };
 
 struct CalibProbeArgs {
@@ -57,6 +61,7 @@ struct CalibProbeArgs {
   int* word;             // the reduction's word
   unsigned long long* cycles;  // per CTA: clock64 ticks of its timed part
   int ranks, topk, experts;    // mode 22 + 8: dispatch's bounds as run-time values (1, 8, 64)
+  uint8_t* out;                // mode 21 + 32, mode 25: rows stored in slot order, memory never written
 };
 
 constexpr int kCalibProbeMaxWarps = 32;

@@ -28,7 +28,7 @@ __device__ PartsWalk parts_walk(const CalibProbeArgs& a) {
   return {a.buf, a.buf + half, half, step, (static_cast<uint64_t>(blockIdx.x) * warps + warp) * a.bytes};
 }
 
-// kPull: mode 21's variants (`inflight` + 8, + 16), instantiated apart so that its other rows
+// kPull: mode 21's variants (`inflight` + 8, + 16, + 32, + 64), instantiated apart so that its other rows
 // keep the code they were measured and simulated with.
 template <int kPull>
 __global__ void shim_parts_probe(CalibProbeArgs a, layout::SymBuffer<> sym) {
@@ -71,14 +71,18 @@ __global__ void shim_parts_probe(CalibProbeArgs a, layout::SymBuffer<> sym) {
     // routing and the row reached through `sym.map` with a source known only at run time, as
     // pull_dispatch without its kNumRanks (a register-indexed read of the parameters' offsets);
     // + 16: the pair's token and source and the experts per rank by run-time divisions, top-k a
-    // run-time bound, as pull_dispatch's pair loop.
+    // run-time bound, as pull_dispatch's pair loop; + 32: the row stored to its slot in `out`
+    // (slot order in memory never written, as pull_dispatch's recv_x), the slot the atomic's when
+    // bit 2 is set; + 64: two shared buffers, the load waiting only for the store before last
+    // (wait_group 1), so the last store's writes are not waited for.
     PartsWalk w = parts_walk(a);
     int* counter = a.word;
     const int* topk = a.word + kPullProbeTopkInts;
     int* recv_src = a.word + kPullProbeSrcInts;
     const uint32_t id = blockIdx.x * (blockDim.x / 32) + warp, ids = gridDim.x * (blockDim.x / 32);
     for (int r = 0; r < a.per_thread; ++r, w.next()) {
-      constexpr bool kMapped = kPull & 8, kRunTime = kPull & 16;
+      constexpr bool kMapped = kPull & 8, kRunTime = kPull & 16, kSlotOrder = kPull & 32, kTwoBufs = kPull & 64;
+      uint8_t* buf = bufs;
       int t = static_cast<int>((static_cast<uint32_t>(r) * ids + id) % kPullProbeTokens);
       int src = 0, topk_n = 8, per_rank = 64;
       if constexpr (kRunTime) {
@@ -98,11 +102,20 @@ __global__ void shim_parts_probe(CalibProbeArgs a, layout::SymBuffer<> sym) {
       if (!__any_sync(0xffffffffu, e >= 0 && e / per_rank == 0)) continue;
       if (lane == 0) {
         const int slot = ((a.inflight & 2) ? atomicAdd(counter, 1) : static_cast<int>(static_cast<uint32_t>(r) * ids + id)) % kPullProbeSlots;
-        ptx::tma_store_wait<0>();
-        ptx::tma_load_1d(bufs, row, mbar, a.bytes);
+        if constexpr (kTwoBufs) {
+          buf = bufs + (r & 1) * a.bytes;
+          ptx::tma_store_wait<1>();
+        } else {
+          ptx::tma_store_wait<0>();
+        }
+        ptx::tma_load_1d(buf, row, mbar, a.bytes);
         ptx::mbarrier_arrive_and_set_tx(mbar, a.bytes);
         ptx::mbarrier_wait_and_flip_phase(mbar, phase);
-        ptx::tma_store_1d(w.dst + w.off, bufs, a.bytes);
+        if constexpr (kSlotOrder) {
+          ptx::tma_store_1d(a.out + static_cast<uint64_t>(slot) * a.bytes, buf, a.bytes);
+        } else {
+          ptx::tma_store_1d(w.dst + w.off, buf, a.bytes);
+        }
         ptx::tma_store_commit();
         if (a.inflight & 4) {
           ptx::st_na(recv_src + 2 * slot, src);
@@ -123,10 +136,15 @@ int launch_shim_parts_probe(int ctas, int threads, int smem_bytes, const CalibPr
   const layout::SymBuffer<> sym;  // one PE: every offset 0 (only mode 21 + 8 reads them)
   const dim3 grid(ctas), block(threads);
   const auto smem = static_cast<size_t>(smem_bytes);
-  switch (args.mode == kProbePullStep ? args.inflight & 24 : 0) {
+  switch (args.mode == kProbePullStep ? args.inflight & 120 : 0) {
+    case 0: return SYMSIM_LAUNCH(shim_parts_probe<0>, grid, block, smem, nullptr, args, sym);
     case 8: return SYMSIM_LAUNCH(shim_parts_probe<8>, grid, block, smem, nullptr, args, sym);
     case 16: return SYMSIM_LAUNCH(shim_parts_probe<16>, grid, block, smem, nullptr, args, sym);
     case 24: return SYMSIM_LAUNCH(shim_parts_probe<24>, grid, block, smem, nullptr, args, sym);
-    default: return SYMSIM_LAUNCH(shim_parts_probe<0>, grid, block, smem, nullptr, args, sym);
+    // + 32 and + 64 only over main's pull's step (+ 24), the variants the eleventh pass measured
+    case 56: return SYMSIM_LAUNCH(shim_parts_probe<56>, grid, block, smem, nullptr, args, sym);
+    case 88: return SYMSIM_LAUNCH(shim_parts_probe<88>, grid, block, smem, nullptr, args, sym);
+    case 120: return SYMSIM_LAUNCH(shim_parts_probe<120>, grid, block, smem, nullptr, args, sym);
+    default: return cudaErrorInvalidValue;
   }
 }

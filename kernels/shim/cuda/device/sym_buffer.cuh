@@ -53,10 +53,12 @@ struct SymWindow {
   int rank = 0;
   int n_ranks = 1;
   int lsa_size = 1;            // GPUs in one NVLink domain
+  int lsa_team = 0;            // rank / lsa_size: its domain, divided once (the GPU's compiler hoists
+                               // it from the kernels' loops; the simulator's x86 code divided per call)
   uint8_t* lsa_base_ptr = nullptr;  // this rank's window base
   uint64_t lsa_stride = 0;     // distance between consecutive domain members' windows
 
-  __device__ __forceinline__ bool is_nvlink_accessible(int dst) const { return dst / lsa_size == rank / lsa_size; }
+  __device__ __forceinline__ bool is_nvlink_accessible(int dst) const { return dst / lsa_size == lsa_team; }
   __device__ __forceinline__ uint64_t get_sym_offset(const void* p) const {
     return static_cast<uint64_t>(static_cast<const uint8_t*>(p) - lsa_base_ptr);
   }

@@ -36,6 +36,7 @@ SymWindow sym_window() {
   w.rank = my_rank();
   w.n_ranks = n_ranks();
   w.lsa_size = nvlink_domain_size();
+  w.lsa_team = w.rank / w.lsa_size;
   w.lsa_base_ptr = sym_heap_base();
   w.lsa_stride = sym_heap_stride();
   return w;
