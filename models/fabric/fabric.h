@@ -89,6 +89,7 @@ class Fabric : public sc_core::sc_module {
 
   int m_n_pes;
   FabricParams m_params;
+  uint64_t m_unit_wire_bytes;  // wire bytes of one visibility unit
   std::vector<std::unique_ptr<FabricSwitch>> m_switches;  // level 1 per node, then the spine
   std::vector<std::unique_ptr<FabricLink>> m_links;
   std::vector<Link*> m_pe_up, m_pe_down, m_node_up, m_node_down;
