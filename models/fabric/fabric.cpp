@@ -58,7 +58,7 @@ Fabric::Direct Fabric::compute_direct(int src_pe, int dst_pe) const {
   return d;
 }
 
-const Fabric::Direct& Fabric::direct(int src_pe, int dst_pe) const {
+const Fabric::Direct& Fabric::fill_direct(int src_pe, int dst_pe) const {
   std::vector<Direct>& row = m_direct[static_cast<size_t>(src_pe)];
   if (row.empty()) row.resize(static_cast<size_t>(m_n_pes));
   Direct& d = row[static_cast<size_t>(dst_pe)];
@@ -94,11 +94,6 @@ Ps Fabric::control_latency_ps(int src_pe, int dst_pe, int via_pe) const {
   };
   if (via_pe < 0 || via_pe == src_pe || via_pe == dst_pe) return sum(direct(src_pe, dst_pe));
   return sum(direct(src_pe, via_pe)) + sum(direct(via_pe, dst_pe));
-}
-
-Ps Fabric::draw_skew_ps() {
-  if (m_params.path_skew_ps == 0) return 0;
-  return m_rng() % (m_params.path_skew_ps + 1);
 }
 
 Delivery Fabric::send(int src_pe, int dst_pe, uint64_t payload_bytes, Ps ready_ps, int via_pe) {
