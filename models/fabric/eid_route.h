@@ -32,18 +32,19 @@ inline EidBytes route_eid(int target_pe, int via_pe) {
   return e;
 }
 
+// Bytes b[0..3] as a little-endian number (the compiler makes it one load).
+inline uint32_t eid_word(const uint8_t* b) {
+  return uint32_t{b[0]} | uint32_t{b[1]} << 8 | uint32_t{b[2]} << 16 | uint32_t{b[3]} << 24;
+}
+
 // Decodes an EID of a fabric of `n_pes`. A relay that is out of range, the target itself or
 // malformed gives target -1 (unreachable).
 inline EidRoute decode_eid(const EidBytes& e, int n_pes) {
+  constexpr uint32_t kMagic = uint32_t{'U'} | uint32_t{'B'} << 8 | uint32_t{'P'} << 16 | uint32_t{'E'} << 24;
   EidRoute r;
-  if (e[0] != 'U' || e[1] != 'B' || e[2] != 'P' || e[3] != 'E') return r;
-  uint32_t pe = 0, via = 0;
-  for (int i = 0; i < 4; ++i) {
-    pe |= static_cast<uint32_t>(e[4 + i]) << (8 * i);
-    via |= static_cast<uint32_t>(e[8 + i]) << (8 * i);
-  }
-  for (int i = 12; i < 16; ++i)
-    if (e[i] != 0) return r;
+  if (eid_word(&e[0]) != kMagic || eid_word(&e[12]) != 0) return r;
+  const uint32_t pe = eid_word(&e[4]);
+  const uint32_t via = eid_word(&e[8]);
   if (pe >= static_cast<uint32_t>(n_pes)) return r;
   if (via != 0 && (via - 1 >= static_cast<uint32_t>(n_pes) || via - 1 == pe)) return r;
   r.target_pe = static_cast<int>(pe);

@@ -7,7 +7,11 @@
 namespace symsim {
 
 Fabric::Fabric(int n_pes, const FabricParams& p, sc_core::sc_module_name name)
-    : sc_module(name), m_n_pes(n_pes), m_params(p) {
+    : sc_module(name),
+      m_n_pes(n_pes),
+      m_params(p),
+      m_unit_wire_bytes(static_cast<uint64_t>(static_cast<double>(p.visibility_bytes) / p.payload_efficiency)),
+      m_direct(static_cast<size_t>(n_pes)) {
   const int nodes = (n_pes + p.pes_per_node - 1) / p.pes_per_node;
   for (int n = 0; n < nodes; ++n) m_switches.push_back(std::make_unique<FabricSwitch>(fmt::format("switch{}", n).c_str(), 1));
   for (int pe = 0; pe < n_pes; ++pe) {
@@ -54,8 +58,7 @@ Fabric::Direct Fabric::compute_direct(int src_pe, int dst_pe) const {
   return d;
 }
 
-const Fabric::Direct& Fabric::direct(int src_pe, int dst_pe) const {
-  if (m_direct.empty()) m_direct.resize(static_cast<size_t>(m_n_pes));
+const Fabric::Direct& Fabric::fill_direct(int src_pe, int dst_pe) const {
   std::vector<Direct>& row = m_direct[static_cast<size_t>(src_pe)];
   if (row.empty()) row.resize(static_cast<size_t>(m_n_pes));
   Direct& d = row[static_cast<size_t>(dst_pe)];
@@ -93,41 +96,45 @@ Ps Fabric::control_latency_ps(int src_pe, int dst_pe, int via_pe) const {
   return sum(direct(src_pe, via_pe)) + sum(direct(via_pe, dst_pe));
 }
 
-Ps Fabric::draw_skew_ps() {
-  if (m_params.path_skew_ps == 0) return 0;
-  return m_rng() % (m_params.path_skew_ps + 1);
-}
-
 Delivery Fabric::send(int src_pe, int dst_pe, uint64_t payload_bytes, Ps ready_ps, int via_pe) {
   const uint64_t wire_bytes =
       static_cast<uint64_t>(static_cast<double>(payload_bytes) / m_params.payload_efficiency + 0.5);
   const uint64_t unit = m_params.visibility_bytes;
   const uint64_t units = std::max<uint64_t>(1, (payload_bytes + unit - 1) / unit);
-  const Path route = path(src_pe, dst_pe, via_pe);
-  if (route.n == 0) return {ready_ps, 0, ready_ps, ready_ps};  // loopback: no wire
-  Link* const* path = route.begin();
+  // The route's legs (one, or two through a relay), walked in place: no copy of the links.
+  const bool relayed = via_pe >= 0 && via_pe != src_pe && via_pe != dst_pe;
+  const Direct* legs[2] = {&direct(src_pe, relayed ? via_pe : dst_pe), relayed ? &direct(via_pe, dst_pe) : nullptr};
+  if (legs[0]->n == 0 && !relayed) return {ready_ps, 0, ready_ps, ready_ps};  // loopback: no wire
 
   Ps head = ready_ps, tail = ready_ps, wire_start = ready_ps;
-  double slowest = path[0]->gbytes_per_s();
-  for (size_t i = 0; i < route.n; ++i) {
-    LinkFault lf;  // injected: a degraded link, or one down for a while (the message waits)
-    if (m_hooks && m_hooks->faults_active()) {
-      lf = m_hooks->faults().link(path[i]->id(), head);
-      if (lf.down_until_ps > head && lf.down_until_ps != kForeverPs) {
-        head = lf.down_until_ps;
-        tail = std::max(tail, head);
+  bool first_link = true;
+  double slowest = 0;
+  for (const Direct* leg : legs) {
+    if (!leg) break;
+    for (uint8_t i = 0; i < leg->n; ++i) {
+      Link* link = leg->links[i];
+      LinkFault lf;  // injected: a degraded link, or one down for a while (the message waits)
+      if (m_hooks && m_hooks->faults_active()) {
+        lf = m_hooks->faults().link(link->id(), head);
+        if (lf.down_until_ps > head && lf.down_until_ps != kForeverPs) {
+          head = lf.down_until_ps;
+          tail = std::max(tail, head);
+        }
       }
+      const LinkTiming t = link->transmit(head, tail, wire_bytes, lf.bandwidth_factor);
+      if (m_hooks) m_hooks->emit(&Observer::on_link_busy, link->id(), t.head_start_ps, t.tail_out_ps, wire_bytes);
+      if (first_link) {
+        wire_start = t.head_start_ps;
+        slowest = link->gbytes_per_s();
+        first_link = false;
+      }
+      head = t.head_start_ps + link->latency_ps() + lf.extra_latency_ps;
+      tail = t.tail_out_ps + link->latency_ps() + lf.extra_latency_ps;
+      slowest = std::min(slowest, link->gbytes_per_s() * lf.bandwidth_factor);
     }
-    const LinkTiming t = path[i]->transmit(head, tail, wire_bytes, lf.bandwidth_factor);
-    if (m_hooks) m_hooks->emit(&Observer::on_link_busy, path[i]->id(), t.head_start_ps, t.tail_out_ps, wire_bytes);
-    if (i == 0) wire_start = t.head_start_ps;
-    head = t.head_start_ps + path[i]->latency_ps() + lf.extra_latency_ps;
-    tail = t.tail_out_ps + path[i]->latency_ps() + lf.extra_latency_ps;
-    slowest = std::min(slowest, path[i]->gbytes_per_s() * lf.bandwidth_factor);
   }
   // The first unit lands once its wire bytes have streamed in behind the head.
-  const uint64_t unit_wire_bytes = static_cast<uint64_t>(static_cast<double>(unit) / m_params.payload_efficiency);
-  const Ps first = std::min(tail, head + transfer_ps(std::min<uint64_t>(wire_bytes, unit_wire_bytes), slowest));
+  const Ps first = std::min(tail, head + transfer_ps(std::min<uint64_t>(wire_bytes, m_unit_wire_bytes), slowest));
   const Ps interval = units > 1 ? (tail - first) / (units - 1) : 0;
   // The plane the message crossed delays it as a whole; links stay reserved as computed.
   const Ps skew = draw_skew_ps();

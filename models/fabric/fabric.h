@@ -82,13 +82,23 @@ class Fabric : public sc_core::sc_module {
     bool known = false;
   };
   Link* add_link(const std::string& module_name, std::string name, double gbytes_per_s, Ps latency_ps);
-  const Direct& direct(int src_pe, int dst_pe) const;
+  // Inline: every send and control latency looks one or two up; a row is made on first use.
+  const Direct& direct(int src_pe, int dst_pe) const {
+    std::vector<Direct>& row = m_direct[static_cast<size_t>(src_pe)];
+    if (!row.empty()) {
+      const Direct& d = row[static_cast<size_t>(dst_pe)];
+      if (d.known) return d;
+    }
+    return fill_direct(src_pe, dst_pe);
+  }
+  const Direct& fill_direct(int src_pe, int dst_pe) const;
   Direct compute_direct(int src_pe, int dst_pe) const;
   Path path(int src_pe, int dst_pe, int via_pe) const;
-  Ps draw_skew_ps();
+  Ps draw_skew_ps() { return m_params.path_skew_ps == 0 ? 0 : m_rng() % (m_params.path_skew_ps + 1); }
 
   int m_n_pes;
   FabricParams m_params;
+  uint64_t m_unit_wire_bytes;  // wire bytes of one visibility unit
   std::vector<std::unique_ptr<FabricSwitch>> m_switches;  // level 1 per node, then the spine
   std::vector<std::unique_ptr<FabricLink>> m_links;
   std::vector<Link*> m_pe_up, m_pe_down, m_node_up, m_node_down;

@@ -216,10 +216,11 @@ void device_store(void* addr, uint64_t value, uint32_t bytes) { device_store_at(
 
 void device_store_at(void* addr, uint64_t value, uint32_t bytes, CallSite site) {
   AivCore& c = core();
-  const AscendParams& p = system().params();
+  AscendSystem& sys = system();  // once: each system() call is counted (ExecContext::shim_calls)
+  const AscendParams& p = sys.params();
   c.advance(ns_to_ps(p.aiv_st_dev_ns));
   note_effect();
-  const Region* r = system().addresses().find(addr, bytes);
+  const Region* r = sys.addresses().find(addr, bytes);
   if (r && r->kind == RegionKind::kMmio) {
     const uint64_t offset = reinterpret_cast<uintptr_t>(addr) - r->begin;
     // A UDMA engine's doorbells (typeid, not dynamic_cast: a cast searches the hierarchy, about
@@ -230,7 +231,7 @@ void device_store_at(void* addr, uint64_t value, uint32_t bytes, CallSite site) 
       if (index < engine->qps().size()) {
         const bool cq = offset % UdmaEngine::kDoorbellStride >= 8;
         if (!cq) note_sq_doorbell_store(c, engine->qps()[index], static_cast<uint32_t>(value));
-        system().hooks().emit(&AscendObserver::on_doorbell_store, engine->qps()[index].ref, cq,
+        sys.hooks().emit(&AscendObserver::on_doorbell_store, engine->qps()[index].ref, cq,
                               static_cast<uint32_t>(value), c.core(), c.local_ps(), site_ref(site));
       }
     }

@@ -179,7 +179,8 @@ void publish_wqe(const QpView& v, const udma::Wqe& w, bool mte3, uint8_t* ub, ui
     cache_clean_invalidate_at(first_dst, uint64_t{before_wrap} * udma::kWqebbBytes, site);
   }
   note_wqe_posted(c, QpRef{c.pe(), v.slot, static_cast<int>(v.qp)}, head, bb, w.opcode);
-  if (system().hooks().active()) {
+  Hooks& hooks = system().hooks();
+  if (hooks.active()) {
     PostRecord p;
     p.qp = QpRef{c.pe(), v.slot, static_cast<int>(v.qp)};
     p.wqe_index = head;
@@ -192,7 +193,7 @@ void publish_wqe(const QpView& v, const udma::Wqe& w, bool mte3, uint8_t* ub, ui
     p.bytes = w.len;
     p.t = c.local_ps();
     p.site = site_ref(site);
-    system().hooks().emit(&AscendObserver::on_wqe_post, p);
+    hooks.emit(&AscendObserver::on_wqe_post, p);
   }
   const uint32_t new_head = head + bb;
   ring_doorbell(v.sq->db_addr, new_head, site);
