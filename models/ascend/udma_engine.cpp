@@ -103,28 +103,28 @@ void UdmaEngine::serve(const DoorbellEvent& ev) {
   if (ev.cq) {
     const uint32_t delta = (ev.value - q.cq_consumed) & 0xFFFFFFu;  // the doorbell carries 24 bits
     q.cq_consumed += delta;
-    m_env.hooks.emit(&Observer::on_cq_doorbell, q.ref, q.cq_consumed, now);
+    m_env.hooks.emit<&Observer::on_cq_doorbell>(q.ref, q.cq_consumed, now);
   } else {
     ring_sq(q, ev.value, now);
   }
 }
 
 void UdmaEngine::ring_sq(UdmaQp& q, uint32_t producer_index, Ps t) {
-  m_env.hooks.emit(&Observer::on_sq_doorbell, q.ref, producer_index, t);
+  m_env.hooks.emit<&Observer::on_sq_doorbell>(q.ref, producer_index, t);
   const auto ahead = static_cast<int32_t>(producer_index - q.sq_doorbell);
   if (ahead < 0) {
-    m_env.hooks.emit(&Observer::on_doorbell_regression, q.ref, q.sq_doorbell, producer_index, t);
+    m_env.hooks.emit<&Observer::on_doorbell_regression>(q.ref, q.sq_doorbell, producer_index, t);
     return;  // the engine ignores a backwards doorbell
   }
   if (producer_index - q.sq_fetched > q.sq_depth_bb)  // slots rewritten before the engine read them
-    m_env.hooks.emit(&AscendObserver::on_sq_overrun, q.ref, producer_index, q.sq_fetched, q.sq_depth_bb, t);
+    m_env.hooks.emit<&AscendObserver::on_sq_overrun>(q.ref, producer_index, q.sq_fetched, q.sq_depth_bb, t);
   q.sq_doorbell = producer_index;
   m_env.visibility.settle(t);  // the WQE bytes as they are in HBM now
   while (q.sq_fetched != q.sq_doorbell) {
     const uint8_t* first = q.sq_base + uint64_t{ring_slot(q.sq_fetched, q.sq_depth_bb)} * kWqebbBytes;
     const uint32_t bb = bb_count(peek_opcode(first));
     const uint8_t* second = q.sq_base + uint64_t{ring_slot(q.sq_fetched + 1, q.sq_depth_bb)} * kWqebbBytes;
-    m_env.hooks.emit(&AscendObserver::on_wqe_fetched, q.ref, q.sq_fetched, first,
+    m_env.hooks.emit<&AscendObserver::on_wqe_fetched>(q.ref, q.sq_fetched, first,
                      (bb > 1 && second == first + kWqebbBytes ? bb : 1) * kWqebbBytes, t);
     execute(q, q.sq_fetched, first, bb > 1 ? second : nullptr, t);
     q.sq_fetched += bb;
@@ -202,7 +202,7 @@ void UdmaEngine::execute(UdmaQp& q, uint32_t wqe_index, const uint8_t* first, co
   const Ps slot = std::max(t, m_free_ps);
   m_free_ps = slot + p.ns(p.udma_wqe_ns);
   m_busy_ps += m_free_ps - slot;
-  m_env.hooks.emit(&Observer::on_engine_busy, m_pe, slot, m_free_ps);
+  m_env.hooks.emit<&Observer::on_engine_busy>(m_pe, slot, m_free_ps);
   r.fetch_ps = slot;
   const EidRoute route = decode_eid(w.rmt_eid, m_env.fabric.n_pes());
   r.target_pe = route.target_pe;
@@ -223,7 +223,7 @@ void UdmaEngine::execute(UdmaQp& q, uint32_t wqe_index, const uint8_t* first, co
     q.error = true;  // like RDMA hardware: the QP stops and flushes what follows
     r.complete_ps = slot;
     write_cqe(q, r, slot + hbm_ps);
-    m_env.hooks.emit(&Observer::on_wqe_executed, r);
+    m_env.hooks.emit<&Observer::on_wqe_executed>(r);
     return;
   }
 
@@ -237,7 +237,7 @@ void UdmaEngine::execute(UdmaQp& q, uint32_t wqe_index, const uint8_t* first, co
   }
   q.order.record(w.flags, r.remote_write_ps, r.complete_ps);
   if (w.wants_cqe()) write_cqe(q, r, q.order.completed_all_ps() + hbm_ps);
-  m_env.hooks.emit(&Observer::on_wqe_executed, r);
+  m_env.hooks.emit<&Observer::on_wqe_executed>(r);
 }
 
 void UdmaEngine::run_write(UdmaQp& q, const Wqe& w, const EidRoute& route, WqeRecord& r, Ps start) {
@@ -394,8 +394,8 @@ void UdmaEngine::write_cqe(UdmaQp& q, WqeRecord& r, Ps t) {
   if (index - q.cq_consumed >= capacity) {
     // No room: as on RDMA hardware the CQE is lost and the QP enters the error state (an
     // asynchronous error); its later WQEs are flushed.
-    m_env.hooks.emit(&Observer::on_cq_overflow, q.ref, index, q.cq_consumed, t);
-    if (!q.error) m_env.hooks.emit(&Observer::on_qp_error, q.ref, "CQ overflow", t);
+    m_env.hooks.emit<&Observer::on_cq_overflow>(q.ref, index, q.cq_consumed, t);
+    if (!q.error) m_env.hooks.emit<&Observer::on_qp_error>(q.ref, "CQ overflow", t);
     q.error = true;
     return;
   }

@@ -2,11 +2,13 @@
 // models. `Observer` holds the events both platform families emit (QPs, doorbells, WQEs,
 // completions, links, kernel blocks, faults); each family adds its own event set in a derived
 // interface (models/ascend/ascend_observer.h, models/nvidia/nvidia_observer.h). Model code
-// calls `hooks.emit(&Observer::on_x, ...)` (or `&AscendObserver::on_y`); with no observer
-// attached that is one empty-vector test.
+// calls `hooks.emit<&Observer::on_x>(...)` (or `&AscendObserver::on_y`); a hook nobody handles
+// costs a slot read and an empty loop.
 #pragma once
 #include <cstdint>
+#include <array>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -108,45 +110,43 @@ class Hooks {
   // Attach before the simulation emits (not from inside a hook): the listener lists restart.
   void attach(Observer* o) {
     m_observers.push_back(o);
-    m_lists.clear();
+    for (Slot& s : m_slots) s = Slot{};
   }
   bool active() const { return !m_observers.empty(); }
   // The fault interceptor the models consult (a no-op one unless faults were injected).
   FaultHooks& faults() const { return m_faults ? *m_faults : no_faults(); }
   bool faults_active() const { return m_faults != nullptr; }
   void set_faults(FaultHooks* f) { m_faults = f; }
-  // Calls `fn` on every observer that handles it, in attach order. The first emission of a hook
-  // calls every observer of the hook's interface (Observer, or a family's event set) and keeps
-  // those whose own override ran: a hook costs only its listeners.
-  template <typename Fn, typename... Args>
-  void emit(Fn fn, const Args&... args) const {
-    using Listener = typename HookClass<Fn>::type;
-    HookList<Fn>& hook = list_for(fn);
-    if (hook.built) {
-      for (Listener* o : hook.listeners) (o->*fn)(args...);
+  // `emit<&Observer::on_x>(args...)` calls the hook on every observer that handles it, in attach
+  // order. The first emission of a hook calls every observer of the hook's interface (Observer,
+  // or a family's event set) and keeps those whose own override ran: a hook costs only its
+  // listeners, found by the hook's own slot (a constant per hook, no search).
+  template <auto Fn, typename... Args>
+  void emit(const Args&... args) const {
+    using Listener = typename HookClass<decltype(Fn)>::type;
+    const size_t slot = hook_slot<Fn>();
+    if (m_slots[slot].built) {
+      for (void* o : m_slots[slot].listeners) (static_cast<Listener*>(o)->*Fn)(args...);
       return;
     }
     // A hook emitted from inside an observer (this may be such an emission) must leave the
     // outer emission's flag as it found it.
     const bool outer_flag = t_hook_unhandled;
     const std::vector<Observer*> all = m_observers;
-    std::vector<Listener*> listeners;
+    std::vector<void*> listeners;
     for (Observer* o : all) {
       Listener* l = dynamic_cast<Listener*>(o);  // once per hook: an observer of another family is skipped
       if (!l) continue;
       t_hook_unhandled = false;
-      (l->*fn)(args...);
+      (l->*Fn)(args...);
       if (!t_hook_unhandled) listeners.push_back(l);
     }
-    hook.listeners = std::move(listeners);
-    hook.built = true;
+    m_slots[slot].listeners = std::move(listeners);
+    m_slots[slot].built = true;
     t_hook_unhandled = outer_flag;
   }
 
  private:
-  struct ListBase {
-    virtual ~ListBase() = default;
-  };
   // The interface a hook belongs to: Observer, AscendObserver, NvidiaObserver.
   template <typename Fn>
   struct HookClass;
@@ -154,40 +154,27 @@ class Hooks {
   struct HookClass<void (C::*)(A...)> {
     using type = C;
   };
-  template <typename Fn>
-  struct HookList : ListBase {
-    Fn fn;
+  // Listeners kept as the interface's pointer, stored untyped: the hook's slot knows its type.
+  struct Slot {
     bool built = false;
-    std::vector<typename HookClass<Fn>::type*> listeners;
+    std::vector<void*> listeners;
   };
-  // Hooks of one signature share a type; each type gets an index into m_lists, and the few hooks
-  // of a type are told apart by comparing member pointers. Entries stay put once made.
-  static size_t next_type_index() {
+  // Every hook of every interface (about 35 today) gets a slot number on its first emission;
+  // the slots are a fixed array so that an emission nested in a first emission moves nothing.
+  static constexpr size_t kMaxHooks = 128;
+  static size_t next_slot() {
     static size_t n = 0;
+    if (n == kMaxHooks) throw std::logic_error("symsim::Hooks: more than kMaxHooks hooks");
     return n++;
   }
-  template <typename Fn>
-  static size_t type_index() {
-    static const size_t i = next_type_index();
-    return i;
-  }
-  template <typename Fn>
-  HookList<Fn>& list_for(Fn fn) const {
-    const size_t t = type_index<Fn>();
-    if (t >= m_lists.size()) m_lists.resize(t + 1);
-    for (const auto& l : m_lists[t]) {
-      auto* h = static_cast<HookList<Fn>*>(l.get());
-      if (h->fn == fn) return *h;
-    }
-    auto h = std::make_unique<HookList<Fn>>();
-    h->fn = fn;
-    HookList<Fn>& ref = *h;
-    m_lists[t].push_back(std::move(h));
-    return ref;
+  template <auto Fn>
+  static size_t hook_slot() {
+    static const size_t slot = next_slot();
+    return slot;
   }
 
   std::vector<Observer*> m_observers;
-  mutable std::vector<std::vector<std::unique_ptr<ListBase>>> m_lists;  // by hook type
+  mutable std::array<Slot, kMaxHooks> m_slots;
   FaultHooks* m_faults = nullptr;
 };
 

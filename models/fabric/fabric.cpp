@@ -122,7 +122,7 @@ Delivery Fabric::send(int src_pe, int dst_pe, uint64_t payload_bytes, Ps ready_p
         }
       }
       const LinkTiming t = link->transmit(head, tail, wire_bytes, lf.bandwidth_factor);
-      if (m_hooks) m_hooks->emit(&Observer::on_link_busy, link->id(), t.head_start_ps, t.tail_out_ps, wire_bytes);
+      if (m_hooks) m_hooks->emit<&Observer::on_link_busy>(link->id(), t.head_start_ps, t.tail_out_ps, wire_bytes);
       if (first_link) {
         wire_start = t.head_start_ps;
         slowest = link->gbytes_per_s();

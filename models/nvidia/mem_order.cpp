@@ -180,7 +180,7 @@ void OrderModel::report(const ThreadOrder& t, const FlagWatch& w, const InFlight
   r.data_remote = gpu_of(x.begin) != x.writer.gpu;
   r.landed = !observed;
   r.t = t_ps;
-  m_hooks.emit(&NvidiaObserver::on_flag_data_read, r);
+  m_hooks.emit<&NvidiaObserver::on_flag_data_read>(r);
 }
 
 void OrderModel::data_read(ThreadOrder& t, uintptr_t begin, uintptr_t end, Ps t_ps, const char* file, int line) {

@@ -82,9 +82,9 @@ const Nic::MemRegion* Nic::region_of(const uint8_t* p, uint64_t len, uint32_t ke
 
 NicQpView Nic::view(const NicQp& q) const { return {ref_of(m_gpu, q), q.qpn, q.cfg.sq_depth, q.cfg.cq_depth}; }
 
-void Nic::emit_malformed(const NicMalformedWqe& e) { m_sys.hooks().emit(&NvidiaObserver::on_nic_malformed_wqe, e); }
+void Nic::emit_malformed(const NicMalformedWqe& e) { m_sys.hooks().emit<&NvidiaObserver::on_nic_malformed_wqe>(e); }
 
-void Nic::emit_access_error(const NicAccessError& e) { m_sys.hooks().emit(&NvidiaObserver::on_nic_access_error, e); }
+void Nic::emit_access_error(const NicAccessError& e) { m_sys.hooks().emit<&NvidiaObserver::on_nic_access_error>(e); }
 
 void Nic::mmio_store(uint64_t, uint64_t value, Ps t_ps) {
   doorbell(value, t_ps, {WriterKind::Host, m_gpu, -1, -1, nullptr, 0}, {}, {});
@@ -133,15 +133,15 @@ void Nic::ring(NicQp& q, uint32_t prod16, Ps t, WriterRef who, WriteSet unordere
   const uint32_t delta = (prod16 - (q.rung & 0xffff)) & 0xffff;
   if (delta >= 0x8000) {
     const uint32_t back = 0x10000 - delta;
-    m_sys.hooks().emit(&Observer::on_doorbell_regression, ref_of(m_gpu, q), q.rung, q.rung - back, t);
-    m_sys.hooks().emit(&NvidiaObserver::on_nic_doorbell_back, NicDoorbellBack{view(q), q.rung, prod16, t});
+    m_sys.hooks().emit<&Observer::on_doorbell_regression>(ref_of(m_gpu, q), q.rung, q.rung - back, t);
+    m_sys.hooks().emit<&NvidiaObserver::on_nic_doorbell_back>(NicDoorbellBack{view(q), q.rung, prod16, t});
     return;
   }
   if (delta == 0) return;
   q.rung += delta;
   unordered.prune(t);
   q.rings.push_back({q.rung, who, std::move(unordered), std::move(unfenced), issued_ps});
-  m_sys.hooks().emit(&Observer::on_sq_doorbell, ref_of(m_gpu, q), q.rung, t);
+  m_sys.hooks().emit<&Observer::on_sq_doorbell>(ref_of(m_gpu, q), q.rung, t);
   if (!q.fetching) fetch(q.index, t);
 }
 
@@ -174,7 +174,7 @@ void Nic::fetch(int qi, Ps t) {
       const NicQp::Ring ring = q.rings.empty() ? NicQp::Ring{} : q.rings.front();
       const Ps start = std::max(back, m_free_ps);
       m_free_ps = start + wqe_ps;
-      m_sys.hooks().emit(&Observer::on_engine_busy, m_gpu, start, m_free_ps);
+      m_sys.hooks().emit<&Observer::on_engine_busy>(m_gpu, start, m_free_ps);
       const uint8_t* w = buf.data() + uint64_t{i - q.fetched} * mlx5::kWqebbBytes;
       const mlx5::Ctrl c = mlx5::parse_ctrl(w);
       const uint32_t bbs = std::max<uint32_t>(1, mlx5::wqebbs(c.ds));
@@ -197,7 +197,7 @@ void Nic::complete(NicQp& q, uint32_t index, uint8_t opcode, uint32_t bytes, uin
                    WqeRecord rec) {
   rec.status = syndrome;
   if (!cqe && syndrome == 0) {
-    m_sys.hooks().emit(&Observer::on_wqe_executed, rec);
+    m_sys.hooks().emit<&Observer::on_wqe_executed>(rec);
     return;
   }
   t = std::max(t, q.last_cqe_ps + 1);
@@ -223,8 +223,8 @@ void Nic::complete(NicQp& q, uint32_t index, uint8_t opcode, uint32_t bytes, uin
       // The consumer index the GPU last wrote (24 bits); a full CQ drops the CQE.
       const uint32_t ci = mlx5::be32_at(dma_ptr(q.cq_dbrec, 4)) & 0xffffff;
       if (((produced - ci) & 0xffffff) >= q.cfg.cq_depth) {
-        m_sys.hooks().emit(&Observer::on_cq_overflow, ref_of(m_gpu, q), produced + 1, ci, at);
-        m_sys.hooks().emit(&NvidiaObserver::on_nic_cqe_lost,
+        m_sys.hooks().emit<&Observer::on_cq_overflow>(ref_of(m_gpu, q), produced + 1, ci, at);
+        m_sys.hooks().emit<&NvidiaObserver::on_nic_cqe_lost>(
                            NicCqeLost{view(q), index, produced, ci, reinterpret_cast<uintptr_t>(dst), at});
         return;
       }
@@ -233,7 +233,7 @@ void Nic::complete(NicQp& q, uint32_t index, uint8_t opcode, uint32_t bytes, uin
   });
   rec.cqe_ps = t;
   rec.cqe_index = produced;
-  m_sys.hooks().emit(&Observer::on_wqe_executed, rec);
+  m_sys.hooks().emit<&Observer::on_wqe_executed>(rec);
 }
 
 }  // namespace symsim::nv

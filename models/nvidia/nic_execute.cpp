@@ -82,7 +82,7 @@ bool Nic::admit(Exec& e) {
   const uint32_t expected16 = e.index & 0xffff;
   if (c.wqe_index != expected16) {
     const uint32_t diff = (c.wqe_index - expected16) & 0xffff;
-    m_sys.hooks().emit(&NvidiaObserver::on_nic_slot_mismatch,
+    m_sys.hooks().emit<&NvidiaObserver::on_nic_slot_mismatch>(
                        NicSlotMismatch{view(q), e.index, slot, slot_addr, static_cast<uint16_t>(c.wqe_index), c.opcode,
                                        e.ring.who, e.start});
     // A later WQE of this QP (the ring wrapped): the NIC executes what the slot holds.

@@ -32,8 +32,8 @@ NvlinkDelivery NvlinkNetwork::send(int src, int dst, uint64_t payload_bytes, Ps 
   const LinkTiming a = up->transmit(ready_ps, ready_ps, wire);
   const LinkTiming b = down->transmit(a.head_start_ps + up->latency_ps(), a.tail_out_ps + up->latency_ps(), wire);
   if (m_hooks && m_hooks->active()) {
-    m_hooks->emit(&Observer::on_link_busy, up->id(), a.head_start_ps, a.tail_out_ps, wire);
-    m_hooks->emit(&Observer::on_link_busy, down->id(), b.head_start_ps, b.tail_out_ps, wire);
+    m_hooks->emit<&Observer::on_link_busy>(up->id(), a.head_start_ps, a.tail_out_ps, wire);
+    m_hooks->emit<&Observer::on_link_busy>(down->id(), b.head_start_ps, b.tail_out_ps, wire);
   }
   const Ps head = b.head_start_ps + down->latency_ps();
   const Ps tail = b.tail_out_ps + down->latency_ps();

@@ -56,7 +56,7 @@ bool FaultInjector::fire(Rule& r) {
   return true;
 }
 
-void FaultInjector::emit(FaultEvent e) { m_hooks.emit(&Observer::on_fault, e); }
+void FaultInjector::emit(FaultEvent e) { m_hooks.emit<&Observer::on_fault>(e); }
 
 SYMSIM_REGISTER_FAULT(fault_kind::kDropDoorbell);
 SYMSIM_REGISTER_FAULT(fault_kind::kDelayDoorbell);

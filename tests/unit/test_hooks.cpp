@@ -31,7 +31,7 @@ struct Nested : Observer {
   Nested(Log& l, const Hooks& h) : log(l), hooks(h) {}
   void on_cq_doorbell(const QpRef&, uint32_t consumer, Ps) override {
     log.calls.push_back("nested.cq" + std::to_string(consumer));
-    hooks.emit(&Observer::on_engine_busy, 7, Ps{0}, Ps{1});
+    hooks.emit<&Observer::on_engine_busy>(7, Ps{0}, Ps{1});
   }
 };
 
@@ -46,9 +46,9 @@ TEST(Hooks, EachHookReachesItsListenersInAttachOrderEveryTime) {
   hooks.attach(&b);
   hooks.attach(&n);  // last: its nested emission ends on an observer that does not handle it
   for (uint32_t i = 0; i < 3; ++i) {
-    hooks.emit(&Observer::on_sq_doorbell, QpRef{}, i, Ps{0});
-    hooks.emit(&Observer::on_cq_doorbell, QpRef{}, i, Ps{0});
-    hooks.emit(&Observer::on_wqe_executed, WqeRecord{});  // nobody listens
+    hooks.emit<&Observer::on_sq_doorbell>(QpRef{}, i, Ps{0});
+    hooks.emit<&Observer::on_cq_doorbell>(QpRef{}, i, Ps{0});
+    hooks.emit<&Observer::on_wqe_executed>(WqeRecord{});  // nobody listens
   }
   const std::vector<std::string> want = {
       "a.sq0", "b.sq0", "nested.cq0", "a.busy7", "b.busy7",  //
@@ -62,8 +62,8 @@ TEST(Hooks, AnObserverAttachedLaterIsHeard) {
   Hooks hooks;
   Doorbells a(log, "a"), b(log, "b");
   hooks.attach(&a);
-  hooks.emit(&Observer::on_sq_doorbell, QpRef{}, 1u, Ps{0});
+  hooks.emit<&Observer::on_sq_doorbell>(QpRef{}, 1u, Ps{0});
   hooks.attach(&b);
-  hooks.emit(&Observer::on_sq_doorbell, QpRef{}, 2u, Ps{0});
+  hooks.emit<&Observer::on_sq_doorbell>(QpRef{}, 2u, Ps{0});
   EXPECT_EQ(log.calls, (std::vector<std::string>{"a.sq1", "a.sq2", "b.sq2"}));
 }

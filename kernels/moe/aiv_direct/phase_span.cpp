@@ -14,7 +14,7 @@ void PhaseSpan::End() {
   if (!m_open) return;
   m_open = false;
   symsim::AivCore& c = symsim::shim::core();
-  symsim::shim::system().hooks().emit(&symsim::Observer::on_core_span, c.pe(), c.core(), m_what,
+  symsim::shim::system().hooks().emit<&symsim::Observer::on_core_span>(c.pe(), c.core(), m_what,
                                       static_cast<symsim::Ps>(m_start_ps), c.local_ps());
 }
 
@@ -23,7 +23,7 @@ PhaseSpan PhaseSpan::EndAfterVector(const char* next) {
   const symsim::Ps end = std::max(c.local_ps(), c.pipe_free_ps(symsim::AivPipe::kVector));
   if (m_open) {
     m_open = false;
-    symsim::shim::system().hooks().emit(&symsim::Observer::on_core_span, c.pe(), c.core(), m_what,
+    symsim::shim::system().hooks().emit<&symsim::Observer::on_core_span>(c.pe(), c.core(), m_what,
                                         static_cast<symsim::Ps>(m_start_ps), end);
   }
   return PhaseSpan(next, end);

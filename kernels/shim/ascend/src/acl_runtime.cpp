@@ -60,7 +60,7 @@ aclError aclrtMalloc(void** ptr, size_t size, aclrtMemMallocPolicy) {
   if (!ptr) return ACL_ERROR_INVALID_PARAM;
   PeMemory& m = system().memory(host().pe);
   *ptr = m.hbm_alloc.allocate(size, 512);
-  system().hooks().emit(&AscendObserver::on_alloc, m.pe, "aclrtMalloc", static_cast<const uint8_t*>(*ptr), uint64_t{size});
+  system().hooks().emit<&AscendObserver::on_alloc>(m.pe, "aclrtMalloc", static_cast<const uint8_t*>(*ptr), uint64_t{size});
   return *ptr ? ACL_SUCCESS : ACL_ERROR_BAD_ALLOC;
 }
 

@@ -70,7 +70,7 @@ void pipe_sync_at(symsim::PipeSyncRecord::Kind kind, AivPipe src, AivPipe dst, i
   r.core = c.core();
   r.t = c.local_ps();
   r.site = symsim::shim::site_ref(site);
-  symsim::shim::system().hooks().emit(&symsim::AscendObserver::on_pipe_sync, r);
+  symsim::shim::system().hooks().emit<&symsim::AscendObserver::on_pipe_sync>(r);
 }
 
 }  // namespace symsim::shim
@@ -128,7 +128,7 @@ uint8_t* ub_allocate(uint64_t bytes) {
                                    b.kernel, bytes, start, b.ub_bytes));
   b.ub_used_bytes = start + bytes;
   symsim::AivCore& c = symsim::shim::core();
-  symsim::shim::system().hooks().emit(&symsim::AscendObserver::on_ub_layout, c.pe(), c.core(),
+  symsim::shim::system().hooks().emit<&symsim::AscendObserver::on_ub_layout>(c.pe(), c.core(),
                                       static_cast<const uint8_t*>(b.ub), b.ub_used_bytes, b.ub_bytes);
   return b.ub + start;
 }
@@ -138,7 +138,7 @@ void ub_release_all() {
   symsim::shim::BlockContext& b = symsim::shim::block();
   b.ub_used_bytes = 0;
   symsim::AivCore& c = symsim::shim::core();
-  symsim::shim::system().hooks().emit(&symsim::AscendObserver::on_ub_layout, c.pe(), c.core(),
+  symsim::shim::system().hooks().emit<&symsim::AscendObserver::on_ub_layout>(c.pe(), c.core(),
                                       static_cast<const uint8_t*>(b.ub), uint64_t{0}, b.ub_bytes);
 }
 
@@ -190,7 +190,7 @@ void symsim::shim::copy_blocks_at(uint8_t* dst, uint64_t dst_stride_bytes, const
     const bool inside = piece_bytes == 0 || (sys.addresses().find(to, piece_bytes) && sys.addresses().find(from, piece_bytes));
     if (!inside) {
       r.visible_ps = r.issue_ps;
-      sys.hooks().emit(&symsim::AscendObserver::on_copy, r);
+      sys.hooks().emit<&symsim::AscendObserver::on_copy>(r);
       symsim::shim::trap(fmt::format("{}: a copy of {} bytes runs outside device memory (Unified Buffer or HBM "
                                      "region)",
                                      symsim::shim::where(site), piece_bytes));
@@ -206,7 +206,7 @@ void symsim::shim::copy_blocks_at(uint8_t* dst, uint64_t dst_stride_bytes, const
     else
       r.visible_ps = peer >= 0 ? c.copy_across(pipe, to, from, piece_bytes, sys.fabric(), peer)
                                : c.copy(pipe, to, from, piece_bytes);
-    sys.hooks().emit(&symsim::AscendObserver::on_copy, r);
+    sys.hooks().emit<&symsim::AscendObserver::on_copy>(r);
   }
 }
 
@@ -231,7 +231,7 @@ void device_store_at(void* addr, uint64_t value, uint32_t bytes, CallSite site) 
       if (index < engine->qps().size()) {
         const bool cq = offset % UdmaEngine::kDoorbellStride >= 8;
         if (!cq) note_sq_doorbell_store(c, engine->qps()[index], static_cast<uint32_t>(value));
-        sys.hooks().emit(&AscendObserver::on_doorbell_store, engine->qps()[index].ref, cq,
+        sys.hooks().emit<&AscendObserver::on_doorbell_store>(engine->qps()[index].ref, cq,
                               static_cast<uint32_t>(value), c.core(), c.local_ps(), site_ref(site));
       }
     }
@@ -250,7 +250,7 @@ uint64_t device_load(const void* addr, uint32_t bytes) {
   AivCore& c = core();
   c.observe();
   note_poll(addr, bytes, site);
-  system().hooks().emit(&AscendObserver::on_gm_observe, c.pe(), c.core(), static_cast<const uint8_t*>(addr),
+  system().hooks().emit<&AscendObserver::on_gm_observe>(c.pe(), c.core(), static_cast<const uint8_t*>(addr),
                         uint64_t{bytes}, c.local_ps(), site_ref(site));
   c.advance(ns_to_ps(system().params().aiv_ld_dev_ns));
   if (!system().addresses().find(addr, bytes))
@@ -273,7 +273,7 @@ void cache_clean_invalidate_at(const void* addr, uint64_t bytes, CallSite site, 
   if (!rereads_unchanged(addr, bytes)) note_store(addr, bytes, "scalar store written back by dcci", site);
   c.observe();
   note_poll(addr, observed ? observed : bytes, site, bytes);
-  system().hooks().emit(&AscendObserver::on_gm_observe, c.pe(), c.core(), static_cast<const uint8_t*>(addr),
+  system().hooks().emit<&AscendObserver::on_gm_observe>(c.pe(), c.core(), static_cast<const uint8_t*>(addr),
                         observed ? observed : bytes, c.local_ps(), site_ref(site));
   const uint64_t lines = (bytes + 63) / 64;
   c.advance(static_cast<Ps>(lines) * ns_to_ps(system().params().aiv_dcci_ns));

@@ -48,12 +48,12 @@ void vector_issue(const char* call, std::initializer_list<VecRange> reads, std::
     if (reads.size() == 0) {
       rec.src = rec.dst;
       rec.bytes = 0;
-      if (w.bytes) sys.hooks().emit(&symsim::AscendObserver::on_copy, rec);
+      if (w.bytes) sys.hooks().emit<&symsim::AscendObserver::on_copy>(rec);
     }
     for (const VecRange& r : reads) {
       rec.src = static_cast<const uint8_t*>(r.p);
       rec.bytes = r.bytes;
-      if (r.bytes || w.bytes) sys.hooks().emit(&symsim::AscendObserver::on_copy, rec);
+      if (r.bytes || w.bytes) sys.hooks().emit<&symsim::AscendObserver::on_copy>(rec);
     }
   }
 }

@@ -52,7 +52,7 @@ void vector_barrier_all_at(CallSite site, const char* api, Ps hop_ps) {
     w.vec_latest_ps = 0;
     ++w.vec_generation;
     w.vec_event.notify(sc_core::sc_time::from_value(w.vec_release_ps - now_ps()));
-    w.sys->hooks().emit(&AscendObserver::on_device_barrier, w.vec_release_ps);
+    w.sys->hooks().emit<&AscendObserver::on_device_barrier>(w.vec_release_ps);
     c.wait_until(w.vec_release_ps);
   } else {
     b.barrier_api = api;

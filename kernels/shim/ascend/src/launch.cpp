@@ -38,18 +38,18 @@ void run_block(std::shared_ptr<Launch> l, uint32_t idx) {
   c.wait_until(l->start_ps);
   Hooks& hooks = w.sys->hooks();
   const Ps started_ps = c.local_ps();
-  hooks.emit(&Observer::on_block_start, pe, static_cast<int>(idx), b.ctx.kernel, started_ps);
+  hooks.emit<&Observer::on_block_start>(pe, static_cast<int>(idx), b.ctx.kernel, started_ps);
   try {
     l->body();
     c.pipe_barrier(AivPipe::kAll);  // a kernel ends when its pipes drain
   } catch (const KernelTrap& t) {
     w.traps.push_back({pe, static_cast<int>(idx), l->name, t.what(), c.local_ps()});
     l->stream->trapped = true;
-    hooks.emit(&Observer::on_kernel_trap, pe, static_cast<int>(idx), b.ctx.kernel, std::string(t.what()), c.local_ps());
+    hooks.emit<&Observer::on_kernel_trap>(pe, static_cast<int>(idx), b.ctx.kernel, std::string(t.what()), c.local_ps());
   }
   c.sync();
-  hooks.emit(&Observer::on_block_end, pe, static_cast<int>(idx), b.ctx.kernel, c.local_ps());
-  hooks.emit(&Observer::on_core_span, pe, static_cast<int>(idx), b.ctx.kernel, started_ps, c.local_ps());
+  hooks.emit<&Observer::on_block_end>(pe, static_cast<int>(idx), b.ctx.kernel, c.local_ps());
+  hooks.emit<&Observer::on_core_span>(pe, static_cast<int>(idx), b.ctx.kernel, started_ps, c.local_ps());
   b.finished = true;
   w.last_activity_ps = std::max(w.last_activity_ps, c.local_ps());
   Stream& s = *l->stream;

@@ -206,7 +206,7 @@ void note_store(const void* addr, uint64_t bytes, const char* what, CallSite sit
   r.t = x->core ? x->core->local_ps() : now_ps();
   r.what = what;
   r.site = site_ref(site);
-  system().hooks().emit(&AscendObserver::on_gm_store, r);
+  system().hooks().emit<&AscendObserver::on_gm_store>(r);
 }
 
 void before_core_store(const void* addr, uint64_t bytes) {

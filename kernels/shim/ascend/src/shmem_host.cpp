@@ -19,7 +19,7 @@ template <typename T>
 T* carve(PeMemory& m, uint64_t count) {
   auto* p = reinterpret_cast<T*>(m.hbm_alloc.allocate(sizeof(T) * count, 64));
   if (!p) throw std::runtime_error(fmt::format("PE {}: HBM exhausted while building SHMEM tables", m.pe));
-  system().hooks().emit(&AscendObserver::on_alloc, m.pe, "SHMEM tables", reinterpret_cast<const uint8_t*>(p),
+  system().hooks().emit<&AscendObserver::on_alloc>(m.pe, "SHMEM tables", reinterpret_cast<const uint8_t*>(p),
                         uint64_t{sizeof(T) * count});
   return p;
 }
@@ -166,7 +166,7 @@ void* aclshmem_align(size_t alignment, size_t size) {
   if (!h.shmem_ready) return nullptr;
   host_barrier("aclshmem_malloc");
   uint8_t* p = system().memory(h.pe).heap.allocate(size, std::max<size_t>(alignment, 512));
-  system().hooks().emit(&AscendObserver::on_alloc, h.pe, "aclshmem_malloc", static_cast<const uint8_t*>(p), uint64_t{size});
+  system().hooks().emit<&AscendObserver::on_alloc>(h.pe, "aclshmem_malloc", static_cast<const uint8_t*>(p), uint64_t{size});
   return p;
 }
 void* aclshmem_malloc(size_t size) { return aclshmem_align(512, size); }

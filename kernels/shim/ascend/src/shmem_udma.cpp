@@ -116,7 +116,7 @@ void poll_cq(const QpView& v, uint32_t target, CallSite site) {
         trap(fmt::format("{}: CQ poll timed out on PE {} QP {} waiting for CQE {}", where(site), v.pe, v.qp, cur));
     }
     const udma::Cqe e = udma::decode_cqe(cqe);
-    system().hooks().emit(&Observer::on_cqe_reaped, QpRef{c.pe(), v.slot, static_cast<int>(v.qp)}, cur, cqe,
+    system().hooks().emit<&Observer::on_cqe_reaped>(QpRef{c.pe(), v.slot, static_cast<int>(v.qp)}, cur, cqe,
                           c.core(), c.local_ps());
     if (!e.ok())
       trap(fmt::format("{}: error CQE on PE {} QP {} (CQE {}): status {:#x} substatus {:#x}{}", where(site), v.pe, v.qp,
@@ -193,7 +193,7 @@ void publish_wqe(const QpView& v, const udma::Wqe& w, bool mte3, uint8_t* ub, ui
     p.bytes = w.len;
     p.t = c.local_ps();
     p.site = site_ref(site);
-    hooks.emit(&AscendObserver::on_wqe_post, p);
+    hooks.emit<&AscendObserver::on_wqe_post>(p);
   }
   const uint32_t new_head = head + bb;
   ring_doorbell(v.sq->db_addr, new_head, site);

@@ -200,7 +200,7 @@ void run_vf(uint32_t x, uint32_t y, uint32_t z, std::function<void()> body) {
   if (vf.error) std::rethrow_exception(vf.error);
   const Ps start_ps = c.local_ps();
   c.scalar_ops(kLaunchOps + static_cast<double>(slowest));
-  system().hooks().emit(&Observer::on_core_span, c.pe(), c.core(), "simt vf", start_ps, c.local_ps());
+  system().hooks().emit<&Observer::on_core_span>(c.pe(), c.core(), "simt vf", start_ps, c.local_ps());
   note_vf_end(c);
 }
 

@@ -8,7 +8,7 @@
 namespace symsim::shim {
 
 void note_wqe_posted(AivCore& c, const QpRef& q, uint32_t index, uint32_t bb, uint8_t opcode) {
-  system().hooks().emit(&Observer::on_wqe_posted, q, index, opcode, c.core(), c.local_ps());
+  system().hooks().emit<&Observer::on_wqe_posted>(q, index, opcode, c.core(), c.local_ps());
   world().posts[q].next = index + bb;
 }
 
@@ -27,7 +27,7 @@ void note_sq_doorbell_store(AivCore& c, const UdmaQp& qp, uint32_t producer) {
     for (uint32_t i = cur.next; i != producer;) {
       const uint8_t* slot = qp.sq_base + uint64_t{udma::ring_slot(i, qp.sq_depth_bb)} * udma::kWqebbBytes;
       const uint8_t opcode = udma::peek_opcode(slot);
-      system().hooks().emit(&Observer::on_wqe_posted, qp.ref, i, opcode, c.core(), posted);
+      system().hooks().emit<&Observer::on_wqe_posted>(qp.ref, i, opcode, c.core(), posted);
       const uint32_t bb = udma::bb_count(opcode);
       i = producer - i < bb ? producer : i + bb;
     }
