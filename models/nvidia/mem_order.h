@@ -22,7 +22,6 @@
 // not pruned by time are capped (the oldest writes are forgotten: fewer reports, never more).
 #pragma once
 #include <cstdint>
-#include <unordered_map>
 #include <vector>
 
 #include "models/core/observer.h"
@@ -90,6 +89,30 @@ struct ThreadOrder {
   WriterRef reader;            // this thread, for reports
 };
 
+// The words that publish something, by address; entries are never removed. Nearly every
+// lookup (each load of up to 8 B) finds nothing, and between two lookups every other GPU runs:
+// a miss reads one line of a flat key array, not a hash bucket and a list node.
+class WordTable {
+ public:
+  size_t size() const { return m_states.size(); }
+  // The state of the word at `addr` (not 0), or null.
+  WordState* find(uintptr_t addr) {
+    for (size_t i = home(addr);; i = (i + 1) & (m_keys.size() - 1)) {
+      if (m_keys[i] == addr) return &m_states[m_index[i]];
+      if (m_keys[i] == 0) return nullptr;
+    }
+  }
+  // Adds the word at `addr`, not in the table yet.
+  void add(uintptr_t addr, WordState s);
+
+ private:
+  size_t home(uintptr_t addr) const { return static_cast<size_t>((addr * 0x9e3779b97f4a7c15ull) >> m_shift); }
+  std::vector<uintptr_t> m_keys = std::vector<uintptr_t>(size_t{1} << 10);  // 0: free; at most half full
+  std::vector<uint32_t> m_index = std::vector<uint32_t>(size_t{1} << 10);   // beside each key: its state
+  unsigned m_shift = 64 - 10;
+  std::vector<WordState> m_states;  // in order of addition
+};
+
 class OrderModel {
  public:
   explicit OrderModel(Hooks& hooks) : m_hooks(hooks) {}
@@ -137,7 +160,7 @@ class OrderModel {
               Ps t_ps, bool observed, const char* file, int line);
 
   Hooks& m_hooks;
-  std::unordered_map<uintptr_t, WordState> m_words;  // looked up only, never iterated
+  WordTable m_words;
   int (*m_gpu_of)(const void*, void*) = nullptr;
   void* m_gpu_ctx = nullptr;
   uint64_t m_reports = 0;
