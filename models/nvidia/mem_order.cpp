@@ -177,8 +177,11 @@ void OrderModel::barrier_leave(ThreadOrder& t, const SyncCarry& carry, Ps t_ps) 
   merge_watches(t.watches, carry.watches, t_ps);
 }
 
-Ps OrderModel::read_wait_ps(const ThreadOrder& t, uintptr_t begin, uintptr_t end) {
-  return std::max(t.own.overlap_visible_ps(begin, end), t.inherited.overlap_visible_ps(begin, end));
+Ps OrderModel::read_wait_ps(const ThreadOrder& t, uintptr_t begin, uintptr_t end, Ps floor_ps) {
+  Ps t_ps = floor_ps;
+  if (t.own.bound_ps() > t_ps) t_ps = std::max(t_ps, t.own.overlap_visible_ps(begin, end));
+  if (t.inherited.bound_ps() > t_ps) t_ps = std::max(t_ps, t.inherited.overlap_visible_ps(begin, end));
+  return t_ps;
 }
 
 void OrderModel::report(const ThreadOrder& t, const FlagWatch& w, const InFlightWrite& x, uintptr_t begin,

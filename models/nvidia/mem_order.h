@@ -139,8 +139,9 @@ class OrderModel {
   // published that have not landed.
   void data_read(ThreadOrder& t, uintptr_t begin, uintptr_t end, Ps t_ps, const char* file, int line);
 
-  // Latest landing time of writes the thread must see before reading [begin, end).
-  static Ps read_wait_ps(const ThreadOrder& t, uintptr_t begin, uintptr_t end);
+  // Latest landing time of writes the thread must see before reading [begin, end), at least
+  // `floor_ps`.
+  static Ps read_wait_ps(const ThreadOrder& t, uintptr_t begin, uintptr_t end, Ps floor_ps = 0);
   // A barrier participant arrives: stalls for its in-scope writes (CTA scope) and adds what
   // it leaves in flight, and what it watches, to `carry`; leaving hands `carry` to it.
   void barrier_arrive(ThreadOrder& t, Ps& t_ps, SyncCarry& carry) const;
