@@ -13,7 +13,10 @@ class ProbeIndex {
  public:
   static constexpr uint32_t kNone = 0xffffffffu;
 
-  explicit ProbeIndex(unsigned bits) : m_slots(size_t{1} << bits, kNone), m_shift(64 - bits) {}
+  // With `run_bits`, keys that differ only in their low `run_bits` bits have neighbouring home
+  // slots (for keys used in runs, such as consecutive cache lines: one index line, not one each).
+  explicit ProbeIndex(unsigned bits, unsigned run_bits = 0)
+      : m_slots(size_t{1} << bits, kNone), m_shift(64 - bits), m_run_bits(run_bits) {}
 
   size_t capacity() const { return m_slots.size(); }
 
@@ -68,10 +71,14 @@ class ProbeIndex {
   void clear() { m_slots.assign(m_slots.size(), kNone); }
 
  private:
-  size_t home(uint64_t key) const { return static_cast<size_t>((key * 0x9e3779b97f4a7c15ull) >> m_shift); }
+  size_t home(uint64_t key) const {
+    const size_t base = static_cast<size_t>(((key >> m_run_bits) * 0x9e3779b97f4a7c15ull) >> m_shift);
+    return (base + (key & ((uint64_t{1} << m_run_bits) - 1))) & (m_slots.size() - 1);
+  }
 
   std::vector<uint32_t> m_slots;  // power-of-two size
   unsigned m_shift;               // 64 - log2(size)
+  unsigned m_run_bits;
 };
 
 }  // namespace symsim

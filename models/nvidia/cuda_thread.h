@@ -49,6 +49,7 @@ struct CudaThread {
   Dim3 idx;          // threadIdx
   Ps local_ps = 0;
   CudaThread* ready_next = nullptr;  // behind it in its GPU's ready queue (ready_queue.h)
+  const void* ready_next_sp = nullptr;  // where ready_next's stack resumes (for prefetching)
   ThreadOrder order;
   WaitSite wait;
   // Polls that saw nothing change (same address and value, nothing stored in between).

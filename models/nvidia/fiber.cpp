@@ -68,13 +68,9 @@ void Fiber::start(StackPool& pool, std::function<void()> body) {
   });
 }
 
-void Fiber::prefetch() const {
-  // A suspended boost::context::fiber is one pointer: its stack pointer.
-  static_assert(sizeof(m_self) == sizeof(void*), "boost::context::fiber is its context pointer");
-  const char* sp = nullptr;
-  std::memcpy(&sp, static_cast<const void*>(&m_self), sizeof(sp));
+void Fiber::prefetch_stack(const void* sp) {
   if (!sp) return;
-  for (int line = 0; line < kPrefetchLines; ++line) __builtin_prefetch(sp + 64 * line);
+  for (int line = 0; line < kPrefetchLines; ++line) __builtin_prefetch(static_cast<const char*>(sp) + 64 * line);
 }
 
 void Fiber::resume() {

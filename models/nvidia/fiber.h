@@ -7,6 +7,7 @@
 #include <boost/context/fiber.hpp>
 
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <vector>
 
@@ -50,9 +51,17 @@ class Fiber {
   void resume();
   // Back to the scheduler (called inside the fiber).
   void yield();
-  // Starts fetching what resume() touches first: the registers saved at the suspended
-  // fiber's stack pointer and the frames just above them (no effect on what runs).
-  void prefetch() const;
+  // Where the suspended fiber's stack resumes (its saved stack pointer), or null.
+  const void* saved_sp() const {
+    // A suspended boost::context::fiber is one pointer: its stack pointer.
+    static_assert(sizeof(m_self) == sizeof(void*), "boost::context::fiber is its context pointer");
+    const void* sp = nullptr;
+    std::memcpy(&sp, static_cast<const void*>(&m_self), sizeof(sp));
+    return sp;
+  }
+  // Starts fetching what resume() touches first at `sp`: the registers saved there and the
+  // frames just above them (no effect on what runs).
+  static void prefetch_stack(const void* sp);
   bool started() const { return m_started; }
   bool finished() const { return m_started && !m_self; }
   // Unwinds a suspended fiber (its destructors run) and frees its stack; one that never ran

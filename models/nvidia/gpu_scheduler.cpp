@@ -33,7 +33,6 @@ Ps now_ps() { return g_running.thread ? g_running.now_ps : static_cast<Ps>(sc_co
 void prefetch_thread(const CudaThread& t) {
   const auto* p = reinterpret_cast<const char*>(&t);
   for (size_t i = 0; i < sizeof(CudaThread); i += 64) __builtin_prefetch(p + i);
-  t.fiber.prefetch();
 }
 size_t static_smem_bytes() {
   return (__start_symsim_shared && __stop_symsim_shared) ? static_cast<size_t>(__stop_symsim_shared - __start_symsim_shared) : 0;
@@ -120,7 +119,10 @@ void GpuScheduler::run() {
     CudaThread& t = *m_ready.pop();
     // The next thread's state and stack top are cold (a GPU has up to 2048 threads, each on
     // its own stack): fetch them while this one runs.
-    if (const CudaThread* next = m_ready.peek()) prefetch_thread(*next);
+    if (const CudaThread* next = m_ready.peek()) {
+      prefetch_thread(*next);
+      Fiber::prefetch_stack(m_ready.peek_sp());
+    }
     t.local_ps = std::max(t.local_ps, now);
     swap_static_smem(t.cta);
     g_running = {&t, now};
@@ -128,6 +130,9 @@ void GpuScheduler::run() {
     drop_code_blocks();
     t.fiber.resume();
     g_running.thread = nullptr;
+    // Not blocked nor ended: it queued itself (sync_to) just before suspending, at a stack
+    // pointer known only now.
+    if (!t.blocked && !t.fiber.finished()) m_ready.set_last_sp(t.fiber.saved_sp());
     if (t.fiber.finished() && !t.finished) {
       if (g_code_insns != 0) charge_code_blocks(t);  // the code after its last shim call
       finish_thread(t);
@@ -310,7 +315,7 @@ void GpuScheduler::advance(CudaThread& t, Ps d) {
 void GpuScheduler::sync_to(CudaThread& t, Ps t_ps) {
   t.local_ps = std::max(t.local_ps, t_ps);
   if (t.local_ps <= now_ps()) return;
-  push(t, t.local_ps);
+  m_ready.push(t.local_ps, &t);  // running: its stack pointer is set once it has suspended
   t.fiber.yield();
 }
 

@@ -66,7 +66,8 @@ class GpuScheduler {
   void thread_main(CudaThread& t);
   void finish_thread(CudaThread& t);
   void end_launch();
-  void push(CudaThread& t, Ps t_ps) { m_ready.push(t_ps, &t); }
+  // A suspended thread, with where its stack resumes.
+  void push(CudaThread& t, Ps t_ps) { m_ready.push(t_ps, &t, t.fiber.saved_sp()); }
   void swap_static_smem(Cta* to);
 
   NvidiaSystem& m_sys;

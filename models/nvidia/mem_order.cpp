@@ -64,19 +64,41 @@ WriteSet OrderModel::unordered(const ThreadOrder& t, Ps t_ps) const {
   return u;
 }
 
+void WordTable::add(uintptr_t addr, WordState s) {
+  if (2 * (m_states.size() + 1) > m_keys.size()) {
+    std::vector<uintptr_t> keys(m_keys.size() * 2);
+    std::vector<uint32_t> index(keys.size());
+    m_keys.swap(keys);
+    m_index.swap(index);
+    --m_shift;
+    for (size_t j = 0; j < keys.size(); ++j) {
+      if (keys[j] == 0) continue;
+      size_t i = home(keys[j]);
+      while (m_keys[i] != 0) i = (i + 1) & (m_keys.size() - 1);
+      m_keys[i] = keys[j];
+      m_index[i] = index[j];
+    }
+  }
+  size_t i = home(addr);
+  while (m_keys[i] != 0) i = (i + 1) & (m_keys.size() - 1);
+  m_keys[i] = addr;
+  m_index[i] = static_cast<uint32_t>(m_states.size());
+  m_states.push_back(std::move(s));
+}
+
 void OrderModel::word_written(uintptr_t addr, WordState s, bool rmw) {
-  auto it = m_words.find(addr);
-  if (it == m_words.end()) {
+  WordState* found = m_words.find(addr);
+  if (!found) {
     if (s.releases.empty() && s.unordered.empty() && s.unordered_by_rules.empty()) return;  // nothing to remember
-    m_words.emplace(addr, std::move(s));
+    m_words.add(addr, std::move(s));
     return;
   }
   if (!rmw) {
-    it->second = std::move(s);
+    *found = std::move(s);
     return;
   }
   // Release sequence: an RMW continues what the word already publishes.
-  WordState& w = it->second;
+  WordState& w = *found;
   w.writer = s.writer;
   for (ReleaseInfo& r : s.releases) w.releases.push_back(std::move(r));
   for (const InFlightWrite& x : s.unordered.writes()) w.unordered.add(x);
@@ -112,9 +134,9 @@ void OrderModel::acquire(ThreadOrder& t, const std::vector<ReleaseInfo>& release
 }
 
 void OrderModel::word_read(ThreadOrder& t, uintptr_t addr, Sem sem, Scope scope, Ps t_ps) {
-  auto it = m_words.find(addr);
-  if (it == m_words.end()) return;
-  WordState& w = it->second;
+  WordState* found = m_words.find(addr);
+  if (!found) return;
+  WordState& w = *found;
   w.unordered.prune(t_ps);
   // Only a strong read of a word makes it a flag for happens-before (weak reads are data).
   const bool by_rules = sem != Sem::Weak && !w.unordered_by_rules.empty();
@@ -155,8 +177,11 @@ void OrderModel::barrier_leave(ThreadOrder& t, const SyncCarry& carry, Ps t_ps) 
   merge_watches(t.watches, carry.watches, t_ps);
 }
 
-Ps OrderModel::read_wait_ps(const ThreadOrder& t, uintptr_t begin, uintptr_t end) {
-  return std::max(t.own.overlap_visible_ps(begin, end), t.inherited.overlap_visible_ps(begin, end));
+Ps OrderModel::read_wait_ps(const ThreadOrder& t, uintptr_t begin, uintptr_t end, Ps floor_ps) {
+  Ps t_ps = floor_ps;
+  if (t.own.bound_ps() > t_ps) t_ps = std::max(t_ps, t.own.overlap_visible_ps(begin, end));
+  if (t.inherited.bound_ps() > t_ps) t_ps = std::max(t_ps, t.inherited.overlap_visible_ps(begin, end));
+  return t_ps;
 }
 
 void OrderModel::report(const ThreadOrder& t, const FlagWatch& w, const InFlightWrite& x, uintptr_t begin,

@@ -22,7 +22,6 @@
 // not pruned by time are capped (the oldest writes are forgotten: fewer reports, never more).
 #pragma once
 #include <cstdint>
-#include <unordered_map>
 #include <vector>
 
 #include "models/core/observer.h"
@@ -90,6 +89,30 @@ struct ThreadOrder {
   WriterRef reader;            // this thread, for reports
 };
 
+// The words that publish something, by address; entries are never removed. Nearly every
+// lookup (each load of up to 8 B) finds nothing, and between two lookups every other GPU runs:
+// a miss reads one line of a flat key array, not a hash bucket and a list node.
+class WordTable {
+ public:
+  size_t size() const { return m_states.size(); }
+  // The state of the word at `addr` (not 0), or null.
+  WordState* find(uintptr_t addr) {
+    for (size_t i = home(addr);; i = (i + 1) & (m_keys.size() - 1)) {
+      if (m_keys[i] == addr) return &m_states[m_index[i]];
+      if (m_keys[i] == 0) return nullptr;
+    }
+  }
+  // Adds the word at `addr`, not in the table yet.
+  void add(uintptr_t addr, WordState s);
+
+ private:
+  size_t home(uintptr_t addr) const { return static_cast<size_t>((addr * 0x9e3779b97f4a7c15ull) >> m_shift); }
+  std::vector<uintptr_t> m_keys = std::vector<uintptr_t>(size_t{1} << 10);  // 0: free; at most half full
+  std::vector<uint32_t> m_index = std::vector<uint32_t>(size_t{1} << 10);   // beside each key: its state
+  unsigned m_shift = 64 - 10;
+  std::vector<WordState> m_states;  // in order of addition
+};
+
 class OrderModel {
  public:
   explicit OrderModel(Hooks& hooks) : m_hooks(hooks) {}
@@ -116,8 +139,9 @@ class OrderModel {
   // published that have not landed.
   void data_read(ThreadOrder& t, uintptr_t begin, uintptr_t end, Ps t_ps, const char* file, int line);
 
-  // Latest landing time of writes the thread must see before reading [begin, end).
-  static Ps read_wait_ps(const ThreadOrder& t, uintptr_t begin, uintptr_t end);
+  // Latest landing time of writes the thread must see before reading [begin, end), at least
+  // `floor_ps`.
+  static Ps read_wait_ps(const ThreadOrder& t, uintptr_t begin, uintptr_t end, Ps floor_ps = 0);
   // A barrier participant arrives: stalls for its in-scope writes (CTA scope) and adds what
   // it leaves in flight, and what it watches, to `carry`; leaving hands `carry` to it.
   void barrier_arrive(ThreadOrder& t, Ps& t_ps, SyncCarry& carry) const;
@@ -137,7 +161,7 @@ class OrderModel {
               Ps t_ps, bool observed, const char* file, int line);
 
   Hooks& m_hooks;
-  std::unordered_map<uintptr_t, WordState> m_words;  // looked up only, never iterated
+  WordTable m_words;
   int (*m_gpu_of)(const void*, void*) = nullptr;
   void* m_gpu_ctx = nullptr;
   uint64_t m_reports = 0;

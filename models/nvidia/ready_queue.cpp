@@ -38,6 +38,7 @@ void ReadyQueue::clear() {
   m_times = {};
   m_last = kNone;
   m_size = 0;
+  m_last_sp = nullptr;
 }
 
 }  // namespace symsim::nv

@@ -7,7 +7,9 @@
 // themselves (CudaThread::ready_next; a thread waits in at most one queue, once), and times
 // find their bucket through an open-addressing index in a flat array. Between two steps of
 // one GPU every other GPU runs, so the queue is cold at each step: a pop touches the heap
-// top and one 24-byte bucket, and the next thread (peek) is the bucket's head pointer.
+// top and one 32-byte bucket, and the next thread (peek) is the bucket's head pointer. Each
+// link also carries where the linked thread's stack resumes, so that the scheduler can
+// prefetch the next thread's stack without first reading its cold state.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -25,13 +27,23 @@ class ReadyQueue {
  public:
   bool empty() const { return m_size == 0; }
   size_t size() const { return m_size; }
-  void push(Ps t_ps, CudaThread* th) {
+  // `stack_sp`: where the thread's stack will resume (for prefetching; may be null).
+  void push(Ps t_ps, CudaThread* th, const void* stack_sp = nullptr) {
     th->ready_next = nullptr;
     Bucket& k = m_buckets[bucket_for(t_ps)];
-    (k.head ? k.tail->ready_next : k.head) = th;
+    if (k.head) {
+      k.tail->ready_next = th;
+      m_last_sp = &(k.tail->ready_next_sp = stack_sp);
+    } else {
+      k.head = th;
+      m_last_sp = &(k.head_sp = stack_sp);
+    }
     k.tail = th;
     ++m_size;
   }
+  // The thread pushed last has suspended at `stack_sp` (not known when it pushed itself); only
+  // right after that push, before any other.
+  void set_last_sp(const void* stack_sp) { *m_last_sp = stack_sp; }
   // Earliest time with a runnable thread (not empty).
   Ps top_ps() const { return m_times.top().first; }
   // The thread that became runnable first at the earliest time; removes it (not empty).
@@ -40,12 +52,15 @@ class ReadyQueue {
     Bucket& k = m_buckets[b];
     CudaThread* th = k.head;
     k.head = th->ready_next;
+    k.head_sp = th->ready_next_sp;
     --m_size;
     if (!k.head) drained(b);
     return th;
   }
   // The thread pop() would return next, or null (nothing removed).
   CudaThread* peek() const { return m_size == 0 ? nullptr : m_buckets[m_times.top().second].head; }
+  // Its `stack_sp` (not read from the thread, whose state is as cold as its stack).
+  const void* peek_sp() const { return m_size == 0 ? nullptr : m_buckets[m_times.top().second].head_sp; }
   void clear();
 
  private:
@@ -54,6 +69,7 @@ class ReadyQueue {
     Ps t = 0;
     CudaThread* head = nullptr;  // null: free
     CudaThread* tail = nullptr;
+    const void* head_sp = nullptr;  // the head's stack_sp (the others' are in ready_next_sp)
   };
   uint32_t bucket_for(Ps t_ps) {
     if (m_last != kNone && m_buckets[m_last].t == t_ps && m_buckets[m_last].head) return m_last;
@@ -72,6 +88,7 @@ class ReadyQueue {
   std::priority_queue<std::pair<Ps, uint32_t>, std::vector<std::pair<Ps, uint32_t>>, std::greater<>> m_times;
   uint32_t m_last = kNone;  // bucket of the last push (the common case: the same time again)
   size_t m_size = 0;
+  const void** m_last_sp = nullptr;  // where the last push kept its stack_sp
 };
 
 }  // namespace symsim::nv

@@ -232,7 +232,7 @@ void load(void* out, const void* addr, uint32_t bytes, Sem sem, Scope scope, Sit
   // A strong load reads the owner's memory when the request gets there; a weak (data) load
   // is pipelined: modelled as reading at issue, and the thread goes on.
   Ps sample = strong ? t.local_ps + sys.one_way_ps(gpu, owner) : t.local_ps;
-  sample = std::max(sample, OrderModel::read_wait_ps(t.order, a, a + bytes));
+  sample = OrderModel::read_wait_ps(t.order, a, a + bytes, sample);
   if (strong) {
     use_loads(t);
     t.wait = {"polls a word (ld strong)", site.file, site.line, a, t.wait.value};
@@ -292,7 +292,7 @@ void store(void* addr, const void* value, uint32_t bytes, Sem sem, Scope scope, 
   Landing l = sys.store_landing(gpu, owner, bytes, issue);
   Ps first = l.first_ps + sys.reorder_jitter_ps(owner != gpu);
   // A thread's writes to the same bytes land in program order (coherence).
-  const Ps own = t.order.own.overlap_visible_ps(a, a + bytes);
+  const Ps own = t.order.own.bound_ps() >= first ? t.order.own.overlap_visible_ps(a, a + bytes) : 0;
   if (own >= first) first = own + 1;
   const Ps last = first + (l.last_ps - l.first_ps);
   const WriterRef who = writer_of(t, site);
@@ -349,7 +349,7 @@ uint64_t atomic(void* addr, AtomicOp op, AtomicType type, uint64_t operand, uint
   // that address.
   const Ps sent = t.cta->ports.atomic_issue.reserve(issue, ns_to_ps(p.sm_atomic_issue_ns));
   Ps perform = gpu == owner ? sent + sys.one_way_ps(gpu, owner) : sys.store_landing(gpu, owner, 16, sent).last_ps;
-  const Ps own = t.order.own.overlap_visible_ps(a, a + bytes);
+  const Ps own = t.order.own.bound_ps() >= perform ? t.order.own.overlap_visible_ps(a, a + bytes) : 0;
   if (own >= perform) perform = own + 1;
   const uint64_t warp_key = reinterpret_cast<uintptr_t>(t.cta) * 64 + t.warp;
   perform = sys.l2(owner).atomic_slot(a, perform, warp_key, issue, ns_to_ps(p.atomic_same_address_ns));

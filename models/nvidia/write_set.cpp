@@ -36,6 +36,7 @@ std::string WriterRef::describe() const {
 
 void WriteSet::add(const InFlightWrite& w) {
   if (w.end <= w.begin) return;
+  m_bound_ps = std::max(m_bound_ps, w.visible_ps);
   // First range that ends at or after w.begin (touching counts).
   auto lo = std::lower_bound(m_writes.begin(), m_writes.end(), w.begin,
                              [](const InFlightWrite& x, uintptr_t b) { return x.end < b; });

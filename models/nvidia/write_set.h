@@ -40,6 +40,9 @@ class WriteSet {
   // Drops writes visible at or before `now_ps`.
   void prune(Ps now_ps);
   bool empty() const { return m_writes.empty(); }
+  // No write in the set lands after this (0 when none): a test that skips the list, which is
+  // as cold as its thread's state.
+  Ps bound_ps() const { return m_bound_ps; }
   size_t size() const { return m_writes.size(); }
   const std::vector<InFlightWrite>& writes() const { return m_writes; }
   // Latest visibility time of the writes overlapping [begin, end); 0 if none.
@@ -65,10 +68,14 @@ class WriteSet {
   void remove(uintptr_t begin, uintptr_t end);
   // Keeps at most `n` ranges, forgetting those that land first.
   void cap(size_t n);
-  void clear() { m_writes.clear(); }
+  void clear() {
+    m_writes.clear();
+    m_bound_ps = 0;
+  }
 
  private:
   std::vector<InFlightWrite> m_writes;  // sorted by begin, non-overlapping, non-touching
+  Ps m_bound_ps = 0;                     // the latest visible_ps added (kept when writes leave)
 };
 
 }  // namespace symsim::nv

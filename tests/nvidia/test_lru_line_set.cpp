@@ -63,4 +63,35 @@ TEST(LruLineSet, AgreesWithAListOverAMillionTouches) {
   EXPECT_LT(hits, 900000u);
 }
 
+TEST(LruLineSet, AgreesWithAListOverRunsOfConsecutiveLines) {
+  // As L2 accesses touch them: runs of up to 64 neighbouring lines, which share index lines.
+  constexpr uint64_t kCapacity = 3000;
+  symsim::nv::LruLineSet s(kCapacity);
+  std::list<uint64_t> ref;  // most recent first
+  std::unordered_map<uint64_t, std::list<uint64_t>::iterator> where;
+  std::mt19937_64 rng(11);
+  uint64_t hits = 0, touches = 0;
+  for (int run = 0; run < 20000; ++run) {
+    const uint64_t first = (rng() % 4 == 0 ? (rng() % 8) << 24 : 0) + rng() % 20000;
+    const uint64_t n = 1 + rng() % 64;
+    for (uint64_t line = first; line < first + n; ++line, ++touches) {
+      const auto it = where.find(line);
+      const bool want = it != where.end();
+      if (want) {
+        ref.erase(it->second);
+      } else if (ref.size() == kCapacity) {
+        where.erase(ref.back());
+        ref.pop_back();
+      }
+      ref.push_front(line);
+      where[line] = ref.begin();
+      ASSERT_EQ(s.touch(line), want) << "run " << run << " line " << line;
+      hits += want;
+    }
+  }
+  for (const uint64_t line : ref) EXPECT_TRUE(s.holds(line));
+  EXPECT_GT(hits, touches / 20);  // hits and evictions alike
+  EXPECT_LT(hits, touches - touches / 20);
+}
+
 }  // namespace

@@ -43,6 +43,24 @@ TEST(ReadyQueue, EarliestTimeFirstThenArrivalOrder) {
   EXPECT_TRUE(q.empty());
 }
 
+TEST(ReadyQueue, PeekGivesTheNextThreadsStackPointer) {
+  ReadyQueue q;
+  int stacks[4];
+  q.push(100, thread_no(0), &stacks[0]);
+  q.push(100, thread_no(1), &stacks[1]);
+  q.push(100, thread_no(2));
+  q.set_last_sp(&stacks[2]);  // the thread pushed last suspends after pushing itself
+  q.push(50, thread_no(3), &stacks[3]);
+  EXPECT_EQ(q.peek_sp(), &stacks[3]);
+  q.pop();
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_EQ(q.peek(), thread_no(i));
+    EXPECT_EQ(q.peek_sp(), &stacks[i]);
+    q.pop();
+  }
+  EXPECT_EQ(q.peek_sp(), nullptr);
+}
+
 TEST(ReadyQueue, ClearForgetsEverything) {
   ReadyQueue q;
   q.push(5, thread_no(0));
