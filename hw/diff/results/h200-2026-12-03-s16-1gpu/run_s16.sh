@@ -6,7 +6,7 @@ cd "$(dirname "$0")"
 mkdir -p R
 { nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv; uname -r; nvidia-smi | grep -o "CUDA Version: [0-9.]*"; } > R/versions.txt
 # The SASS of pull_dispatch<1>, of its stamped copy and of shim_parts_probe<56> (pull's step as mode 21 + 56 runs it).
-cuobjdump --dump-sass bin/symsim-hw | awk '/Function :/ { p = /pull_dispatchILi1E|pull_phases_probe|shim_parts_probeILi56E/ } p' > R/sass_pull.txt 2>&1
+$(command -v cuobjdump || echo /usr/local/cuda/bin/cuobjdump) --dump-sass bin/symsim-hw | awk '/Function :/ { p = /pull_dispatchILi1E|pull_phases_probe|shim_parts_probeILi56E/ } p' > R/sass_pull.txt 2>&1
 H="python3 hw/diff/hw_diff.py hw --repeat 11 --runner bin/symsim-hw"
 for r in 1 2; do
   echo "run $r: $(date -u)" >> R/versions.txt
