@@ -127,6 +127,16 @@ TEST(ShimSteps, PullsStepThroughSymBufferMap) { EXPECT_NEAR(pull_step_ns(8), 136
 // gives 1404 with no new rule (the slot order and the atomic's address dependence cost it nothing).
 TEST(ShimSteps, PullsStepIntoTheSlotsItsAtomicReturns) { EXPECT_NEAR(pull_step_ns(56), 1488, 149); }
 
+// shim.pull_phases.heap.128tok.h7168 (twelfth pass, calib_probe mode 26): pull_dispatch's body at one
+// PE in pull_1pe's shape, timed by clock64 from each warp's entry to its last barrier's end: 15.26 /
+// 15.47 us on the GPU (the launch's events 25.6 / 27.7); the model gives 16.18 (events 23.28).
+TEST(ShimSteps, PullsBodyAtOnePe) {
+  EXPECT_NEAR(calib_probe_value({"platform=h200", "kernel.args.mode=26", "kernel.args.bytes=7168", "kernel.args.count=128",
+                                 "kernel.args.warps=4", "kernel.blocks=4", "kernel.args.window_kib=1024",
+                                 "kernel.args.hot=4", "kernel.args.inflight=2"}),
+              15365, 2305);
+}
+
 namespace {
 
 // calib_probe mode 23 (eighth pass): 512 rows of 7168 B written or read once by 4 CTAs x 4 warps.

@@ -9,6 +9,8 @@
 #pragma once
 #include <cstdint>
 
+struct PullDispatchArgs;
+
 enum CalibProbeMode : int {
   kProbeTmaLoad = 0,     // GB/s: bulk loads global -> shared
   kProbeTmaStore = 1,    // GB/s: bulk stores shared -> global
@@ -47,6 +49,9 @@ enum CalibProbeMode : int {
   // Eleventh pass: the application's pull_dispatch over the probe's memory (x the window,
   // recv_x `out`); its time is the GPU's events around the launch.
   kProbeAppPull = 25,
+  // Twelfth pass: a copy of pull_dispatch at one PE with clock64 stamps per warp at each phase's
+  // end (pull_phases_probe.cu) over mode 25's memory; the figure is the slowest warp's whole body, ns.
+  kProbePullPhases = 26,
 };
 
 struct CalibProbeArgs {
@@ -82,5 +87,10 @@ int launch_dispatch_phases_probe(int ctas, int threads, int smem_bytes, const Ca
 // Mode 23: `count` rows of `bytes`, each once; `inflight` the operation (1 bulk stores, 2 plain
 // stores, 3 bulk loads, 4 plain loads, 5 bulk stores each followed by two 4 B stores to `word`).
 int launch_fresh_rows_probe(int ctas, int threads, int smem_bytes, const CalibProbeArgs& args);
+// Mode 26: per warp, kPullPhaseStamps words: clock64 ticks from the warp's entry to the end of
+// the set-up, the first barrier, the loop, the last store's wait, the last barrier; the global
+// timer at entry and at exit (ns, 0 in the simulator); the warp's pulled tokens.
+constexpr int kPullPhaseStamps = 8;
+int launch_pull_phases_probe(int ctas, int threads, const PullDispatchArgs& args, unsigned long long* stamps);
 constexpr bool is_shim_probe(int mode) { return mode >= kProbeCopyRound && mode <= kProbePullStep; }
 constexpr bool is_copy_round(int mode) { return mode >= kProbeCopyRoundRead && mode <= kProbeCopyRoundOther; }  // modes 16-18

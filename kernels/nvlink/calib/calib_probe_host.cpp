@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <string>
 #include <vector>
 
 #include "kernels/nvlink/calib/calib_probe.cuh"
@@ -52,11 +53,44 @@ void app_dispatch(int rank, int ctas, int threads, const CalibProbeArgs& p) {
                 fmt::format("value={} tokens", total));
 }
 
+// Mode 26's stamps: per phase, the slowest and the fastest warp (ns from each warp's entry);
+// the loop's ns per step, the slowest warp's; the spread of the CTAs' entries and
+// the body by the global timer (first entry to last exit).
+void report_pull_phases(int rank, int warps, const unsigned long long* device_stamps) {
+  std::vector<unsigned long long> s(static_cast<size_t>(warps) * kPullPhaseStamps);
+  cudaMemcpy(s.data(), device_stamps, sizeof(unsigned long long) * s.size(), cudaMemcpyDeviceToHost);
+  auto at = [&](int w, int k) { return static_cast<double>(s[static_cast<size_t>(w) * kPullPhaseStamps + k]); };
+  std::string phases;
+  const char* names[] = {"setup", "barrier1", "loop", "store_wait", "barrier2"};
+  double whole = 0, most_steps = 0, step_ns = 0;
+  for (int k = 0; k < 5; ++k) {
+    double hi = 0, lo = 1e300;
+    for (int w = 0; w < warps; ++w) {
+      const double ns = (at(w, k) - (k ? at(w, k - 1) : 0)) / kSmClockGhz;
+      hi = std::max(hi, ns), lo = std::min(lo, ns);
+    }
+    phases += fmt::format(" {}={:.0f}/{:.0f}", names[k], hi, lo);
+  }
+  double g_first = 1e300, g_last = 0, g_entry_last = 0;
+  for (int w = 0; w < warps; ++w) {
+    whole = std::max(whole, at(w, 4) / kSmClockGhz);
+    most_steps = std::max(most_steps, at(w, 7));
+    if (at(w, 7) > 0) step_ns = std::max(step_ns, (at(w, 2) - at(w, 1)) / kSmClockGhz / at(w, 7));
+    g_first = std::min(g_first, at(w, 5)), g_entry_last = std::max(g_entry_last, at(w, 5)), g_last = std::max(g_last, at(w, 6));
+  }
+  symsim::check(true, fmt::format("gpu {}: calib_probe mode 26 phases (ns, slowest/fastest warp)", rank),
+                fmt::format("{}; loop per step {:.0f} over {:.0f} steps; global timer: entries spread {:.0f}, body {:.0f}", phases,
+                            step_ns, most_steps, g_entry_last - g_first, g_last - g_first));
+  symsim::check(whole > 0, fmt::format("gpu {}: calib_probe mode 26 measured", rank), fmt::format("value={:.4g} ns", whole));
+}
+
 // Mode 25: pull_dispatch itself at one PE over the probe's window (x: its first `count` rows)
 // and routing (zeros: every token is this PE's); the rows go to `out`, in slot order, or with
 // `inflight` 1 to the window's second half (written before it, as the window); `inflight` 2
 // puts the barrier's workspace and the routing in the symmetric heap, as pull's host does. The
 // figure is the GPU's events around the launch; the value is the tokens pulled.
+// Mode 26: the same with pull_phases_probe (pull_dispatch's copy with stamps) launched instead;
+// the value is the slowest warp's body in ns, a second check gives every phase.
 void app_pull(int rank, int ctas, int threads, const CalibProbeArgs& p) {
   const int tokens = p.per_thread, hidden = static_cast<int>(p.bytes);
   PullDispatchArgs args{};
@@ -78,14 +112,22 @@ void app_pull(int rank, int ctas, int threads, const CalibProbeArgs& p) {
   args.recv_src = route + static_cast<size_t>(tokens) * p.topk;
   args.recv_counter = args.recv_src + 2 * tokens;
   args.num_ranks = 1, args.num_tokens = tokens, args.hidden_bytes = hidden, args.topk = p.topk, args.num_experts = p.experts;
-  const int launched = launch_pull_dispatch(ctas, threads, args, layout::SymBuffer<>{});
+  const bool stamped = p.mode == kProbePullPhases;
+  const int launched = stamped ? launch_pull_phases_probe(ctas, threads, args, p.cycles)
+                               : launch_pull_dispatch(ctas, threads, args, layout::SymBuffer<>{});
   const cudaError_t status = cudaDeviceSynchronize();
   symsim::check(launched == cudaSuccess && status == cudaSuccess, fmt::format("gpu {}: calib_probe completed", rank),
                 fmt::format("launch {}, synchronize {} ({})", launched, status, cudaGetErrorString(status)));
   int total = 0;
   cudaMemcpy(&total, args.recv_counter, sizeof(int), cudaMemcpyDeviceToHost);
-  symsim::check(total == tokens, fmt::format("gpu {}: calib_probe mode 25 pulled every token", rank),
-                fmt::format("value={} tokens", total));
+  if (!stamped) {
+    symsim::check(total == tokens, fmt::format("gpu {}: calib_probe mode 25 pulled every token", rank),
+                  fmt::format("value={} tokens", total));
+    return;
+  }
+  symsim::check(total == tokens, fmt::format("gpu {}: calib_probe mode 26 pulled every token", rank),
+                fmt::format("{} tokens", total));
+  report_pull_phases(rank, ctas * threads / 32, p.cycles);
 }
 
 void calib_probe_host(int rank, const symsim::KernelArgs& a) {
@@ -119,7 +161,7 @@ void calib_probe_host(int rank, const symsim::KernelArgs& a) {
   window = std::max<uint64_t>(window, args.mode == kProbeAtomicSm ? 1024 * 128 : 16);
   const bool app = args.mode == kProbeAppDispatch;  // mode 22's memory, the application kernel
   const bool phases = args.mode == kProbeDispatchPhases || app;
-  const bool pull = args.mode == kProbeAppPull;  // the application's pull over the window
+  const bool pull = args.mode == kProbeAppPull || args.mode == kProbePullPhases;  // the application's pull over the window
   if (pull) {  // `count` tokens of `bytes` (x), then as much again (recv_x with `inflight` 1)
     threads = 32 * warps, ctas = a.blocks();
     window = std::max<uint64_t>(window, 2 * static_cast<uint64_t>(args.per_thread) * args.bytes);
@@ -165,7 +207,8 @@ void calib_probe_host(int rank, const symsim::KernelArgs& a) {
                                      : sizeof(int);
   cudaMalloc(reinterpret_cast<void**>(&args.word), word_bytes);
   cudaMemset(args.word, 0, word_bytes);
-  cudaMalloc(reinterpret_cast<void**>(&args.cycles), sizeof(unsigned long long) * (2 * ctas + 1));  // mode 22: then globaltimer ns
+  const size_t stamps = pull ? static_cast<size_t>(ctas) * warps * kPullPhaseStamps : 2 * ctas + 1;  // mode 22: then globaltimer ns
+  cudaMalloc(reinterpret_cast<void**>(&args.cycles), sizeof(unsigned long long) * stamps);
   args.ranks = 1, args.topk = 8, args.experts = 64;
   const bool slot_rows = args.mode == kProbePullStep && (args.inflight & 32);
   if (slot_rows || pull) {  // never written: as the application's recv_x
@@ -250,7 +293,7 @@ void calib_probe_host(int rank, const symsim::KernelArgs& a) {
 SYMSIM_REGISTER_KERNEL(calib_probe, {"calib_probe", "nvidia",
                                      "the per-SM calibration rows (TMA streams, load and atomic chains, same-address "
                                      "reductions, an SM's stores and atomics, shuffle and vote chains, a loop of index arithmetic) as a kernel both the simulator and the GPU run",
-                                     {{"mode", "0 TMA loads, 1 TMA stores, 2 load chain, 3 atomic chain, 4 red on one word from every CTA, 5 one CTA's stores, 6 one CTA's atomics, 7 shuffle chain, 8 ballot chain, 9 rounds of bulk loads on one mbarrier, 10 loop iterations of index arithmetic; the kernels' steps (shim_probe.cu, CTAs of `warps` warps, ns per step and warp): 11 combine's send step, 12 dispatch's send step, 13 combine's reduce of one row from `inflight` rows, 14 grid sync, 15 NVLink barrier signal and wait at one PE; 16-18 mode 11 with wait_group.read, with two buffers, storing the other buffer; 19, 20 mode 12's loads alone, its stores alone; 21 pull's step per token (`inflight` bits: 1 routing load, 2 slot atomic, 4 slot stores, 8 the routing and the row through SymBuffer::map with a run-time source, 16 the pair's token, source and experts per rank by run-time divisions, 32 each row to its slot in memory never written (written before with `hot` 3 or 4), 64 two buffers and wait_group 1, these two only with 24); 22 intranode_dispatch at one PE, `count` tokens of `bytes`, to the end of phase `inflight` (1 send and grid sync, 2 signal round and grid sync, 3 receive side, 0 the set-up; + 4: timed from the CTA's entry; + 8: ranks, top-k and experts as run-time values, as the application kernel was before its kNumRanks; + 16, 32, 64, 128: one of them alone, the counts' and signal's rank count, top-k, the experts-per-rank division, the receive side's rank count and before[64]); 23 `count` rows of `bytes` written or read once (`inflight` 1 bulk stores, 2 plain stores, 3 bulk loads, 4 plain loads, 5 bulk stores each followed by two 4 B stores); 24 the application's intranode_dispatch over mode 22's memory (`inflight` 1: the application's three memsets before the launch; the figure is the launch's events); 25 the application's pull_dispatch at one PE over the window, `count` tokens of `bytes`, rows to memory never written in slot order (`inflight` 1: to the window's second half; 2: its workspace and routing in the symmetric heap; the figure is the launch's events)", 0, 25, 0},
+                                     {{"mode", "0 TMA loads, 1 TMA stores, 2 load chain, 3 atomic chain, 4 red on one word from every CTA, 5 one CTA's stores, 6 one CTA's atomics, 7 shuffle chain, 8 ballot chain, 9 rounds of bulk loads on one mbarrier, 10 loop iterations of index arithmetic; the kernels' steps (shim_probe.cu, CTAs of `warps` warps, ns per step and warp): 11 combine's send step, 12 dispatch's send step, 13 combine's reduce of one row from `inflight` rows, 14 grid sync, 15 NVLink barrier signal and wait at one PE; 16-18 mode 11 with wait_group.read, with two buffers, storing the other buffer; 19, 20 mode 12's loads alone, its stores alone; 21 pull's step per token (`inflight` bits: 1 routing load, 2 slot atomic, 4 slot stores, 8 the routing and the row through SymBuffer::map with a run-time source, 16 the pair's token, source and experts per rank by run-time divisions, 32 each row to its slot in memory never written (written before with `hot` 3 or 4), 64 two buffers and wait_group 1, these two only with 24); 22 intranode_dispatch at one PE, `count` tokens of `bytes`, to the end of phase `inflight` (1 send and grid sync, 2 signal round and grid sync, 3 receive side, 0 the set-up; + 4: timed from the CTA's entry; + 8: ranks, top-k and experts as run-time values, as the application kernel was before its kNumRanks; + 16, 32, 64, 128: one of them alone, the counts' and signal's rank count, top-k, the experts-per-rank division, the receive side's rank count and before[64]); 23 `count` rows of `bytes` written or read once (`inflight` 1 bulk stores, 2 plain stores, 3 bulk loads, 4 plain loads, 5 bulk stores each followed by two 4 B stores); 24 the application's intranode_dispatch over mode 22's memory (`inflight` 1: the application's three memsets before the launch; the figure is the launch's events); 25 the application's pull_dispatch at one PE over the window, `count` tokens of `bytes`, rows to memory never written in slot order (`inflight` 1: to the window's second half; 2: its workspace and routing in the symmetric heap; the figure is the launch's events); 26 mode 25 with a copy of pull_dispatch stamping clock64 per warp at each phase's end (the figure: the slowest warp's body, ns; a check gives every phase)", 0, 26, 0},
                                       {"bytes", "bytes per bulk copy (multiple of 16)", 16, 1 << 16, 1024},
                                       {"inflight", "bulk copies in flight per issuing warp (1, 2, 4 or 8), or per mbarrier round (mode 9), or mode 21's parts, mode 22's phase, mode 23's operation (+ 8: its shared buffers filled with varied bytes first)", 0, 255, 1},
                                       {"warps", "issuing warps (TMA modes) or warps running the chain or loop (modes 7, 8, 10), or warps per CTA (modes 11-15)", 1, kCalibProbeMaxWarps, 1},
