@@ -83,7 +83,8 @@ bool run_once(PeThreads& threads, const KernelInfo& kernel, const KernelArgs& ar
     rep.pe_kernel_ns[l.pe] += (stop - start) * 1e6;
     rep.launch_failed = rep.launch_failed || l.launched != cudaSuccess;
     rep.launches.push_back({{"pe", l.pe}, {"gpu", l.gpu}, {"kernel", l.kernel}, {"start_ns", start * 1e6}, {"ns", (stop - start) * 1e6},
-                            {"launch_status", cudaGetErrorString(l.launched)}});
+                            {"launch_status", cudaGetErrorString(l.launched)},
+                            {"host_realtime_ns", {l.host_ns[0], l.host_ns[1], l.host_ns[2], l.host_ns[3]}}});
   }
   for (size_t g = 0; g < gpus; ++g) {
     if (last_stop_ms[g] > 0) {
@@ -159,8 +160,9 @@ RunOutput run_hw_scenario(const HwScenario& s, const RunOptions& o) {
   if (last.checks.empty() && last.host_errors.empty()) expect(false, "the host program verified its results", "no checks were made");
 
   std::vector<double> spans, all_running;
-  json span_list = json::array(), all_running_list = json::array();
+  json span_list = json::array(), all_running_list = json::array(), launch_list = json::array();
   for (size_t r = 0; r < reps.size(); ++r) {
+    launch_list.push_back(reps[r].launches);
     span_list.push_back(reps[r].span_ns);
     all_running_list.push_back(reps[r].all_running_ns);
     if (r > 0 || reps.size() == 1) {
@@ -198,7 +200,8 @@ RunOutput run_hw_scenario(const HwScenario& s, const RunOptions& o) {
                   {"after_last_launch_ns", all_running_list},
                   {"median_after_last_launch_ns", kernel_ns},
                   {"per_pe_kernel_ns", last.pe_kernel_ns},
-                  {"launches", last.launches}}},
+                  {"launches", last.launches},
+                  {"launches_by_repetition", launch_list}}},
                 {"notes", notes}};
   for (int pe = 0; pe < s.pes; ++pe)
     out.result["stats"]["pes"].push_back({{"pe", pe}, {"gpu", gpu_of(pe)}, {"kernel_ns", last.pe_kernel_ns.empty() ? 0.0 : last.pe_kernel_ns[pe]}});

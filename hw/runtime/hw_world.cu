@@ -5,6 +5,7 @@
 #include <cuda.h>
 
 #include <condition_variable>
+#include <ctime>
 #include <mutex>
 #include <stdexcept>
 #include <string>
@@ -131,6 +132,14 @@ std::vector<LaunchRecord> launches() {
 }
 
 // ---- launch timing hooks (kernels/shim/cuda/device/symsim_launch.cuh) --------------------
+namespace {
+long long realtime_ns() {
+  timespec t{};
+  clock_gettime(CLOCK_REALTIME, &t);
+  return static_cast<long long>(t.tv_sec) * 1000000000LL + t.tv_nsec;
+}
+}  // namespace
+
 void launch_begin(const char* kernel) {
   t_pending = LaunchRecord{};
   t_pending.pe = current_pe();
@@ -138,11 +147,15 @@ void launch_begin(const char* kernel) {
   t_pending.kernel = kernel;
   cudaEventCreate(&t_pending.start);
   cudaEventCreate(&t_pending.stop);
+  t_pending.host_ns[0] = realtime_ns();
   cudaEventRecord(t_pending.start, cudaStreamPerThread);
+  t_pending.host_ns[1] = realtime_ns();
 }
 
 cudaError_t launch_end(cudaError_t launched) {
+  t_pending.host_ns[2] = realtime_ns();
   cudaEventRecord(t_pending.stop, cudaStreamPerThread);
+  t_pending.host_ns[3] = realtime_ns();
   t_pending.launched = launched;
   World& w = world();
   const std::lock_guard<std::mutex> lock(w.mutex);

@@ -33,6 +33,9 @@ struct LaunchRecord {
   std::string kernel;
   cudaEvent_t start = nullptr, stop = nullptr;
   cudaError_t launched = cudaSuccess;
+  // The host's wall clock (CLOCK_REALTIME, ns): before the start event's record, after it, after
+  // the launch call returned, after the stop event's record; beside the kernel's %globaltimer.
+  long long host_ns[4] = {0, 0, 0, 0};
 };
 // The launches recorded since the last reset, in the order they finished being issued.
 std::vector<LaunchRecord> launches();

@@ -71,16 +71,22 @@ void report_pull_phases(int rank, int warps, const unsigned long long* device_st
     }
     phases += fmt::format(" {}={:.0f}/{:.0f}", names[k], hi, lo);
   }
-  double g_first = 1e300, g_last = 0, g_entry_last = 0;
+  // The global timer in whole ns (a double would round its ~1.8e18 to 256 ns).
+  auto raw = [&](int w, int k) { return s[static_cast<size_t>(w) * kPullPhaseStamps + k]; };
+  unsigned long long g_first = ~0ull, g_entry_last = 0, g_last = 0;
+  std::string per_warp;  // each warp's loop ns per step, in warp order (which warps are slow)
   for (int w = 0; w < warps; ++w) {
     whole = std::max(whole, at(w, 4) / kSmClockGhz);
     most_steps = std::max(most_steps, at(w, 7));
-    if (at(w, 7) > 0) step_ns = std::max(step_ns, (at(w, 2) - at(w, 1)) / kSmClockGhz / at(w, 7));
-    g_first = std::min(g_first, at(w, 5)), g_entry_last = std::max(g_entry_last, at(w, 5)), g_last = std::max(g_last, at(w, 6));
+    const double warp_step_ns = at(w, 7) > 0 ? (at(w, 2) - at(w, 1)) / kSmClockGhz / at(w, 7) : 0.0;
+    step_ns = std::max(step_ns, warp_step_ns);
+    per_warp += fmt::format(" {:.0f}", warp_step_ns);
+    g_first = std::min(g_first, raw(w, 5)), g_entry_last = std::max(g_entry_last, raw(w, 5)), g_last = std::max(g_last, raw(w, 6));
   }
   symsim::check(true, fmt::format("gpu {}: calib_probe mode 26 phases (ns, slowest/fastest warp)", rank),
-                fmt::format("{}; loop per step {:.0f} over {:.0f} steps; global timer: entries spread {:.0f}, body {:.0f}", phases,
-                            step_ns, most_steps, g_entry_last - g_first, g_last - g_first));
+                fmt::format("{}; loop per step {:.0f} over {:.0f} steps; global timer: entries spread {}, body {}, "
+                            "first entry {}, last exit {}; loop per step by warp:{}",
+                            phases, step_ns, most_steps, g_entry_last - g_first, g_last - g_first, g_first, g_last, per_warp));
   symsim::check(whole > 0, fmt::format("gpu {}: calib_probe mode 26 measured", rank), fmt::format("value={:.4g} ns", whole));
 }
 
