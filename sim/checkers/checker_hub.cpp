@@ -47,9 +47,15 @@ bool CheckerSet::Hub::empty() const {
          !m_gm_bounds;
 }
 
+__attribute__((noinline)) QpRecord& CheckerSet::Hub::look_up(const QpRef& q) {
+  m_last = &m_qps[q];
+  m_last_ref = q;
+  return *m_last;
+}
+
 void CheckerSet::Hub::on_wqe_post(const PostRecord& p) {
   if (!m_sites && !m_completions && !m_multi_producer) return;
-  QpRecord& rec = m_qps[p.qp];
+  QpRecord& rec = qp(p.qp);
   if (m_sites) m_sites->on_post(p, rec);
   if (m_completions) m_completions->on_post(p, rec);
   if (m_multi_producer) m_multi_producer->on_post(p, rec.producers);
@@ -59,13 +65,13 @@ void CheckerSet::Hub::on_doorbell_store(const QpRef& q, bool cq, uint32_t value,
   if (cq) return;  // every listener keeps SQ doorbell stores only
   // (The write history's hang report reads the stores from the call-site index.)
   if (!m_sites && !m_multi_producer) return;
-  QpRecord& rec = m_qps[q];
+  QpRecord& rec = qp(q);
   if (m_sites) m_sites->on_bell_store(value, core, t, site, rec);
   if (m_multi_producer) m_multi_producer->on_bell_store(q, value, core, t, site, rec.producers);
 }
 
 void CheckerSet::Hub::on_sq_doorbell(const QpRef& q, uint32_t producer_index, Ps t) {
-  if (m_history) m_history->on_sq_rung(producer_index, t, m_qps[q]);
+  if (m_history) m_history->on_sq_rung(producer_index, t, qp(q));
 }
 
 void CheckerSet::Hub::on_wqe_fetched(const QpRef& q, uint32_t wqe_index, const uint8_t* slot, uint32_t bytes, Ps t) {
@@ -75,7 +81,7 @@ void CheckerSet::Hub::on_wqe_fetched(const QpRef& q, uint32_t wqe_index, const u
 
 void CheckerSet::Hub::on_wqe_executed(const WqeRecord& r) {
   QpRecord* rec =
-      m_completions || m_unreaped || m_flag_before_data || m_src_reuse || m_dst_race ? &m_qps[r.qp] : nullptr;
+      m_completions || m_unreaped || m_flag_before_data || m_src_reuse || m_dst_race ? &qp(r.qp) : nullptr;
   if (m_completions) m_completions->on_executed(r, *rec);
   if (m_history) m_history->on_executed(r);
   if (m_cq_overflow && m_cq_overflow->waiting()) m_cq_overflow->on_executed(r);
@@ -98,7 +104,7 @@ void CheckerSet::Hub::on_cqe_reaped(const QpRef& q, uint32_t cqe_index, const ui
 }
 
 void CheckerSet::Hub::on_cq_doorbell(const QpRef& q, uint32_t consumer_index, Ps t) {
-  QpRecord* rec = m_unreaped ? &m_qps[q] : m_qps.find(q);  // unreaped_completions keeps every QP rung
+  QpRecord* rec = m_unreaped ? &qp(q) : m_qps.find(q);  // unreaped_completions keeps every QP rung
   if (m_completions) m_completions->on_cq_consumed(consumer_index, t, rec);
   if (m_cqe_unchecked && m_cqe_unchecked->any_errors()) m_cqe_unchecked->on_cq_consumed(q, consumer_index, t);
   if (m_unreaped) m_unreaped->on_cq_consumed(q, consumer_index, *rec);

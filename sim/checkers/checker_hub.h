@@ -40,7 +40,17 @@ class CheckerSet::Hub : public AscendObserver {
   void on_cq_doorbell(const QpRef& q, uint32_t consumer_index, Ps t) override;
 
  private:
+  // A WQE's post, doorbell store and SQ doorbell come in a row for one QP: remember the QP
+  // looked up last (the table's entries never move); the table lookup is out of line.
+  QpRecord& qp(const QpRef& q) {
+    if (m_last && m_last_ref.pe == q.pe && m_last_ref.slot == q.slot && m_last_ref.qp == q.qp) return *m_last;
+    return look_up(q);
+  }
+  QpRecord& look_up(const QpRef& q);
+
   QpRecords& m_qps;  // looked up once per event, handed to the members that keep per-QP state
+  QpRecord* m_last = nullptr;
+  QpRef m_last_ref;
   SiteIndex* m_sites;
   WriteHistory* m_history;
   CompletionKnowledge* m_completions;

@@ -120,6 +120,17 @@ uint32_t nearest_rank_percentile(std::vector<uint32_t>& values, uint32_t percent
   return *nth;
 }
 
+__attribute__((noinline)) StatsCollector::QpStats& StatsCollector::look_up(const QpRef& q) {
+  m_last_qp = &m_qps[q];
+  m_last_ref = q;
+  return *m_last_qp;
+}
+
+__attribute__((noinline)) StatsCollector::PeStats& StatsCollector::add_pe(int p) {
+  m_pes.resize(static_cast<size_t>(p) + 1);
+  return m_pes[static_cast<size_t>(p)];
+}
+
 void StatsCollector::on_sq_doorbell(const QpRef& q, uint32_t, Ps) {
   ++qp(q).doorbells;
   ++pe(q.pe).doorbells;

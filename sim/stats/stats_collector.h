@@ -50,17 +50,18 @@ class StatsCollector : public Observer {
     Ps busy_ps = 0;
   };
   // Hooks arrive in runs for one QP: remember the last one looked up (map nodes are stable).
+  // The lookups that miss (the table, a new PE) are out of line: inlined, every hook saved and
+  // restored registers for them.
   QpStats& qp(const QpRef& q) {
-    if (!m_last_qp || m_last_ref.pe != q.pe || m_last_ref.slot != q.slot || m_last_ref.qp != q.qp) {
-      m_last_qp = &m_qps[q];
-      m_last_ref = q;
-    }
-    return *m_last_qp;
+    if (m_last_qp && m_last_ref.pe == q.pe && m_last_ref.slot == q.slot && m_last_ref.qp == q.qp) return *m_last_qp;
+    return look_up(q);
   }
   PeStats& pe(int p) {
-    if (static_cast<size_t>(p) >= m_pes.size()) m_pes.resize(static_cast<size_t>(p) + 1);
-    return m_pes[static_cast<size_t>(p)];
+    if (static_cast<size_t>(p) < m_pes.size()) return m_pes[static_cast<size_t>(p)];
+    return add_pe(p);
   }
+  QpStats& look_up(const QpRef& q);
+  PeStats& add_pe(int p);
   QpStats* m_last_qp = nullptr;
   QpRef m_last_ref;
 

@@ -216,7 +216,7 @@ void device_store(void* addr, uint64_t value, uint32_t bytes) { device_store_at(
 
 void device_store_at(void* addr, uint64_t value, uint32_t bytes, CallSite site) {
   AivCore& c = core();
-  AscendSystem& sys = system();  // once: each system() call is counted (ExecContext::shim_calls)
+  AscendSystem& sys = *world().sys;  // not system(): core() counted this call (ExecContext::shim_calls)
   const AscendParams& p = sys.params();
   c.advance(ns_to_ps(p.aiv_st_dev_ns));
   note_effect();

@@ -98,7 +98,7 @@ void poll_cq(const QpView& v, uint32_t target, CallSite site) {
       // otherwise the poll observes memory at the core's time (dcci) and tries again. Both
       // cost one poll (dcci + compare): the result must not depend on which one saw it.
       if (udma::cqe_ready(udma::cqe_owner(cqe), cur, v.cq->depth)) {
-        c.advance(ns_to_ps(system().params().aiv_dcci_ns));
+        c.advance(ns_to_ps(w.sys->params().aiv_dcci_ns));  // uncounted: the reap below counts
         c.scalar_ops(2);
         break;
       }
@@ -203,7 +203,8 @@ void publish_wqe(const QpView& v, const udma::Wqe& w, bool mte3, uint8_t* ub, ui
 
 void* symmetric_ptr(const void* ptr, int pe) {
   AscendSystem& sys = system();
-  const int me = my_pe();
+  const ExecContext* x = current_exec();  // not my_pe(): one counted call (system()) is enough
+  const int me = x ? x->pe : -1;
   if (pe < 0 || pe >= sys.n_pes() || me < 0) return nullptr;
   const PeMemory& mine = sys.memory(me);
   const auto p = reinterpret_cast<uint64_t>(ptr);

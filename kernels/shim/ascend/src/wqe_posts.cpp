@@ -8,8 +8,11 @@
 namespace symsim::shim {
 
 void note_wqe_posted(AivCore& c, const QpRef& q, uint32_t index, uint32_t bb, uint8_t opcode) {
-  system().hooks().emit<&Observer::on_wqe_posted>(q, index, opcode, c.core(), c.local_ps());
-  world().posts[q].next = index + bb;
+  // Not system(): each of its calls is counted (ExecContext::shim_calls), and the shim call that
+  // posts the WQE counts itself (core(), then the doorbell's store).
+  World& w = world();
+  w.sys->hooks().emit<&Observer::on_wqe_posted>(q, index, opcode, c.core(), c.local_ps());
+  w.posts[q].next = index + bb;
 }
 
 void note_vf_end(AivCore& c) { world().blocks[c.pe()][c.core()]->last_vf_end_ps = c.local_ps(); }
