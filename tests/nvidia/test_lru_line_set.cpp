@@ -11,6 +11,28 @@
 
 namespace {
 
+// The reference: a list in recency order (most recent first) and a map into it.
+struct ListLru {
+  explicit ListLru(uint64_t capacity_lines) : capacity(capacity_lines) {}
+  uint64_t capacity;
+  std::list<uint64_t> order;
+  std::unordered_map<uint64_t, std::list<uint64_t>::iterator> where;
+  // Whether `line` was held; it is the most recent afterwards.
+  bool touch(uint64_t line) {
+    const auto it = where.find(line);
+    const bool held = it != where.end();
+    if (held) {
+      order.erase(it->second);
+    } else if (order.size() == capacity) {
+      where.erase(order.back());
+      order.pop_back();
+    }
+    order.push_front(line);
+    where[line] = order.begin();
+    return held;
+  }
+};
+
 TEST(LruLineSet, EvictsTheLeastRecentlyUsedLine) {
   symsim::nv::LruLineSet s(3);
   EXPECT_FALSE(s.touch(10));
@@ -35,8 +57,7 @@ TEST(LruLineSet, ZeroCapacityHoldsNothing) {
 TEST(LruLineSet, AgreesWithAListOverAMillionTouches) {
   constexpr uint64_t kCapacity = 5000;
   symsim::nv::LruLineSet s(kCapacity);
-  std::list<uint64_t> ref;  // most recent first
-  std::unordered_map<uint64_t, std::list<uint64_t>::iterator> where;
+  ListLru ref(kCapacity);
   std::mt19937_64 rng(7);
   uint64_t hits = 0;
   for (int i = 0; i < 1000000; ++i) {
@@ -44,21 +65,12 @@ TEST(LruLineSet, AgreesWithAListOverAMillionTouches) {
     // collide in the index (multiples of a large power of two).
     const uint64_t r = rng() % 4;
     const uint64_t line = r == 0 ? (rng() % 64) << 20 : r == 1 ? rng() % 12000 : 1000 + rng() % 6000;
-    const auto it = where.find(line);
-    const bool want = it != where.end();
-    if (want) {
-      ref.erase(it->second);
-    } else if (ref.size() == kCapacity) {
-      where.erase(ref.back());
-      ref.pop_back();
-    }
-    ref.push_front(line);
-    where[line] = ref.begin();
+    const bool want = ref.touch(line);
     ASSERT_EQ(s.touch(line), want) << "touch " << i << " of line " << line;
     hits += want;
   }
   EXPECT_EQ(s.size(), kCapacity);
-  for (const uint64_t line : ref) EXPECT_TRUE(s.holds(line));
+  for (const uint64_t line : ref.order) EXPECT_TRUE(s.holds(line));
   EXPECT_GT(hits, 100000u);  // the sequence exercised hits and evictions alike
   EXPECT_LT(hits, 900000u);
 }
@@ -67,29 +79,19 @@ TEST(LruLineSet, AgreesWithAListOverRunsOfConsecutiveLines) {
   // As L2 accesses touch them: runs of up to 64 neighbouring lines, which share index lines.
   constexpr uint64_t kCapacity = 3000;
   symsim::nv::LruLineSet s(kCapacity);
-  std::list<uint64_t> ref;  // most recent first
-  std::unordered_map<uint64_t, std::list<uint64_t>::iterator> where;
+  ListLru ref(kCapacity);
   std::mt19937_64 rng(11);
   uint64_t hits = 0, touches = 0;
   for (int run = 0; run < 20000; ++run) {
     const uint64_t first = (rng() % 4 == 0 ? (rng() % 8) << 24 : 0) + rng() % 20000;
     const uint64_t n = 1 + rng() % 64;
     for (uint64_t line = first; line < first + n; ++line, ++touches) {
-      const auto it = where.find(line);
-      const bool want = it != where.end();
-      if (want) {
-        ref.erase(it->second);
-      } else if (ref.size() == kCapacity) {
-        where.erase(ref.back());
-        ref.pop_back();
-      }
-      ref.push_front(line);
-      where[line] = ref.begin();
+      const bool want = ref.touch(line);
       ASSERT_EQ(s.touch(line), want) << "run " << run << " line " << line;
       hits += want;
     }
   }
-  for (const uint64_t line : ref) EXPECT_TRUE(s.holds(line));
+  for (const uint64_t line : ref.order) EXPECT_TRUE(s.holds(line));
   EXPECT_GT(hits, touches / 20);  // hits and evictions alike
   EXPECT_LT(hits, touches - touches / 20);
 }
