@@ -48,6 +48,11 @@ World& world() {
 
 thread_local int t_pe = -1;
 thread_local LaunchRecord t_pending;
+LaunchHold g_hold = LaunchHold::kNone;
+// The calling thread's hold flag (mapped pinned host memory) and the value that releases the
+// next launch: counting up, so the flag never has to be reset between launches.
+thread_local uint32_t* t_hold_flag = nullptr;
+thread_local uint32_t t_hold_value = 0;
 
 int current_pe() {
   if (t_pe < 0) throw std::logic_error("a shim call outside a PE's host program");
@@ -138,15 +143,48 @@ long long realtime_ns() {
   clock_gettime(CLOCK_REALTIME, &t);
   return static_cast<long long>(t.tv_sec) * 1000000000LL + t.tv_nsec;
 }
+
+__global__ void hold_spin(const volatile uint32_t* flag, uint32_t value) {
+  while (*flag < value) {
+  }
+}
+
+// Queues the stream's wait for the flag to reach the next value (before the start event).
+void hold_stream() {
+  if (!t_hold_flag) {
+    void* p = nullptr;
+    if (cudaHostAlloc(&p, sizeof(uint32_t), cudaHostAllocMapped | cudaHostAllocPortable) != cudaSuccess)
+      throw std::runtime_error("SYMSIM_HW_HOLD_LAUNCH: cudaHostAlloc of the hold flag failed");
+    t_hold_flag = static_cast<uint32_t*>(p);
+    *t_hold_flag = 0;
+  }
+  ++t_hold_value;
+  void* dev = nullptr;
+  if (cudaHostGetDevicePointer(&dev, t_hold_flag, 0) != cudaSuccess)
+    throw std::runtime_error("SYMSIM_HW_HOLD_LAUNCH: cudaHostGetDevicePointer of the hold flag failed");
+  if (g_hold == LaunchHold::kWait)
+    drv(cuStreamWaitValue32(CU_STREAM_PER_THREAD, reinterpret_cast<CUdeviceptr>(dev), t_hold_value, CU_STREAM_WAIT_VALUE_GEQ),
+        "SYMSIM_HW_HOLD_LAUNCH=wait: cuStreamWaitValue32");
+  else
+    hold_spin<<<1, 1, 0, cudaStreamPerThread>>>(static_cast<const uint32_t*>(dev), t_hold_value);
+}
 }  // namespace
+
+void set_launch_hold(LaunchHold hold) { g_hold = hold; }
+
+const char* launch_hold_name(LaunchHold hold) {
+  return hold == LaunchHold::kWait ? "wait" : hold == LaunchHold::kSpin ? "spin" : "none";
+}
 
 void launch_begin(const char* kernel) {
   t_pending = LaunchRecord{};
   t_pending.pe = current_pe();
   t_pending.gpu = gpu_of(t_pending.pe);
   t_pending.kernel = kernel;
+  t_pending.hold = g_hold;
   cudaEventCreate(&t_pending.start);
   cudaEventCreate(&t_pending.stop);
+  if (g_hold != LaunchHold::kNone) hold_stream();
   t_pending.host_ns[0] = realtime_ns();
   cudaEventRecord(t_pending.start, cudaStreamPerThread);
   t_pending.host_ns[1] = realtime_ns();
@@ -155,6 +193,7 @@ void launch_begin(const char* kernel) {
 cudaError_t launch_end(cudaError_t launched) {
   t_pending.host_ns[2] = realtime_ns();
   cudaEventRecord(t_pending.stop, cudaStreamPerThread);
+  if (t_pending.hold != LaunchHold::kNone) __atomic_store_n(t_hold_flag, t_hold_value, __ATOMIC_SEQ_CST);  // release the stream
   t_pending.host_ns[3] = realtime_ns();
   t_pending.launched = launched;
   World& w = world();
