@@ -11,12 +11,12 @@ mkdir -p R
 H="python3 hw/diff/hw_diff.py hw --repeat 11 --runner bin/symsim-hw"
 for hold in none wait spin; do
   echo "app $hold: $(date -u)" >> R/versions.txt
-  SYMSIM_HW_HOLD_LAUNCH=$hold timeout 150 $H --kind app --out R/app_$hold > R/app_$hold.log 2>&1
+  SYMSIM_HW_HOLD_LAUNCH=$hold timeout 90 $H --kind app --out R/app_$hold > R/app_$hold.log 2>&1
   echo "  rc $?" >> R/versions.txt
 done
 for hold in wait spin; do
   echo "micro $hold: $(date -u)" >> R/versions.txt
-  SYMSIM_HW_HOLD_LAUNCH=$hold timeout 100 $H --set hw/diff/s16_set.json --kind micro --out R/m_$hold > R/m_$hold.log 2>&1
+  SYMSIM_HW_HOLD_LAUNCH=$hold timeout 45 $H --set hw/diff/s16_set.json --kind micro --out R/m_$hold > R/m_$hold.log 2>&1
   echo "  rc $?" >> R/versions.txt
 done
 echo "end: $(date -u)" >> R/versions.txt
