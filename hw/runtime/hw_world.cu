@@ -39,6 +39,7 @@ struct World {
   uint64_t generation = 0;
   bool aborted = false;
   std::vector<LaunchRecord> launches;
+  int repetition = -1;  // counted by world_reset()
 };
 
 World& world() {
@@ -53,6 +54,11 @@ LaunchHold g_hold = LaunchHold::kNone;
 // next launch: counting up, so the flag never has to be reset between launches.
 thread_local uint32_t* t_hold_flag = nullptr;
 thread_local uint32_t t_hold_value = 0;
+
+__global__ void hold_spin(const volatile uint32_t* flag, uint32_t value) {
+  while (*flag < value) {
+  }
+}
 
 int current_pe() {
   if (t_pe < 0) throw std::logic_error("a shim call outside a PE's host program");
@@ -89,6 +95,11 @@ void world_init(int pes, size_t heap_bytes, int gpus_to_use) {
   }
   drv(cuMemSetAccess(w.base, w.stride * pes, access.data(), access.size()), "cuMemSetAccess (every GPU reaches every heap)");
   w.offsets.assign(static_cast<size_t>(pes), 0);
+  // Load the spin kernel now: loading it lazily at its first launch would wait for other PEs' held streams.
+  cudaFuncAttributes spin{};
+  for (int g = 0; g < w.gpus && g_hold == LaunchHold::kSpin; ++g)
+    if (cudaSetDevice(g) != cudaSuccess || cudaFuncGetAttributes(&spin, hold_spin) != cudaSuccess)
+      throw std::runtime_error("SYMSIM_HW_HOLD_LAUNCH=spin: loading the spin kernel failed");
 }
 
 void world_finish() {
@@ -105,6 +116,7 @@ void world_reset() {
   World& w = world();
   const std::lock_guard<std::mutex> lock(w.mutex);
   w.offsets.assign(static_cast<size_t>(w.pes), 0);
+  ++w.repetition;
   w.arrived = 0;
   w.aborted = false;
   for (LaunchRecord& r : w.launches) {
@@ -144,11 +156,6 @@ long long realtime_ns() {
   return static_cast<long long>(t.tv_sec) * 1000000000LL + t.tv_nsec;
 }
 
-__global__ void hold_spin(const volatile uint32_t* flag, uint32_t value) {
-  while (*flag < value) {
-  }
-}
-
 // Queues the stream's wait for the flag to reach the next value (before the start event).
 void hold_stream() {
   if (!t_hold_flag) {
@@ -181,10 +188,12 @@ void launch_begin(const char* kernel) {
   t_pending.pe = current_pe();
   t_pending.gpu = gpu_of(t_pending.pe);
   t_pending.kernel = kernel;
-  t_pending.hold = g_hold;
+  // The first repetition goes as issued: its launches load the kernels lazily, and a load waits
+  // for the whole context, held stream included (CUDA's lazy loading; it hung every held row).
+  t_pending.hold = world().repetition > 0 ? g_hold : LaunchHold::kNone;
   cudaEventCreate(&t_pending.start);
   cudaEventCreate(&t_pending.stop);
-  if (g_hold != LaunchHold::kNone) hold_stream();
+  if (t_pending.hold != LaunchHold::kNone) hold_stream();
   t_pending.host_ns[0] = realtime_ns();
   cudaEventRecord(t_pending.start, cudaStreamPerThread);
   t_pending.host_ns[1] = realtime_ns();

@@ -31,7 +31,8 @@ void abort_host_barriers();
 // kNone: start event, launch call, stop event, as issued (the events hold the host's call);
 // kWait / kSpin: the stream first waits on a host-written flag (cuStreamWaitValue32 / a one-thread
 // spin kernel), then the start event, the launch, the stop event; the host writes the flag once
-// the stop event is queued, so the events hold only the GPU's launch and the kernel.
+// the stop event is queued, so the events hold only the GPU's launch and the kernel. Launches of
+// the first repetition after world_init are never held (they load the kernels).
 enum class LaunchHold { kNone, kWait, kSpin };
 void set_launch_hold(LaunchHold hold);
 const char* launch_hold_name(LaunchHold hold);
