@@ -18,16 +18,17 @@ def fmt(v):
     return "-" if v is None else f"{v:.1f}"
 
 def app(top, sim):
-    print("| row | as issued (µs) | call (µs) | held: wait (µs) | held: spin (µs) | sim (µs) | sim / issued | sim / wait | sim / spin |")
+    print("| row | as issued (µs) | call (µs) | issued - call (µs) | sim - (issued - call) (µs) | held: wait (µs) | held: spin (µs) | sim (µs) | sim / issued | sim / wait | sim / spin |")
     for f in sorted(glob.glob(f"{top}/app_none/*/result.json")):
         name = os.path.basename(os.path.dirname(f))
         if json.load(open(f))["config"].get("pes", 1) != 1 or not reps(f): continue
         E = {h: med(f"{top}/app_{h}/{name}/result.json", lambda x: x["ns"] / 1e3) for h in ("none", "wait", "spin")}
         call = med(f, lambda x: (x["host_realtime_ns"][2] - x["host_realtime_ns"][1]) / 1e3)
+        less = med(f, lambda x: (x["ns"] - x["host_realtime_ns"][2] + x["host_realtime_ns"][1]) / 1e3)
         s = f"{sim}/{name}/result.json"
         t = max(k["max_us"] for k in json.load(open(s))["stats"]["kernels"]) if os.path.exists(s) else None  # as hw_diff.py
         ratio = lambda e: "-" if e is None or t is None else f"{t / e:.2f}"
-        print(f"| {name} | {fmt(E['none'])} | {fmt(call)} | {fmt(E['wait'])} | {fmt(E['spin'])} | {fmt(t)} | {ratio(E['none'])} | {ratio(E['wait'])} | {ratio(E['spin'])} |")
+        print(f"| {name} | {fmt(E['none'])} | {fmt(call)} | {fmt(less)} | {fmt(None if t is None else t - less)} | {fmt(E['wait'])} | {fmt(E['spin'])} | {fmt(t)} | {ratio(E['none'])} | {ratio(E['wait'])} | {ratio(E['spin'])} |")
 
 def mode26(top, hold):
     print(f"\n{hold}: | row | events (µs) | body (µs) | events - body (µs) |")
