@@ -6,6 +6,8 @@
 # SYMSIM_HW_HOLD_LAUNCH (hw/runtime/hw_world.h): the stream waits on a host flag before the start
 # event; the host writes it once the launch call returned and the stop event is queued.
 cd "$(dirname "$0")"
+# Every kernel loaded at start: a lazy load at a held launch waits for the held stream (call 1 hung so).
+export CUDA_MODULE_LOADING=EAGER
 mkdir -p R
 { nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv; uname -r; nvidia-smi | grep -o "CUDA Version: [0-9.]*"; } > R/versions.txt
 H="python3 hw/diff/hw_diff.py hw --repeat 11 --runner bin/symsim-hw"
