@@ -84,7 +84,8 @@ bool run_once(PeThreads& threads, const KernelInfo& kernel, const KernelArgs& ar
     rep.launch_failed = rep.launch_failed || l.launched != cudaSuccess;
     rep.launches.push_back({{"pe", l.pe}, {"gpu", l.gpu}, {"kernel", l.kernel}, {"start_ns", start * 1e6}, {"ns", (stop - start) * 1e6},
                             {"launch_status", cudaGetErrorString(l.launched)},
-                            {"host_realtime_ns", {l.host_ns[0], l.host_ns[1], l.host_ns[2], l.host_ns[3]}}});
+                            {"host_realtime_ns", {l.host_ns[0], l.host_ns[1], l.host_ns[2], l.host_ns[3]}},
+                            {"hold", launch_hold_name(l.hold)}});
   }
   for (size_t g = 0; g < gpus; ++g) {
     if (last_stop_ms[g] > 0) {

@@ -3,6 +3,8 @@
 //   symsim-hw run SCENARIO.json [--out DIR] [--set PATH=VALUE]... [--repeat N] [--timeout-s S]
 //                               [--heap-mib N] [--gpus N]
 //   symsim-hw list
+// SYMSIM_HW_HOLD_LAUNCH=wait|spin: hold each launch's stream until the launch call has returned
+// (hw/runtime/hw_world.h, LaunchHold), so the events leave the host's call out; unset or "none": as issued.
 // Exit codes as symsim's: 0 pass, 1 an expectation failed, 2 invalid input, 3 internal error.
 #include <algorithm>
 #include <cstdio>
@@ -15,6 +17,7 @@
 
 #include "hw/runner/hw_run.h"
 #include "hw/runner/hw_scenario.h"
+#include "hw/runtime/hw_world.h"
 #include "kernels/registry/kernel_registry.h"
 
 namespace {
@@ -47,6 +50,16 @@ int run(const std::vector<std::string>& a) {
     else return usage();
   }
   if (scenario.empty()) return usage();
+  if (const char* hold = std::getenv("SYMSIM_HW_HOLD_LAUNCH"); hold && *hold) {
+    const std::string h = hold;
+    if (h != "none" && h != "wait" && h != "spin") {
+      std::cerr << "symsim-hw: SYMSIM_HW_HOLD_LAUNCH=" << h << ": expected none, wait or spin\n";
+      return 2;
+    }
+    symsim::hw::set_launch_hold(h == "wait" ? symsim::hw::LaunchHold::kWait
+                                : h == "spin" ? symsim::hw::LaunchHold::kSpin
+                                              : symsim::hw::LaunchHold::kNone);
+  }
   const symsim::hw::HwScenario s = symsim::hw::load_hw_scenario(scenario, sets);
   if (out_dir.empty()) out_dir = "symsim-out/" + s.name;
   const symsim::hw::RunOutput r = symsim::hw::run_hw_scenario(s, options);

@@ -27,6 +27,16 @@ void enter_pe(int pe);
 // of waiting for it. world_reset() clears this.
 void abort_host_barriers();
 
+// How a launch's events are placed against the host's launch call (SYMSIM_HW_HOLD_LAUNCH):
+// kNone: start event, launch call, stop event, as issued (the events hold the host's call);
+// kWait / kSpin: the stream first waits on a host-written flag (cuStreamWaitValue32 / a one-thread
+// spin kernel), then the start event, the launch, the stop event; the host writes the flag once
+// the stop event is queued, so the events hold only the GPU's launch and the kernel. Launches of
+// the first repetition after world_init are never held (they load the kernels).
+enum class LaunchHold { kNone, kWait, kSpin };
+void set_launch_hold(LaunchHold hold);
+const char* launch_hold_name(LaunchHold hold);
+
 struct LaunchRecord {
   int pe = 0;
   int gpu = 0;
@@ -36,6 +46,7 @@ struct LaunchRecord {
   // The host's wall clock (CLOCK_REALTIME, ns): before the start event's record, after it, after
   // the launch call returned, after the stop event's record; beside the kernel's %globaltimer.
   long long host_ns[4] = {0, 0, 0, 0};
+  LaunchHold hold = LaunchHold::kNone;
 };
 // The launches recorded since the last reset, in the order they finished being issued.
 std::vector<LaunchRecord> launches();
