@@ -91,7 +91,9 @@ struct ThreadOrder {
 
 // The words that publish something, by address; entries are never removed. Nearly every
 // lookup (each load of up to 8 B) finds nothing, and between two lookups every other GPU runs:
-// a miss reads one line of a flat key array, not a hash bucket and a list node.
+// a miss reads one line of a flat key array, not a hash bucket and a list node. The keys sit in
+// the probe array itself, unlike ProbeIndex (models/core/probe_index.h), whose probes read each
+// occupied slot's key from the owner's array: one more cold line per probe on the miss path.
 class WordTable {
  public:
   size_t size() const { return m_states.size(); }
