@@ -2,7 +2,8 @@
 """Differential test: the same scenarios on the simulator and on a GPU (docs/hw-accuracy.md).
 
   hw_diff.py sim --symsim build/bin/symsim --out DIR       simulator runs (here)
-  hw_diff.py hw  --runner build-hw/bin/symsim-hw --out DIR  GPU runs (on the GPU machine)
+  hw_diff.py hw  --runner build-hw/bin/symsim-hw --out DIR  GPU runs (on the GPU machine; each launch
+                                                           held until its launch call returned: --hold)
   hw_diff.py compare --sim DIR --hw DIR [DIR ...]          markdown tables on stdout: application
                                                            rows, then micro rows (calib_probe) against
                                                            the calibration tables (--calib)
@@ -34,10 +35,10 @@ def load_set(path):
         return json.load(f)["entries"]
 
 
-def run(cmd, log):
+def run(cmd, log, env=None):
     log.write("$ " + " ".join(cmd) + "\n")
     log.flush()
-    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
     log.write(p.stdout + f"(exit {p.returncode})\n")
     return p.returncode
 
@@ -80,9 +81,21 @@ def gpus_wanted(entry):
     return int(args[args.index("--gpus") + 1]) if "--gpus" in args else 1
 
 
+def hold_env(hold):
+    """The runner's environment: each launch held until the host's launch call returned (docs/hw.md,
+    Timing), so the events time the GPU's launch and the kernel, as the h200 preset's launch is fitted.
+    A held launch must not wait on a lazy module load, hence every kernel loaded at the start."""
+    env = dict(os.environ)
+    env["SYMSIM_HW_HOLD_LAUNCH"] = hold
+    if hold != "none":
+        env["CUDA_MODULE_LOADING"] = "EAGER"
+    return env
+
+
 def cmd_hw(a):
     os.makedirs(a.out, exist_ok=True)
     present = gpus_present()
+    env = hold_env(a.hold)
     with open(os.path.join(a.out, "log.txt"), "w") as log:
         for e in load_set(a.set):
             if skipped(a, e):
@@ -95,7 +108,7 @@ def cmd_hw(a):
                    "--repeat", str(a.repeat), "--timeout-s", str(a.timeout_s)] + e.get("hw_args", ["--gpus", "1"])
             for s in e["sets"]:
                 cmd += ["--set", s]
-            rc = run(cmd, log)
+            rc = run(cmd, log, env)
             print(f"hw {e['id']}: exit {rc}", flush=True)
 
 
@@ -253,6 +266,10 @@ def main():
     p.add_argument("--sim")
     p.add_argument("--hw", nargs="+")
     p.add_argument("--repeat", type=int, default=6)
+    p.add_argument("--hold", choices=["wait", "spin", "none"],
+                   default=os.environ.get("SYMSIM_HW_HOLD_LAUNCH", "wait"),
+                   help="hw mode: SYMSIM_HW_HOLD_LAUNCH for the runner (default: the environment's, else wait; "
+                        "none: events as issued, the host's launch call inside)")
     p.add_argument("--timeout-s", type=int, default=20)
     p.add_argument("--keep-overrides", action="store_true",
                    help="sim mode: keep the scenarios' own platform overrides (the litmus reorder windows)")
