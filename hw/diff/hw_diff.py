@@ -28,6 +28,14 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+# The calibration tables micro rows are compared with; the first table holding a row wins.
+CALIB_TABLES = [os.path.join(HERE, "..", "calib", "results", d, f)
+                for d, f in (("h200-2026-12-02", "run2.md"), ("h200-2026-12-02", "tma_sm-16warps-run2.md"),
+                             ("h200-2026-12-02-code-cold", "code-cold-run2.md"),
+                             ("h200-2026-12-02-code-cold", "tma-mbar-run2.md"),
+                             ("h200-2026-12-02-s10-shim", "shim-run1.md"), ("h200-2026-12-02-s10-shim", "shim-run2.md"),
+                             ("h200-2026-12-03-s12-shim", "shim-run1.md"))] + [
+    os.path.join(HERE, "..", "..", "docs", "hw-calibration.md")]
 
 
 def load_set(path):
@@ -276,13 +284,7 @@ def main():
     p.add_argument("--only", nargs="*")
     p.add_argument("--kind", choices=["micro", "app"], help="only the micro (calib_probe) or the application entries")
     p.add_argument("--calib", nargs="+", help="calibration tables the micro rows are compared with (compare mode)",
-                   default=[os.path.join(HERE, "..", "calib", "results", d, f)
-                            for d, f in (("h200-2026-12-02", "run2.md"), ("h200-2026-12-02", "tma_sm-16warps-run2.md"),
-                                         ("h200-2026-12-02-code-cold", "code-cold-run2.md"),
-                                         ("h200-2026-12-02-code-cold", "tma-mbar-run2.md"),
-                                         ("h200-2026-12-02-s10-shim", "shim-run1.md"), ("h200-2026-12-02-s10-shim", "shim-run2.md"),
-                                         ("h200-2026-12-03-s12-shim", "shim-run1.md"))]
-                   + [os.path.join(HERE, "..", "..", "docs", "hw-calibration.md")])
+                   default=CALIB_TABLES)
     a = p.parse_args()
     if a.mode == "sim":
         cmd_sim(a)
