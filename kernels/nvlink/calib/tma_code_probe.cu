@@ -1,4 +1,4 @@
-// Mode 27 (issue 19, fifteenth pass): mode 9's rounds (one thread arms an mbarrier for
+// Modes 27 and 28 (issue 19, fifteenth pass). Mode 27: mode 9's rounds (one thread arms an mbarrier for
 // `inflight` bulk loads, issues them, waits) with `stride` iterations of row code.loop_iter's
 // loop (code_probe.cu) before each copy, compiled as the kernels are (their code counted,
 // models/nvidia/code_cost.h); `stride` = kTmaCodeAfterWait + n: n iterations once per round,
@@ -62,8 +62,34 @@ __global__ void tma_code_probe(CalibProbeArgs a) {
   if (sink == 0x9e3779b97f4a7c15ull) a.cycles[gridDim.x] = 1;
 }
 
+// Mode 28: per round one bulk store of `bytes`, commit, wait_group 0, then `stride` iterations of
+// the same code (the next store's address takes its sum). Flat in n while the GPU's wait returns
+// before the store's bytes have left the SM and they drain under the code; rising from n = 0 if
+// the wait covers them (as the model's does).
+__global__ void tma_store_code_probe(CalibProbeArgs a) {
+  SYMSIM_EXTERN_SHARED(uint8_t, smem);
+  __syncthreads();
+  const long long t0 = clock64();
+  if (threadIdx.x == 0) {
+    const uint8_t* buf = smem + kCalibProbeMbarBytes;
+    const int n = static_cast<int>(a.stride);
+    uint64_t off = 0;
+    for (int r = 0; r < a.per_thread; ++r) {
+      ptx::tma_store_1d(a.buf + off, buf, a.bytes);
+      ptx::tma_store_commit();
+      ptx::tma_store_wait<0>();
+      off += a.bytes + (index_code(n, a.bytes, static_cast<uint64_t>(r)) == 1 ? 16 : 0);
+      if (off + a.bytes > a.window_bytes) off = 0;
+    }
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) a.cycles[blockIdx.x] = static_cast<unsigned long long>(clock64() - t0);
+}
+
 }  // namespace
 
 int launch_tma_code_probe(int threads, int smem_bytes, const CalibProbeArgs& args) {
+  if (args.mode == kProbeTmaStoreCode)
+    return SYMSIM_LAUNCH(tma_store_code_probe, dim3(1), dim3(threads), static_cast<size_t>(smem_bytes), nullptr, args);
   return SYMSIM_LAUNCH(tma_code_probe, dim3(1), dim3(threads), static_cast<size_t>(smem_bytes), nullptr, args);
 }
