@@ -4,7 +4,8 @@
 // models/nvidia/code_cost.h); `stride` = kTmaCodeAfterWait + n: n iterations once per round,
 // after the wait, where no copy is being issued (the code's own cost). The round time against n
 // says how much of a kernel's own code between bulk-copy issues the GPU runs inside the issue's
-// time (tma_probe's round: address arithmetic after the arm and between its loads).
+// time (tma_probe's round: address arithmetic after the arm and between its loads). Mode 28, the
+// same code after a waited bulk store: tma_store_code_probe below.
 #include "kernels/nvlink/calib/calib_probe.cuh"
 
 #include "symsim_launch.cuh"
