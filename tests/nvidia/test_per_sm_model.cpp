@@ -43,6 +43,17 @@ TEST(PerSmModel, OneBulkStoreOf64KiB) {  // tma_sm.store.64k.x1_gbps
   EXPECT_NEAR(probe(tma(1, 65536, 1, 1, 0)), 58.88, 5.9);
 }
 
+// tma.store_ns is the fitted one-store time less the weak-store window's mean (25 ns), which
+// the model adds to every landing: one store in flight re-simulates its rows (fifteenth pass;
+// with 79 ns they read 0.79 and 0.93).
+TEST(PerSmModel, OneBulkStoreOf1KiBInFlight) {  // tma_sm.store.1k.x1_gbps
+  EXPECT_NEAR(probe(tma(1, 1024, 1, 1, 0)), 10.8, 1.08);
+}
+
+TEST(PerSmModel, OneBulkStoreOf16KiBInFlight) {  // tma_sm.store.16k.x1_gbps
+  EXPECT_NEAR(probe(tma(1, 16384, 1, 1, 0)), 48.57, 2.4);
+}
+
 TEST(PerSmModel, OneSmStoresAt32BytesPerClock) {  // store.sm.16b_gbps
   EXPECT_NEAR(probe({"kernel.args.mode=5", "kernel.args.window_kib=65536", "kernel.args.hot=0"}), 63.25, 6.3);
 }
@@ -174,4 +185,27 @@ TEST(SmUnit, TheRingAgreesWithAMapOfSlotsOverAHundredThousandRequests) {
                                                      : static_cast<symsim::Ps>(rng() % 20000);
     ASSERT_EQ(ring.reserve(ready, duration), ref.reserve(ready, duration)) << "request " << i;
   }
+}
+
+namespace {
+// calib_probe mode 27: mode 9's rounds with `n` iterations of row code.loop_iter's loop before
+// each copy, the code counted as the kernels' (hw/diff/s19_set.json).
+std::vector<std::string> code_rounds(int copies, int n) {
+  return {"kernel.args.mode=27", "kernel.args.bytes=4096", "kernel.args.inflight=" + std::to_string(copies),
+          "kernel.args.warps=1", "kernel.args.count=256", "kernel.args.window_kib=64", "kernel.args.hot=1",
+          "kernel.args.stride=" + std::to_string(n)};
+}
+}  // namespace
+
+// Rows tma_code.load_l2.4k.k4.n{0,4}.round_ns (H200, 538.1 and 847.2 ns): the GPU runs the code
+// between bulk-load issues after each issue, none of it inside the issue's time (19.3 ns per
+// iteration and gap, as after the wait); the model charges it in full too.
+TEST(PerSmModel, BulkLoadRoundsWithTheirLoopCode) {  // tma_code.load_l2.4k.k4.n0.round_ns
+  EXPECT_NEAR(probe(code_rounds(4, 0)), 538.1, 54);
+}
+
+TEST(PerSmModel, CodeBetweenBulkLoadIssuesIsPaidInFull) {  // tma_code.load_l2.4k.k4.n4.round_ns
+  const double n4 = probe(code_rounds(4, 4));
+  EXPECT_GT(n4, 538.1 + 0.9 * 4 * 4 * 14.14);  // n = 0's round + 4 gaps x 4 iterations at row code.loop_iter.w1_ns
+  EXPECT_NEAR(n4, 847.2, 127);                 // within 15%: the code model's 22.6 ns an iteration against 19.3
 }

@@ -56,13 +56,13 @@ TEST(ShimSteps, DispatchsSendStep7kWaitsForTheLastStoresBytes) {  // shim.copy_r
 }
 
 TEST(ShimSteps, CombinesSendStep7kLoadsLaterAfterItsStoresWait) {  // shim.copy_round.l2.7k.c1w1_ns 514.8
-  // tma.load_after_store_ns: the load after the full wait for the last store starts 97.5 ns
-  // later (sixth pass; re-simulated 517.1).
+  // tma.load_after_store_ns: the load after the full wait for the last store starts 122.8 ns
+  // later (sixth pass, refitted in the fifteenth with tma.store_ns 53.7; re-simulated 516.7).
   EXPECT_NEAR(step_ns({"kernel.args.mode=11", "kernel.args.bytes=7168"}), 514.8, 51.5);
 }
 
-TEST(ShimSteps, CombinesSendStep7kWithoutTheRule) {  // what the model gave before: 424.0
-  EXPECT_NEAR(step_ns({"kernel.args.mode=11", "kernel.args.bytes=7168", "platform.tma.load_after_store_ns=0"}), 424.0, 1.0);
+TEST(ShimSteps, CombinesSendStep7kWithoutTheRule) {  // what the model gives without it: 404.8 (424.0 with tma.store_ns 79)
+  EXPECT_NEAR(step_ns({"kernel.args.mode=11", "kernel.args.bytes=7168", "platform.tma.load_after_store_ns=0"}), 404.8, 1.0);
 }
 
 // Seventh pass: bulk copies that start or end inside a 128 B line (dispatch's 7184 B messages)

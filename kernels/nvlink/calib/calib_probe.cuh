@@ -52,7 +52,13 @@ enum CalibProbeMode : int {
   // Twelfth pass: a copy of pull_dispatch at one PE with clock64 stamps per warp at each phase's
   // end (pull_phases_probe.cu) over mode 25's memory; the figure is the slowest warp's whole body, ns.
   kProbePullPhases = 26,
+  // Fifteenth pass: mode 9 with `stride` iterations of row code.loop_iter's loop before each
+  // copy, its code counted as the kernels' (tma_code_probe.cu), ns per round.
+  kProbeTmaMbarCode = 27,
+  // Then: one bulk store per round, commit, wait_group 0, then `stride` iterations of that code, ns per round.
+  kProbeTmaStoreCode = 28,
 };
+constexpr uint32_t kTmaCodeAfterWait = 1000;  // mode 27's `stride` from here: the code once per round, after the wait
 
 struct CalibProbeArgs {
   int mode;
@@ -79,6 +85,7 @@ int launch_calib_probe(int ctas, int threads, int smem_bytes, const CalibProbeAr
 int launch_code_probe(int threads, const CalibProbeArgs& args);
 int launch_shim_probe(int ctas, int threads, int smem_bytes, const CalibProbeArgs& args);
 int launch_shim_parts_probe(int ctas, int threads, int smem_bytes, const CalibProbeArgs& args);  // modes 19-21
+int launch_tma_code_probe(int threads, int smem_bytes, const CalibProbeArgs& args);                 // modes 27, 28
 // Mode 22: `count` tokens of `bytes` each (x, then the receive buffer and recv_x of 16 B + `bytes`
 // messages, in the window); in `word` the barrier's workspace, then from this int the send
 // counter, the count, the total, a pad and the routing table (`count` x 8 zeros: every expert is this PE's).
