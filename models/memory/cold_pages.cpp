@@ -54,6 +54,7 @@ struct Saved {
 struct Range {
   uintptr_t begin = 0, end = 0;
   std::unordered_map<uintptr_t, Saved> saved;
+  uint64_t mapped_pages = 0;  // its entries in Store::mapped
 };
 
 // Touched only by the simulation thread: in watch/unwatch/forget and in the SIGBUS handler,
@@ -68,6 +69,11 @@ struct Store {
   uint64_t faults_to_check = 0;
   std::vector<Range> ranges;     // sorted by begin
   std::deque<uintptr_t> mapped;  // pages the handler mapped, oldest first
+  // Entries of `mapped` whose region is no longer watched: they leave when they come up for
+  // eviction, or all at once before a region is watched again (its pages could be at their
+  // addresses). Erasing them on unwatch scanned every mapped page once per region (0.24 s of
+  // EP 256's teardown).
+  uint64_t stale_pages = 0;
   Stats stats;
   struct sigaction previous {};
 };
@@ -133,7 +139,12 @@ void evict_oldest(Store& s) {
     const uintptr_t page = s.mapped.front();
     s.mapped.pop_front();
     Range* range = range_of(s, page);
-    if (range && save(s, *range, page)) pages[n++] = {reinterpret_cast<void*>(page), kPageBytes};
+    if (!range) {
+      --s.stale_pages;
+      continue;
+    }
+    --range->mapped_pages;
+    if (save(s, *range, page)) pages[n++] = {reinterpret_cast<void*>(page), kPageBytes};
   }
   if (n == 0) return;
   if (s.pidfd < 0 || syscall(SYS_process_madvise, s.pidfd, pages, n, MADV_DONTNEED, 0) != static_cast<long>(n * kPageBytes)) {
@@ -158,6 +169,7 @@ void map_page(Store& s, Range& range, uintptr_t page) {
   copy.len = kPageBytes;
   if (ioctl(s.uffd, UFFDIO_COPY, &copy) != 0 && errno != EEXIST) fail("UFFDIO_COPY failed");
   s.mapped.push_back(page);
+  ++range.mapped_pages;
   ++s.stats.faults;
 }
 
@@ -171,7 +183,7 @@ uint64_t budget_now(Store& s) {
   if (!resident) return s.floor_pages;
   uint64_t rss_pages = 0;  // a digit loop: strtoull is not async-signal-safe (this runs in the SIGBUS handler)
   for (const char* c = resident + 1; *c >= '0' && *c <= '9'; ++c) rss_pages = rss_pages * 10 + static_cast<uint64_t>(*c - '0');
-  const uint64_t others = rss_pages - std::min<uint64_t>(rss_pages, s.mapped.size());
+  const uint64_t others = rss_pages - std::min<uint64_t>(rss_pages, s.mapped.size() - s.stale_pages);
   const uint64_t ceiling = kRssCeilingBytes / kPageBytes;
   return std::clamp<uint64_t>(ceiling > others ? ceiling - others : 0, s.floor_pages, s.max_pages);
 }
@@ -189,7 +201,7 @@ void on_sigbus(int, siginfo_t* info, void*) {
     s.faults_to_check = kFaultsPerBudgetCheck;
     s.budget_pages = budget_now(s);
   }
-  while (s.mapped.size() >= s.budget_pages) evict_oldest(s);
+  while (s.mapped.size() - s.stale_pages >= s.budget_pages) evict_oldest(s);
   map_page(s, *range, a & ~(kPageBytes - 1));
   errno = saved_errno;
 }
@@ -279,6 +291,11 @@ bool watch(uint8_t* base, uint64_t size_bytes) {
   reg.range.len = size_bytes;
   reg.mode = UFFDIO_REGISTER_MODE_MISSING;
   if (ioctl(s.uffd, UFFDIO_REGISTER, &reg) != 0) return false;
+  if (s.stale_pages > 0) {
+    s.mapped.erase(std::remove_if(s.mapped.begin(), s.mapped.end(), [&s](uintptr_t p) { return !range_of(s, p); }),
+                   s.mapped.end());
+    s.stale_pages = 0;
+  }
   Range range;
   range.begin = reinterpret_cast<uintptr_t>(base);
   range.end = range.begin + size_bytes;
@@ -291,17 +308,15 @@ bool watch(uint8_t* base, uint64_t size_bytes) {
 void unwatch(uint8_t* base, uint64_t size_bytes) {
   Store& s = store();
   const auto b = reinterpret_cast<uintptr_t>(base);
-  const uintptr_t e = b + size_bytes;
   uffdio_range range{b, size_bytes};
   ioctl(s.uffd, UFFDIO_UNREGISTER, &range);
   for (auto it = s.ranges.begin(); it != s.ranges.end(); ++it) {
     if (it->begin != b) continue;
     for (const auto& kv : it->saved) s.stats.saved_bytes -= kv.second.bytes.size();
+    s.stale_pages += it->mapped_pages;
     s.ranges.erase(it);
     break;
   }
-  s.mapped.erase(std::remove_if(s.mapped.begin(), s.mapped.end(), [b, e](uintptr_t p) { return p >= b && p < e; }),
-                 s.mapped.end());
 }
 
 void forget(uint8_t* begin, uint64_t len) {

@@ -79,3 +79,31 @@ TEST(ColdPages, DefaultBudgetFollowsTheResidentSet) {
   EXPECT_EQ(evicted[0], 0u);
   EXPECT_GT(evicted[1], 0u);
 }
+
+// A region unmapped with pages still mapped leaves the budget to the next one (its pages are
+// dropped from the eviction order lazily), and the next region's pages, perhaps at the same
+// addresses, read back their own bytes.
+TEST(ColdPages, UnwatchedRegionLeavesItsBudget) {
+  constexpr int kPages = 8;
+  const uint64_t budget = cold_pages::set_budget_pages(4);
+  const cold_pages::Stats first = cold_pages::stats();
+  {
+    SparseRegion gone(kPages * kPage, true, "test.cold.gone");
+    gone.watch_cold_pages();
+    for (int i = 0; i < kPages; ++i) gone.base()[i * kPage] = 1;  // 4 stay mapped
+  }
+  SparseRegion region(kPages * kPage, true, "test.cold.next");
+  region.watch_cold_pages();
+  const cold_pages::Stats before = cold_pages::stats();
+  for (int i = 0; i < 4; ++i) std::memcpy(region.base() + i * kPage, pattern(i).data(), kPage);
+  const cold_pages::Stats filled = cold_pages::stats();
+  for (int round = 0; round < 2; ++round)
+    for (int i = 0; i < kPages; ++i) {
+      if (i >= 4 && round == 0) std::memcpy(region.base() + i * kPage, pattern(i).data(), kPage);
+      ASSERT_EQ(std::memcmp(region.base() + i * kPage, pattern(i).data(), kPage), 0) << "page " << i;
+    }
+  cold_pages::set_budget_pages(budget);
+  if (before.faults == first.faults) GTEST_SKIP() << "userfaultfd is not available here: nothing was watched";
+  EXPECT_EQ(filled.evicted, before.evicted);  // 4 pages under a budget of 4: nothing of the first region counts
+  EXPECT_GT(cold_pages::stats().evicted, filled.evicted);
+}
