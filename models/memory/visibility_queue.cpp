@@ -176,7 +176,10 @@ inline bool VisibilityQueue::apply_before(Entry& e, Ps now_ps, const VisibilityH
 void VisibilityQueue::settle_lane(Lane lane, Ps now_ps) {
   const Handle h = m_lanes[lane].writes.front().first;
   Entry& e = m_entries[h];
-  if (!apply_before(e, now_ps, m_heap.second())) {
+  // The top key's next unit always applies (it is the least key and due): only a write with more
+  // than one unit left needs the next key, to know where to stop.
+  const VisibilityHeap::Key* next = e.len - e.applied > e.unit_bytes ? m_heap.second() : nullptr;
+  if (!apply_before(e, now_ps, next)) {
     m_heap.raise(lane_id(lane), e.next_ps, e.seq);
     return;
   }
@@ -186,7 +189,8 @@ void VisibilityQueue::settle_lane(Lane lane, Ps now_ps) {
 
 void VisibilityQueue::settle_write(Handle h, Ps now_ps) {
   Entry& e = m_entries[h];
-  if (!apply_before(e, now_ps, m_heap.second())) {
+  const VisibilityHeap::Key* next = e.len - e.applied > e.unit_bytes ? m_heap.second() : nullptr;  // as above
+  if (!apply_before(e, now_ps, next)) {
     m_heap.raise(write_id(h), e.next_ps, e.seq);
     return;
   }
