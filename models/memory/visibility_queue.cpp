@@ -101,8 +101,8 @@ VisibilityQueue::Handle VisibilityQueue::enqueue(Ps first_visible_ps, Ps unit_in
   e.held_from = e.held_to = 0;
   e.stream_node = ChunkIndex::kNil;  // e.done is empty: released entries clear it
   ++m_live;
-  const uint64_t units = (len + e.unit_bytes - 1) / e.unit_bytes;
-  const Ps last = first_visible_ps + (units > 0 ? (units - 1) * unit_interval_ps : 0);
+  // The last unit's time; most writes are one unit (no division).
+  const Ps last = len > e.unit_bytes ? first_visible_ps + (len - 1) / e.unit_bytes * unit_interval_ps : first_visible_ps;
   m_horizon_ps = std::max(m_horizon_ps, last);
   e.seq = m_writes++;
   if (m_watch && dst && len > 0 && (lane == kNoLane || m_lanes[lane].watched)) watch_entry(h, dst, len);
