@@ -13,7 +13,8 @@ namespace {
 constexpr size_t kKeptCopyBytes = 512;
 }  // namespace
 
-VisibilityQueue::Handle VisibilityQueue::allocate() {
+// Inline: one call per write, from enqueue only.
+inline VisibilityQueue::Handle VisibilityQueue::allocate() {
   if (!m_free.empty()) {
     const Handle h = m_free.back();
     m_free.pop_back();
@@ -23,7 +24,8 @@ VisibilityQueue::Handle VisibilityQueue::allocate() {
   return static_cast<Handle>(m_entries.size() - 1);
 }
 
-void VisibilityQueue::release(Handle h) {
+// Inline: called from finish only.
+inline void VisibilityQueue::release(Handle h) {
   Entry& e = m_entries[h];
   if (e.watch) {
     if (e.watched || !e.dst) {
@@ -119,7 +121,7 @@ VisibilityQueue::Handle VisibilityQueue::enqueue(Ps first_visible_ps, Ps unit_in
   return h;
 }
 
-void VisibilityQueue::rekey_lane(Lane lane) {
+inline void VisibilityQueue::rekey_lane(Lane lane) {
   LaneState& l = m_lanes[lane];
   l.writes.pop_front();
   while (!l.writes.empty()) {
@@ -134,7 +136,7 @@ void VisibilityQueue::rekey_lane(Lane lane) {
   m_heap.erase(lane_id(lane));
 }
 
-void VisibilityQueue::finish(Handle h) {
+inline void VisibilityQueue::finish(Handle h) {
   Entry& e = m_entries[h];
   if (!e.done) {  // most writes: nothing to call
     release(h);
@@ -173,7 +175,7 @@ inline bool VisibilityQueue::apply_before(Entry& e, Ps now_ps, const VisibilityH
   return apply_until(e, until);
 }
 
-void VisibilityQueue::settle_lane(Lane lane, Ps now_ps) {
+inline void VisibilityQueue::settle_lane(Lane lane, Ps now_ps) {
   const Handle h = m_lanes[lane].writes.front().first;
   Entry& e = m_entries[h];
   // The top key's next unit always applies (it is the least key and due): only a write with more
@@ -187,7 +189,7 @@ void VisibilityQueue::settle_lane(Lane lane, Ps now_ps) {
   finish(h);
 }
 
-void VisibilityQueue::settle_write(Handle h, Ps now_ps) {
+inline void VisibilityQueue::settle_write(Handle h, Ps now_ps) {
   Entry& e = m_entries[h];
   const VisibilityHeap::Key* next = e.len - e.applied > e.unit_bytes ? m_heap.second() : nullptr;  // as above
   if (!apply_before(e, now_ps, next)) {
