@@ -77,7 +77,7 @@ int UdmaEngine::create_qp(const QpRef& ref, int target_pe, uint32_t sq_depth_bb,
   return index;
 }
 
-void UdmaEngine::mmio_store(uint64_t offset_bytes, uint64_t value, Ps t_ps) {
+inline void UdmaEngine::mmio_store(uint64_t offset_bytes, uint64_t value, Ps t_ps) {
   const auto index = static_cast<int>(offset_bytes / kDoorbellStride);
   if (index >= static_cast<int>(m_qps.size())) return;  // unmapped doorbell: the store is lost
   const bool cq = (offset_bytes % kDoorbellStride) >= 8;
@@ -109,7 +109,7 @@ void UdmaEngine::serve(const DoorbellEvent& ev) {
   }
 }
 
-void UdmaEngine::ring_sq(UdmaQp& q, uint32_t producer_index, Ps t) {
+inline void UdmaEngine::ring_sq(UdmaQp& q, uint32_t producer_index, Ps t) {
   m_env.hooks.emit<&Observer::on_sq_doorbell>(q.ref, producer_index, t);
   const auto ahead = static_cast<int32_t>(producer_index - q.sq_doorbell);
   if (ahead < 0) {
@@ -131,7 +131,7 @@ void UdmaEngine::ring_sq(UdmaQp& q, uint32_t producer_index, Ps t) {
   }
 }
 
-uint8_t UdmaEngine::check(const UdmaQp& q, const Wqe& w, const EidRoute& route) const {
+inline uint8_t UdmaEngine::check(const UdmaQp& q, const Wqe& w, const EidRoute& route) const {
   const int target = route.target_pe;
   if (target < 0 || target != q.target_pe) return cqe_substatus::kUnreachable;
   if (w.len > kMaxRequestBytes) return cqe_substatus::kBadLocalAddr;
@@ -184,7 +184,7 @@ Landing land(const Delivery& d, Ps hbm_ps, Ps after_ps) {
 
 }  // namespace
 
-void UdmaEngine::execute(UdmaQp& q, uint32_t wqe_index, const uint8_t* first, const uint8_t* second, Ps t) {
+inline void UdmaEngine::execute(UdmaQp& q, uint32_t wqe_index, const uint8_t* first, const uint8_t* second, Ps t) {
   const AscendParams& p = m_env.params;
   const Ps hbm_ps = p.ns(p.hbm_latency_ns);
   const Wqe w = decode(first, second);
@@ -240,7 +240,7 @@ void UdmaEngine::execute(UdmaQp& q, uint32_t wqe_index, const uint8_t* first, co
   m_env.hooks.emit<&Observer::on_wqe_executed>(r);
 }
 
-void UdmaEngine::run_write(UdmaQp& q, const Wqe& w, const EidRoute& route, WqeRecord& r, Ps start) {
+inline void UdmaEngine::run_write(UdmaQp& q, const Wqe& w, const EidRoute& route, WqeRecord& r, Ps start) {
   const AscendParams& p = m_env.params;
   const Ps hbm_ps = p.ns(p.hbm_latency_ns);
   Fabric& fabric = m_env.fabric;
@@ -386,7 +386,7 @@ Ps UdmaEngine::land_with_faults(UdmaQp& q, uint32_t wqe_index, int target, uint8
   return last;
 }
 
-void UdmaEngine::write_cqe(UdmaQp& q, WqeRecord& r, Ps t) {
+inline void UdmaEngine::write_cqe(UdmaQp& q, WqeRecord& r, Ps t) {
   const uint32_t index = q.cq_produced;
   const uint32_t capacity = m_env.hooks.faults_active()
                                 ? std::min(q.cq_depth, m_env.hooks.faults().cq_capacity(q.ref, q.cq_depth, t))

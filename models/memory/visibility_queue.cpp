@@ -13,7 +13,8 @@ namespace {
 constexpr size_t kKeptCopyBytes = 512;
 }  // namespace
 
-VisibilityQueue::Handle VisibilityQueue::allocate() {
+// Inline: one call per write, from enqueue only.
+inline VisibilityQueue::Handle VisibilityQueue::allocate() {
   if (!m_free.empty()) {
     const Handle h = m_free.back();
     m_free.pop_back();
@@ -23,7 +24,8 @@ VisibilityQueue::Handle VisibilityQueue::allocate() {
   return static_cast<Handle>(m_entries.size() - 1);
 }
 
-void VisibilityQueue::release(Handle h) {
+// Inline: called from finish only.
+inline void VisibilityQueue::release(Handle h) {
   Entry& e = m_entries[h];
   if (e.watch) {
     if (e.watched || !e.dst) {
@@ -101,8 +103,8 @@ VisibilityQueue::Handle VisibilityQueue::enqueue(Ps first_visible_ps, Ps unit_in
   e.held_from = e.held_to = 0;
   e.stream_node = ChunkIndex::kNil;  // e.done is empty: released entries clear it
   ++m_live;
-  const uint64_t units = (len + e.unit_bytes - 1) / e.unit_bytes;
-  const Ps last = first_visible_ps + (units > 0 ? (units - 1) * unit_interval_ps : 0);
+  // The last unit's time; most writes are one unit (no division).
+  const Ps last = len > e.unit_bytes ? first_visible_ps + (len - 1) / e.unit_bytes * unit_interval_ps : first_visible_ps;
   m_horizon_ps = std::max(m_horizon_ps, last);
   e.seq = m_writes++;
   if (m_watch && dst && len > 0 && (lane == kNoLane || m_lanes[lane].watched)) watch_entry(h, dst, len);
@@ -119,7 +121,7 @@ VisibilityQueue::Handle VisibilityQueue::enqueue(Ps first_visible_ps, Ps unit_in
   return h;
 }
 
-void VisibilityQueue::rekey_lane(Lane lane) {
+inline void VisibilityQueue::rekey_lane(Lane lane) {
   LaneState& l = m_lanes[lane];
   l.writes.pop_front();
   while (!l.writes.empty()) {
@@ -134,7 +136,7 @@ void VisibilityQueue::rekey_lane(Lane lane) {
   m_heap.erase(lane_id(lane));
 }
 
-void VisibilityQueue::finish(Handle h) {
+inline void VisibilityQueue::finish(Handle h) {
   Entry& e = m_entries[h];
   if (!e.done) {  // most writes: nothing to call
     release(h);
@@ -173,10 +175,13 @@ inline bool VisibilityQueue::apply_before(Entry& e, Ps now_ps, const VisibilityH
   return apply_until(e, until);
 }
 
-void VisibilityQueue::settle_lane(Lane lane, Ps now_ps) {
+inline void VisibilityQueue::settle_lane(Lane lane, Ps now_ps) {
   const Handle h = m_lanes[lane].writes.front().first;
   Entry& e = m_entries[h];
-  if (!apply_before(e, now_ps, m_heap.second())) {
+  // The top key's next unit always applies (it is the least key and due): only a write with more
+  // than one unit left needs the next key, to know where to stop.
+  const VisibilityHeap::Key* next = e.len - e.applied > e.unit_bytes ? m_heap.second() : nullptr;
+  if (!apply_before(e, now_ps, next)) {
     m_heap.raise(lane_id(lane), e.next_ps, e.seq);
     return;
   }
@@ -184,9 +189,10 @@ void VisibilityQueue::settle_lane(Lane lane, Ps now_ps) {
   finish(h);
 }
 
-void VisibilityQueue::settle_write(Handle h, Ps now_ps) {
+inline void VisibilityQueue::settle_write(Handle h, Ps now_ps) {
   Entry& e = m_entries[h];
-  if (!apply_before(e, now_ps, m_heap.second())) {
+  const VisibilityHeap::Key* next = e.len - e.applied > e.unit_bytes ? m_heap.second() : nullptr;  // as above
+  if (!apply_before(e, now_ps, next)) {
     m_heap.raise(write_id(h), e.next_ps, e.seq);
     return;
   }

@@ -18,7 +18,8 @@ inline uint64_t chunk_of(const uint8_t* p, uint64_t chunk_bytes) {
 
 VisibilityQueue::Handle VisibilityQueue::schedule_stream(Ps first_visible_ps, Ps unit_interval_ps, uint32_t unit_bytes,
                                                          uint8_t* dst, const uint8_t* src, uint64_t len, Lane lane) {
-  const Handle h = schedule_dma(first_visible_ps, unit_interval_ps, unit_bytes, dst, src, len, lane);
+  const Handle h = enqueue(first_visible_ps, unit_interval_ps, unit_bytes, dst, len, lane);  // as schedule_dma
+  m_entries[h].src = src;
   if (len == 0) return h;
   m_entries[h].stream_node = m_streams.insert(h, chunk_of(src, kStreamChunkBytes), chunk_of(src + len - 1, kStreamChunkBytes));
   if (any_early()) read_before_early_writes(h);
@@ -49,7 +50,7 @@ inline void VisibilityQueue::expire_early(Ps now_ps) {
   }
 }
 
-void VisibilityQueue::remember_early(const uint8_t* begin, uint64_t len, Ps write_ps) {
+inline void VisibilityQueue::remember_early(const uint8_t* begin, uint64_t len, Ps write_ps) {
   uint32_t i;
   if (!m_early_free.empty()) {
     i = m_early_free.back();
@@ -67,7 +68,7 @@ void VisibilityQueue::remember_early(const uint8_t* begin, uint64_t len, Ps writ
   m_early_order.push_back(i);
 }
 
-void VisibilityQueue::read_before_early_writes(Handle h) {
+inline void VisibilityQueue::read_before_early_writes(Handle h) {
   expire_early(sim_now_ps());
   Entry& e = m_entries[h];
   const uint8_t* end = e.src + e.len;

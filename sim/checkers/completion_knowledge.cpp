@@ -38,7 +38,7 @@ void CompletionKnowledge::on_executed(const WqeRecord& r, QpRecord& rec) {
   s.cqes.emplace_back(Cqe{r.cqe_index, r.wqe_index, r.cqe_ps});
 }
 
-void CompletionKnowledge::reap(QpState& s, uint32_t upto, Ps t, int core) {
+inline void CompletionKnowledge::reap(QpState& s, uint32_t upto, Ps t, int core) {
   if (!s.reaps.empty() && s.reaps.back().upto >= upto) return;  // knew it already
   if (s.reaps.size() == kKeep) {
     s.reaps.pop_front();
