@@ -24,6 +24,7 @@ ParamTable NvidiaParams::table() {
       {"sm.code_div_ns", "an integer division by a run-time value in the kernel's own code (the GPU's division sequence), one warp, above its one counted instruction", R, 0, 1e6, &sm_code_div_ns},
       {"sm.code_uses_loads", "1: the kernel's own code after a data load waits for the load (its value is used before the next shim call); 0: code overlaps loads in flight", I, 0, 1, &sm_code_uses_loads},
       {"sm.load_use_ns", "from a data load's return to its first use by kernel code (with sm.code_uses_loads)", R, 0, 1e6, &sm_load_use_ns},
+      {"sm.loads_before_use", "data loads a thread's code issues before it uses the first (the compiled loop's loads ahead of their uses): code after fewer does not wait (with sm.code_uses_loads)", I, 1, 16, &sm_loads_before_use},
       {"sm.loads_in_flight_per_thread", "data loads one thread keeps in flight; the next waits for the oldest to return", I, 1, 16, &sm_loads_in_flight},
       {"sm.store_gbytes_per_s", "the SM's write path (stores and bulk stores together)", R, 0.001, 1e5, &sm_store_gbytes_per_s},
       {"sm.atomic_issue_ns", "one global atomic through the SM's atomic issue port", R, 0, 1e6, &sm_atomic_issue_ns},

@@ -213,6 +213,11 @@ void use_loads(CudaThread& t) {
   for (uint32_t i = 0; i < t.loads_count; ++i) latest = std::max(latest, t.loads[(t.loads_head + i) % CudaThread::kMaxLoadsInFlight]);
   t.loads_count = 0;
   if (latest > t.local_ps) this_scheduler().advance(t, latest - t.local_ps);
+  // Loads kernel code has used: the register's write-back to that use (sm.load_use_ns), then
+  // the code that waited for them.
+  if (t.loads_used) this_scheduler().advance(t, ns_to_ps(this_system().params().sm_load_use_ns) + t.code_after_loads_ps);
+  t.loads_used = t.loads_narrow = false;
+  t.code_after_loads_ps = 0;
 }
 
 void load(void* out, const void* addr, uint32_t bytes, Sem sem, Scope scope, Site site) {
@@ -251,6 +256,7 @@ void load(void* out, const void* addr, uint32_t bytes, Sem sem, Scope scope, Sit
     s.busy(t);
     t.wait = {};
     track_load(t, s, weak_load_return_ps(sys, gpu, owner, addr, bytes, sample));
+    t.loads_narrow |= bytes < 16;
     t.local_ps += ns_to_ps(sys.params().sm_load_issue_ns);
   }
 }
