@@ -27,6 +27,7 @@ ParamTable NvidiaParams::table() {
       {"sm.loads_before_use", "data loads a thread's code issues before it uses the first (the compiled loop's loads ahead of their uses): code after fewer does not wait (with sm.code_uses_loads)", I, 1, 16, &sm_loads_before_use},
       {"sm.loads_in_flight_per_thread", "data loads one thread keeps in flight; the next waits for the oldest to return", I, 1, 16, &sm_loads_in_flight},
       {"sm.store_gbytes_per_s", "the SM's write path (stores and bulk stores together)", R, 0.001, 1e5, &sm_store_gbytes_per_s},
+      {"sm.store_queue_ns", "how far the SM's write path may be booked ahead of a thread before its next plain store waits (the stores it has queued go out meanwhile)", R, 0, 1e6, &sm_store_queue_ns},
       {"sm.atomic_issue_ns", "one global atomic through the SM's atomic issue port", R, 0, 1e6, &sm_atomic_issue_ns},
       {"l2.effective_bytes", "L2 capacity for scattered lines (least recently used out; a miss goes to HBM)", I, 0, kBig, &l2_effective_bytes},
       {"atomic.unit_ns", "a returning atomic above a load's L2 round trip", R, 0, 1e6, &atomic_unit_ns},

@@ -34,6 +34,7 @@ struct NvidiaParams {
   double sm_loads_before_use = 0;  // ... once this many are out (the compiled loop issues them first)
   double sm_loads_in_flight = 0;   // data loads one thread keeps in flight before it waits for the oldest
   double sm_store_gbytes_per_s = 0;  // the SM's write path: stores and bulk stores together
+  double sm_store_queue_ns = 0;    // the write path booked this far ahead before a plain store waits
   double sm_atomic_issue_ns = 0;   // one global atomic through the SM's atomic issue port
   // Memory of one GPU.
   double l2_latency_ns = 0;        // one way SM -> L2 (a load round trip is twice this)
