@@ -12,15 +12,24 @@ void charge_code_blocks(CudaThread& t) {
   const uint64_t insns = g_code_insns, divs = g_code_divs;
   g_code_insns = 0, g_code_divs = 0;
   const auto& p = this_system().params();
+  const Ps code = insns * issue_ps(t, p.sm_code_insn_ns, p.sm_code_insn_slot_ns) + divs * ns_to_ps(p.sm_code_div_ns);
   // Code after a data load uses its value (an add, a compare, an address): the warp waits for
   // the load's return before it runs (rows shim.reduce_row.*), then pays the register's
-  // write-back to its first use.
+  // write-back to its first use. Of 16 B loads (rows of data) the compiled loop issues
+  // sm.loads_before_use before it uses the first: code after fewer runs once they are back,
+  // with the next ones' use or the thread's next operation of another kind (rows
+  // fresh.plain_load.*); a narrower load (a word: an index, a count) is used at once.
   // (At a thread's exit, outside any model call, nothing is left to use them.)
   if (p.sm_code_uses_loads != 0 && t.loads_count != 0 && g_running.thread == &t) {
+    t.loads_used = true;
+    if (!t.loads_narrow && t.loads_count < p.sm_loads_before_use) {
+      t.code_after_loads_ps += code;
+      return;
+    }
     use_loads(t);
-    this_scheduler().advance(t, ns_to_ps(p.sm_load_use_ns));
   }
-  t.local_ps += insns * issue_ps(t, p.sm_code_insn_ns, p.sm_code_insn_slot_ns) + divs * ns_to_ps(p.sm_code_div_ns);
+  t.local_ps += code + t.code_after_loads_ps;
+  t.code_after_loads_ps = 0;
 }
 
 }  // namespace symsim::nv

@@ -76,6 +76,9 @@ struct CudaThread {
   static constexpr uint32_t kMaxLoadsInFlight = 16;
   std::array<Ps, kMaxLoadsInFlight> loads{};
   uint32_t loads_head = 0, loads_count = 0;
+  bool loads_used = false;   // kernel code has used them: their wait pays sm.load_use_ns
+  bool loads_narrow = false;  // one is narrower than 16 B (a word the code uses at once)
+  Ps code_after_loads_ps = 0; // code that uses them, run once they are back
 };
 
 // One warp's rendezvous for __syncwarp, shuffles and votes.

@@ -31,8 +31,10 @@ struct NvidiaParams {
   double sm_code_div_ns = 0;        // an integer division by a run-time value in that code, above its one instruction
   double sm_code_uses_loads = 0;   // 1: kernel code after a data load waits for it (its value is used)
   double sm_load_use_ns = 0;       // ... and then pays this from the load's return to its use
+  double sm_loads_before_use = 0;  // ... once this many are out (the compiled loop issues them first)
   double sm_loads_in_flight = 0;   // data loads one thread keeps in flight before it waits for the oldest
   double sm_store_gbytes_per_s = 0;  // the SM's write path: stores and bulk stores together
+  double sm_store_queue_ns = 0;    // the write path booked this far ahead before a plain store waits
   double sm_atomic_issue_ns = 0;   // one global atomic through the SM's atomic issue port
   // Memory of one GPU.
   double l2_latency_ns = 0;        // one way SM -> L2 (a load round trip is twice this)

@@ -213,6 +213,11 @@ void use_loads(CudaThread& t) {
   for (uint32_t i = 0; i < t.loads_count; ++i) latest = std::max(latest, t.loads[(t.loads_head + i) % CudaThread::kMaxLoadsInFlight]);
   t.loads_count = 0;
   if (latest > t.local_ps) this_scheduler().advance(t, latest - t.local_ps);
+  // Loads kernel code has used: the register's write-back to that use (sm.load_use_ns), then
+  // the code that waited for them.
+  if (t.loads_used) this_scheduler().advance(t, ns_to_ps(this_system().params().sm_load_use_ns) + t.code_after_loads_ps);
+  t.loads_used = t.loads_narrow = false;
+  t.code_after_loads_ps = 0;
 }
 
 void load(void* out, const void* addr, uint32_t bytes, Sem sem, Scope scope, Site site) {
@@ -251,6 +256,7 @@ void load(void* out, const void* addr, uint32_t bytes, Sem sem, Scope scope, Sit
     s.busy(t);
     t.wait = {};
     track_load(t, s, weak_load_return_ps(sys, gpu, owner, addr, bytes, sample));
+    t.loads_narrow |= bytes < 16;
     t.local_ps += ns_to_ps(sys.params().sm_load_issue_ns);
   }
 }
@@ -284,11 +290,14 @@ void store(void* addr, const void* value, uint32_t bytes, Sem sem, Scope scope, 
   const int gpu = t.cta->gpu;
   const int owner = owner_of(t, addr, bytes, "a store");
   const auto a = reinterpret_cast<uintptr_t>(addr);
-  // The SM's write path takes every store's bytes; a thread waits while it is backed up.
-  const Ps accepted = t.cta->ports.write_path.reserve(t.local_ps, transfer_ps(bytes, sys.params().sm_store_gbytes_per_s));
-  if (accepted > t.local_ps) s.advance(t, accepted - t.local_ps);
+  // The SM's write path takes every store's bytes; a thread waits while it is backed up
+  // beyond what the SM queues (sm.store_queue_ns), and the store goes out in its turn.
+  const auto& p = sys.params();
+  const Ps accepted = t.cta->ports.write_path.reserve(t.local_ps, transfer_ps(bytes, p.sm_store_gbytes_per_s));
+  const Ps queued = accepted - std::min(accepted, ns_to_ps(p.sm_store_queue_ns));
+  if (queued > t.local_ps) s.advance(t, queued - t.local_ps);
   sys.l2_access(addr, bytes);
-  const Ps issue = t.local_ps;
+  const Ps issue = std::max(t.local_ps, accepted);  // its bytes leave the SM
   Landing l = sys.store_landing(gpu, owner, bytes, issue);
   Ps first = l.first_ps + sys.reorder_jitter_ps(owner != gpu);
   // A thread's writes to the same bytes land in program order (coherence).

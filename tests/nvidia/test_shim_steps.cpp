@@ -160,10 +160,12 @@ TEST(ShimSteps, LaunchAroundPullsBodyIsTheHeldGpuLaunch) {
 namespace {
 
 // calib_probe mode 23 (eighth pass): 512 rows of 7168 B written or read once by 4 CTAs x 4 warps.
-double fresh_rows_value(int op, int hot) {
-  return calib_probe_value({"platform=h200", "kernel.args.mode=23", "kernel.args.bytes=7168", "kernel.args.count=512",
-                            "kernel.args.warps=4", "kernel.blocks=4", "kernel.args.window_kib=1024",
-                            "kernel.args.hot=" + std::to_string(hot), "kernel.args.inflight=" + std::to_string(op)});
+double fresh_rows_value(int op, int hot, const std::string& extra = "") {
+  std::vector<std::string> sets = {"platform=h200", "kernel.args.mode=23", "kernel.args.bytes=7168", "kernel.args.count=512",
+                                   "kernel.args.warps=4", "kernel.blocks=4", "kernel.args.window_kib=1024",
+                                   "kernel.args.hot=" + std::to_string(hot), "kernel.args.inflight=" + std::to_string(op)};
+  if (!extra.empty()) sets.push_back(extra);
+  return calib_probe_value(sets);
 }
 
 }  // namespace
@@ -180,4 +182,20 @@ TEST(ShimSteps, BulkLoadsFromFreshMemoryMissL2) {
   const double fresh = fresh_rows_value(3, 0);
   EXPECT_GT(fresh, 13025);
   EXPECT_NEAR(fresh, 19910, 3982);
+}
+
+// Fifteenth pass (b): a warp's plain 16 B loads and stores (calib_probe mode 23, 4 x 4 warps).
+// fresh.plain_load.l2.7168.512r.c4w4_ns 53390 ns: the compiled loop has sm.loads_before_use (3)
+// loads out before it uses the first; the model gave 2.12 of the row when code waited for each.
+TEST(ShimSteps, PlainLoadsIssueSeveralBeforeTheirUse) { EXPECT_NEAR(fresh_rows_value(4, 1), 53390, 5339); }
+TEST(ShimSteps, PlainLoadsEachWaitedForAlone) {
+  EXPECT_GT(fresh_rows_value(4, 1, "platform.sm.loads_before_use=1"), 2.0 * 53390);
+}
+
+// fresh.plain_store.l2.7168.512r.c4w4_ns 14770 ns: four warps' stores keep the SM's write path
+// busy (62 GB/s) while each warp runs its loop; the model gave 1.16 of the row when each store
+// waited for the write path to take it (sm.store_queue_ns 0).
+TEST(ShimSteps, PlainStoresQueueForTheWritePath) { EXPECT_NEAR(fresh_rows_value(2, 1), 14770, 739); }
+TEST(ShimSteps, PlainStoresWaitingForTheWritePath) {
+  EXPECT_GT(fresh_rows_value(2, 1, "platform.sm.store_queue_ns=0"), 1.1 * 14770);
 }
