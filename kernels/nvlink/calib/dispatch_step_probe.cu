@@ -4,7 +4,8 @@
 // `stride`: 1 the routing (lanes < top-k `ldg` the token's experts, a rank by a run-time
 // division, top-k shuffles to keep each rank once), 2 the slot (an atomicAdd on one counter
 // word every warp of every CTA shares), 4 the header (lane 0 writes it to the shared buffer
-// before the load). The load fills the buffer after the 16 B header and the store sends both,
+// before the load); `stride` >> 4 = n: n iterations of row code.loop_iter's loop there instead
+// (latency-bound arithmetic, no memory access). The load fills the buffer after the 16 B header and the store sends both,
 // as dispatch's. Whether the round stays near mode 12's while this latency-bound work is added
 // (the TMA engine busy under it) or grows by it tells how the GPU overlaps the two.
 #include "kernels/nvlink/calib/calib_probe.cuh"
@@ -14,6 +15,25 @@
 namespace {
 
 constexpr uint32_t kHeaderBytes = 16;
+
+// `n` iterations of code_probe.cu's loop body (as tma_code_probe.cu's), not unrolled; the sum
+// takes part in the store's address (0 or 16: never 16 at run time, not known at compile time).
+__device__ __forceinline__ uint64_t index_code(int n, uint64_t row, uint64_t t) {
+  uint64_t acc = 0;
+#ifdef __CUDA_ARCH__
+#pragma unroll 1
+#endif
+  for (int i = 0; i < n; ++i) {
+    const uint64_t off = (t * 8 + static_cast<uint64_t>(i & 7)) * row + static_cast<uint64_t>(i);
+#ifdef __CUDA_ARCH__
+    asm volatile("" ::"l"(off));
+#else
+    asm volatile("" ::"r"(off));  // consumed: no closed form
+#endif
+    acc += off;
+  }
+  return acc;
+}
 
 __global__ void dispatch_step_probe(CalibProbeArgs a) {
   SYMSIM_EXTERN_SHARED(uint8_t, smem);
@@ -30,6 +50,7 @@ __global__ void dispatch_step_probe(CalibProbeArgs a) {
   const uint32_t id = blockIdx.x * warps + warp, ids = gridDim.x * warps;
   uint64_t off = static_cast<uint64_t>(id) * a.bytes;
   const bool routing = a.stride & 1, slot = a.stride & 2, header = a.stride & 4;
+  const int code_n = static_cast<int>(a.stride >> 4);
   int* counter = a.word;
   const int* topk_idx = a.word + kPullProbeTopkInts;
   const int experts_per_rank = a.experts / a.ranks;
@@ -56,6 +77,7 @@ __global__ void dispatch_step_probe(CalibProbeArgs a) {
         dst = e >= 0 ? e / experts_per_rank : -1;
       }
     }
+    if (code_n > 0 && index_code(code_n, a.bytes, static_cast<uint64_t>(r)) == 1) dst = -1;
     bool first = dst >= 0;
     if (routing) {
       for (int j = 0; j < a.topk; ++j) {
