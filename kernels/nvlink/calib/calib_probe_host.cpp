@@ -179,6 +179,12 @@ void calib_probe_host(int rank, const symsim::KernelArgs& a) {
     smem = kCalibProbeMbarBytes + warps * 2 * static_cast<int>(msg_bytes);
     window = std::max<uint64_t>(window, static_cast<uint64_t>(args.per_thread) * (args.bytes + 2 * msg_bytes));
   }
+  const bool dispatch_step = args.mode == kProbeDispatchStep;
+  if (dispatch_step) {  // CTAs of `warps` warps; loads from the window's first half, messages to its second
+    threads = 32 * warps, ctas = a.blocks();
+    smem = kCalibProbeMbarBytes + warps * 2 * static_cast<int>(msg_bytes);
+    window = std::max<uint64_t>(window, 2 * static_cast<uint64_t>(args.per_thread) * ctas * warps * msg_bytes);
+  }
   const bool fresh_rows = args.mode == kProbeFreshRows;
   if (fresh_rows) {  // `count` rows of `bytes`, each once, over CTAs of `warps` warps
     threads = 32 * warps, ctas = a.blocks();
@@ -208,7 +214,7 @@ void calib_probe_host(int rank, const symsim::KernelArgs& a) {
   }
   args.window_bytes = window;
   // Mode 21: the slot counter, the routing table and the slots' source words (pull's arrays).
-  const size_t word_bytes = args.mode == kProbePullStep ? kPullProbeWordBytes
+  const size_t word_bytes = args.mode == kProbePullStep || dispatch_step ? kPullProbeWordBytes
                             : fresh_rows           ? 2 * sizeof(int) * static_cast<size_t>(args.per_thread)
                             : phases ? (kDispatchProbeCounterInt + 4 + 8 * static_cast<size_t>(args.per_thread)) * sizeof(int)
                                      : sizeof(int);
@@ -234,6 +240,7 @@ void calib_probe_host(int rank, const symsim::KernelArgs& a) {
 
   const int launched = phases       ? launch_dispatch_phases_probe(ctas, threads, smem, args)
                        : fresh_rows ? launch_fresh_rows_probe(ctas, threads, smem, args)
+                       : dispatch_step ? launch_dispatch_step_probe(ctas, threads, smem, args)
                        : args.mode == kProbeCodeLoop ? launch_code_probe(threads, args)
                        : args.mode == kProbeTmaMbarCode || args.mode == kProbeTmaStoreCode ? launch_tma_code_probe(threads, smem, args)
                        : args.mode >= kProbeLoadRoundWarp ? launch_shim_parts_probe(ctas, threads, smem, args)
@@ -278,6 +285,7 @@ void calib_probe_host(int rank, const symsim::KernelArgs& a) {
     case kProbeLoadRoundWarp:
     case kProbeStoreRoundWarp:
     case kProbePullStep:
+    case kProbeDispatchStep:
       value = ns / args.per_thread, unit = "ns";
       break;
     case kProbeDispatchPhases:
@@ -303,12 +311,12 @@ void calib_probe_host(int rank, const symsim::KernelArgs& a) {
 SYMSIM_REGISTER_KERNEL(calib_probe, {"calib_probe", "nvidia",
                                      "the per-SM calibration rows (TMA streams, load and atomic chains, same-address "
                                      "reductions, an SM's stores and atomics, shuffle and vote chains, a loop of index arithmetic) as a kernel both the simulator and the GPU run",
-                                     {{"mode", "0 TMA loads, 1 TMA stores, 2 load chain, 3 atomic chain, 4 red on one word from every CTA, 5 one CTA's stores, 6 one CTA's atomics, 7 shuffle chain, 8 ballot chain, 9 rounds of bulk loads on one mbarrier, 10 loop iterations of index arithmetic; the kernels' steps (shim_probe.cu, CTAs of `warps` warps, ns per step and warp): 11 combine's send step, 12 dispatch's send step, 13 combine's reduce of one row from `inflight` rows, 14 grid sync, 15 NVLink barrier signal and wait at one PE; 16-18 mode 11 with wait_group.read, with two buffers, storing the other buffer; 19, 20 mode 12's loads alone, its stores alone; 21 pull's step per token (`inflight` bits: 1 routing load, 2 slot atomic, 4 slot stores, 8 the routing and the row through SymBuffer::map with a run-time source, 16 the pair's token, source and experts per rank by run-time divisions, 32 each row to its slot in memory never written (written before with `hot` 3 or 4), 64 two buffers and wait_group 1, these two only with 24); 22 intranode_dispatch at one PE, `count` tokens of `bytes`, to the end of phase `inflight` (1 send and grid sync, 2 signal round and grid sync, 3 receive side, 0 the set-up; + 4: timed from the CTA's entry; + 8: ranks, top-k and experts as run-time values, as the application kernel was before its kNumRanks; + 16, 32, 64, 128: one of them alone, the counts' and signal's rank count, top-k, the experts-per-rank division, the receive side's rank count and before[64]); 23 `count` rows of `bytes` written or read once (`inflight` 1 bulk stores, 2 plain stores, 3 bulk loads, 4 plain loads, 5 bulk stores each followed by two 4 B stores); 24 the application's intranode_dispatch over mode 22's memory (`inflight` 1: the application's three memsets before the launch; the figure is the launch's events); 25 the application's pull_dispatch at one PE over the window, `count` tokens of `bytes`, rows to memory never written in slot order (`inflight` 1: to the window's second half; 2: its workspace and routing in the symmetric heap; the figure is the launch's events); 26 mode 25 with a copy of pull_dispatch stamping clock64 per warp at each phase's end (the figure: the slowest warp's body, ns; a check gives every phase); 27 mode 9 with `stride` iterations of row code.loop_iter's loop before each copy (1000 + n: n once per round, after the wait), the code counted as the kernels' (tma_code_probe.cu); 28 one bulk store per round, commit, wait_group 0, then `stride` iterations of that code", 0, 28, 0},
+                                     {{"mode", "0 TMA loads, 1 TMA stores, 2 load chain, 3 atomic chain, 4 red on one word from every CTA, 5 one CTA's stores, 6 one CTA's atomics, 7 shuffle chain, 8 ballot chain, 9 rounds of bulk loads on one mbarrier, 10 loop iterations of index arithmetic; the kernels' steps (shim_probe.cu, CTAs of `warps` warps, ns per step and warp): 11 combine's send step, 12 dispatch's send step, 13 combine's reduce of one row from `inflight` rows, 14 grid sync, 15 NVLink barrier signal and wait at one PE; 16-18 mode 11 with wait_group.read, with two buffers, storing the other buffer; 19, 20 mode 12's loads alone, its stores alone; 21 pull's step per token (`inflight` bits: 1 routing load, 2 slot atomic, 4 slot stores, 8 the routing and the row through SymBuffer::map with a run-time source, 16 the pair's token, source and experts per rank by run-time divisions, 32 each row to its slot in memory never written (written before with `hot` 3 or 4), 64 two buffers and wait_group 1, these two only with 24); 22 intranode_dispatch at one PE, `count` tokens of `bytes`, to the end of phase `inflight` (1 send and grid sync, 2 signal round and grid sync, 3 receive side, 0 the set-up; + 4: timed from the CTA's entry; + 8: ranks, top-k and experts as run-time values, as the application kernel was before its kNumRanks; + 16, 32, 64, 128: one of them alone, the counts' and signal's rank count, top-k, the experts-per-rank division, the receive side's rank count and before[64]); 23 `count` rows of `bytes` written or read once (`inflight` 1 bulk stores, 2 plain stores, 3 bulk loads, 4 plain loads, 5 bulk stores each followed by two 4 B stores); 24 the application's intranode_dispatch over mode 22's memory (`inflight` 1: the application's three memsets before the launch; the figure is the launch's events); 25 the application's pull_dispatch at one PE over the window, `count` tokens of `bytes`, rows to memory never written in slot order (`inflight` 1: to the window's second half; 2: its workspace and routing in the symmetric heap; the figure is the launch's events); 26 mode 25 with a copy of pull_dispatch stamping clock64 per warp at each phase's end (the figure: the slowest warp's body, ns; a check gives every phase); 27 mode 9 with `stride` iterations of row code.loop_iter's loop before each copy (1000 + n: n once per round, after the wait), the code counted as the kernels' (tma_code_probe.cu); 28 one bulk store per round, commit, wait_group 0, then `stride` iterations of that code; 29 mode 12's round with dispatch's per-token work between its load and its store, `stride` bits 1 the routing ldg and shuffles, 2 the slot atomicAdd on one shared word, 4 the header, from 16 `stride` / 16 iterations of mode 27's code there (dispatch_step_probe.cu; `bytes` loaded, `bytes` + 16 stored)", 0, 29, 0},
                                       {"bytes", "bytes per bulk copy (multiple of 16)", 16, 1 << 16, 1024},
                                       {"inflight", "bulk copies in flight per issuing warp (1, 2, 4 or 8), or per mbarrier round (mode 9), or mode 21's parts, mode 22's phase, mode 23's operation (+ 8: its shared buffers filled with varied bytes first)", 0, 255, 1},
                                       {"warps", "issuing warps (TMA modes) or warps running the chain or loop (modes 7, 8, 10), or warps per CTA (modes 11-15)", 1, kCalibProbeMaxWarps, 1},
                                       {"count", "copies per issuing warp, loads, atomics, shuffles, votes or loop iterations per thread, reductions per CTA", 1, 1 << 20, 1024},
                                       {"window_kib", "KiB of memory the probe walks", 1, 1 << 22, 1024},
                                       {"hot", "0: the window is never written (fresh memory), 1: written with zeros just before (in L2), 2: written, then 160 MiB elsewhere (out of L2), 3: written with varied bytes, 4: as 3 in the symmetric heap", 0, 4, 1},
-                                      {"stride", "bytes between chain elements (mode 27: code loop iterations before each copy; 1000 + n: n once per round after the wait; mode 28: after each store's wait)", 0, 1 << 20, 256}},
+                                      {"stride", "bytes between chain elements (mode 27: code loop iterations before each copy; 1000 + n: n once per round after the wait; mode 28: after each store's wait; mode 29: the per-token work's parts)", 0, 1 << 20, 256}},
                                      132, calib_probe_host});
