@@ -156,6 +156,11 @@ def weak_detail(result):
     return ""
 
 
+# A table's measured column, by its header (first match): `| id | quantity | value | unit |`,
+# `| row | run 1 | run 2 | unit |`, `| row | GPU | sim ... |`; tables of other shapes hold no rows.
+MEASURED_HEADERS = ("value", "run 2", "GPU", "GPU, median of 10")
+
+
 def calib_rows(paths):
     """Row id -> (value, unit) from calibration tables (first file holding a row wins)."""
     rows = {}
@@ -165,11 +170,18 @@ def calib_rows(paths):
                 lines = f.readlines()
         except OSError:
             continue
+        value_col = None
         for line in lines:
+            if not line.startswith("|"):
+                value_col = None
+                continue
             cols = [c.strip() for c in line.split("|")]
-            if len(cols) > 5 and cols[1].startswith("`") and cols[1].endswith("`"):
+            if cols[1] in ("id", "row"):
+                value_col = next((cols.index(h) for h in MEASURED_HEADERS if h in cols), None)
+                unit_col = cols.index("unit") if "unit" in cols else None
+            elif value_col and cols[1].startswith("`") and cols[1].endswith("`") and len(cols) > value_col:
                 try:
-                    rows.setdefault(cols[1].strip("`"), (float(cols[3]), cols[4]))
+                    rows.setdefault(cols[1].strip("`"), (float(cols[value_col]), cols[unit_col] if unit_col else "ns"))
                 except ValueError:
                     pass
     return rows
