@@ -65,6 +65,7 @@ struct CudaThread {
   Ps bulk_open_ps = 0;
   bool bulk_open = false;
   Ps bulk_load_from_ps = 0;  // tma.load_after_store_ns: the next bulk load starts no sooner
+  Ps bulk_store_from_ps = 0;  // tma.store_gap_ns: the next bulk store issues no sooner
   // Warp collective operand and result.
   uint64_t coll_value = 0;
   uint32_t coll_arg = 0;
@@ -99,6 +100,8 @@ struct Mbarrier {
   uint64_t phase = 0;        // completed phases
   Ps latest_ps = 0;          // latest arrival / byte in the current phase
   std::array<Ps, 2> complete_ps{};  // completion time of the last phase of each parity
+  bool armed = false;                // the current phase expects transaction bytes (bulk loads)
+  std::array<bool, 2> armed_done{};  // ... the last completed phase of each parity did
 };
 
 struct Cta {

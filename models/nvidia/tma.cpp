@@ -43,6 +43,8 @@ void try_complete(Cta& c, uintptr_t key, Mbarrier& m) {
   const Ps t = m.latest_ps;
   const uint32_t parity = static_cast<uint32_t>(m.phase & 1);
   m.complete_ps[parity] = t;
+  m.armed_done[parity] = m.armed;
+  m.armed = false;
   ++m.phase;
   m.pending = m.expected;
   m.tx = 0;
@@ -171,6 +173,10 @@ void tma_store(void* gmem_dst, const void* smem_src, uint32_t bytes, Site site) 
   const int owner = owner_checked(t, gmem_dst, bytes, site, "tma_store_1d");
   const auto a = reinterpret_cast<uintptr_t>(gmem_dst);
   const auto& p = sys.params();
+  // One thread's bulk stores issue at most one per tma.store_gap_ns; its other work (bulk loads
+  // included) overlaps the gap (rows tma_sm.store.1k.x{2,4}, shim.store_round_warp.*).
+  if (t.bulk_store_from_ps > t.local_ps) s.advance(t, t.bulk_store_from_ps - t.local_ps);
+  if (p.tma_store_gap_ns > 0) t.bulk_store_from_ps = t.local_ps + ns_to_ps(p.tma_store_gap_ns);
   // The engine takes the copy, then the SM's write path its bytes (as plain stores' bytes);
   // one store alone lands tma.store_ns plus its bytes' time after it is issued.
   // With tma.store_holds_engine the engine takes the store once the issuing thread has handed
@@ -184,7 +190,7 @@ void tma_store(void* gmem_dst, const void* smem_src, uint32_t bytes, Site site) 
   const bool holds = p.tma_store_holds_engine != 0;
   const Ps engine = holds ? t.local_ps : t.cta->ports.tma_engine.reserve(t.local_ps, ns_to_ps(p.tma_engine_ns));
   if (holds)
-    t.cta->ports.tma_engine.reserve(t.local_ps + ns_to_ps(p.tma_store_issue_ns), std::max(ns_to_ps(p.tma_engine_ns), write_ps));
+    t.cta->ports.tma_engine.reserve(t.local_ps + ns_to_ps(p.tma_store_issue_ns + p.tma_store_gap_ns), std::max(ns_to_ps(p.tma_engine_ns), write_ps));
   const Ps start = t.cta->ports.write_path.reserve(engine, write_ps);
   sys.l2_access(gmem_dst, bytes);
   const Landing l = stretched(sys.store_landing(gpu, owner, bytes, start), bytes,
@@ -247,6 +253,7 @@ void mbar_arrive(void* mbar, uint32_t count, uint32_t tx_bytes, Site site) {
     throw DeviceTrap(fmt::format("mbarrier at {}: {} arrivals at {} but only {} missing in this phase",
                                  addr_text(mbar), count, at(site), m.pending));
   m.tx += tx_bytes;
+  m.armed = m.armed || tx_bytes > 0;
   m.pending -= count;
   m.latest_ps = std::max(m.latest_ps, t.local_ps);
   try_complete(*t.cta, reinterpret_cast<uintptr_t>(mbar), m);
@@ -259,6 +266,7 @@ void mbar_expect_tx(void* mbar, uint32_t tx_bytes) {
   CudaThread& t = this_thread();
   Mbarrier& m = mbarrier(*t.cta, mbar, {});
   m.tx += tx_bytes;
+  m.armed = m.armed || tx_bytes > 0;
   if (tx_bytes) this_scheduler().advance(t, ns_to_ps(this_system().params().tma_arm_ns));
 }
 
@@ -293,6 +301,10 @@ void mbar_wait(void* mbar, uint32_t parity, Site site) {
     t.wait = {"waits on an mbarrier phase", site.file, site.line, reinterpret_cast<uintptr_t>(mbar), m.phase};
     s.block(t);
   }
+  // Seeing a phase armed for bulk loads complete costs the waiter this, whatever the order of
+  // its arm and its copies (rows fresh.bulk_load.*, shim.load_round_warp.*: copy first).
+  const double armed_wait_ns = sys.params().tma_armed_wait_ns;
+  if (armed_wait_ns > 0 && mbarrier(*t.cta, mbar, site).armed_done[parity]) s.advance(t, ns_to_ps(armed_wait_ns));
   // Bytes the phase's bulk loads brought land in shared memory by its completion time.
   s.sync_to(t, t.local_ps);
   sys.visibility().settle(now_ps());
