@@ -113,10 +113,10 @@ VisibilityQueue::Handle VisibilityQueue::enqueue(Ps first_visible_ps, Ps unit_in
     LaneState& l = m_lanes[lane];
     l.writes.emplace_back(h, e.generation);
     l.last_ps = last;
-    if (!m_heap.contains(lane_id(lane))) m_heap.push({first_visible_ps, e.seq, lane_id(lane)});
+    if (!m_heap.contains(lane_id(lane))) m_heap.push({first_visible_ps, e.seq, lane_id(lane), h});
   } else {
     e.lane = kNoLane;
-    m_heap.push({first_visible_ps, e.seq, write_id(h)});
+    m_heap.push({first_visible_ps, e.seq, write_id(h), h});
   }
   return h;
 }
@@ -128,7 +128,7 @@ inline void VisibilityQueue::rekey_lane(Lane lane) {
     const auto [h, gen] = l.writes.front();
     const Entry& e = m_entries[h];
     if (e.live && e.generation == gen) {
-      m_heap.raise(lane_id(lane), e.next_ps, e.seq);
+      m_heap.raise(lane_id(lane), e.next_ps, e.seq, h);
       return;
     }
     l.writes.pop_front();  // forced by its writer already
@@ -175,14 +175,13 @@ inline bool VisibilityQueue::apply_before(Entry& e, Ps now_ps, const VisibilityH
   return apply_until(e, until);
 }
 
-inline void VisibilityQueue::settle_lane(Lane lane, Ps now_ps) {
-  const Handle h = m_lanes[lane].writes.front().first;
+inline void VisibilityQueue::settle_lane(Lane lane, Handle h, Ps now_ps) {
   Entry& e = m_entries[h];
   // The top key's next unit always applies (it is the least key and due): only a write with more
   // than one unit left needs the next key, to know where to stop.
   const VisibilityHeap::Key* next = e.len - e.applied > e.unit_bytes ? m_heap.second() : nullptr;
   if (!apply_before(e, now_ps, next)) {
-    m_heap.raise(lane_id(lane), e.next_ps, e.seq);
+    m_heap.raise(lane_id(lane), e.next_ps, e.seq, h);
     return;
   }
   rekey_lane(lane);
@@ -193,7 +192,7 @@ inline void VisibilityQueue::settle_write(Handle h, Ps now_ps) {
   Entry& e = m_entries[h];
   const VisibilityHeap::Key* next = e.len - e.applied > e.unit_bytes ? m_heap.second() : nullptr;  // as above
   if (!apply_before(e, now_ps, next)) {
-    m_heap.raise(write_id(h), e.next_ps, e.seq);
+    m_heap.raise(write_id(h), e.next_ps, e.seq, h);
     return;
   }
   m_heap.erase(write_id(h));
@@ -286,7 +285,7 @@ void VisibilityQueue::settle(Ps now_ps) {
     if (m_heap.empty() || m_heap.top().t > now_ps) return;
     const uint32_t id = m_heap.top().id;
     if (id % 2 == 0) {
-      settle_lane(id / 2, now_ps);
+      settle_lane(id / 2, m_heap.top().write, now_ps);
     } else {
       settle_write(id / 2, now_ps);
     }
