@@ -9,6 +9,7 @@
 namespace symsim {
 
 // Call first thing in main(). Does not return when it re-executes; returns (changing nothing)
+// for a small run (a scenario, named among the arguments, of fewer PEs than pays; no scenario),
 // when the variable names the tunable already, under valgrind (the new program would run
 // outside it), in sanitizer builds, where the host has no transparent huge pages or the C
 // library is not a glibc that knows the tunable, or when the exec fails.
