@@ -21,6 +21,7 @@ inline VisibilityQueue::Handle VisibilityQueue::allocate() {
     return h;
   }
   m_entries.emplace_back();
+  m_done.emplace_back();
   return static_cast<Handle>(m_entries.size() - 1);
 }
 
@@ -37,7 +38,10 @@ inline void VisibilityQueue::release(Handle h) {
   if (e.stream_node != ChunkIndex::kNil) unindex_stream(h);
   e.live = false;
   ++e.generation;
-  if (e.done) e.done = nullptr;
+  if (e.has_done) {
+    m_done[h] = nullptr;
+    e.has_done = false;
+  }
   // A large copy's bytes go back to the allocator: a pooled entry would otherwise keep the
   // largest payload it ever held, for as many entries as were ever in flight at once.
   if (e.data.capacity() > kKeptCopyBytes) std::vector<uint8_t>().swap(e.data);
@@ -59,7 +63,10 @@ VisibilityQueue::Handle VisibilityQueue::schedule(Ps first_visible_ps, Ps unit_i
   const bool zeros = len >= SparseRegion::kHostPageBytes && SparseRegion::is_zero(src, len);
   const Handle h = enqueue(first_visible_ps, unit_interval_ps, unit_bytes, dst, len, lane);
   Entry& e = m_entries[h];
-  if (done) e.done = std::move(done);
+  if (done) {
+    m_done[h] = std::move(done);
+    e.has_done = true;
+  }
   e.zeros = zeros;
   if (zeros) {
     e.data.clear();
@@ -101,7 +108,7 @@ VisibilityQueue::Handle VisibilityQueue::enqueue(Ps first_visible_ps, Ps unit_in
   e.watched = false;
   e.src = nullptr;
   e.held_from = e.held_to = 0;
-  e.stream_node = ChunkIndex::kNil;  // e.done is empty: released entries clear it
+  e.stream_node = ChunkIndex::kNil;  // has_done is false: released entries clear it
   ++m_live;
   // The last unit's time; most writes are one unit (no division).
   const Ps last = len > e.unit_bytes ? first_visible_ps + (len - 1) / e.unit_bytes * unit_interval_ps : first_visible_ps;
@@ -138,12 +145,12 @@ inline void VisibilityQueue::rekey_lane(Lane lane) {
 
 inline void VisibilityQueue::finish(Handle h) {
   Entry& e = m_entries[h];
-  if (!e.done) {  // most writes: nothing to call
+  if (!e.has_done) {  // most writes: nothing to call
     release(h);
     return;
   }
   const Ps visible = e.next_ps;
-  DoneFn done = std::move(e.done);
+  DoneFn done = std::move(m_done[h]);
   release(h);
   done(visible);
 }
