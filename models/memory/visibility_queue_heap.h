@@ -97,10 +97,16 @@ class VisibilityHeap {
     m_pos[k.id] = static_cast<uint32_t>(i);
   }
   static size_t parent(size_t i) { return (i - 1) / kArity; }
-  // The least of node i's children (it has at least one).
+  // The least of node i's children (it has at least one); a node with all four: two pairs, then
+  // their winners.
   size_t least_child(size_t i) const {
     const size_t first = kArity * i + 1;
     const size_t end = std::min(first + kArity, m_keys.size());
+    if (end == first + kArity) {
+      const size_t a = before(m_keys[first + 1], m_keys[first]) ? first + 1 : first;
+      const size_t b = before(m_keys[first + 3], m_keys[first + 2]) ? first + 3 : first + 2;
+      return before(m_keys[b], m_keys[a]) ? b : a;
+    }
     size_t least = first;
     for (size_t c = first + 1; c < end; ++c)
       if (before(m_keys[c], m_keys[least])) least = c;
