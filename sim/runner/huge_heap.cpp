@@ -37,9 +37,8 @@ bool glibc_knows_tunable() {
   return false;
 }
 
-// The number of PEs the run simulates: the last "pes=N" override (symsim's --set, the bench's
-// PATH=VALUE), else the "pes" of the first argument that is a readable JSON scenario; 0 when
-// neither says (a run with no scenario, a file that does not parse: the run reports it itself).
+}  // namespace
+
 int run_pes(char* argv[]) {
   int pes = 0;
   const char* scenario = nullptr;
@@ -56,8 +55,6 @@ int run_pes(char* argv[]) {
   const auto it = j.find("pes");
   return it != j.end() && it->is_number_integer() ? it->get<int>() : 0;
 }
-
-}  // namespace
 
 void reexec_with_huge_heap(char* argv[]) {
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)

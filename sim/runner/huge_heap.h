@@ -15,4 +15,10 @@ namespace symsim {
 // library is not a glibc that knows the tunable, or when the exec fails.
 void reexec_with_huge_heap(char* argv[]);
 
+// The number of PEs the run simulates, as the decision above reads it: the last "pes=N" argument
+// (symsim's --set, the bench's PATH=VALUE), else the "pes" of the first argument that names a
+// readable JSON scenario; 0 when neither says (no scenario; a file that does not parse: the run
+// reports that itself).
+int run_pes(char* argv[]);
+
 }  // namespace symsim
