@@ -21,6 +21,7 @@ inline VisibilityQueue::Handle VisibilityQueue::allocate() {
     return h;
   }
   m_entries.emplace_back();
+  m_done.emplace_back();
   return static_cast<Handle>(m_entries.size() - 1);
 }
 
@@ -37,7 +38,10 @@ inline void VisibilityQueue::release(Handle h) {
   if (e.stream_node != ChunkIndex::kNil) unindex_stream(h);
   e.live = false;
   ++e.generation;
-  if (e.done) e.done = nullptr;
+  if (e.has_done) {
+    m_done[h] = nullptr;
+    e.has_done = false;
+  }
   // A large copy's bytes go back to the allocator: a pooled entry would otherwise keep the
   // largest payload it ever held, for as many entries as were ever in flight at once.
   if (e.data.capacity() > kKeptCopyBytes) std::vector<uint8_t>().swap(e.data);
@@ -59,7 +63,10 @@ VisibilityQueue::Handle VisibilityQueue::schedule(Ps first_visible_ps, Ps unit_i
   const bool zeros = len >= SparseRegion::kHostPageBytes && SparseRegion::is_zero(src, len);
   const Handle h = enqueue(first_visible_ps, unit_interval_ps, unit_bytes, dst, len, lane);
   Entry& e = m_entries[h];
-  if (done) e.done = std::move(done);
+  if (done) {
+    m_done[h] = std::move(done);
+    e.has_done = true;
+  }
   e.zeros = zeros;
   if (zeros) {
     e.data.clear();
@@ -101,7 +108,7 @@ VisibilityQueue::Handle VisibilityQueue::enqueue(Ps first_visible_ps, Ps unit_in
   e.watched = false;
   e.src = nullptr;
   e.held_from = e.held_to = 0;
-  e.stream_node = ChunkIndex::kNil;  // e.done is empty: released entries clear it
+  e.stream_node = ChunkIndex::kNil;  // has_done is false: released entries clear it
   ++m_live;
   // The last unit's time; most writes are one unit (no division).
   const Ps last = len > e.unit_bytes ? first_visible_ps + (len - 1) / e.unit_bytes * unit_interval_ps : first_visible_ps;
@@ -113,10 +120,10 @@ VisibilityQueue::Handle VisibilityQueue::enqueue(Ps first_visible_ps, Ps unit_in
     LaneState& l = m_lanes[lane];
     l.writes.emplace_back(h, e.generation);
     l.last_ps = last;
-    if (!m_heap.contains(lane_id(lane))) m_heap.push({first_visible_ps, e.seq, lane_id(lane)});
+    if (!m_heap.contains(lane_id(lane))) m_heap.push({first_visible_ps, e.seq, lane_id(lane), h});
   } else {
     e.lane = kNoLane;
-    m_heap.push({first_visible_ps, e.seq, write_id(h)});
+    m_heap.push({first_visible_ps, e.seq, write_id(h), h});
   }
   return h;
 }
@@ -128,7 +135,7 @@ inline void VisibilityQueue::rekey_lane(Lane lane) {
     const auto [h, gen] = l.writes.front();
     const Entry& e = m_entries[h];
     if (e.live && e.generation == gen) {
-      m_heap.raise(lane_id(lane), e.next_ps, e.seq);
+      m_heap.raise(lane_id(lane), e.next_ps, e.seq, h);
       return;
     }
     l.writes.pop_front();  // forced by its writer already
@@ -138,12 +145,12 @@ inline void VisibilityQueue::rekey_lane(Lane lane) {
 
 inline void VisibilityQueue::finish(Handle h) {
   Entry& e = m_entries[h];
-  if (!e.done) {  // most writes: nothing to call
+  if (!e.has_done) {  // most writes: nothing to call
     release(h);
     return;
   }
   const Ps visible = e.next_ps;
-  DoneFn done = std::move(e.done);
+  DoneFn done = std::move(m_done[h]);
   release(h);
   done(visible);
 }
@@ -175,14 +182,13 @@ inline bool VisibilityQueue::apply_before(Entry& e, Ps now_ps, const VisibilityH
   return apply_until(e, until);
 }
 
-inline void VisibilityQueue::settle_lane(Lane lane, Ps now_ps) {
-  const Handle h = m_lanes[lane].writes.front().first;
+inline void VisibilityQueue::settle_lane(Lane lane, Handle h, Ps now_ps) {
   Entry& e = m_entries[h];
   // The top key's next unit always applies (it is the least key and due): only a write with more
   // than one unit left needs the next key, to know where to stop.
   const VisibilityHeap::Key* next = e.len - e.applied > e.unit_bytes ? m_heap.second() : nullptr;
   if (!apply_before(e, now_ps, next)) {
-    m_heap.raise(lane_id(lane), e.next_ps, e.seq);
+    m_heap.raise(lane_id(lane), e.next_ps, e.seq, h);
     return;
   }
   rekey_lane(lane);
@@ -193,7 +199,7 @@ inline void VisibilityQueue::settle_write(Handle h, Ps now_ps) {
   Entry& e = m_entries[h];
   const VisibilityHeap::Key* next = e.len - e.applied > e.unit_bytes ? m_heap.second() : nullptr;  // as above
   if (!apply_before(e, now_ps, next)) {
-    m_heap.raise(write_id(h), e.next_ps, e.seq);
+    m_heap.raise(write_id(h), e.next_ps, e.seq, h);
     return;
   }
   m_heap.erase(write_id(h));
@@ -286,7 +292,7 @@ void VisibilityQueue::settle(Ps now_ps) {
     if (m_heap.empty() || m_heap.top().t > now_ps) return;
     const uint32_t id = m_heap.top().id;
     if (id % 2 == 0) {
-      settle_lane(id / 2, now_ps);
+      settle_lane(id / 2, m_heap.top().write, now_ps);
     } else {
       settle_write(id / 2, now_ps);
     }

@@ -91,26 +91,28 @@ class VisibilityQueue {
   Ps earliest_write_ps(const uint8_t* begin, const uint8_t* end);
 
  private:
-  struct Entry {
+  // What a unit's landing reads comes first, and an entry starts a cache line: one line per unit
+  // landed at large EP, where the entries (thousands pending) are cold when their turn comes.
+  struct alignas(64) Entry {
     Ps next_ps = 0;
     uint64_t seq = 0;                // write number: ties at the same time go to the lower
-    Lane lane = kNoLane;
     Ps unit_interval_ps = 0;
-    uint32_t unit_bytes = 0;
     uint8_t* dst = nullptr;
     uint64_t len = 0;
     uint64_t applied = 0;
-    uint32_t generation = 0;
+    const uint8_t* src = nullptr;    // DMA: read when applied; else the bytes are in `data`
+    uint32_t unit_bytes = 0;
     bool live = false;
     bool zeros = false;              // the bytes are all zero (nothing stored)
     bool watch = false;              // reported to m_watch: readers asleep on memory may want it
     bool watched = false;            // in m_by_page
-    const uint8_t* src = nullptr;    // DMA: read when applied; else the bytes are in `data`
     std::vector<uint8_t> data;       // a DMA's units read early (held_from..held_to), else the bytes
     uint64_t held_from = 0;          // DMA: source bytes [held_from, held_to) are in `data`
     uint64_t held_to = 0;
+    uint32_t generation = 0;
+    Lane lane = kNoLane;
     uint32_t stream_node = ChunkIndex::kNil;  // a stream: its first node in m_streams
-    DoneFn done;
+    bool has_done = false;           // m_done[handle] is set (few writes: kept apart)
   };
   // A FIFO that costs nothing while empty (a platform has three lanes per QP, most of them
   // idle; a std::deque allocates on construction).
@@ -161,8 +163,9 @@ class VisibilityQueue {
   // Applies the units of `e` due at or before `now_ps` that come before `next` (the least other
   // key; nullptr: none); true when the whole write is visible.
   bool apply_before(Entry& e, Ps now_ps, const VisibilityHeap::Key* next);
-  // The top key's owner applies what is due before the next key, and its key moves on.
-  void settle_lane(Lane lane, Ps now_ps);
+  // The top key's owner applies what is due before the next key, and its key moves on. `h`: the
+  // lane's oldest write, from its key (the lane's own state is looked at only when it is done).
+  void settle_lane(Lane lane, Handle h, Ps now_ps);
   void settle_write(Handle h, Ps now_ps);
   // The lane's oldest write has gone: drop the writes forced meanwhile and key the next one, or
   // take the lane's key out when none is left.
@@ -170,6 +173,7 @@ class VisibilityQueue {
   void finish(Handle h);
 
   std::vector<Entry> m_entries;
+  std::vector<DoneFn> m_done;  // by handle, where the entry's has_done
   std::vector<Handle> m_free;
   std::vector<LaneState> m_lanes;
   VisibilityHeap m_heap;

@@ -1,5 +1,8 @@
 // The visibility queue's keys: one per lane with a pending write (its oldest) and one per write
-// outside a lane, in a binary min-heap ordered by (time, write number). Indexed: each key knows
+// outside a lane, in a 4-ary min-heap ordered by (time, write number). Four children a node (96
+// bytes side by side) halve the levels a key crosses, and with them the scattered writes of the
+// position index: at large EP the heap holds thousands of keys (8,400 on average at MoE EP 64)
+// and a unit's settle moves one key per level, each a cache miss once the heap outgrows the cache. Indexed: each key knows
 // its slot, so a lane's key moves in place when its oldest write lands or is forced, and a write
 // forced early takes its key out at once instead of leaving a stale one behind. The order is a
 // property of the keys alone (not of when they were pushed), so how often a key is re-filed
@@ -11,6 +14,7 @@
 // is due, so a held key never bounds what a settle applies; top() and second() order the filed
 // keys only.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -24,6 +28,8 @@ class VisibilityHeap {
     Ps t = 0;          // when the owner's next unit becomes visible
     uint64_t seq = 0;  // the owner's write number (writes are numbered as they are scheduled)
     uint32_t id = 0;   // the owner: a lane, or a write (see VisibilityQueue)
+    uint32_t write = 0;  // the owner's write whose unit is next (in the key's padding: a lane's
+                         // settle needs not look up the lane to find it)
   };
   static constexpr uint32_t kAbsent = UINT32_MAX;
   static constexpr uint32_t kHeld = UINT32_MAX - 1;
@@ -44,13 +50,8 @@ class VisibilityHeap {
   void file_due(Ps t) {
     if (m_holding && m_held.t <= t) file_held();
   }
-  // The least key after the top (one of its two children); nullptr if the top is alone.
-  const Key* second() const {
-    const size_t n = m_keys.size();
-    if (n < 2) return nullptr;
-    if (n == 2 || before(m_keys[1], m_keys[2])) return &m_keys[1];
-    return &m_keys[2];
-  }
+  // The least key after the top (one of its children); nullptr if the top is alone.
+  const Key* second() const { return m_keys.size() < 2 ? nullptr : &m_keys[least_child(0)]; }
 
   void push(const Key& k) {
     if (k.id >= m_pos.size()) m_pos.resize(k.id + 1, kAbsent);
@@ -60,14 +61,13 @@ class VisibilityHeap {
     m_pos[k.id] = kHeld;
   }
   // The key of `id` (present) moves later: its write landed in part, or the lane's next one is keyed.
-  void raise(uint32_t id, Ps t, uint64_t seq) {
+  void raise(uint32_t id, Ps t, uint64_t seq, uint32_t write) {
     const size_t i = m_pos[id];
     if (i == kHeld) {
-      m_held.t = t;
-      m_held.seq = seq;
+      m_held = Key{t, seq, id, write};
       return;
     }
-    sift_down(i, Key{t, seq, id});
+    sift_down(i, Key{t, seq, id, write});
   }
   void erase(uint32_t id) {
     const size_t i = m_pos[id];
@@ -79,7 +79,7 @@ class VisibilityHeap {
     const Key last = m_keys.back();
     m_keys.pop_back();
     if (i == m_keys.size()) return;
-    if (i > 0 && before(last, m_keys[(i - 1) / 2])) {
+    if (i > 0 && before(last, m_keys[parent(i)])) {
       sift_up(i, last);
     } else {
       sift_down(i, last);
@@ -96,37 +96,46 @@ class VisibilityHeap {
     m_keys[i] = k;
     m_pos[k.id] = static_cast<uint32_t>(i);
   }
+  static size_t parent(size_t i) { return (i - 1) / kArity; }
+  // The least of node i's children (it has at least one); a node with all four: two pairs, then
+  // their winners.
+  size_t least_child(size_t i) const {
+    const size_t first = kArity * i + 1;
+    const size_t end = std::min(first + kArity, m_keys.size());
+    if (end == first + kArity) {
+      const size_t a = before(m_keys[first + 1], m_keys[first]) ? first + 1 : first;
+      const size_t b = before(m_keys[first + 3], m_keys[first + 2]) ? first + 3 : first + 2;
+      return before(m_keys[b], m_keys[a]) ? b : a;
+    }
+    size_t least = first;
+    for (size_t c = first + 1; c < end; ++c)
+      if (before(m_keys[c], m_keys[least])) least = c;
+    return least;
+  }
   void sift_up(size_t i, const Key& k) {
     while (i > 0) {
-      const size_t parent = (i - 1) / 2;
-      if (!before(k, m_keys[parent])) break;
-      place(i, m_keys[parent]);
-      i = parent;
+      const size_t p = parent(i);
+      if (!before(k, m_keys[p])) break;
+      place(i, m_keys[p]);
+      i = p;
     }
     place(i, k);
   }
-  // A key that moves down has usually become one of the latest (a lane's next write): walk the
-  // smaller children down to a leaf, one compare per level, then back up to where it belongs.
+  // Top-down, stopping where the key belongs: a raised key (a lane's next unit, a few ns later)
+  // mostly stays in the upper levels, which are in cache; the leaves are not.
   void sift_down(size_t i, const Key& k) {
     const size_t n = m_keys.size();
-    const size_t from = i;
-    for (;;) {
-      size_t child = 2 * i + 1;
-      if (child >= n) break;
-      if (child + 1 < n && before(m_keys[child + 1], m_keys[child])) ++child;
-      place(i, m_keys[child]);
-      i = child;
-    }
-    while (i > from) {
-      const size_t parent = (i - 1) / 2;
-      if (!before(k, m_keys[parent])) break;
-      place(i, m_keys[parent]);
-      i = parent;
+    while (kArity * i + 1 < n) {
+      const size_t c = least_child(i);
+      if (!before(m_keys[c], k)) break;
+      place(i, m_keys[c]);
+      i = c;
     }
     place(i, k);
   }
   static unsigned __int128 rank(const Key& k) { return static_cast<unsigned __int128>(k.t) << 64 | k.seq; }
 
+  static constexpr size_t kArity = 4;
   std::vector<Key> m_keys;
   std::vector<uint32_t> m_pos;  // by id: its slot in m_keys, kHeld or kAbsent
   Key m_held;

@@ -7,11 +7,18 @@
 #include <fstream>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 namespace symsim {
 
 namespace {
 
 constexpr const char* kTunable = "glibc.malloc.hugetlb";
+// From this many PEs on the huge heap paid in paired runs (MoE EP 8 direct: user time -15%);
+// below, and for a run that names no scenario (symsim-bench's setup, put and table), the second
+// start (about 10 ms) and the huge pages' clearing (slow where the host backs them on first
+// touch) cost more than they save (docs/performance.md, Session 17: MoE at scale).
+constexpr int kHugeHeapMinPes = 8;
 
 // "always" or "madvise" (glibc's hugetlb=1 madvises its memory); "never" or no THP at all would
 // make the exec pointless.
@@ -32,6 +39,23 @@ bool glibc_knows_tunable() {
 
 }  // namespace
 
+int run_pes(char* argv[]) {
+  int pes = 0;
+  const char* scenario = nullptr;
+  for (char** a = argv + 1; *a; ++a) {
+    const std::string arg = *a;
+    if (arg.rfind("pes=", 0) == 0) pes = std::atoi(arg.c_str() + 4);
+    const size_t n = arg.size();
+    if (!scenario && n > 5 && arg.compare(n - 5, 5, ".json") == 0) scenario = *a;
+  }
+  if (pes > 0 || !scenario) return pes;
+  std::ifstream f(scenario);
+  const nlohmann::json j = nlohmann::json::parse(f, nullptr, /*allow_exceptions=*/false);
+  if (!j.is_object()) return 0;
+  const auto it = j.find("pes");
+  return it != j.end() && it->is_number_integer() ? it->get<int>() : 0;
+}
+
 void reexec_with_huge_heap(char* argv[]) {
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
   return;  // their allocator, not glibc's
@@ -41,10 +65,17 @@ void reexec_with_huge_heap(char* argv[]) {
   const char* preload = std::getenv("LD_PRELOAD");
   if (preload && std::strstr(preload, "vgpreload")) return;  // valgrind
   if (!glibc_knows_tunable() || !huge_pages_available()) return;
+  if (run_pes(argv) < kHugeHeapMinPes) return;
   const std::string old = tunables ? tunables : "";
   const std::string value = (old.empty() ? "" : old + ":") + kTunable + "=1";
   if (setenv("GLIBC_TUNABLES", value.c_str(), 1) != 0) return;
-  execv("/proc/self/exe", argv);
+  // By its path, not /proc/self/exe: the process keeps its name (ps, top).
+  char self[4096];
+  const ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+  if (n > 0) {
+    self[n] = '\0';
+    execv(self, argv);
+  }
   // Still here: go on with the heap as it is, and the environment as it was.
   if (tunables) setenv("GLIBC_TUNABLES", old.c_str(), 1);
   else unsetenv("GLIBC_TUNABLES");

@@ -9,9 +9,16 @@
 namespace symsim {
 
 // Call first thing in main(). Does not return when it re-executes; returns (changing nothing)
+// for a small run (a scenario, named among the arguments, of fewer PEs than pays; no scenario),
 // when the variable names the tunable already, under valgrind (the new program would run
 // outside it), in sanitizer builds, where the host has no transparent huge pages or the C
 // library is not a glibc that knows the tunable, or when the exec fails.
 void reexec_with_huge_heap(char* argv[]);
+
+// The number of PEs the run simulates, as the decision above reads it: the last "pes=N" argument
+// (symsim's --set, the bench's PATH=VALUE), else the "pes" of the first argument that names a
+// readable JSON scenario; 0 when neither says (no scenario; a file that does not parse: the run
+// reports that itself).
+int run_pes(char* argv[]);
 
 }  // namespace symsim
