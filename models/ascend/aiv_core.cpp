@@ -171,47 +171,24 @@ void AivCore::force(std::vector<PendingWrite>& writes) {
   writes.clear();
 }
 
-void AivCore::set_flag(AivPipe src, AivPipe dst, int id) {
-  Event& ev = event(src, dst, id);
-  ev.set = true;
-  if (src == AivPipe::kScalar) {
-    ev.t = m_local_ps;
-  } else {
-    Pipe& p = m_pipes[static_cast<int>(src)];
-    ev.t = p.free_ps;
-    // The pipe's pending writes move to the event; usually it has none yet (its last wait
-    // emptied it), and a swap of the buffers costs less than a copy.
-    if (ev.pending.empty())
-      ev.pending.swap(p.pending);
-    else
-      ev.pending.insert(ev.pending.end(), p.pending.begin(), p.pending.end());
-    p.pending.clear();
-    ev.remote_due_ps = std::max(ev.remote_due_ps, p.remote_due_ps);
-    p.remote_due_ps = 0;
-  }
-  scalar_ops(1);
+void AivCore::hand_over(Pipe& p, Event& ev) {
+  // The pipe's pending writes move to the event; usually it has none yet (its last wait
+  // emptied it), and a swap of the buffers costs less than a copy.
+  if (ev.pending.empty())
+    ev.pending.swap(p.pending);
+  else
+    ev.pending.insert(ev.pending.end(), p.pending.begin(), p.pending.end());
+  p.pending.clear();
+  ev.remote_due_ps = std::max(ev.remote_due_ps, p.remote_due_ps);
+  p.remote_due_ps = 0;
 }
 
-bool AivCore::wait_flag(AivPipe src, AivPipe dst, int id) {
-  Event& ev = event(src, dst, id);
-  scalar_ops(1);
-  if (!ev.set) return false;
-  ev.set = false;
-  if (dst == AivPipe::kScalar) {
-    m_local_ps = std::max(m_local_ps, ev.t);
-  } else {
-    Pipe& p = m_pipes[static_cast<int>(dst)];
-    p.gate_ps = std::max(p.gate_ps, ev.t);
-  }
-  // The waiting pipe's next operations run after the copies; in this model they read memory
-  // when issued, so the copies' bytes must be in place now. Stores into a peer's HBM land when
-  // they arrive there: the core resumes then, so no one sees them earlier.
+void AivCore::await_event(Event& ev) {
   if (ev.remote_due_ps > 0) {
     wait_until(ev.remote_due_ps);
     ev.remote_due_ps = 0;
   }
   force(ev.pending);
-  return true;
 }
 
 void AivCore::pipe_barrier(AivPipe pipe) {

@@ -7,6 +7,7 @@
 #pragma once
 #include <systemc>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <functional>
@@ -76,6 +77,7 @@ class AivCore {
   // An operation that occupies `pipe` for `duration` (a vector instruction: it starts when the
   // pipe is free and any WaitFlag has released it); returns its completion time.
   Ps occupy(AivPipe pipe, Ps duration);
+  // Inline (below): a WQE staged through UB makes two flag pairs with constant pipes.
   void set_flag(AivPipe src, AivPipe dst, int id);
   // Returns false when no matching SetFlag is pending (the hardware would hang).
   bool wait_flag(AivPipe src, AivPipe dst, int id);
@@ -113,6 +115,10 @@ class AivCore {
   // Waits (local time and SystemC) until the pipe's stores into peers' HBM have landed.
   void await_remote(Pipe& p);
   void force(std::vector<PendingWrite>& writes);
+  // set_flag on a pipe other than the scalar one: its pending writes and remote stores go with `ev`.
+  void hand_over(Pipe& p, Event& ev);
+  // wait_flag's part for an event with writes: the remote stores land, the copies' bytes are forced.
+  void await_event(Event& ev);
   // The bytes of a copy on `pipe`: in UB now (MTE2), else visible at `visible_ps` (returned).
   Ps land(AivPipe pipe, uint8_t* dst, const uint8_t* src, uint64_t bytes, Ps visible_ps);
   Event& event(AivPipe src, AivPipe dst, int id) {
@@ -132,5 +138,36 @@ class AivCore {
   std::array<Pipe, kAivPipes> m_pipes{};
   std::array<std::array<std::array<Event, kAivEventIds>, kAivPipes>, kAivPipes> m_events{};
 };
+
+inline void AivCore::set_flag(AivPipe src, AivPipe dst, int id) {
+  Event& ev = event(src, dst, id);
+  ev.set = true;
+  if (src == AivPipe::kScalar) {
+    ev.t = m_local_ps;
+  } else {
+    Pipe& p = m_pipes[static_cast<int>(src)];
+    ev.t = p.free_ps;
+    hand_over(p, ev);
+  }
+  scalar_ops(1);
+}
+
+inline bool AivCore::wait_flag(AivPipe src, AivPipe dst, int id) {
+  Event& ev = event(src, dst, id);
+  scalar_ops(1);
+  if (!ev.set) return false;
+  ev.set = false;
+  if (dst == AivPipe::kScalar) {
+    m_local_ps = std::max(m_local_ps, ev.t);
+  } else {
+    Pipe& p = m_pipes[static_cast<int>(dst)];
+    p.gate_ps = std::max(p.gate_ps, ev.t);
+  }
+  // The waiting pipe's next operations run after the copies; in this model they read memory
+  // when issued, so the copies' bytes must be in place now. Stores into a peer's HBM land when
+  // they arrive there: the core resumes then, so no one sees them earlier.
+  if (ev.remote_due_ps > 0 || !ev.pending.empty()) await_event(ev);
+  return true;
+}
 
 }  // namespace symsim
