@@ -115,13 +115,16 @@ void poll_cq(const QpView& v, uint32_t target, CallSite site) {
       if (polls >= MAX_RETRY_TIMES)
         trap(fmt::format("{}: CQ poll timed out on PE {} QP {} waiting for CQE {}", where(site), v.pe, v.qp, cur));
     }
-    const udma::Cqe e = udma::decode_cqe(cqe);
+    // Read as the engine wrote it, before the reap's observers run (no full decode: the poll
+    // needs these three fields).
+    const uint8_t status = udma::read_cqe_status(cqe), substatus = udma::read_cqe_substatus(cqe);
+    const uint16_t entry = udma::read_cqe_entry_idx(cqe);
     system().hooks().emit<&Observer::on_cqe_reaped>(QpRef{c.pe(), v.slot, static_cast<int>(v.qp)}, cur, cqe,
                           c.core(), c.local_ps());
-    if (!e.ok())
+    if (status != 0 || substatus != 0)
       trap(fmt::format("{}: error CQE on PE {} QP {} (CQE {}): status {:#x} substatus {:#x}{}", where(site), v.pe, v.qp,
-                       cur, e.status, e.substatus, cqe_error_meaning(e.status, e.substatus)));
-    last_entry = e.entry_idx;
+                       cur, status, substatus, cqe_error_meaning(status, substatus)));
+    last_entry = entry;
     have_entry = true;
     ++cur;
   }
