@@ -65,15 +65,8 @@ void AivCore::before_store(const uint8_t* dst, uint64_t bytes) {
   m_visibility.before_write(dst, bytes, m_local_ps);
 }
 
-Ps AivCore::copy(AivPipe pipe, uint8_t* dst, const uint8_t* src, uint64_t bytes) {
-  Pipe& p = m_pipes[static_cast<int>(pipe)];
-  const Ps start = std::max({m_local_ps, p.free_ps, p.gate_ps});
-  Ps duration = m_mte_latency_ps + transfer_ps(bytes, m_params.aiv_mte_gbytes_per_s);
-  if (m_hooks.faults_active())
-    duration = static_cast<Ps>(static_cast<double>(duration) * m_hooks.faults().core_slowdown(m_pe, m_core, start));
-  p.free_ps = start + duration;
-  scalar_ops(1);
-  return land(pipe, dst, src, bytes, p.free_ps);
+Ps AivCore::slowed_from(Ps d, Ps start) const {
+  return static_cast<Ps>(static_cast<double>(d) * m_hooks.faults().core_slowdown(m_pe, m_core, start));
 }
 
 Ps AivCore::copy_across(AivPipe pipe, uint8_t* dst, const uint8_t* src, uint64_t bytes, Fabric& fabric, int peer_pe) {
@@ -129,31 +122,17 @@ Ps AivCore::copy_combine(uint8_t* dst, const uint8_t* src, uint64_t bytes, Fabri
   return p.free_ps;
 }
 
-Ps AivCore::land(AivPipe pipe, uint8_t* dst, const uint8_t* src, uint64_t bytes, Ps visible_ps) {
-  Pipe& p = m_pipes[static_cast<int>(pipe)];
-  if (pipe == AivPipe::kMte2) {
-    // GM -> UB: GM is read at issue and the core's own UB is seen by no one else, so the bytes
-    // land now (a kernel that reads them before its WaitFlag is pipe_sync_missing's business).
-    std::memcpy(dst, src, bytes);
-    return visible_ps;
-  }
-  // UB -> GM (and vector copies): the bytes become visible when the copy completes, read from
-  // the source then (a kernel rewrites its UB only once it has waited for the copy).
-  const auto h = m_visibility.schedule_dma(visible_ps, 0, 0, dst, src, bytes, p.lane);
-  if (p.pending.size() >= 64) {  // drop writes the queue has already applied
-    p.pending.erase(std::remove_if(p.pending.begin(), p.pending.end(),
-                                   [&](const PendingWrite& w) { return !m_visibility.pending(w.handle, w.generation); }),
-                    p.pending.end());
-  }
-  p.pending.push_back({h, m_visibility.generation(h)});
-  return visible_ps;
+void AivCore::drop_applied(Pipe& p) {
+  p.pending.erase(std::remove_if(p.pending.begin(), p.pending.end(),
+                                 [&](const PendingWrite& w) { return !m_visibility.pending(w.handle, w.generation); }),
+                  p.pending.end());
 }
 
 Ps AivCore::occupy(AivPipe pipe, Ps duration) {
   Pipe& p = m_pipes[static_cast<int>(pipe)];
   const Ps start = std::max({m_local_ps, p.free_ps, p.gate_ps});
   if (m_hooks.faults_active())  // a straggler fault slows vector work as it slows copies
-    duration = static_cast<Ps>(static_cast<double>(duration) * m_hooks.faults().core_slowdown(m_pe, m_core, start));
+    duration = slowed_from(duration, start);
   p.free_ps = start + duration;
   scalar_ops(1);
   return p.free_ps;
@@ -171,47 +150,24 @@ void AivCore::force(std::vector<PendingWrite>& writes) {
   writes.clear();
 }
 
-void AivCore::set_flag(AivPipe src, AivPipe dst, int id) {
-  Event& ev = event(src, dst, id);
-  ev.set = true;
-  if (src == AivPipe::kScalar) {
-    ev.t = m_local_ps;
-  } else {
-    Pipe& p = m_pipes[static_cast<int>(src)];
-    ev.t = p.free_ps;
-    // The pipe's pending writes move to the event; usually it has none yet (its last wait
-    // emptied it), and a swap of the buffers costs less than a copy.
-    if (ev.pending.empty())
-      ev.pending.swap(p.pending);
-    else
-      ev.pending.insert(ev.pending.end(), p.pending.begin(), p.pending.end());
-    p.pending.clear();
-    ev.remote_due_ps = std::max(ev.remote_due_ps, p.remote_due_ps);
-    p.remote_due_ps = 0;
-  }
-  scalar_ops(1);
+void AivCore::hand_over(Pipe& p, Event& ev) {
+  // The pipe's pending writes move to the event; usually it has none yet (its last wait
+  // emptied it), and a swap of the buffers costs less than a copy.
+  if (ev.pending.empty())
+    ev.pending.swap(p.pending);
+  else
+    ev.pending.insert(ev.pending.end(), p.pending.begin(), p.pending.end());
+  p.pending.clear();
+  ev.remote_due_ps = std::max(ev.remote_due_ps, p.remote_due_ps);
+  p.remote_due_ps = 0;
 }
 
-bool AivCore::wait_flag(AivPipe src, AivPipe dst, int id) {
-  Event& ev = event(src, dst, id);
-  scalar_ops(1);
-  if (!ev.set) return false;
-  ev.set = false;
-  if (dst == AivPipe::kScalar) {
-    m_local_ps = std::max(m_local_ps, ev.t);
-  } else {
-    Pipe& p = m_pipes[static_cast<int>(dst)];
-    p.gate_ps = std::max(p.gate_ps, ev.t);
-  }
-  // The waiting pipe's next operations run after the copies; in this model they read memory
-  // when issued, so the copies' bytes must be in place now. Stores into a peer's HBM land when
-  // they arrive there: the core resumes then, so no one sees them earlier.
+void AivCore::await_event(Event& ev) {
   if (ev.remote_due_ps > 0) {
     wait_until(ev.remote_due_ps);
     ev.remote_due_ps = 0;
   }
   force(ev.pending);
-  return true;
 }
 
 void AivCore::pipe_barrier(AivPipe pipe) {

@@ -7,8 +7,10 @@
 #pragma once
 #include <systemc>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <vector>
 
@@ -60,7 +62,8 @@ class AivCore {
   // still to read them before then reads them first.
   void before_store(const uint8_t* dst, uint64_t bytes);
 
-  // An asynchronous copy on `pipe`; returns its completion time.
+  // An asynchronous copy on `pipe`; returns its completion time. Inline (below), as land():
+  // a WQE staged through UB is one MTE3 copy.
   Ps copy(AivPipe pipe, uint8_t* dst, const uint8_t* src, uint64_t bytes);
   // A copy whose GM side is another PE's HBM (`peer_pe`), across `fabric`: on MTE3 the bytes
   // go out to the peer and become visible as they arrive, and the pipe is busy until the peer's
@@ -76,6 +79,7 @@ class AivCore {
   // An operation that occupies `pipe` for `duration` (a vector instruction: it starts when the
   // pipe is free and any WaitFlag has released it); returns its completion time.
   Ps occupy(AivPipe pipe, Ps duration);
+  // Inline (below): a WQE staged through UB makes two flag pairs with constant pipes.
   void set_flag(AivPipe src, AivPipe dst, int id);
   // Returns false when no matching SetFlag is pending (the hardware would hang).
   bool wait_flag(AivPipe src, AivPipe dst, int id);
@@ -110,9 +114,17 @@ class AivCore {
   static Ps systemc_ps() { return static_cast<Ps>(sc_core::sc_get_curr_simcontext()->time_stamp().value()); }
   // `d` stretched by a straggler fault.
   Ps slowed(Ps d) const;
+  // `d` stretched by a straggler fault, for work starting at `start`.
+  Ps slowed_from(Ps d, Ps start) const;
+  // Forgets the pipe's pending writes that the queue has already applied.
+  void drop_applied(Pipe& p);
   // Waits (local time and SystemC) until the pipe's stores into peers' HBM have landed.
   void await_remote(Pipe& p);
   void force(std::vector<PendingWrite>& writes);
+  // set_flag on a pipe other than the scalar one: its pending writes and remote stores go with `ev`.
+  void hand_over(Pipe& p, Event& ev);
+  // wait_flag's part for an event with writes: the remote stores land, the copies' bytes are forced.
+  void await_event(Event& ev);
   // The bytes of a copy on `pipe`: in UB now (MTE2), else visible at `visible_ps` (returned).
   Ps land(AivPipe pipe, uint8_t* dst, const uint8_t* src, uint64_t bytes, Ps visible_ps);
   Event& event(AivPipe src, AivPipe dst, int id) {
@@ -132,5 +144,62 @@ class AivCore {
   std::array<Pipe, kAivPipes> m_pipes{};
   std::array<std::array<std::array<Event, kAivEventIds>, kAivPipes>, kAivPipes> m_events{};
 };
+
+inline Ps AivCore::copy(AivPipe pipe, uint8_t* dst, const uint8_t* src, uint64_t bytes) {
+  Pipe& p = m_pipes[static_cast<int>(pipe)];
+  const Ps start = std::max({m_local_ps, p.free_ps, p.gate_ps});
+  Ps duration = m_mte_latency_ps + transfer_ps(bytes, m_params.aiv_mte_gbytes_per_s);
+  if (m_hooks.faults_active()) duration = slowed_from(duration, start);
+  p.free_ps = start + duration;
+  scalar_ops(1);
+  return land(pipe, dst, src, bytes, p.free_ps);
+}
+
+inline Ps AivCore::land(AivPipe pipe, uint8_t* dst, const uint8_t* src, uint64_t bytes, Ps visible_ps) {
+  Pipe& p = m_pipes[static_cast<int>(pipe)];
+  if (pipe == AivPipe::kMte2) {
+    // GM -> UB: GM is read at issue and the core's own UB is seen by no one else, so the bytes
+    // land now (a kernel that reads them before its WaitFlag is pipe_sync_missing's business).
+    std::memcpy(dst, src, bytes);
+    return visible_ps;
+  }
+  // UB -> GM (and vector copies): the bytes become visible when the copy completes, read from
+  // the source then (a kernel rewrites its UB only once it has waited for the copy).
+  const auto h = m_visibility.schedule_dma(visible_ps, 0, 0, dst, src, bytes, p.lane);
+  if (p.pending.size() >= 64) drop_applied(p);
+  p.pending.push_back({h, m_visibility.generation(h)});
+  return visible_ps;
+}
+
+inline void AivCore::set_flag(AivPipe src, AivPipe dst, int id) {
+  Event& ev = event(src, dst, id);
+  ev.set = true;
+  if (src == AivPipe::kScalar) {
+    ev.t = m_local_ps;
+  } else {
+    Pipe& p = m_pipes[static_cast<int>(src)];
+    ev.t = p.free_ps;
+    hand_over(p, ev);
+  }
+  scalar_ops(1);
+}
+
+inline bool AivCore::wait_flag(AivPipe src, AivPipe dst, int id) {
+  Event& ev = event(src, dst, id);
+  scalar_ops(1);
+  if (!ev.set) return false;
+  ev.set = false;
+  if (dst == AivPipe::kScalar) {
+    m_local_ps = std::max(m_local_ps, ev.t);
+  } else {
+    Pipe& p = m_pipes[static_cast<int>(dst)];
+    p.gate_ps = std::max(p.gate_ps, ev.t);
+  }
+  // The waiting pipe's next operations run after the copies; in this model they read memory
+  // when issued, so the copies' bytes must be in place now. Stores into a peer's HBM land when
+  // they arrive there: the core resumes then, so no one sees them earlier.
+  if (ev.remote_due_ps > 0 || !ev.pending.empty()) await_event(ev);
+  return true;
+}
 
 }  // namespace symsim

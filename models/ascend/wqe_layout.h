@@ -130,6 +130,11 @@ void encode(const Cqe& c, uint8_t* out);
 Cqe decode_cqe(const uint8_t* in);
 // DW0 bit 2: the owner bit pollers test.
 inline bool cqe_owner(const uint8_t* in) { return (in[0] >> 2) & 1; }
+// What a poller reads of a ready CQE, without decoding the rest: DW0 bits 31:24 (status) and
+// 23:16 (substatus), DW1 bits 15:0 (the SQ index after the WQE).
+inline uint8_t read_cqe_status(const uint8_t* in) { return in[3]; }
+inline uint8_t read_cqe_substatus(const uint8_t* in) { return in[2]; }
+inline uint16_t read_cqe_entry_idx(const uint8_t* in) { return static_cast<uint16_t>(in[4] | in[5] << 8); }
 
 // CQE status values the engine writes (the public sources define only 0 = success).
 namespace cqe_status {

@@ -99,6 +99,9 @@ TEST(WqeLayout, CqeOwnerAndStatusBits) {
   EXPECT_EQ(dw0 >> 24, 0x12u);       // status: bits 31:24
   EXPECT_EQ((dw0 >> 16) & 0xFF, 0x34u);  // substatus: 23:16
   EXPECT_TRUE(cqe_owner(b));
+  EXPECT_EQ(read_cqe_status(b), 0x12);
+  EXPECT_EQ(read_cqe_substatus(b), 0x34);
+  EXPECT_EQ(read_cqe_entry_idx(b), 0xBEEF);
   const Cqe d = decode_cqe(b);
   EXPECT_EQ(d.entry_idx, 0xBEEF);
   EXPECT_EQ(d.tpn, 0x123456u);

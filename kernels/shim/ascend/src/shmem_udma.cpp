@@ -115,13 +115,16 @@ void poll_cq(const QpView& v, uint32_t target, CallSite site) {
       if (polls >= MAX_RETRY_TIMES)
         trap(fmt::format("{}: CQ poll timed out on PE {} QP {} waiting for CQE {}", where(site), v.pe, v.qp, cur));
     }
-    const udma::Cqe e = udma::decode_cqe(cqe);
+    // Read as the engine wrote it, before the reap's observers run (no full decode: the poll
+    // needs these three fields).
+    const uint8_t status = udma::read_cqe_status(cqe), substatus = udma::read_cqe_substatus(cqe);
+    const uint16_t entry = udma::read_cqe_entry_idx(cqe);
     system().hooks().emit<&Observer::on_cqe_reaped>(QpRef{c.pe(), v.slot, static_cast<int>(v.qp)}, cur, cqe,
                           c.core(), c.local_ps());
-    if (!e.ok())
+    if (status != 0 || substatus != 0)
       trap(fmt::format("{}: error CQE on PE {} QP {} (CQE {}): status {:#x} substatus {:#x}{}", where(site), v.pe, v.qp,
-                       cur, e.status, e.substatus, cqe_error_meaning(e.status, e.substatus)));
-    last_entry = e.entry_idx;
+                       cur, status, substatus, cqe_error_meaning(status, substatus)));
+    last_entry = entry;
     have_entry = true;
     ++cur;
   }
@@ -155,15 +158,13 @@ void publish_wqe(const QpView& v, const udma::Wqe& w, bool mte3, uint8_t* ub, ui
   // Credit: when the ring is short, drain every outstanding CQE (there is no partial poll).
   if (!sq_has_credit(v, bb)) poll_cq(v, v.sq->cqe_cnt, site);
 
-  uint8_t wqe[2 * udma::kWqebbBytes];
-  udma::encode(w, wqe);
   const uint32_t head = v.sq->head;
   auto* ring = reinterpret_cast<uint8_t*>(v.sq->buf_addr);
   const uint32_t first_slot = udma::ring_slot(head, v.sq->depth);
   const uint32_t before_wrap = std::min(bb, v.sq->depth - first_slot);
   uint8_t* first_dst = ring + uint64_t{first_slot} * udma::kWqebbBytes;
   if (mte3) {
-    std::memcpy(ub, wqe, bb * udma::kWqebbBytes);  // scalar stores into UB
+    udma::encode(w, ub);  // scalar stores into UB (bb WQEBBs)
     c.scalar_ops(8.0 * bb);
     const int id = static_cast<int>(sync_id);
     c.set_flag(AivPipe::kScalar, AivPipe::kMte3, id);
@@ -173,6 +174,8 @@ void publish_wqe(const QpView& v, const udma::Wqe& w, bool mte3, uint8_t* ub, ui
     c.set_flag(AivPipe::kMte3, AivPipe::kScalar, id);
     c.wait_flag(AivPipe::kMte3, AivPipe::kScalar, id);
   } else {
+    uint8_t wqe[2 * udma::kWqebbBytes];
+    udma::encode(w, wqe);
     std::memcpy(first_dst, wqe, uint64_t{before_wrap} * udma::kWqebbBytes);
     if (before_wrap < bb) std::memcpy(ring, wqe + before_wrap * udma::kWqebbBytes, udma::kWqebbBytes);
     c.scalar_ops(8.0 * bb);
