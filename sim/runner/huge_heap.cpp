@@ -1,5 +1,6 @@
 #include "sim/runner/huge_heap.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -19,6 +20,9 @@ constexpr const char* kTunable = "glibc.malloc.hugetlb";
 // start (about 10 ms) and the huge pages' clearing (slow where the host backs them on first
 // touch) cost more than they save (docs/performance.md, Session 17: MoE at scale).
 constexpr int kHugeHeapMinPes = 8;
+// A scenario is read here only when it is a regular file of a plausible size: a FIFO or a device
+// would block or never end before the loader reports it (exit 2, "not a regular file").
+constexpr off_t kMaxScenarioBytes = 4 << 20;
 
 // "always" or "madvise" (glibc's hugetlb=1 madvises its memory); "never" or no THP at all would
 // make the exec pointless.
@@ -49,6 +53,8 @@ int run_pes(char* argv[]) {
     if (!scenario && n > 5 && arg.compare(n - 5, 5, ".json") == 0) scenario = *a;
   }
   if (pes > 0 || !scenario) return pes;
+  struct stat st {};
+  if (stat(scenario, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > kMaxScenarioBytes) return 0;
   std::ifstream f(scenario);
   const nlohmann::json j = nlohmann::json::parse(f, nullptr, /*allow_exceptions=*/false);
   if (!j.is_object()) return 0;

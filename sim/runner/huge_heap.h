@@ -17,8 +17,8 @@ void reexec_with_huge_heap(char* argv[]);
 
 // The number of PEs the run simulates, as the decision above reads it: the last "pes=N" argument
 // (symsim's --set, the bench's PATH=VALUE), else the "pes" of the first argument that names a
-// readable JSON scenario; 0 when neither says (no scenario; a file that does not parse: the run
-// reports that itself).
+// readable JSON scenario (a regular file of at most 4 MiB); 0 when neither says (no scenario; a
+// FIFO, device or file that does not parse: the run reports that itself).
 int run_pes(char* argv[]);
 
 }  // namespace symsim

@@ -1,5 +1,6 @@
 // Which runs start again on the huge heap: the PE count read from the arguments.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <cstdio>
 #include <fstream>
@@ -33,4 +34,15 @@ TEST(HugeHeap, RunPesFromScenarioOrOverride) {
   EXPECT_EQ(pes_of({"symsim", "run", ::testing::TempDir() + "absent.json"}), 0);
   EXPECT_EQ(pes_of({"symsim", "run", write_file("huge_heap_bad.json", "{\"pes\": ")}), 0);
   EXPECT_EQ(pes_of({"symsim", "run", write_file("huge_heap_array.json", "[1, 2]")}), 0);
+}
+
+// A FIFO (or a device) named as the scenario is not read: opening it would block before the
+// loader reports "not a regular file" (robust.cli.scenario_fifo).
+TEST(HugeHeap, ReadsOnlyARegularScenarioFile) {
+  const std::string fifo = ::testing::TempDir() + "huge_heap_fifo.json";
+  std::remove(fifo.c_str());
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  EXPECT_EQ(pes_of({"symsim", "validate", fifo}), 0);
+  std::remove(fifo.c_str());
+  EXPECT_EQ(pes_of({"symsim", "validate", "/dev/zero.json"}), 0);
 }
