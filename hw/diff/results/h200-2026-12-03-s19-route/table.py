@@ -27,3 +27,17 @@ for row, g1, g2, s in rows:
     if shape not in base or row.endswith(".none_ns") or None in (g2, s, *base[shape]): continue
     dg, ds = g2 - base[shape][0], s - base[shape][1]
     print(f"| {shape.rsplit('.', 1)[1]} | {row.rsplit('.', 1)[1][:-3]} | {dg:.0f} | {ds:.0f} | {ds - dg:+.0f} |")
+
+# The rows as docs/hw-calibration.md's table (value: GPU run 2, which hw_diff.calib_rows reads).
+WHAT = {"none": "the bare round", "all": "the routing (ldg, division, shuffles), packed table",
+        "all_line": "the routing, one line a token", "all_l1": "the routing with a plain (L1) load",
+        "ldg": "the ldg alone, packed", "ldg_line": "the ldg alone, one line a token",
+        "ldl1": "a plain ld.global alone, packed", "ldl1_line": "a plain ld.global alone, one line a token",
+        "div": "the division alone", "shfl": "the shuffle loop alone", "ldg_div": "the ldg and the division",
+        "div_shfl": "the division and the shuffles"}
+print("\n| row | what | value | unit | run 1 | sim | sim / value |")
+print("| --- | --- | ---: | --- | ---: | ---: | ---: |")
+for row, g1, g2, s in rows:
+    if not row.startswith("shim.dispatch_route."): continue
+    what = f"{row.split('.')[4]}: {WHAT[row.rsplit('.', 1)[1][:-3]]}"
+    print(f"| `{row}` | {what} | {fmt(g2)} | ns | {fmt(g1)} | {fmt(s)} | {'-' if s is None or not g2 else f'{s / g2:.2f}'} |")
