@@ -58,7 +58,7 @@ enum CalibProbeMode : int {
   // Then: one bulk store per round, commit, wait_group 0, then `stride` iterations of that code, ns per round.
   kProbeTmaStoreCode = 28,
   // Sixteenth pass: mode 12's round with dispatch's per-token work between its load and its store,
-  // by the bits of `stride` (dispatch_step_probe.cu), ns per step and warp.
+  // by the bits of `stride` (dispatch_step_probe.cu; from bit 16 the routing's parts alone), ns per step and warp.
   kProbeDispatchStep = 29,
 };
 constexpr uint32_t kTmaCodeAfterWait = 1000;  // mode 27's `stride` from here: the code once per round, after the wait
@@ -91,6 +91,8 @@ int launch_shim_parts_probe(int ctas, int threads, int smem_bytes, const CalibPr
 int launch_tma_code_probe(int threads, int smem_bytes, const CalibProbeArgs& args);                 // modes 27, 28
 // Mode 29: `word` holds the slot counter, then mode 21's routing table (kPullProbeTopkInts on).
 int launch_dispatch_step_probe(int ctas, int threads, int smem_bytes, const CalibProbeArgs& args);
+// Mode 29 with `stride` >= 1 << 16: the routing step's parts alone (dispatch_route_probe.cu).
+int launch_dispatch_route_probe(int ctas, int threads, int smem_bytes, const CalibProbeArgs& args);
 // Mode 22: `count` tokens of `bytes` each (x, then the receive buffer and recv_x of 16 B + `bytes`
 // messages, in the window); in `word` the barrier's workspace, then from this int the send
 // counter, the count, the total, a pad and the routing table (`count` x 8 zeros: every expert is this PE's).
