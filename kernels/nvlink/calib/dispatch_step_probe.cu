@@ -9,31 +9,13 @@
 // as dispatch's. Whether the round stays near mode 12's while this latency-bound work is added
 // (the TMA engine busy under it) or grows by it tells how the GPU overlaps the two.
 #include "kernels/nvlink/calib/calib_probe.cuh"
+#include "kernels/nvlink/calib/index_code.cuh"
 #include "symsim_launch.cuh"
 #include "symsim_ptx.cuh"
 
 namespace {
 
 constexpr uint32_t kHeaderBytes = 16;
-
-// `n` iterations of code_probe.cu's loop body (as tma_code_probe.cu's), not unrolled; the sum
-// takes part in the store's address (0 or 16: never 16 at run time, not known at compile time).
-__device__ __forceinline__ uint64_t index_code(int n, uint64_t row, uint64_t t) {
-  uint64_t acc = 0;
-#ifdef __CUDA_ARCH__
-#pragma unroll 1
-#endif
-  for (int i = 0; i < n; ++i) {
-    const uint64_t off = (t * 8 + static_cast<uint64_t>(i & 7)) * row + static_cast<uint64_t>(i);
-#ifdef __CUDA_ARCH__
-    asm volatile("" ::"l"(off));
-#else
-    asm volatile("" ::"r"(off));  // consumed: no closed form
-#endif
-    acc += off;
-  }
-  return acc;
-}
 
 __global__ void dispatch_step_probe(CalibProbeArgs a) {
   SYMSIM_EXTERN_SHARED(uint8_t, smem);

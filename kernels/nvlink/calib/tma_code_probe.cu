@@ -7,29 +7,12 @@
 // time (tma_probe's round: address arithmetic after the arm and between its loads). Mode 28, the
 // same code after a waited bulk store: tma_store_code_probe below.
 #include "kernels/nvlink/calib/calib_probe.cuh"
+#include "kernels/nvlink/calib/index_code.cuh"
 
 #include "symsim_launch.cuh"
 #include "symsim_ptx.cuh"
 
 namespace {
-
-// `n` iterations of code_probe.cu's loop body, not unrolled; the sum feeds the next address.
-__device__ __forceinline__ uint64_t index_code(int n, uint64_t row, uint64_t t) {
-  uint64_t acc = 0;
-#ifdef __CUDA_ARCH__
-#pragma unroll 1
-#endif
-  for (int i = 0; i < n; ++i) {
-    const uint64_t off = (t * 8 + static_cast<uint64_t>(i & 7)) * row + static_cast<uint64_t>(i);
-#ifdef __CUDA_ARCH__
-    asm volatile("" ::"l"(off));
-#else
-    asm volatile("" ::"r"(off));  // consumed: no closed form
-#endif
-    acc += off;
-  }
-  return acc;
-}
 
 __global__ void tma_code_probe(CalibProbeArgs a) {
   SYMSIM_EXTERN_SHARED(uint8_t, smem);
