@@ -2,11 +2,11 @@
 // outside a lane, in a 4-ary min-heap ordered by (time, write number). Four children a node (96
 // bytes side by side) halve the levels a key crosses, and with them the scattered writes of the
 // position index: at large EP the heap holds thousands of keys (8,400 on average at MoE EP 64)
-// and a unit's settle moves one key per level, each a cache miss once the heap outgrows the cache. Indexed: each key knows
-// its slot, so a lane's key moves in place when its oldest write lands or is forced, and a write
-// forced early takes its key out at once instead of leaving a stale one behind. The order is a
-// property of the keys alone (not of when they were pushed), so how often a key is re-filed
-// never changes which write applies first.
+// and a unit's settle moves one key per level, each a cache miss once the heap outgrows the
+// cache. Indexed: each key knows its slot, so a lane's key moves in place when its oldest write
+// lands or is forced, and a write forced early takes its key out at once instead of leaving a
+// stale one behind. The order is a property of the keys alone (not of when they were pushed), so
+// how often a key is re-filed never changes which write applies first.
 //
 // The newest key is held outside the heap until another key is pushed or a settle reaches its
 // time (file_due): a write that its writer forces before its time (a core's WQE copy into the SQ,
