@@ -18,16 +18,18 @@ extern uint64_t g_code_insns;
 // Of those, integer divisions by a run-time value: the GPU has no divide instruction and runs
 // a dependent sequence of its own for each (rows shim.dispatch_phases.rtexperts.*).
 extern uint64_t g_code_divs;
+// Of those, jumps (the GPU's branches: sm.code_jump_ns each, not sm.code_insn_ns).
+extern uint64_t g_code_jumps;
 
 // A block of an object compiled without tools/code-weights/as (plain trace-pc: the count of
-// its instructions is unknown) counts as the calibration loop's block: 5 instructions
-// (kernels/nvlink/calib/code_probe.cu, tests/nvidia/test_code_cost.cpp).
+// its instructions is unknown) counts as the calibration loop's block: 5 instructions, one of
+// them its jump (kernels/nvlink/calib/code_probe.cu, tests/nvidia/test_code_cost.cpp).
 constexpr uint64_t kUnweighedBlockInsns = 5;
 
 // Moves the counted instructions onto `t`'s local time.
 void charge_code_blocks(CudaThread& t);
 // Forgets code counted outside a CUDA thread (host code and static initialisers of a kernel
 // translation unit).
-inline void drop_code_blocks() { g_code_insns = 0, g_code_divs = 0; }
+inline void drop_code_blocks() { g_code_insns = 0, g_code_divs = 0, g_code_jumps = 0; }
 
 }  // namespace symsim::nv
