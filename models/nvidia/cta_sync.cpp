@@ -49,6 +49,13 @@ void cta_barrier(uint32_t id, uint32_t count, Site site) {
   s.block(t);
 }
 
+void mbar_init_fence() {
+  CudaThread& t = this_thread();
+  use_loads(t);
+  this_scheduler().busy(t);
+  t.local_ps += ns_to_ps(this_system().params().sm_mbar_init_fence_ns);
+}
+
 uint32_t live_lanes() {
   const CudaThread& t = this_thread();
   const Cta& c = *t.cta;

@@ -13,6 +13,7 @@ ParamTable NvidiaParams::table() {
       {"sm.op_ns", "issue of one shim operation (store issue, atomic issue, arithmetic call) by one warp alone", R, 0, 1e6, &sm_op_ns},
       {"sm.load_issue_ns", "cost of a weak data load (pipelined: the thread does not wait)", R, 0, 1e6, &sm_load_issue_ns},
       {"sm.syncthreads_ns", "CTA barrier release after the last arrival", R, 0, 1e6, &sm_syncthreads_ns},
+      {"sm.mbar_init_fence_ns", "fence.mbarrier_init.release.cluster after a thread's mbarrier inits, one thread", R, 0, 1e6, &sm_mbar_init_fence_ns},
       {"sm.shfl_ns", "a warp shuffle: result after the last lane arrives", R, 0, 1e6, &sm_shfl_ns},
       {"sm.shfl_indep_ns", "a warp shuffle of the same operands as the warp's last shuffle (a loop reading one register across lanes): issue after it, not waiting for its result", R, 0, 1e6, &sm_shfl_indep_ns},
       {"sm.vote_ns", "a warp vote or reduction (ballot, any, all, reduce): result after the last lane arrives", R, 0, 1e6, &sm_vote_ns},

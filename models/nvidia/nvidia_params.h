@@ -16,7 +16,8 @@ struct NvidiaParams {
   double sm_max_threads = 0;       // threads per CTA
   double sm_op_ns = 0;             // issue of one shim operation (store, atomic, arithmetic call)
   double sm_load_issue_ns = 0;     // a weak (data) load: pipelined, the thread does not wait for it
-  double sm_syncthreads_ns = 0;    // CTA barrier release after the last arrival
+  double sm_syncthreads_ns = 0;
+  double sm_mbar_init_fence_ns = 0;  // fence.mbarrier_init.release.cluster    // CTA barrier release after the last arrival
   double sm_shfl_ns = 0;           // a shuffle's result after the last lane arrives
   double sm_shfl_indep_ns = 0;     // a shuffle of the warp's last shuffle's operands: issue after it
   double sm_vote_ns = 0;           // ... a vote's (ballot, any, all, reduce)
