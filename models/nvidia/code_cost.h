@@ -3,8 +3,9 @@
 // tools/code-weights/as, which turns each basic block's coverage call into a call of
 // __symsim_code_insns with the block's instruction count. The CUDA shim adds those counts up,
 // and the next model call of the running thread (this_thread()) charges them as issue time of
-// the warp on its SM, like any other warp instruction: per instruction, max(one warp's time,
-// warps x the SM's slot).
+// the warp on its SM, like any other warp instruction: max(one warp's time, warps x the SM's
+// slot per instruction), one warp's time being sm.code_insn_ns an instruction and
+// sm.code_jump_ns a jump.
 #pragma once
 #include <cstdint>
 
