@@ -1,5 +1,7 @@
 #include "models/nvidia/code_cost.h"
 
+#include <algorithm>
+
 #include "models/nvidia/nvidia_system.h"
 #include "models/nvidia/thread_ops.h"
 
@@ -7,12 +9,16 @@ namespace symsim::nv {
 
 uint64_t g_code_insns = 0;
 uint64_t g_code_divs = 0;
+uint64_t g_code_jumps = 0;
 
 void charge_code_blocks(CudaThread& t) {
-  const uint64_t insns = g_code_insns, divs = g_code_divs;
-  g_code_insns = 0, g_code_divs = 0;
+  const uint64_t insns = g_code_insns, divs = g_code_divs, jumps = std::min(g_code_jumps, insns);
+  g_code_insns = 0, g_code_divs = 0, g_code_jumps = 0;
   const auto& p = this_system().params();
-  const Ps code = insns * issue_ps(t, p.sm_code_insn_ns, p.sm_code_insn_slot_ns) + divs * ns_to_ps(p.sm_code_div_ns);
+  // One warp alone pays a jump more than an arithmetic instruction (rows code.loop_iter.w1_ns,
+  // 4 + 1 jump, and tma_code.load_l2.*, 7 + 1 a loop iteration); warps of one SM share its slots.
+  const double alone_ns = static_cast<double>(insns - jumps) * p.sm_code_insn_ns + static_cast<double>(jumps) * p.sm_code_jump_ns;
+  const Ps code = issue_ps(t, alone_ns, static_cast<double>(insns) * p.sm_code_insn_slot_ns) + divs * ns_to_ps(p.sm_code_div_ns);
   // Code after a data load uses its value (an add, a compare, an address): the warp waits for
   // the load's return before it runs (rows shim.reduce_row.*), then pays the register's
   // write-back to its first use. Of 16 B loads (rows of data) the compiled loop issues

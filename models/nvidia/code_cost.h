@@ -3,8 +3,9 @@
 // tools/code-weights/as, which turns each basic block's coverage call into a call of
 // __symsim_code_insns with the block's instruction count. The CUDA shim adds those counts up,
 // and the next model call of the running thread (this_thread()) charges them as issue time of
-// the warp on its SM, like any other warp instruction: per instruction, max(one warp's time,
-// warps x the SM's slot).
+// the warp on its SM, like any other warp instruction: max(one warp's time, warps x the SM's
+// slot per instruction), one warp's time being sm.code_insn_ns an instruction and
+// sm.code_jump_ns a jump.
 #pragma once
 #include <cstdint>
 
@@ -18,16 +19,18 @@ extern uint64_t g_code_insns;
 // Of those, integer divisions by a run-time value: the GPU has no divide instruction and runs
 // a dependent sequence of its own for each (rows shim.dispatch_phases.rtexperts.*).
 extern uint64_t g_code_divs;
+// Of those, jumps (the GPU's branches: sm.code_jump_ns each, not sm.code_insn_ns).
+extern uint64_t g_code_jumps;
 
 // A block of an object compiled without tools/code-weights/as (plain trace-pc: the count of
-// its instructions is unknown) counts as the calibration loop's block: 5 instructions
-// (kernels/nvlink/calib/code_probe.cu, tests/nvidia/test_code_cost.cpp).
+// its instructions is unknown) counts as the calibration loop's block: 5 instructions, one of
+// them its jump (kernels/nvlink/calib/code_probe.cu, tests/nvidia/test_code_cost.cpp).
 constexpr uint64_t kUnweighedBlockInsns = 5;
 
 // Moves the counted instructions onto `t`'s local time.
 void charge_code_blocks(CudaThread& t);
 // Forgets code counted outside a CUDA thread (host code and static initialisers of a kernel
 // translation unit).
-inline void drop_code_blocks() { g_code_insns = 0, g_code_divs = 0; }
+inline void drop_code_blocks() { g_code_insns = 0, g_code_divs = 0, g_code_jumps = 0; }
 
 }  // namespace symsim::nv

@@ -49,6 +49,13 @@ void cta_barrier(uint32_t id, uint32_t count, Site site) {
   s.block(t);
 }
 
+void mbar_init_fence() {
+  CudaThread& t = this_thread();
+  use_loads(t);
+  this_scheduler().busy(t);
+  t.local_ps += ns_to_ps(this_system().params().sm_mbar_init_fence_ns);
+}
+
 uint32_t live_lanes() {
   const CudaThread& t = this_thread();
   const Cta& c = *t.cta;
@@ -139,7 +146,22 @@ uint64_t warp_op(WarpOp op, uint32_t mask, uint64_t value, uint32_t arg, uint32_
   }
   const auto& prm = sys.params();
   const bool shuffle = op == WarpOp::ShflIdx || op == WarpOp::ShflUp || op == WarpOp::ShflDown || op == WarpOp::ShflXor;
+  // A shuffle of the same operands as the warp's last one (dispatch's loop over the lanes' `dst`)
+  // does not depend on that one's result: the GPU issues such shuffles back to back (rows
+  // code.shfl_indep4.w1_ns, shim.dispatch_route.*.shfl_ns), where a chain waits for each result.
+  bool same_operands = shuffle && w.shfl_last;
+  if (shuffle) {
+    for (uint32_t l = 0; l < 32; ++l) {
+      if (!(w.expected & (1u << l))) continue;
+      if (const CudaThread* p = lane_thread(l)) {
+        same_operands = same_operands && w.shfl_values[l] == p->coll_value;
+        w.shfl_values[l] = p->coll_value;
+      }
+    }
+    w.shfl_last = true;
+  }
   const Ps release = w.latest_ps + (op == WarpOp::Sync ? issue_ps(t, prm.sm_syncwarp_ns, prm.sm_issue_slot_ns)
+                                    : same_operands    ? issue_ps(t, prm.sm_shfl_indep_ns, prm.sm_shfl_slot_ns)
                                     : shuffle          ? issue_ps(t, prm.sm_shfl_ns, prm.sm_shfl_slot_ns)
                                                        : issue_ps(t, prm.sm_vote_ns, prm.sm_vote_slot_ns));
   for (uint32_t l = 0; l < 32; ++l) {

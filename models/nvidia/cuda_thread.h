@@ -91,6 +91,10 @@ struct WarpSync {
   uint32_t width = 32;
   Ps latest_ps = 0;
   SyncCarry carry;  // __syncwarp: what the lanes order before it
+  // Each lane's operand of the warp's last shuffle (sm.shfl_indep_ns: a shuffle of the same
+  // operands does not wait for that one's result).
+  std::array<uint64_t, 32> shfl_values{};
+  bool shfl_last = false;
 };
 
 struct Mbarrier {

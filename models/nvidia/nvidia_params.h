@@ -16,8 +16,10 @@ struct NvidiaParams {
   double sm_max_threads = 0;       // threads per CTA
   double sm_op_ns = 0;             // issue of one shim operation (store, atomic, arithmetic call)
   double sm_load_issue_ns = 0;     // a weak (data) load: pipelined, the thread does not wait for it
-  double sm_syncthreads_ns = 0;    // CTA barrier release after the last arrival
+  double sm_syncthreads_ns = 0;
+  double sm_mbar_init_fence_ns = 0;  // fence.mbarrier_init.release.cluster    // CTA barrier release after the last arrival
   double sm_shfl_ns = 0;           // a shuffle's result after the last lane arrives
+  double sm_shfl_indep_ns = 0;     // a shuffle of the warp's last shuffle's operands: issue after it
   double sm_vote_ns = 0;           // ... a vote's (ballot, any, all, reduce)
   double sm_syncwarp_ns = 0;       // __syncwarp release after the last lane arrives
   // The SM's issue time per warp instruction (its warps share it): integer work, shuffles, votes.
@@ -27,6 +29,7 @@ struct NvidiaParams {
   // The kernels' own code between shim calls, per basic block (models/nvidia/code_cost.h): one
   // warp alone, and the SM's issue time per warp block shared by its warps.
   double sm_code_insn_ns = 0;       // one instruction of kernel code between shim calls, one warp alone
+  double sm_code_jump_ns = 0;       // a jump (a branch) of that code, one warp alone
   double sm_code_insn_slot_ns = 0;  // the SM's issue time per warp instruction of it, shared by its warps
   double sm_code_div_ns = 0;        // an integer division by a run-time value in that code, above its one instruction
   double sm_code_uses_loads = 0;   // 1: kernel code after a data load waits for it (its value is used)

@@ -61,6 +61,8 @@ void cta_barrier(uint32_t id, uint32_t count, Site site);
 uint64_t warp_op(WarpOp op, uint32_t mask, uint64_t value, uint32_t arg, uint32_t width, Site site);
 // Lanes of the calling warp that have not exited.
 uint32_t live_lanes();
+// fence.mbarrier_init.release.cluster: the thread's mbarrier inits made visible (sm.mbar_init_fence_ns).
+void mbar_init_fence();
 
 // TMA (cp.async.bulk): a 1D load global -> shared completing `bytes` on an mbarrier, and a
 // 1D store shared -> global in the thread's current bulk group.

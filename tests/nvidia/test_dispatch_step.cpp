@@ -33,3 +33,29 @@ TEST(ShimSteps, DispatchStepWithArithmeticQueuesBehindOtherWarpsStores) {  // ..
   // to one warp's round (1336) as without the code; the engine does not hide it.
   EXPECT_NEAR(dispatch_step_ns(4, 4, 32 << 4), 1754, 175.4);
 }
+
+namespace {
+
+// The routing split (calib_probe mode 29 with stride >> 16 the parts, dispatch_route_probe.cu):
+// rows shim.dispatch_route.l2.7168.c1w1.* (docs/hw-calibration.md, sixteenth pass (c)).
+double dispatch_route_ns(int parts, const std::string& extra = "kernel.args.hot=1") {
+  return calib_probe_value({"platform=h200", "kernel.args.mode=29", "kernel.args.bytes=7168", "kernel.args.inflight=1",
+                            "kernel.args.count=64", "kernel.args.window_kib=16384", "kernel.args.hot=1",
+                            "kernel.args.warps=1", "kernel.blocks=1", "kernel.args.stride=" + std::to_string(parts << 16),
+                            extra});
+}
+
+}  // namespace
+
+TEST(ShimSteps, DispatchsShuffleLoopIssuesItsShufflesBackToBack) {  // ...route...c1w1.shfl_ns 721.3 (model 733.0)
+  // 8 shuffles of the lanes' `dst` a token: each of the same operands as the last, so each issues
+  // sm.shfl_indep_ns after it (3.28 ns, row code.shfl_indep4.w1_ns) instead of waiting 13.1 ns
+  // for its result; the rest is the loop's own code.
+  EXPECT_NEAR(dispatch_route_ns(8 | 1), 721.3, 72.1);
+}
+
+TEST(ShimSteps, DispatchsShuffleLoopWaitingForEachResult) {
+  // The same loop with every shuffle charged a dependent one's 13.1 ns (the model before the
+  // seventeenth pass): 880 ns, 1.22 of the row.
+  EXPECT_GT(dispatch_route_ns(8 | 1, "platform.sm.shfl_indep_ns=13.1"), 721.3 * 1.15);
+}

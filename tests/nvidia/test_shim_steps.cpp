@@ -106,6 +106,16 @@ TEST(ShimSteps, DispatchsBodyAtOnePe) {  // shim.dispatch_phases.128tok.h7168.p3
               20750, 3112);
 }
 
+TEST(ShimSteps, DispatchsSetUpPaysTheMbarrierInitFence) {  // shim.dispatch_phases.fresh.128tok.h7168.p0setup_ns 116.2
+  // From the kernel's entry to after its opening __syncthreads: lane 0 of each warp inits its
+  // mbarrier and runs fence.mbarrier_init.release.cluster (sm.mbar_init_fence_ns; 46.5 ns
+  // without it, 0.40 of the row).
+  EXPECT_NEAR(calib_probe_value({"platform=h200", "kernel.args.mode=22", "kernel.args.bytes=7168", "kernel.args.count=128",
+                                 "kernel.args.warps=4", "kernel.blocks=4", "kernel.args.window_kib=1024",
+                                 "kernel.args.hot=0", "kernel.args.inflight=4"}),
+              116.2, 11.6);
+}
+
 namespace {
 
 // calib_probe mode 21 (pull's step per token, all its parts) in pull_1pe's shape, 4 CTAs x 4 warps;

@@ -307,6 +307,8 @@ __device__ __forceinline__ void mbarrier_init_with_fence(uint64_t* mbar, uint32_
   mbarrier_init(mbar, arrivals);
 #if defined(__CUDACC__)
   asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+#else
+  ::symsim::nv::mbar_init_fence();
 #endif
 }
 __device__ __forceinline__ void mbarrier_arrive(uint64_t* mbar SYMSIM_SITE_PARAM) {

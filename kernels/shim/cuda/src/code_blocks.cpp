@@ -8,9 +8,13 @@
 
 #include "models/nvidia/code_cost.h"
 
-// The upper half counts the block's integer divisions (tools/code-weights/as).
+// Bits 16-23 count the block's integer divisions, the top byte its jumps (tools/code-weights/as).
 extern "C" void __symsim_code_insns(uint32_t insns) {
   symsim::nv::g_code_insns += insns & 0xffffu;
-  symsim::nv::g_code_divs += insns >> 16;
+  symsim::nv::g_code_divs += (insns >> 16) & 0xffu;
+  symsim::nv::g_code_jumps += insns >> 24;
 }
-extern "C" void __sanitizer_cov_trace_pc() { symsim::nv::g_code_insns += symsim::nv::kUnweighedBlockInsns; }
+extern "C" void __sanitizer_cov_trace_pc() {
+  symsim::nv::g_code_insns += symsim::nv::kUnweighedBlockInsns;
+  symsim::nv::g_code_jumps += 1;
+}
