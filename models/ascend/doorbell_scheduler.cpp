@@ -21,10 +21,9 @@ void DoorbellScheduler::attach(UdmaEngine* engine) { m_engines.push_back(engine)
 
 void DoorbellScheduler::post(DoorbellEvent e) {
   e.seq = m_seq++;
-  const Ps now = now_ps();
   // The earliest doorbell held: the batch's next (all due now) or the earliest waiting one.
   const Ps first = m_next < m_batch.size() ? m_batch[m_next].t : m_waiting_first_ps;
-  if (m_serving && e.t <= now) {
+  if (m_serving && e.t <= now_ps()) {
     // Rung while a batch is served (an engine's own store) and due already: served in order with it.
     m_batch.insert(std::upper_bound(m_batch.begin() + static_cast<std::ptrdiff_t>(m_next), m_batch.end(), e), e);
   } else {
@@ -32,6 +31,7 @@ void DoorbellScheduler::post(DoorbellEvent e) {
     m_waiting_first_ps = std::min(m_waiting_first_ps, e.t);
   }
   if (e.t >= first) return;  // the wake-up already pending comes first
+  const Ps now = now_ps();
   m_wake.notify(sc_core::sc_time::from_value(e.t > now ? e.t - now : 0));
 }
 
