@@ -3,13 +3,16 @@
 // a fixed order (their fabric and HBM reservations with them), whatever order SystemC resumed
 // the cores that rang them.
 //
-// Served in batches: a wake-up takes every doorbell due by then out of the waiting list, sorts
-// them once and serves them in that order (put-heavy: one batch of 32 doorbells per round). A
-// heap paid a sift per post and per serve, each moving 32-byte events over about six levels.
+// Served in batches: waiting doorbells are filed in groups of one time each (the 32 doorbells of
+// a put-heavy round are rung for one instant), the groups in a heap by time. A wake-up takes every
+// group due, sorts their doorbells once and serves them in that order. A heap of doorbells paid a
+// sift per post and per serve, each moving 32-byte events over about six levels.
 #pragma once
 #include <systemc>
 
+#include <array>
 #include <cstdint>
+#include <queue>
 #include <vector>
 
 #include "models/core/time.h"
@@ -44,10 +47,24 @@ class DoorbellScheduler : public sc_core::sc_module {
 
  private:
   void process();
+  // Files a waiting doorbell in its time's group.
+  void wait(const DoorbellEvent& e);
 
   std::vector<UdmaEngine*> m_engines;
-  std::vector<DoorbellEvent> m_waiting;  // not yet taken into a batch, in arrival order
-  Ps m_waiting_first_ps = UINT64_MAX;    // the earliest waiting doorbell's time
+  struct Group {
+    Ps t;
+    uint32_t slot;  // its doorbells: m_slots[slot], in arrival order
+    bool operator>(const Group& o) const { return t > o.t; }  // groups of one time may come in any order
+  };
+  static constexpr uint32_t kNoSlot = UINT32_MAX;
+  std::priority_queue<Group, std::vector<Group>, std::greater<Group>> m_groups;
+  std::vector<std::vector<DoorbellEvent>> m_slots;
+  std::vector<uint32_t> m_free_slots;
+  // The groups made last that still wait: a core rings each QP for the next few rounds in a row
+  // (put-heavy: 4-5 times, again for its next QP), so a doorbell mostly finds its group here.
+  static constexpr size_t kRecent = 8;
+  std::array<Group, kRecent> m_recent;  // slot kNoSlot: none
+  size_t m_recent_next = 0;  // where the next new group goes (the oldest is replaced)
   std::vector<DoorbellEvent> m_batch;    // due at this wake-up, sorted; served from m_next
   size_t m_next = 0;
   bool m_serving = false;  // in process's loop: a doorbell due now joins the batch
