@@ -110,13 +110,10 @@ namespace {
 
 // calib_probe mode 21 (pull's step per token, all its parts) in pull_1pe's shape, 4 CTAs x 4 warps;
 // `variant` + 8: through SymBuffer::map with a run-time source, + 16: pull's run-time divisions.
-// The step's costs were fitted with the routing table and counters the host memsets out of L2;
-// with them in (l2.memset_allocates, as on the GPU) these rows re-simulate 0.86-0.89 (docs/hw-accuracy.md,
-// seventeenth pass (s19-mem)): the tests keep the state they were fitted in.
 double pull_step_ns(int variant) {
   return calib_probe_value({"platform=h200", "kernel.args.mode=21", "kernel.args.bytes=7168", "kernel.args.count=64",
                             "kernel.args.warps=4", "kernel.blocks=4", "kernel.args.window_kib=16384", "kernel.args.hot=1",
-                            "kernel.args.inflight=" + std::to_string(7 + variant), "platform.l2.memset_allocates=0"});
+                            "kernel.args.inflight=" + std::to_string(7 + variant)});
 }
 
 }  // namespace
