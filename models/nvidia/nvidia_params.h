@@ -43,6 +43,7 @@ struct NvidiaParams {
   double l2_latency_ns = 0;        // one way SM -> L2 (a load round trip is twice this)
   double hbm_latency_ns = 0;       // extra for a bulk read served by HBM instead of L2
   double l2_effective_bytes = 0;   // what the L2 holds of scattered lines (LRU; misses go to HBM)
+  double l2_memset_allocates = 0;    // 1: a host cudaMemset's lines are in L2 after it
   double hbm_bytes = 0;
   double hbm_gbytes_per_s = 0;
   double mem_reorder_window_ns = 0;     // largest seeded extra delay of a weak/relaxed local store

@@ -268,3 +268,29 @@ TEST(PerSmModel, ABulkStoreLetsItsThreadGoOn) {  // shim.store_round_warp.l2.716
 TEST(PerSmModel, ABulkStorePaidByItsThread) {  // the rule above matters: 1.47 without it
   EXPECT_GT(probe(round_warp(20, 7168, {"platform.tma.store_issue_ns=87", "platform.tma.store_gap_ns=0"})), 1.3 * 117.5);
 }
+
+namespace {
+
+// calib_probe mode 23: 32 rows of 7168 B read once by one warp, the window in state `hot`
+// (0 never written, 1 written just before, 2 written then pushed out by a 160 MiB memset);
+// `inflight` 3 bulk loads, 4 plain 16 B loads.
+std::vector<std::string> rows_once(int inflight, int hot) {
+  return {"kernel.args.mode=23",  "kernel.args.bytes=7168",  "kernel.args.inflight=" + std::to_string(inflight),
+          "kernel.args.warps=1",  "kernel.args.count=32",    "kernel.args.window_kib=1024",
+          "kernel.args.hot=" + std::to_string(hot), "kernel.blocks=1", "platform.l2.memset_allocates=1"};
+}
+
+}  // namespace
+
+// With l2.memset_allocates (0 in the h200 preset for now: docs/hw-accuracy.md, seventeenth pass
+// (s19-mem)) a host cudaMemset's writes allocate in L2, so 160 MiB of them push a window written
+// before out of it: the window's rows then read from HBM (19,970 ns on the H200, 11,960 from L2).
+TEST(PerSmModel, AMemsetPushesAWindowOutOfL2) {  // fresh.bulk_load.evicted.7168.32r.c1w1_ns
+  EXPECT_NEAR(probe(rows_once(3, 2)), 19970, 0.15 * 19970);  // 0.52 of it with the L2 left as it was
+}
+
+// The same for a warp's plain 16 B loads: 56,400 / 57,810 ns in the seventeenth pass's call (the
+// eighth pass's machine read 95,300); 0.6 of it with the window left in L2.
+TEST(PerSmModel, PlainLoadsOfAWindowAMemsetPushedOut) {  // fresh.plain_load.evicted.7168.32r.c1w1_ns
+  EXPECT_NEAR(probe(rows_once(4, 2)), 57100, 5710);
+}

@@ -263,6 +263,8 @@ cudaError_t cudaMemset(void* dst, int value, size_t bytes) {
   cuda::host_wait_time(cuda::copy_ps(0));
   cuda::system().visibility().settle(cuda::now_ps());
   std::memset(dst, value, bytes);
+  // Its writes allocate in L2 (what does not fit pushes out what was there).
+  if (cuda::system().params().l2_memset_allocates) cuda::system().l2_access(dst, bytes);
   return cuda::set_error(cudaSuccess);
 }
 
