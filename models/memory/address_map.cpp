@@ -12,22 +12,18 @@ void AddressMap::add(Region r) {
       (it != m_regions.begin() && std::prev(it)->end > r.begin))
     throw std::logic_error("overlapping address regions: " + r.name);
   const auto i = it - m_regions.begin();
+  if (it != m_regions.end()) m_cache.fill(Slot{});  // the indices from `it` on move
   m_begins.insert(m_begins.begin() + i, r.begin);
   m_ends.insert(m_ends.begin() + i, r.end);
   m_regions.insert(it, std::move(r));
-  m_recent[0] = m_recent[1] = SIZE_MAX;
 }
 
-const Region* AddressMap::find(const void* p, uint64_t len) const {
-  const auto a = reinterpret_cast<uintptr_t>(p);
-  for (const size_t i : m_recent)
-    if (i != SIZE_MAX && a >= m_begins[i] && a < m_ends[i]) return a + len > m_ends[i] ? nullptr : &m_regions[i];
+const Region* AddressMap::find_uncached(uintptr_t a, uint64_t len) const {
   const auto it = std::upper_bound(m_begins.begin(), m_begins.end(), a);
   if (it == m_begins.begin()) return nullptr;
   const auto i = static_cast<size_t>(it - m_begins.begin()) - 1;
   if (a >= m_ends[i]) return nullptr;
-  m_recent[1] = m_recent[0];
-  m_recent[0] = i;
+  m_cache[slot_of(a >> kChunkShift)] = {a >> kChunkShift, i};
   if (a + len > m_ends[i]) return nullptr;
   return &m_regions[i];
 }

@@ -2,6 +2,7 @@
 // Unified Buffer, and MMIO windows (doorbells). Regions are registered while the platform is
 // built and looked up by binary search.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -32,18 +33,36 @@ struct Region {
 class AddressMap {
  public:
   void add(Region r);
-  // The region holding [p, p+len), or nullptr.
-  const Region* find(const void* p, uint64_t len = 1) const;
+  // The region holding [p, p+len), or nullptr. Inline: the checkers, copies and vector
+  // instructions look up about 50 addresses per MoE WQE, nearly all found in the cache.
+  const Region* find(const void* p, uint64_t len = 1) const {
+    const auto a = reinterpret_cast<uintptr_t>(p);
+    const Slot& s = m_cache[slot_of(a >> kChunkShift)];
+    if (s.chunk == a >> kChunkShift && a >= m_begins[s.index] && a < m_ends[s.index])
+      return a + len > m_ends[s.index] ? nullptr : &m_regions[s.index];
+    return find_uncached(a, len);
+  }
   const std::vector<Region>& regions() const { return m_regions; }
 
  private:
+  // The region last found in each 64 KiB chunk, direct-mapped by a hash of the chunk: the
+  // cores of all PEs interleave, and their Unified Buffers and HBM (the same offsets on every
+  // PE) would thrash a cache of the last few regions. A chunk holding two regions' ends keeps
+  // the one found last; a slot is only a hint, checked against the region's bounds.
+  static constexpr unsigned kChunkShift = 16;
+  static constexpr unsigned kSlotBits = 11;
+  struct Slot {
+    uintptr_t chunk = UINTPTR_MAX;
+    size_t index = 0;
+  };
+  static size_t slot_of(uintptr_t chunk) { return (chunk * 0x9E3779B97F4A7C15ull) >> (64 - kSlotBits); }
+  const Region* find_uncached(uintptr_t a, uint64_t len) const;
+
   std::vector<Region> m_regions;  // sorted by begin, non-overlapping
-  // m_regions[i].begin and .end, packed: find runs on every copy and poll, and searching these
-  // touches a few cache lines where the Region records (with their names) touch one per step.
+  // m_regions[i].begin and .end, packed: a search touches a few cache lines where the Region
+  // records (with their names) touch one per step.
   std::vector<uintptr_t> m_begins, m_ends;
-  // The two regions found last: a core's copies go back and forth between its Unified Buffer
-  // and its PE's HBM, and a hit skips the search.
-  mutable size_t m_recent[2] = {SIZE_MAX, SIZE_MAX};
+  mutable std::array<Slot, size_t{1} << kSlotBits> m_cache{};
 };
 
 }  // namespace symsim

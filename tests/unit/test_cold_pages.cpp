@@ -107,3 +107,27 @@ TEST(ColdPages, UnwatchedRegionLeavesItsBudget) {
   EXPECT_EQ(filled.evicted, before.evicted);  // 4 pages under a budget of 4: nothing of the first region counts
   EXPECT_GT(cold_pages::stats().evicted, filled.evicted);
 }
+
+// Listed pages handed back as zero (store_zeros), one of them mapped again (listed twice), are
+// passed over or evicted without being read while unmapped (the handler would die on its own
+// SIGBUS), and every page reads back its bytes.
+TEST(ColdPages, ClearedListedPagesAreEvictedSafely) {
+  constexpr int kPages = 8;
+  const uint64_t budget = cold_pages::set_budget_pages(4);
+  SparseRegion region(kPages * kPage, true, "test.cold.cleared");
+  region.watch_cold_pages();
+  const cold_pages::Stats before = cold_pages::stats();
+  for (int i = 0; i < 4; ++i) std::memcpy(region.base() + i * kPage, pattern(i).data(), kPage);
+  SparseRegion::store_zeros(region.base() + kPage, 2 * kPage);  // pages 1 and 2 go, still listed
+  region.base()[kPage] = 0;  // page 1 mapped again: listed twice
+  for (int i = 4; i < kPages; ++i) std::memcpy(region.base() + i * kPage, pattern(i).data(), kPage);
+  for (int round = 0; round < 2; ++round)
+    for (int i = 0; i < kPages; ++i) {
+      const std::vector<uint8_t> want = i == 1 || i == 2 ? std::vector<uint8_t>(kPage, 0) : pattern(i);
+      ASSERT_EQ(std::memcmp(region.base() + i * kPage, want.data(), kPage), 0) << "page " << i << " round " << round;
+    }
+  const cold_pages::Stats after = cold_pages::stats();
+  cold_pages::set_budget_pages(budget);
+  if (after.faults == before.faults) GTEST_SKIP() << "userfaultfd is not available here: nothing was watched";
+  EXPECT_GT(after.evicted - before.evicted, uint64_t{kPages});
+}

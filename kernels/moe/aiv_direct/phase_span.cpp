@@ -5,6 +5,7 @@
 #include "models/ascend/aiv_core.h"
 #include "models/platform/ascend_system.h"
 #include "symsim/shim_core.h"
+#include "symsim/shim_runtime.h"
 
 namespace moe::aiv {
 

@@ -17,23 +17,10 @@ namespace symsim::shim {
 
 namespace {
 std::unique_ptr<World> g_world;
-
-// Local to this file so that it inlines: the shim is built position-independent, where GCC
-// calls a global function even from its own file (about 100 calls per MoE WQE).
-void count_call() {
-  ExecContext* x = current_exec();
-  if (x && x->uncounted == 0) ++x->shim_calls;
-}
 }  // namespace
 
 World& world() { return *g_world; }
 Ps now_ps() { return sim_now_ps(); }
-
-AscendSystem& system() {
-  count_call();
-  return *g_world->sys;
-}
-bool has_system() { return g_world && g_world->sys; }
 
 HostState& host() {
   ExecContext* ctx = current_exec();
@@ -41,12 +28,7 @@ HostState& host() {
   return *static_cast<HostState*>(ctx->host);
 }
 
-AivCore& core() {
-  count_call();
-  AivCore* c = AivCore::current();
-  if (!c) throw std::logic_error("a device API was called outside a kernel");
-  return *c;
-}
+void detail::no_core() { throw std::logic_error("a device API was called outside a kernel"); }
 
 BlockContext& block() {
   AivCore& c = core();
@@ -54,7 +36,7 @@ BlockContext& block() {
 }
 
 int my_pe() {
-  count_call();
+  detail::count_call();
   return current_exec() ? current_exec()->pe : -1;
 }
 int n_pes() { return system().n_pes(); }
@@ -76,6 +58,7 @@ void start(AscendSystem& sys, std::function<void(int pe)> host_main) {
   g_world = std::make_unique<World>();
   World& w = *g_world;
   w.sys = &sys;
+  detail::g_system = &sys;
   w.hosts.resize(sys.n_pes());
   w.blocks.resize(sys.n_pes());
   w.launch_blocks.assign(sys.n_pes(), 0);
@@ -99,7 +82,10 @@ void start(AscendSystem& sys, std::function<void(int pe)> host_main) {
   }
 }
 
-void stop() { g_world.reset(); }
+void stop() {
+  g_world.reset();
+  detail::g_system = nullptr;
+}
 
 bool all_hosts_finished() {
   for (const HostState& h : g_world->hosts)

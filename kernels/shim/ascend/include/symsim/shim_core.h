@@ -42,9 +42,7 @@ struct BlockContext {
   uint64_t ub_bytes = 0;
 };
 
-AscendSystem& system();
-bool has_system();
-AivCore& core();            // the running block's core (throws on a host thread)
+// system(), has_system() and core(): symsim/shim_runtime.h (inline there, where ExecContext is known).
 BlockContext& block();      // the running block
 int my_pe();
 int n_pes();

@@ -13,10 +13,38 @@
 #include "models/core/time.h"
 
 namespace symsim {
+class AivCore;
 class AscendSystem;
 }
 
 namespace symsim::shim {
+
+namespace detail {
+// The running simulation's system, from start() to stop(). system(), has_system() and core()
+// are inline: shim code calls them about 120 times per MoE WQE, and the shim is built
+// position-independent, where a call to another file's function is never inlined.
+inline AscendSystem* g_system = nullptr;
+// A shim call of the running coroutine, unless it is part of an observation or pipe sync
+// (ExecContext::shim_calls).
+inline void count_call() {
+  ExecContext* x = current_exec();
+  if (x && x->uncounted == 0) ++x->shim_calls;
+}
+[[noreturn]] void no_core();  // throws: a device API was called outside a kernel
+}  // namespace detail
+
+inline AscendSystem& system() {
+  detail::count_call();
+  return *detail::g_system;
+}
+inline bool has_system() { return detail::g_system != nullptr; }
+// The running block's core (throws on a host thread).
+inline AivCore& core() {
+  detail::count_call();
+  ExecContext* x = current_exec();
+  if (!x || !x->core) detail::no_core();
+  return *x->core;
+}
 
 // A kernel block that stopped on a trap.
 struct TrapRecord {
