@@ -12,6 +12,8 @@ constexpr size_t kPageBytes = 4096;
 // Stack bytes above a suspended fiber's stack pointer that its resumption touches at once
 // (saved registers, then the frames of the yield and the device call that yielded).
 constexpr int kPrefetchLines = 16;
+// Stack bytes below it that the thread's next calls write (its frames of the last resumption).
+constexpr int kPrefetchLinesBelow = 4;
 
 // Boost.Context's StackAllocator concept over a StackPool.
 struct PooledStack {
@@ -71,6 +73,7 @@ void Fiber::start(StackPool& pool, std::function<void()> body) {
 void Fiber::prefetch_stack(const void* sp) {
   if (!sp) return;
   for (int line = 0; line < kPrefetchLines; ++line) __builtin_prefetch(static_cast<const char*>(sp) + 64 * line);
+  for (int line = 1; line <= kPrefetchLinesBelow; ++line) __builtin_prefetch(static_cast<const char*>(sp) - 64 * line, 1);
 }
 
 void Fiber::resume() {

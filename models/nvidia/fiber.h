@@ -59,8 +59,9 @@ class Fiber {
     std::memcpy(&sp, static_cast<const void*>(&m_self), sizeof(sp));
     return sp;
   }
-  // Starts fetching what resume() touches first at `sp`: the registers saved there and the
-  // frames just above them (no effect on what runs).
+  // Starts fetching what resume() touches first at `sp`: the registers saved there, the
+  // frames just above them and the lines just below that its next calls write (no effect on
+  // what runs).
   static void prefetch_stack(const void* sp);
   bool started() const { return m_started; }
   bool finished() const { return m_started && !m_self; }
