@@ -62,8 +62,10 @@ void PipeSyncMissingChecker::on_copy(const CopyRecord& c) {
       if (raw || war) conflicts.push_back({&a, x, raw});
     }
   }
-  // Reported in program order of the earlier accesses (sequence numbers are unique).
-  std::sort(conflicts.begin(), conflicts.end(), [](const Conflict& l, const Conflict& r) { return l.a->seq < r.a->seq; });
+  // Reported in program order of the earlier accesses (sequence numbers are unique). Nearly
+  // every copy has no conflict: the sort's call is skipped then.
+  if (conflicts.size() > 1)
+    std::sort(conflicts.begin(), conflicts.end(), [](const Conflict& l, const Conflict& r) { return l.a->seq < r.a->seq; });
   for (const Conflict& f : conflicts) {
     Access& a = *f.a;
     a.reported |= bit;
