@@ -62,25 +62,11 @@ void PipeSyncMissingChecker::on_copy(const CopyRecord& c) {
       if (raw || war) conflicts.push_back({&a, x, raw});
     }
   }
-  // Reported in program order of the earlier accesses (sequence numbers are unique).
-  std::sort(conflicts.begin(), conflicts.end(), [](const Conflict& l, const Conflict& r) { return l.a->seq < r.a->seq; });
-  for (const Conflict& f : conflicts) {
-    Access& a = *f.a;
-    a.reported |= bit;
-    Hazard h;
-    h.id = kPipeSyncMissing.name;
-    h.pe = c.pe;
-    h.core = c.core;
-    h.addr = m_ctx.addr(f.raw ? std::max(a.begin, rb) : std::max(a.begin, wb));
-    h.time_ps = c.issue_ps;
-    h.site = site_text(c.site);
-    h.detail = fmt::format(
-        "PIPE_{} {} bytes that PIPE_{} {}{} with no SetFlag/WaitFlag<{}_{}> or PipeBarrier between them: on the "
-        "device the two pipes run concurrently, so PIPE_{} may see {} bytes",
-        pipe_name(q), f.raw ? "reads" : "overwrites", pipe_name(f.pipe), a.write ? "wrote" : "reads",
-        at_site(a.site), pipe_name(f.pipe), pipe_name(q), pipe_name(q), f.raw ? "stale" : "its own bytes clobber in-use");
-    m_ctx.log.report(std::move(h));
-  }
+  // Reported in program order of the earlier accesses (sequence numbers are unique). Nearly
+  // every copy has no conflict: the sort's call is skipped then.
+  if (conflicts.size() > 1)
+    std::sort(conflicts.begin(), conflicts.end(), [](const Conflict& l, const Conflict& r) { return l.a->seq < r.a->seq; });
+  for (const Conflict& f : conflicts) report(c, f);
   // Before the list grows, it forgets what can never be reported: accesses out of the window,
   // and those ordered before every other pipe (polling loops, a copy and a SetFlag/WaitFlag per
   // poll, keep short lists). Trimming only here, not on every sync, keeps a list no longer than
@@ -93,6 +79,29 @@ void PipeSyncMissingChecker::on_copy(const CopyRecord& c) {
   while (!mine.empty() && mine.front().seq < forget) mine.pop_front();
   if (!m_ctx.in_queue_ring(c.src)) mine.emplace_back(Access{rb, re, k.seq++, false, 0, c.site});
   mine.emplace_back(Access{wb, we, k.seq++, true, 0, c.site});
+}
+
+// Out of line: the loop of every copy keeps a small frame (a report is rare).
+void PipeSyncMissingChecker::report(const CopyRecord& c, const Conflict& f) {
+  const int q = c.pipe;
+  const unsigned bit = 1u << q;
+  const uint8_t* rb = c.src;
+  const uint8_t* wb = c.dst;
+  Access& a = *f.a;
+  a.reported |= bit;
+  Hazard h;
+  h.id = kPipeSyncMissing.name;
+  h.pe = c.pe;
+  h.core = c.core;
+  h.addr = m_ctx.addr(f.raw ? std::max(a.begin, rb) : std::max(a.begin, wb));
+  h.time_ps = c.issue_ps;
+  h.site = site_text(c.site);
+  h.detail = fmt::format(
+      "PIPE_{} {} bytes that PIPE_{} {}{} with no SetFlag/WaitFlag<{}_{}> or PipeBarrier between them: on the "
+      "device the two pipes run concurrently, so PIPE_{} may see {} bytes",
+      pipe_name(q), f.raw ? "reads" : "overwrites", pipe_name(f.pipe), a.write ? "wrote" : "reads",
+      at_site(a.site), pipe_name(f.pipe), pipe_name(q), pipe_name(q), f.raw ? "stale" : "its own bytes clobber in-use");
+  m_ctx.log.report(std::move(h));
 }
 
 void PipeSyncMissingChecker::on_pipe_sync(const PipeSyncRecord& s) {

@@ -51,6 +51,7 @@ class PipeSyncMissingChecker : public Checker {
     int pipe;
     bool raw;
   };
+  [[gnu::noinline]] void report(const CopyRecord& c, const Conflict& f);
   PerCore<Core> m_cores;
   std::vector<Conflict> m_conflicts;  // one copy's, kept to reuse its storage
 };
