@@ -147,8 +147,9 @@ uint64_t warp_op(WarpOp op, uint32_t mask, uint64_t value, uint32_t arg, uint32_
   const auto& prm = sys.params();
   const bool shuffle = op == WarpOp::ShflIdx || op == WarpOp::ShflUp || op == WarpOp::ShflDown || op == WarpOp::ShflXor;
   // A shuffle of the same operands as the warp's last one (dispatch's loop over the lanes' `dst`)
-  // does not depend on that one's result: the GPU issues such shuffles back to back (rows
-  // code.shfl_indep4.w1_ns, shim.dispatch_route.*.shfl_ns), where a chain waits for each result.
+  // does not depend on that one's result: the GPU issues such shuffles back to back (row
+  // code.shfl_indep4.w1_ns; intranode_dispatch's SASS, docs/hw-accuracy.md s19-sass), where a
+  // chain waits for each result. A chain whose result equals its operand is taken as independent.
   bool same_operands = shuffle && w.shfl_last;
   if (shuffle) {
     for (uint32_t l = 0; l < 32; ++l) {
