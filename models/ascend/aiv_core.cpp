@@ -33,14 +33,16 @@ Ps AivCore::slowed(Ps d) const {  // a straggler fault slows this core's work
 
 void AivCore::sync() {
   const Ps now = now_ps();
+  // The keeper's sync() and reset() less the next sync point that reset() computes on every sync
+  // (a call into the library for the time): CoreQuantumKeeper::need_sync does not read it.
   if (m_local_ps > now) {
     m_keeper.set(sc_core::sc_time::from_value(m_local_ps - now));
-    m_keeper.sync();  // waits out the local time; SystemC time is then m_local_ps
+    sc_core::wait(m_keeper.get_local_time());  // SystemC time is then m_local_ps
     make_current();
   } else {
     m_local_ps = now;
-    m_keeper.reset();
   }
+  m_keeper.set(sc_core::SC_ZERO_TIME);
   // Kernel code runs on from here and may store to GM directly: whatever read those bytes up
   // to now (an engine streaming a put's source) has read them first.
   m_visibility.settle(m_local_ps);
