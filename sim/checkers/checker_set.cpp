@@ -42,8 +42,8 @@ void CheckerSet::attach(Hooks& hooks) {
   const bool sites = !m_checkers.empty() || hang_report;
   // The per-WQE hooks go through the hub (the members' order below); the members' other hooks
   // are dispatched by `hooks` as before.
-  m_hub = std::make_unique<Hub>(m_qps, sites ? &m_sites : nullptr, hang_report ? &m_history : nullptr, m_completions.get(),
-                                m_checkers);
+  m_hub = std::make_unique<Hub>(m_ctx, m_qps, sites ? &m_sites : nullptr, hang_report ? &m_history : nullptr,
+                                m_completions.get(), m_checkers);
   if (!m_hub->empty()) hooks.attach(m_hub.get());
   if (sites) hooks.attach(&m_sites);  // first: the others look sites up
   if (hang_report) hooks.attach(&m_history);

@@ -31,8 +31,8 @@ const char* pipe_name(int p) {
 
 void PipeSyncMissingChecker::on_block_start(int pe, int core, const char*, Ps) { m_cores[{pe, core}] = Core{}; }
 
-void PipeSyncMissingChecker::on_copy(const CopyRecord& c) {
-  if (m_ctx.in_queue_ring(c.dst)) return;  // WQE staging: ordered with the doorbell by the shim
+void PipeSyncMissingChecker::on_copy(const CopyRecord& c, const CopyEnds& at) {
+  if (at.dst.ring_pe >= 0) return;  // WQE staging: ordered with the doorbell by the shim
   Core& k = m_cores[{c.pe, c.core}];
   const int q = c.pipe;
   const unsigned bit = 1u << q;
@@ -77,7 +77,7 @@ void PipeSyncMissingChecker::on_copy(const CopyRecord& c) {
     if (p != q) before_all = std::min(before_all, k.ordered[q][p]);
   const uint64_t forget = std::max(window, before_all);
   while (!mine.empty() && mine.front().seq < forget) mine.pop_front();
-  if (!m_ctx.in_queue_ring(c.src)) mine.emplace_back(Access{rb, re, k.seq++, false, 0, c.site});
+  if (at.src.ring_pe < 0) mine.emplace_back(Access{rb, re, k.seq++, false, 0, c.site});
   mine.emplace_back(Access{wb, we, k.seq++, true, 0, c.site});
 }
 

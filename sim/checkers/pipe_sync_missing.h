@@ -19,7 +19,8 @@ class PipeSyncMissingChecker : public Checker {
  public:
   using Checker::Checker;
   void on_block_start(int pe, int core, const char* kernel, Ps t) override;
-  void on_copy(const CopyRecord& c) override;
+  // The hub calls it with the copy's ends classified (checker_hub.h).
+  void on_copy(const CopyRecord& c, const CopyEnds& at);
   void on_pipe_sync(const PipeSyncRecord& s) override;
 
  private:

@@ -226,8 +226,8 @@ void SrcReuseChecker::requeue_top(Ps t) {
   m_expiry[i] = moving;
 }
 
-void SrcReuseChecker::on_copy(const CopyRecord& c) {
-  if (m_ctx.in_unified_buffer(c.dst) || m_ctx.in_queue_ring(c.dst)) return;
+void SrcReuseChecker::on_copy(const CopyRecord& c, const CopyEnds& at) {
+  if (at.dst.unified_buffer || at.dst.ring_pe >= 0) return;
   on_rewrite({c.pe, c.core, c.dst, c.bytes, c.issue_ps, c.site, "copy"});
 }
 
