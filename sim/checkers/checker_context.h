@@ -8,6 +8,7 @@
 
 #include "sim/catalog/hazard_id.h"
 #include "sim/checkers/hazard_log.h"
+#include "sim/checkers/pending_flags.h"
 #include "sim/checkers/site_index.h"
 #include "models/core/observer.h"
 #include "models/core/qp_table.h"
@@ -43,6 +44,8 @@ struct CheckerContext {
   CompletionKnowledge* completions = nullptr;
   // The per-QP records of the per-WQE rules (qp_record.h; CheckerSet owns it, never null).
   QpTable<QpRecord>* qps = nullptr;
+  // The SetFlags not yet waited, per core (pending_flags.h; CheckerSet owns it, never null).
+  PendingFlags* pending_flags = nullptr;
   // A hazard at a QP's WQE, with the site that posted it filled in.
   Hazard at_wqe(const HazardId& id, const QpRef& q, uint32_t wqe, Ps t) const;
 

@@ -7,6 +7,7 @@
 #include "sim/checkers/cq_overflow.h"
 #include "sim/checkers/cqe_error_unchecked.h"
 #include "sim/checkers/dst_write_race.h"
+#include "sim/checkers/event_id_unpaired.h"
 #include "sim/checkers/flag_before_data.h"
 #include "sim/checkers/gm_out_of_bounds.h"
 #include "sim/checkers/pipe_sync_missing.h"
@@ -45,6 +46,7 @@ CheckerSet::Hub::Hub(const CheckerContext& ctx, QpRecords& qps, SiteIndex* sites
     pick(m_gm_bounds, c.get());
     pick(m_torn_block, c.get());
     pick(m_pipe_sync, c.get());
+    pick(m_event_id, c.get());
     pick(m_ub_bounds, c.get());
     pick(m_unaligned, c.get());
     pick(m_core_race, c.get());
@@ -54,7 +56,7 @@ CheckerSet::Hub::Hub(const CheckerContext& ctx, QpRecords& qps, SiteIndex* sites
 bool CheckerSet::Hub::empty() const {
   return !m_sites && !m_history && !m_completions && !m_torn_wqe && !m_cq_overflow && !m_completion_errors &&
          !m_cqe_unchecked && !m_unreaped && !m_multi_producer && !m_src_reuse && !m_dst_race && !m_flag_before_data &&
-         !m_gm_bounds && !m_torn_block && !m_pipe_sync && !m_ub_bounds && !m_unaligned && !m_core_race;
+         !m_gm_bounds && !m_torn_block && !m_pipe_sync && !m_event_id && !m_ub_bounds && !m_unaligned && !m_core_race;
 }
 
 __attribute__((noinline)) QpRecord& CheckerSet::Hub::look_up(const QpRef& q) {
@@ -132,6 +134,37 @@ void CheckerSet::Hub::on_copy(const CopyRecord& c) {
   if (m_gm_bounds) m_gm_bounds->on_copy(c, at);
   if (m_unaligned) m_unaligned->on_copy(c, at);
   if (m_core_race) m_core_race->on_copy(c, at);
+}
+
+void CheckerSet::Hub::on_pipe_sync(const PipeSyncRecord& s) {
+  if (s.kind == PipeSyncRecord::kBarrier) {
+    if (m_pipe_sync) m_pipe_sync->on_barrier(s);
+    return;
+  }
+  if (!m_pipe_sync && !m_event_id) return;
+  std::vector<PendingFlag>& pending = (*m_ctx.pending_flags)[{s.pe, s.core}];
+  PendingFlag* set = find_pending(pending, s);  // the event's SetFlag not yet waited (null: none)
+  if (s.kind == PipeSyncRecord::kSetFlag) {
+    if (m_event_id) m_event_id->on_set_flag(s, set);
+    if (set) {
+      set->site = s.site;  // the new SetFlag replaces the pending one
+    } else {
+      pending.push_back({s.src_pipe, s.dst_pipe, s.event_id, 0, s.site});
+      set = &pending.back();
+    }
+    if (m_pipe_sync) m_pipe_sync->on_set_flag(s, *set);
+    return;
+  }
+  if (m_pipe_sync && s.matched && set) m_pipe_sync->on_wait_flag(s, *set);
+  if (m_event_id) m_event_id->on_wait_flag(s);
+  if (s.matched && set) {  // consumed
+    *set = pending.back();
+    pending.pop_back();
+  }
+}
+
+void CheckerSet::Hub::on_block_start(int pe, int core, const char*, Ps) {
+  if (m_pipe_sync || m_event_id) (*m_ctx.pending_flags)[{pe, core}].clear();
 }
 
 }  // namespace symsim

@@ -1,10 +1,11 @@
 // The per-WQE hooks (post, doorbell store, SQ doorbell, fetch, execution, reap, CQ doorbell)
-// and the copies of every Ascend rule, behind one observer: the models' hook dispatch calls it once per event,
+// and the copies and pipe syncs of every Ascend rule, behind one observer: the models' hook dispatch calls it once per event,
 // and it calls the enabled rules directly (no virtual call, no listener list per rule), in the
 // order they were attached before (the call-site index, the write history, the shared
 // completion record, then the rules by rank). Rules that act only on a rare event (an error
 // CQE, a CQ overflow, a CQ doorbell store) are skipped by a compare here. A copy's two ends
-// are classified here once (UB, queue ring, ...) for the about ten rules that hear it.
+// are classified here once (UB, queue ring, ...) for the about ten rules that hear it; a
+// SetFlag's or WaitFlag's pending SetFlag is looked up once for the two rules that need it.
 #pragma once
 #include <memory>
 #include <vector>
@@ -22,6 +23,7 @@ class UnreapedCompletionsChecker;
 class QpMultiProducerChecker;
 class SrcReuseChecker;
 class DstWriteRaceChecker;
+class EventIdUnpairedChecker;
 class FlagBeforeDataChecker;
 class GmOutOfBoundsChecker;
 class PipeSyncMissingChecker;
@@ -45,6 +47,8 @@ class CheckerSet::Hub : public AscendObserver {
   void on_cqe_reaped(const QpRef& q, uint32_t cqe_index, const uint8_t* cqe, int core, Ps t) override;
   void on_cq_doorbell(const QpRef& q, uint32_t consumer_index, Ps t) override;
   void on_copy(const CopyRecord& c) override;
+  void on_pipe_sync(const PipeSyncRecord& s) override;
+  void on_block_start(int pe, int core, const char* kernel, Ps t) override;
 
  private:
   // A WQE's post, doorbell store and SQ doorbell come in a row for one QP: remember the QP
@@ -74,6 +78,7 @@ class CheckerSet::Hub : public AscendObserver {
   TornBlockConsumedChecker* m_torn_block = nullptr;       // 110
   FlagBeforeDataChecker* m_flag_before_data = nullptr;    // 120
   PipeSyncMissingChecker* m_pipe_sync = nullptr;          // 130
+  EventIdUnpairedChecker* m_event_id = nullptr;           // 140
   UbOutOfBoundsChecker* m_ub_bounds = nullptr;            // 150
   GmOutOfBoundsChecker* m_gm_bounds = nullptr;            // 160
   UnalignedAccessChecker* m_unaligned = nullptr;          // 170

@@ -21,6 +21,7 @@ using AscendCheckers = catalog::Registry<catalog::CheckerFactory<CheckerContext,
 
 CheckerSet::CheckerSet(HazardLog& log, AscendSystem& sys) : m_sites(m_qps), m_ctx{log, sys, m_sites, {}}, m_history(m_ctx) {
   m_ctx.qps = &m_qps;
+  m_ctx.pending_flags = &m_pending_flags;
   // The rules that judge by happens-before share one record of posts and reaps per QP.
   for (const HazardId& id : {kFlagBeforeData, kSrcReuseBeforeCompletion, kDstWriteRace})
     if (log.enabled(id.name) && !m_completions) m_completions = std::make_unique<CompletionKnowledge>(m_ctx);
