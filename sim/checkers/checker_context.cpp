@@ -53,8 +53,9 @@ CheckerContext::Where CheckerContext::where_in(const void* p, const Region* r) c
   w.p = p;
   w.region = r;
   w.unified_buffer = r && r->kind == RegionKind::kUnifiedBuffer;
+  if (!r || w.unified_buffer) return w;  // most copy ends in MoE: a UB holds no rings
   // The region answers both questions (instead of a scan over every PE's rings).
-  w.ring_pe = r && r->pe >= 0 && r->pe < sys.n_pes() && sys.memory(r->pe).queue_region.contains(p, 1) ? r->pe : -1;
+  w.ring_pe = r->pe >= 0 && r->pe < sys.n_pes() && sys.memory(r->pe).queue_region.contains(p, 1) ? r->pe : -1;
   return w;
 }
 

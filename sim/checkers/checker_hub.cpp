@@ -30,8 +30,8 @@ void pick(T*& slot, Checker* c) {
 }
 }  // namespace
 
-CheckerSet::Hub::Hub(const CheckerContext& ctx, QpRecords& qps, SiteIndex* sites, WriteHistory* history, CompletionKnowledge* completions,
-                     const std::vector<std::unique_ptr<Checker>>& checkers)
+CheckerSet::Hub::Hub(const CheckerContext& ctx, QpRecords& qps, SiteIndex* sites, WriteHistory* history,
+                     CompletionKnowledge* completions, const std::vector<std::unique_ptr<Checker>>& checkers)
     : m_ctx(ctx), m_qps(qps), m_sites(sites), m_history(history), m_completions(completions) {
   for (const auto& c : checkers) {
     pick(m_torn_wqe, c.get());

@@ -1,11 +1,12 @@
-// The per-WQE hooks (post, doorbell store, SQ doorbell, fetch, execution, reap, CQ doorbell)
-// and the copies and pipe syncs of every Ascend rule, behind one observer: the models' hook dispatch calls it once per event,
-// and it calls the enabled rules directly (no virtual call, no listener list per rule), in the
-// order they were attached before (the call-site index, the write history, the shared
-// completion record, then the rules by rank). Rules that act only on a rare event (an error
-// CQE, a CQ overflow, a CQ doorbell store) are skipped by a compare here. A copy's two ends
-// are classified here once (UB, queue ring, ...) for the about ten rules that hear it; a
-// SetFlag's or WaitFlag's pending SetFlag is looked up once for the two rules that need it.
+// The per-WQE hooks (post, doorbell store, SQ doorbell, fetch, execution, reap, CQ doorbell),
+// the copies and the pipe syncs of every Ascend rule, behind one observer: the models' hook
+// dispatch calls it once per event, and it calls the enabled rules directly (no virtual call,
+// no listener list per rule), in the order they were attached before (the call-site index, the
+// write history, the shared completion record, then the rules by rank). Rules that act only on
+// a rare event (an error CQE, a CQ overflow, a CQ doorbell store) are skipped by a compare here.
+// A copy's two ends are classified here once (UB, queue ring, ...) for the about ten rules that
+// hear it; a SetFlag's or WaitFlag's pending SetFlag is looked up once for the two rules that
+// need it.
 #pragma once
 #include <memory>
 #include <vector>
@@ -35,8 +36,8 @@ class UnalignedAccessChecker;
 class CheckerSet::Hub : public AscendObserver {
  public:
   // Null members are not attached (their rules are off).
-  Hub(const CheckerContext& ctx, QpRecords& qps, SiteIndex* sites, WriteHistory* history, CompletionKnowledge* completions,
-      const std::vector<std::unique_ptr<Checker>>& checkers);
+  Hub(const CheckerContext& ctx, QpRecords& qps, SiteIndex* sites, WriteHistory* history,
+      CompletionKnowledge* completions, const std::vector<std::unique_ptr<Checker>>& checkers);
   bool empty() const;
 
   void on_wqe_post(const PostRecord& p) override;
