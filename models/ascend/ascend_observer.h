@@ -11,6 +11,8 @@
 
 namespace symsim {
 
+struct Region;
+
 // A WQE a kernel posted through the SHMEM device API, with the call that posted it.
 struct PostRecord {
   QpRef qp;
@@ -34,6 +36,8 @@ struct CopyRecord {
   int pipe = 0;              // AivPipe
   uint8_t* dst = nullptr;
   const uint8_t* src = nullptr;
+  const Region* dst_region = nullptr;  // the address map's regions holding dst and src (null: none)
+  const Region* src_region = nullptr;
   uint64_t bytes = 0;          // read at src (and written at dst unless dst_bytes says otherwise)
   uint64_t dst_bytes = 0;      // written at dst when it differs from bytes (vector instructions); 0: bytes
   bool byte_granular = false;  // DataCopyPad / shim-internal: no 32 B length rule

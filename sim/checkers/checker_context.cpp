@@ -44,12 +44,18 @@ int CheckerContext::pe_of(const void* p) const {
 const CheckerContext::Where& CheckerContext::classify(const void* p) const {
   Where& w = m_where[m_where_next];
   m_where_next ^= 1;
-  // One address-map lookup answers both questions (instead of a scan over every PE's rings).
-  const Region* r = sys.addresses().find(p, 1);
+  w = where_in(p, sys.addresses().find(p, 1));
+  return w;
+}
+
+CheckerContext::Where CheckerContext::where_in(const void* p, const Region* r) const {
+  Where w;
   w.p = p;
   w.region = r;
   w.unified_buffer = r && r->kind == RegionKind::kUnifiedBuffer;
-  w.ring_pe = r && r->pe >= 0 && r->pe < sys.n_pes() && sys.memory(r->pe).queue_region.contains(p, 1) ? r->pe : -1;
+  if (!r || w.unified_buffer) return w;  // most copy ends in MoE: a UB holds no rings
+  // The region answers both questions (instead of a scan over every PE's rings).
+  w.ring_pe = r->pe >= 0 && r->pe < sys.n_pes() && sys.memory(r->pe).queue_region.contains(p, 1) ? r->pe : -1;
   return w;
 }
 

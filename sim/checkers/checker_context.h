@@ -8,6 +8,7 @@
 
 #include "sim/catalog/hazard_id.h"
 #include "sim/checkers/hazard_log.h"
+#include "sim/checkers/pending_flags.h"
 #include "sim/checkers/site_index.h"
 #include "models/core/observer.h"
 #include "models/core/qp_table.h"
@@ -35,7 +36,6 @@ struct CheckerContext {
   // Which PE's memory holds `p` (-1: none).
   int pe_of(const void* p) const;
   bool in_queue_ring(const void* p) const { return where(p).ring_pe >= 0; }  // an SQ/CQ ring of any PE
-  int queue_ring_pe(const void* p) const { return where(p).ring_pe; }  // the PE whose SQ/CQ rings hold `p` (-1: none)
   bool in_unified_buffer(const void* p) const { return where(p).unified_buffer; }
   // The engine's view of a QP (null when the engine has no such QP).
   const UdmaQp* engine_qp(const QpRef& q) const;
@@ -44,13 +44,15 @@ struct CheckerContext {
   CompletionKnowledge* completions = nullptr;
   // The per-QP records of the per-WQE rules (qp_record.h; CheckerSet owns it, never null).
   QpTable<QpRecord>* qps = nullptr;
+  // The SetFlags not yet waited, per core (pending_flags.h; CheckerSet owns it, never null).
+  PendingFlags* pending_flags = nullptr;
   // A hazard at a QP's WQE, with the site that posted it filled in.
   Hazard at_wqe(const HazardId& id, const QpRef& q, uint32_t wqe, Ps t) const;
 
-  // What kind of memory holds an address. A copy's rules ask this of its two ends about ten
-  // times in all: the last two addresses classified are remembered (one address-map lookup per
-  // end). The regions are fixed once the platform is built, so an answer never goes stale; the
-  // initial entries (null: no region) are what classify(nullptr) gives.
+  // What kind of memory holds an address. A copy's ends are classified once by the hub
+  // (CopyEnds); a store's rules ask of its destination twice: the last two addresses classified
+  // are remembered. The regions are fixed once the platform is built, so an answer never goes
+  // stale; the initial entries (null: no region) are what classify(nullptr) gives.
   struct Where {
     const void* p = nullptr;
     const Region* region = nullptr;  // the address map's region holding it (null: none)
@@ -63,8 +65,16 @@ struct CheckerContext {
     return classify(p);
   }
   const Where& classify(const void* p) const;
+  // `p` classified from the region that holds it (null: none).
+  Where where_in(const void* p, const Region* r) const;
   mutable Where m_where[2] = {};
   mutable unsigned m_where_next = 0;
+};
+
+// A copy's two ends, classified once for every rule that hears the copy (the checkers' hub does
+// it, from the regions the shim found).
+struct CopyEnds {
+  CheckerContext::Where src, dst;
 };
 
 // "WRITE", "READ", ... for messages.

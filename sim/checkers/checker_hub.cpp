@@ -2,16 +2,22 @@
 
 #include "models/ascend/wqe_layout.h"
 #include "sim/checkers/completion_errors.h"
+#include "sim/checkers/core_write_race.h"
 #include "sim/checkers/completion_knowledge.h"
 #include "sim/checkers/cq_overflow.h"
 #include "sim/checkers/cqe_error_unchecked.h"
 #include "sim/checkers/dst_write_race.h"
+#include "sim/checkers/event_id_unpaired.h"
 #include "sim/checkers/flag_before_data.h"
 #include "sim/checkers/gm_out_of_bounds.h"
+#include "sim/checkers/pipe_sync_missing.h"
 #include "sim/checkers/qp_multi_producer.h"
 #include "sim/checkers/site_index.h"
 #include "sim/checkers/src_reuse_before_completion.h"
+#include "sim/checkers/torn_block_consumed.h"
 #include "sim/checkers/torn_wqe.h"
+#include "sim/checkers/ub_out_of_bounds.h"
+#include "sim/checkers/unaligned_access.h"
 #include "sim/checkers/unreaped_completions.h"
 #include "sim/checkers/write_history.h"
 
@@ -24,9 +30,9 @@ void pick(T*& slot, Checker* c) {
 }
 }  // namespace
 
-CheckerSet::Hub::Hub(QpRecords& qps, SiteIndex* sites, WriteHistory* history, CompletionKnowledge* completions,
-                     const std::vector<std::unique_ptr<Checker>>& checkers)
-    : m_qps(qps), m_sites(sites), m_history(history), m_completions(completions) {
+CheckerSet::Hub::Hub(const CheckerContext& ctx, QpRecords& qps, SiteIndex* sites, WriteHistory* history,
+                     CompletionKnowledge* completions, const std::vector<std::unique_ptr<Checker>>& checkers)
+    : m_ctx(ctx), m_qps(qps), m_sites(sites), m_history(history), m_completions(completions) {
   for (const auto& c : checkers) {
     pick(m_torn_wqe, c.get());
     pick(m_cq_overflow, c.get());
@@ -38,13 +44,19 @@ CheckerSet::Hub::Hub(QpRecords& qps, SiteIndex* sites, WriteHistory* history, Co
     pick(m_dst_race, c.get());
     pick(m_flag_before_data, c.get());
     pick(m_gm_bounds, c.get());
+    pick(m_torn_block, c.get());
+    pick(m_pipe_sync, c.get());
+    pick(m_event_id, c.get());
+    pick(m_ub_bounds, c.get());
+    pick(m_unaligned, c.get());
+    pick(m_core_race, c.get());
   }
 }
 
 bool CheckerSet::Hub::empty() const {
   return !m_sites && !m_history && !m_completions && !m_torn_wqe && !m_cq_overflow && !m_completion_errors &&
          !m_cqe_unchecked && !m_unreaped && !m_multi_producer && !m_src_reuse && !m_dst_race && !m_flag_before_data &&
-         !m_gm_bounds;
+         !m_gm_bounds && !m_torn_block && !m_pipe_sync && !m_event_id && !m_ub_bounds && !m_unaligned && !m_core_race;
 }
 
 __attribute__((noinline)) QpRecord& CheckerSet::Hub::look_up(const QpRef& q) {
@@ -108,6 +120,51 @@ void CheckerSet::Hub::on_cq_doorbell(const QpRef& q, uint32_t consumer_index, Ps
   if (m_completions) m_completions->on_cq_consumed(consumer_index, t, rec);
   if (m_cqe_unchecked && m_cqe_unchecked->any_errors()) m_cqe_unchecked->on_cq_consumed(q, consumer_index, t);
   if (m_unreaped) m_unreaped->on_cq_consumed(q, consumer_index, *rec);
+}
+
+void CheckerSet::Hub::on_copy(const CopyRecord& c) {
+  const CopyEnds at{m_ctx.where_in(c.src, c.src_region), m_ctx.where_in(c.dst, c.dst_region)};
+  if (m_history) m_history->on_copy(c, at);
+  if (m_torn_wqe) m_torn_wqe->on_copy(c, at);
+  if (m_src_reuse) m_src_reuse->on_copy(c, at);
+  if (m_torn_block) m_torn_block->on_copy(c, at);
+  if (m_flag_before_data) m_flag_before_data->on_copy(c, at);
+  if (m_pipe_sync) m_pipe_sync->on_copy(c, at);
+  if (m_ub_bounds) m_ub_bounds->on_copy(c, at);
+  if (m_gm_bounds) m_gm_bounds->on_copy(c, at);
+  if (m_unaligned) m_unaligned->on_copy(c, at);
+  if (m_core_race) m_core_race->on_copy(c, at);
+}
+
+void CheckerSet::Hub::on_pipe_sync(const PipeSyncRecord& s) {
+  if (s.kind == PipeSyncRecord::kBarrier) {
+    if (m_pipe_sync) m_pipe_sync->on_barrier(s);
+    return;
+  }
+  if (!m_pipe_sync && !m_event_id) return;
+  std::vector<PendingFlag>& pending = (*m_ctx.pending_flags)[{s.pe, s.core}];
+  PendingFlag* set = find_pending(pending, s);  // the event's SetFlag not yet waited (null: none)
+  if (s.kind == PipeSyncRecord::kSetFlag) {
+    if (m_event_id) m_event_id->on_set_flag(s, set);
+    if (set) {
+      set->site = s.site;  // the new SetFlag replaces the pending one
+    } else {
+      pending.push_back({s.src_pipe, s.dst_pipe, s.event_id, 0, s.site});
+      set = &pending.back();
+    }
+    if (m_pipe_sync) m_pipe_sync->on_set_flag(s, *set);
+    return;
+  }
+  if (m_pipe_sync && s.matched && set) m_pipe_sync->on_wait_flag(s, *set);
+  if (m_event_id) m_event_id->on_wait_flag(s);
+  if (s.matched && set) {  // consumed
+    *set = pending.back();
+    pending.pop_back();
+  }
+}
+
+void CheckerSet::Hub::on_block_start(int pe, int core, const char*, Ps) {
+  if (m_pipe_sync || m_event_id) (*m_ctx.pending_flags)[{pe, core}].clear();
 }
 
 }  // namespace symsim

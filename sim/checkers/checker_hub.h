@@ -1,9 +1,12 @@
-// The per-WQE hooks (post, doorbell store, SQ doorbell, fetch, execution, reap, CQ doorbell)
-// of every Ascend rule, behind one observer: the models' hook dispatch calls it once per event,
-// and it calls the enabled rules directly (no virtual call, no listener list per rule), in the
-// order they were attached before (the call-site index, the write history, the shared
-// completion record, then the rules by rank). Rules that act only on a rare event (an error
-// CQE, a CQ overflow, a CQ doorbell store) are skipped by a compare here.
+// The per-WQE hooks (post, doorbell store, SQ doorbell, fetch, execution, reap, CQ doorbell),
+// the copies and the pipe syncs of every Ascend rule, behind one observer: the models' hook
+// dispatch calls it once per event, and it calls the enabled rules directly (no virtual call,
+// no listener list per rule), in the order they were attached before (the call-site index, the
+// write history, the shared completion record, then the rules by rank). Rules that act only on
+// a rare event (an error CQE, a CQ overflow, a CQ doorbell store) are skipped by a compare here.
+// A copy's two ends are classified here once (UB, queue ring, ...) for the about ten rules that
+// hear it; a SetFlag's or WaitFlag's pending SetFlag is looked up once for the two rules that
+// need it.
 #pragma once
 #include <memory>
 #include <vector>
@@ -13,6 +16,7 @@
 
 namespace symsim {
 
+class CoreWriteRaceChecker;
 class CqOverflowChecker;
 class CompletionErrorChecker;
 class CqeErrorUncheckedChecker;
@@ -20,15 +24,20 @@ class UnreapedCompletionsChecker;
 class QpMultiProducerChecker;
 class SrcReuseChecker;
 class DstWriteRaceChecker;
+class EventIdUnpairedChecker;
 class FlagBeforeDataChecker;
 class GmOutOfBoundsChecker;
+class PipeSyncMissingChecker;
+class TornBlockConsumedChecker;
 class TornWqeChecker;
+class UbOutOfBoundsChecker;
+class UnalignedAccessChecker;
 
 class CheckerSet::Hub : public AscendObserver {
  public:
   // Null members are not attached (their rules are off).
-  Hub(QpRecords& qps, SiteIndex* sites, WriteHistory* history, CompletionKnowledge* completions,
-      const std::vector<std::unique_ptr<Checker>>& checkers);
+  Hub(const CheckerContext& ctx, QpRecords& qps, SiteIndex* sites, WriteHistory* history,
+      CompletionKnowledge* completions, const std::vector<std::unique_ptr<Checker>>& checkers);
   bool empty() const;
 
   void on_wqe_post(const PostRecord& p) override;
@@ -38,6 +47,9 @@ class CheckerSet::Hub : public AscendObserver {
   void on_wqe_executed(const WqeRecord& r) override;
   void on_cqe_reaped(const QpRef& q, uint32_t cqe_index, const uint8_t* cqe, int core, Ps t) override;
   void on_cq_doorbell(const QpRef& q, uint32_t consumer_index, Ps t) override;
+  void on_copy(const CopyRecord& c) override;
+  void on_pipe_sync(const PipeSyncRecord& s) override;
+  void on_block_start(int pe, int core, const char* kernel, Ps t) override;
 
  private:
   // A WQE's post, doorbell store and SQ doorbell come in a row for one QP: remember the QP
@@ -48,6 +60,7 @@ class CheckerSet::Hub : public AscendObserver {
   }
   QpRecord& look_up(const QpRef& q);
 
+  const CheckerContext& m_ctx;
   QpRecords& m_qps;  // looked up once per event, handed to the members that keep per-QP state
   QpRecord* m_last = nullptr;
   QpRef m_last_ref;
@@ -63,8 +76,14 @@ class CheckerSet::Hub : public AscendObserver {
   QpMultiProducerChecker* m_multi_producer = nullptr;     // 80
   SrcReuseChecker* m_src_reuse = nullptr;                 // 90
   DstWriteRaceChecker* m_dst_race = nullptr;              // 100
+  TornBlockConsumedChecker* m_torn_block = nullptr;       // 110
   FlagBeforeDataChecker* m_flag_before_data = nullptr;    // 120
+  PipeSyncMissingChecker* m_pipe_sync = nullptr;          // 130
+  EventIdUnpairedChecker* m_event_id = nullptr;           // 140
+  UbOutOfBoundsChecker* m_ub_bounds = nullptr;            // 150
   GmOutOfBoundsChecker* m_gm_bounds = nullptr;            // 160
+  UnalignedAccessChecker* m_unaligned = nullptr;          // 170
+  CoreWriteRaceChecker* m_core_race = nullptr;            // 180
 };
 
 }  // namespace symsim

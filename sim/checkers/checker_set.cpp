@@ -21,6 +21,7 @@ using AscendCheckers = catalog::Registry<catalog::CheckerFactory<CheckerContext,
 
 CheckerSet::CheckerSet(HazardLog& log, AscendSystem& sys) : m_sites(m_qps), m_ctx{log, sys, m_sites, {}}, m_history(m_ctx) {
   m_ctx.qps = &m_qps;
+  m_ctx.pending_flags = &m_pending_flags;
   // The rules that judge by happens-before share one record of posts and reaps per QP.
   for (const HazardId& id : {kFlagBeforeData, kSrcReuseBeforeCompletion, kDstWriteRace})
     if (log.enabled(id.name) && !m_completions) m_completions = std::make_unique<CompletionKnowledge>(m_ctx);
@@ -42,8 +43,8 @@ void CheckerSet::attach(Hooks& hooks) {
   const bool sites = !m_checkers.empty() || hang_report;
   // The per-WQE hooks go through the hub (the members' order below); the members' other hooks
   // are dispatched by `hooks` as before.
-  m_hub = std::make_unique<Hub>(m_qps, sites ? &m_sites : nullptr, hang_report ? &m_history : nullptr, m_completions.get(),
-                                m_checkers);
+  m_hub = std::make_unique<Hub>(m_ctx, m_qps, sites ? &m_sites : nullptr, hang_report ? &m_history : nullptr,
+                                m_completions.get(), m_checkers);
   if (!m_hub->empty()) hooks.attach(m_hub.get());
   if (sites) hooks.attach(&m_sites);  // first: the others look sites up
   if (hang_report) hooks.attach(&m_history);

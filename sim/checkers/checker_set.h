@@ -24,6 +24,7 @@ class CheckerSet {
  private:
   class Hub;  // the per-WQE hooks of every rule, behind one observer (checker_hub.h)
   QpRecords m_qps;  // shared by the call-site index, the completion record and the per-QP rules
+  PendingFlags m_pending_flags;  // shared by pipe_sync_missing and event_id_unpaired
   SiteIndex m_sites;
   CheckerContext m_ctx;
   WriteHistory m_history;

@@ -27,8 +27,8 @@ void CoreWriteRaceChecker::on_device_barrier(Ps) {
   for (PeWrites& w : m_writes) w = PeWrites{};
 }
 
-void CoreWriteRaceChecker::on_copy(const CopyRecord& c) {
-  if (c.bytes == 0 || m_writes.empty() || m_ctx.in_unified_buffer(c.dst) || m_ctx.in_queue_ring(c.dst)) return;
+void CoreWriteRaceChecker::on_copy(const CopyRecord& c, const CopyEnds& at) {
+  if (c.bytes == 0 || m_writes.empty() || at.dst.unified_buffer || at.dst.ring_pe >= 0) return;
   if (c.atomic_add) return;  // atomic adds from several cores all count, in any order
   PeWrites& pe = m_writes[c.pe];
   const uint8_t* begin = c.dst;

@@ -17,69 +17,49 @@ const char* pipe_name(int p) {
   static const char* names[] = {"S", "V", "MTE2", "MTE3", "ALL"};
   return p >= 0 && p <= 4 ? names[p] : "?";
 }
-std::string event_text(const PipeSyncRecord& s) {
-  return fmt::format("<{}_{}>({})", pipe_name(s.src_pipe), pipe_name(s.dst_pipe), s.event_id);
+std::string event_text(int src, int dst, int id) {
+  return fmt::format("<{}_{}>({})", pipe_name(src), pipe_name(dst), id);
 }
+std::string event_text(const PipeSyncRecord& s) { return event_text(s.src_pipe, s.dst_pipe, s.event_id); }
 }  // namespace
 
-void EventIdUnpairedChecker::on_block_start(int pe, int core, const char*, Ps) { m_pending[{pe, core}].clear(); }
+void EventIdUnpairedChecker::report(const PipeSyncRecord& s, std::string detail) {
+  Hazard h;
+  h.id = kEventIdUnpaired.name;
+  h.pe = s.pe;
+  h.core = s.core;
+  h.time_ps = s.t;
+  h.site = site_text(s.site);
+  h.detail = std::move(detail);
+  m_ctx.log.report(std::move(h));
+}
 
-void EventIdUnpairedChecker::on_pipe_sync(const PipeSyncRecord& s) {
-  if (s.kind == PipeSyncRecord::kBarrier) return;
-  auto& pending = m_pending[{s.pe, s.core}];
-  // The pending SetFlag of this event (each event is listed once, and the list is sorted when
-  // reported, so its order does not matter).
-  PipeSyncRecord* it = nullptr;
-  for (PipeSyncRecord& p : pending)
-    if (p.src_pipe == s.src_pipe && p.dst_pipe == s.dst_pipe && p.event_id == s.event_id) {
-      it = &p;
-      break;
-    }
-  const auto report = [&](std::string detail) {
-    Hazard h;
-    h.id = kEventIdUnpaired.name;
-    h.pe = s.pe;
-    h.core = s.core;
-    h.time_ps = s.t;
-    h.site = site_text(s.site);
-    h.detail = std::move(detail);
-    m_ctx.log.report(std::move(h));
-  };
-  if (s.kind == PipeSyncRecord::kSetFlag) {
-    if (it) {
-      report(fmt::format("SetFlag{} while the SetFlag{} is still pending (never waited): the event id is "
-                         "reused before it was consumed",
-                         event_text(s), at_site(it->site)));
-      *it = s;
-    } else {
-      pending.push_back(s);
-    }
-    return;
-  }
-  if (!s.matched) {
-    report(fmt::format("WaitFlag{} with no SetFlag{} pending: on the device this waits forever", event_text(s),
-                       event_text(s)));
-    return;
-  }
-  if (it) {
-    *it = pending.back();
-    pending.pop_back();
-  }
+void EventIdUnpairedChecker::on_set_flag(const PipeSyncRecord& s, const PendingFlag* pending) {
+  if (pending)
+    report(s, fmt::format("SetFlag{} while the SetFlag{} is still pending (never waited): the event id is reused "
+                          "before it was consumed",
+                          event_text(s), at_site(pending->site)));
+}
+
+void EventIdUnpairedChecker::on_wait_flag(const PipeSyncRecord& s) {
+  if (!s.matched)
+    report(s, fmt::format("WaitFlag{} with no SetFlag{} pending: on the device this waits forever", event_text(s),
+                          event_text(s)));
 }
 
 void EventIdUnpairedChecker::on_block_end(int pe, int core, const char* kernel, Ps t) {
-  auto& pending = m_pending[{pe, core}];
-  std::sort(pending.begin(), pending.end(), [](const PipeSyncRecord& a, const PipeSyncRecord& b) {
-    return std::tie(a.src_pipe, a.dst_pipe, a.event_id) < std::tie(b.src_pipe, b.dst_pipe, b.event_id);
+  std::vector<PendingFlag>& pending = (*m_ctx.pending_flags)[{pe, core}];
+  std::sort(pending.begin(), pending.end(), [](const PendingFlag& a, const PendingFlag& b) {
+    return std::tie(a.src, a.dst, a.id) < std::tie(b.src, b.dst, b.id);
   });
-  for (const PipeSyncRecord& s : pending) {
+  for (const PendingFlag& s : pending) {
     Hazard h;
     h.id = kEventIdUnpaired.name;
     h.pe = pe;
     h.core = core;
     h.time_ps = t;
     h.site = site_text(s.site);
-    h.detail = fmt::format("SetFlag{} was never waited before kernel {} ended", event_text(s), kernel);
+    h.detail = fmt::format("SetFlag{} was never waited before kernel {} ended", event_text(s.src, s.dst, s.id), kernel);
     m_ctx.log.report(std::move(h));
   }
   pending.clear();

@@ -1,9 +1,9 @@
 #pragma once
-#include <vector>
+#include <string>
 
 #include "sim/catalog/hazard_id.h"
 #include "sim/checkers/checker.h"
-#include "sim/checkers/per_core.h"
+#include "sim/checkers/pending_flags.h"
 
 namespace symsim {
 
@@ -13,12 +13,13 @@ inline constexpr HazardId kEventIdUnpaired{"event_id_unpaired", "a SetFlag never
 class EventIdUnpairedChecker : public Checker {
  public:
   using Checker::Checker;
-  void on_block_start(int pe, int core, const char* kernel, Ps t) override;
-  void on_pipe_sync(const PipeSyncRecord& s) override;
+  // The hub calls these with the event's pending SetFlag (null: none; pending_flags.h).
+  void on_set_flag(const PipeSyncRecord& s, const PendingFlag* pending);
+  void on_wait_flag(const PipeSyncRecord& s);
   void on_block_end(int pe, int core, const char* kernel, Ps t) override;
 
  private:
-  PerCore<std::vector<PipeSyncRecord>> m_pending;  // SetFlags not yet waited
+  void report(const PipeSyncRecord& s, std::string detail);
 };
 
 }  // namespace symsim

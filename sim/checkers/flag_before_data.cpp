@@ -66,8 +66,8 @@ void FlagBeforeDataChecker::on_executed(const WqeRecord& r, QpRecord& rec) {
 
 void FlagBeforeDataChecker::on_device_barrier(Ps) { m_readers = {}; }
 
-void FlagBeforeDataChecker::on_copy(const CopyRecord& c) {
-  if (!m_ctx.in_unified_buffer(c.src)) read(c.pe, c.core, c.src, c.bytes, c.issue_ps, c.site);
+void FlagBeforeDataChecker::on_copy(const CopyRecord& c, const CopyEnds& at) {
+  if (!at.src.unified_buffer) read(c.pe, c.core, c.src, c.bytes, c.issue_ps, c.site);
 }
 
 void FlagBeforeDataChecker::on_gm_observe(int pe, int core, const uint8_t* addr, uint64_t bytes, Ps t, SiteRef site) {

@@ -31,7 +31,8 @@ class FlagBeforeDataChecker : public Checker {
  public:
   explicit FlagBeforeDataChecker(CheckerContext& ctx) : Checker(ctx), m_known(*ctx.completions) {}
   void on_executed(const WqeRecord& r, QpRecord& rec);  // rec: r's QP (qp_record.h)
-  void on_copy(const CopyRecord& c) override;
+  // The hub calls it with the copy's ends classified (checker_hub.h).
+  void on_copy(const CopyRecord& c, const CopyEnds& at);
   void on_gm_observe(int pe, int core, const uint8_t* addr, uint64_t bytes, Ps t, SiteRef site) override;
   void on_device_barrier(Ps t) override;
 

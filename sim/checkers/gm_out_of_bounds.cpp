@@ -47,9 +47,10 @@ bool GmOutOfBoundsChecker::inside(const uint8_t* p, uint64_t len, std::string* n
   return false;
 }
 
-void GmOutOfBoundsChecker::on_copy(const CopyRecord& c) {
-  for (const uint8_t* p : {static_cast<const uint8_t*>(c.src), static_cast<const uint8_t*>(c.dst)}) {
-    if (cached(p, c.bytes) || m_ctx.in_unified_buffer(p) || inside(p, c.bytes, nullptr)) continue;
+void GmOutOfBoundsChecker::on_copy(const CopyRecord& c, const CopyEnds& at) {
+  for (const CheckerContext::Where* w : {&at.src, &at.dst}) {
+    const auto* p = static_cast<const uint8_t*>(w->p);
+    if (cached(p, c.bytes) || w->unified_buffer || inside(p, c.bytes, nullptr)) continue;
     std::string near;
     inside(p, c.bytes, &near);
     Hazard h;

@@ -15,7 +15,8 @@ class GmOutOfBoundsChecker : public Checker {
  public:
   using Checker::Checker;
   void on_alloc(int pe, const char* kind, const uint8_t* p, uint64_t bytes) override;
-  void on_copy(const CopyRecord& c) override;
+  // The hub calls it with the copy's ends classified (checker_hub.h).
+  void on_copy(const CopyRecord& c, const CopyEnds& at);
   void on_executed(const WqeRecord& r);
   struct Alloc {
     const uint8_t* begin;

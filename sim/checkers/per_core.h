@@ -13,13 +13,19 @@ class PerCore {
   T& operator[](const std::pair<int, int>& at) {
     const auto pe = static_cast<size_t>(at.first);
     const auto core = static_cast<size_t>(at.second);
+    if (pe < m_rows.size() && core < m_rows[pe].size()) return m_rows[pe][core];
+    return grow(pe, core);
+  }
+
+ private:
+  // Out of line: a core's first use only; the lookups of every copy and sync keep a small frame.
+  [[gnu::noinline]] T& grow(size_t pe, size_t core) {
     if (pe >= m_rows.size()) m_rows.resize(pe + 1);
     std::vector<T>& row = m_rows[pe];
     if (core >= row.size()) row.resize(core + 1);
     return row[core];
   }
 
- private:
   std::vector<std::vector<T>> m_rows;  // [pe][core]
 };
 

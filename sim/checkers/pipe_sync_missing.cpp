@@ -31,8 +31,8 @@ const char* pipe_name(int p) {
 
 void PipeSyncMissingChecker::on_block_start(int pe, int core, const char*, Ps) { m_cores[{pe, core}] = Core{}; }
 
-void PipeSyncMissingChecker::on_copy(const CopyRecord& c) {
-  if (m_ctx.in_queue_ring(c.dst)) return;  // WQE staging: ordered with the doorbell by the shim
+void PipeSyncMissingChecker::on_copy(const CopyRecord& c, const CopyEnds& at) {
+  if (at.dst.ring_pe >= 0) return;  // WQE staging: ordered with the doorbell by the shim
   Core& k = m_cores[{c.pe, c.core}];
   const int q = c.pipe;
   const unsigned bit = 1u << q;
@@ -77,7 +77,7 @@ void PipeSyncMissingChecker::on_copy(const CopyRecord& c) {
     if (p != q) before_all = std::min(before_all, k.ordered[q][p]);
   const uint64_t forget = std::max(window, before_all);
   while (!mine.empty() && mine.front().seq < forget) mine.pop_front();
-  if (!m_ctx.in_queue_ring(c.src)) mine.emplace_back(Access{rb, re, k.seq++, false, 0, c.site});
+  if (at.src.ring_pe < 0) mine.emplace_back(Access{rb, re, k.seq++, false, 0, c.site});
   mine.emplace_back(Access{wb, we, k.seq++, true, 0, c.site});
 }
 
@@ -104,46 +104,29 @@ void PipeSyncMissingChecker::report(const CopyRecord& c, const Conflict& f) {
   m_ctx.log.report(std::move(h));
 }
 
-void PipeSyncMissingChecker::on_pipe_sync(const PipeSyncRecord& s) {
+// The accesses before the SetFlag: what its WaitFlag will order.
+void PipeSyncMissingChecker::on_set_flag(const PipeSyncRecord& s, PendingFlag& set) {
+  set.seq = m_cores[{s.pe, s.core}].seq;
+}
+
+void PipeSyncMissingChecker::on_wait_flag(const PipeSyncRecord& s, const PendingFlag& set) {
+  const int from = s.src_pipe, to = s.dst_pipe;
+  if (from < 0 || from >= kPipes || to < 0 || to >= kPipes) return;
+  // What the source pipe did before the SetFlag, and what was ordered before the source pipe by
+  // then, is now ordered before the destination pipe.
   Core& k = m_cores[{s.pe, s.core}];
-  // The pending SetFlag of this event (each event is listed once, so order does not matter).
-  PendingSet* set = nullptr;
-  for (PendingSet& p : k.set_seq)
-    if (p.src == s.src_pipe && p.dst == s.dst_pipe && p.id == s.event_id) {
-      set = &p;
-      break;
-    }
-  switch (s.kind) {
-    case PipeSyncRecord::kSetFlag: {
-      if (set) {
-        set->seq = k.seq;
-      } else {
-        k.set_seq.push_back({s.src_pipe, s.dst_pipe, s.event_id, k.seq});
-      }
-      break;
-    }
-    case PipeSyncRecord::kWaitFlag: {
-      if (!s.matched || !set) break;
-      const uint64_t set_at = set->seq;
-      *set = k.set_seq.back();
-      k.set_seq.pop_back();
-      const int from = s.src_pipe, to = s.dst_pipe;
-      if (from < 0 || from >= kPipes || to < 0 || to >= kPipes) break;
-      // What the source pipe did before the SetFlag, and what was ordered before the source
-      // pipe by then, is now ordered before the destination pipe.
-      for (int x = 0; x < kPipes; ++x) {
-        const uint64_t covered = x == from ? set_at : std::min(set_at, k.ordered[x][from]);
-        k.ordered[x][to] = std::max(k.ordered[x][to], covered);
-      }
-      break;
-    }
-    case PipeSyncRecord::kBarrier:
-      if (s.dst_pipe >= kPipes || s.dst_pipe < 0) {
-        for (auto& row : k.ordered) row.fill(k.seq);
-      } else {
-        k.ordered[s.dst_pipe].fill(k.seq);
-      }
-      break;
+  for (int x = 0; x < kPipes; ++x) {
+    const uint64_t covered = x == from ? set.seq : std::min(set.seq, k.ordered[x][from]);
+    k.ordered[x][to] = std::max(k.ordered[x][to], covered);
+  }
+}
+
+void PipeSyncMissingChecker::on_barrier(const PipeSyncRecord& s) {
+  Core& k = m_cores[{s.pe, s.core}];
+  if (s.dst_pipe >= kPipes || s.dst_pipe < 0) {
+    for (auto& row : k.ordered) row.fill(k.seq);
+  } else {
+    k.ordered[s.dst_pipe].fill(k.seq);
   }
 }
 

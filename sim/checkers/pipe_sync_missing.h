@@ -4,6 +4,7 @@
 
 #include "sim/catalog/hazard_id.h"
 #include "sim/checkers/checker.h"
+#include "sim/checkers/pending_flags.h"
 #include "sim/checkers/per_core.h"
 #include "sim/checkers/ring_fifo.h"
 
@@ -19,8 +20,12 @@ class PipeSyncMissingChecker : public Checker {
  public:
   using Checker::Checker;
   void on_block_start(int pe, int core, const char* kernel, Ps t) override;
-  void on_copy(const CopyRecord& c) override;
-  void on_pipe_sync(const PipeSyncRecord& s) override;
+  // The hub calls it with the copy's ends classified (checker_hub.h).
+  void on_copy(const CopyRecord& c, const CopyEnds& at);
+  // The hub calls these with the event's pending SetFlag (pending_flags.h).
+  void on_set_flag(const PipeSyncRecord& s, PendingFlag& set);
+  void on_wait_flag(const PipeSyncRecord& s, const PendingFlag& set);
+  void on_barrier(const PipeSyncRecord& s);
 
  private:
   struct Access {
@@ -31,10 +36,6 @@ class PipeSyncMissingChecker : public Checker {
     unsigned reported = 0;  // bit per pipe already reported against it (one report per pair)
     SiteRef site;
   };
-  struct PendingSet {
-    int src, dst, id;  // the event
-    uint64_t seq;      // access sequence number at the SetFlag
-  };
   // Ordering only ever covers a prefix of a pipe's accesses: ordered[x][q] is the sequence
   // number below which every access of pipe x is ordered before pipe q. A copy on q then
   // scans only the unordered tail of each other pipe, and ordered heads are dropped.
@@ -44,7 +45,6 @@ class PipeSyncMissingChecker : public Checker {
     std::array<RingFifo<Access>, kPipes> by_pipe;  // oldest first
     std::array<std::array<uint64_t, kPipes>, kPipes> ordered{};
     uint64_t seq = 0;
-    std::vector<PendingSet> set_seq;  // a few at a time, one per event: a list beats a map
   };
   struct Conflict {
     Access* a;

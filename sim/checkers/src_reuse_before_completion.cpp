@@ -226,8 +226,8 @@ void SrcReuseChecker::requeue_top(Ps t) {
   m_expiry[i] = moving;
 }
 
-void SrcReuseChecker::on_copy(const CopyRecord& c) {
-  if (m_ctx.in_unified_buffer(c.dst) || m_ctx.in_queue_ring(c.dst)) return;
+void SrcReuseChecker::on_copy(const CopyRecord& c, const CopyEnds& at) {
+  if (at.dst.unified_buffer || at.dst.ring_pe >= 0) return;
   on_rewrite({c.pe, c.core, c.dst, c.bytes, c.issue_ps, c.site, "copy"});
 }
 
@@ -266,8 +266,7 @@ void SrcReuseChecker::on_rewrite(const Rewrite& c) {
   const auto begin = reinterpret_cast<uint64_t>(c.dst);
   for (uint64_t p = first_page(begin), last = last_page(begin, c.bytes); p <= last; ++p) {
     const uint64_t n = writes.first_filing + writes.filings.size();
-    writes.filings.emplace_back(Filing{seq, writes.newest.get(p)});
-    writes.newest.set(p, n, writes.first_filing);
+    writes.filings.emplace_back(Filing{seq, writes.newest.set(p, n, writes.first_filing)});  // one probe of the page
   }
   m_max_lead_ps = std::max(m_max_lead_ps, c.t > now ? c.t - now : Ps{0});
 }

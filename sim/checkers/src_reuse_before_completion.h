@@ -28,7 +28,8 @@ class SrcReuseChecker : public Checker {
   void on_block_start(int pe, int core, const char* kernel, Ps t) override;
   void on_block_end(int pe, int core, const char* kernel, Ps t) override;
   void on_executed(const WqeRecord& r, QpRecord& rec);  // rec: r's QP (qp_record.h)
-  void on_copy(const CopyRecord& c) override;
+  // The hub calls it with the copy's ends classified (checker_hub.h).
+  void on_copy(const CopyRecord& c, const CopyEnds& at);
   void on_gm_store(const StoreRecord& s) override;
 
  private:

@@ -24,8 +24,8 @@ void TornBlockConsumedChecker::on_fault(const FaultEvent& f) {
   m_torn.push_back({f, {}, false});
 }
 
-void TornBlockConsumedChecker::on_copy(const CopyRecord& c) {
-  if (!m_ctx.in_unified_buffer(c.src)) read(c.pe, c.core, c.src, c.bytes, c.issue_ps, c.site);
+void TornBlockConsumedChecker::on_copy(const CopyRecord& c, const CopyEnds& at) {
+  if (!at.src.unified_buffer) read(c.pe, c.core, c.src, c.bytes, c.issue_ps, c.site);
 }
 
 void TornBlockConsumedChecker::on_gm_observe(int pe, int core, const uint8_t* addr, uint64_t bytes, Ps t,

@@ -15,7 +15,8 @@ class TornBlockConsumedChecker : public Checker {
  public:
   using Checker::Checker;
   void on_fault(const FaultEvent& f) override;
-  void on_copy(const CopyRecord& c) override;
+  // The hub calls it with the copy's ends classified (checker_hub.h).
+  void on_copy(const CopyRecord& c, const CopyEnds& at);
   void on_gm_observe(int pe, int core, const uint8_t* addr, uint64_t bytes, Ps t, SiteRef site) override;
 
  private:

@@ -11,8 +11,8 @@ namespace symsim {
 
 SYMSIM_ASCEND_CHECKER(TornWqeChecker, "torn_wqe", 30, "the engine fetched a WQE whose bytes an MTE3 copy had not yet landed", kTornWqe);
 
-void TornWqeChecker::on_copy(const CopyRecord& c) {
-  const int pe = m_ctx.queue_ring_pe(c.dst);
+void TornWqeChecker::on_copy(const CopyRecord& c, const CopyEnds& at) {
+  const int pe = at.dst.ring_pe;
   if (pe < 0) return;
   if (static_cast<size_t>(pe) >= m_pending.size()) m_pending.resize(static_cast<size_t>(pe) + 1);
   // The engine of `pe` fetches only from its own rings: a fetch looks at that PE's copies.

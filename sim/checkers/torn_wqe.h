@@ -12,7 +12,8 @@ inline constexpr HazardId kTornWqe{"torn_wqe", "the engine fetched a WQE that wa
 class TornWqeChecker : public Checker {
  public:
   using Checker::Checker;
-  void on_copy(const CopyRecord& c) override;
+  // The hub calls it with the copy's ends classified (checker_hub.h).
+  void on_copy(const CopyRecord& c, const CopyEnds& at);
   void on_fetched(const QpRef& q, uint32_t wqe, const uint8_t* slot, uint32_t bytes, Ps t);
   // Copies into `pe`'s rings may still be in flight (else a fetch there has nothing to judge).
   bool copies_pending(int pe) const {

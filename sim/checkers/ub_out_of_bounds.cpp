@@ -13,19 +13,28 @@ void UbOutOfBoundsChecker::on_ub_layout(int pe, int core, const uint8_t* ub, uin
   m_layouts[{pe, core}] = {ub, allocated, ub_bytes};
 }
 
-void UbOutOfBoundsChecker::on_copy(const CopyRecord& c) {
-  check(c, c.src, c.bytes, "reads");
-  check(c, c.dst, c.dst_bytes ? c.dst_bytes : c.bytes, "writes");
+void UbOutOfBoundsChecker::on_copy(const CopyRecord& c, const CopyEnds& at) {
+  const uint64_t written = c.dst_bytes ? c.dst_bytes : c.bytes;
+  if (at.src.unified_buffer && !allocated(c, at.src, c.bytes)) report(c, at.src, c.bytes, "reads");
+  if (at.dst.unified_buffer && !allocated(c, at.dst, written)) report(c, at.dst, written, "writes");
 }
 
-void UbOutOfBoundsChecker::check(const CopyRecord& c, const uint8_t* p, uint64_t bytes, const char* side) {
-  const CheckerContext::Where& w = m_ctx.where(p);
-  if (!w.unified_buffer) return;
+// [p, p+bytes) lies in the copying core's own UB, inside what its TPipe allocated.
+bool UbOutOfBoundsChecker::allocated(const CopyRecord& c, const CheckerContext::Where& w, uint64_t bytes) {
+  const Region* r = w.region;
+  if (r->core != c.core) return false;
+  const uint64_t allocated = r->pe >= 0 && r->core >= 0 ? m_layouts[{r->pe, r->core}].allocated : 0;
+  return reinterpret_cast<uintptr_t>(w.p) - r->begin + bytes <= allocated;
+}
+
+// Out of line: the check of every copy keeps a small frame (a report is rare).
+void UbOutOfBoundsChecker::report(const CopyRecord& c, const CheckerContext::Where& w, uint64_t bytes,
+                                  const char* side) {
+  const auto* p = static_cast<const uint8_t*>(w.p);
   const Region* r = w.region;
   const uint8_t* ub = reinterpret_cast<const uint8_t*>(r->begin);
   const uint64_t allocated = r->pe >= 0 && r->core >= 0 ? m_layouts[{r->pe, r->core}].allocated : 0;
   const uint64_t off = static_cast<uint64_t>(p - ub);
-  if (off + bytes <= allocated && r->core == c.core) return;
   Hazard h;
   h.id = kUbOutOfBounds.name;
   h.pe = c.pe;

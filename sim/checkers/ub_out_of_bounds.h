@@ -13,14 +13,17 @@ class UbOutOfBoundsChecker : public Checker {
  public:
   using Checker::Checker;
   void on_ub_layout(int pe, int core, const uint8_t* ub, uint64_t allocated, uint64_t ub_bytes) override;
-  void on_copy(const CopyRecord& c) override;
+  // The hub calls it with the copy's ends classified (checker_hub.h).
+  void on_copy(const CopyRecord& c, const CopyEnds& at);
 
  private:
   struct Layout {
     const uint8_t* ub = nullptr;
     uint64_t allocated = 0, ub_bytes = 0;
   };
-  void check(const CopyRecord& c, const uint8_t* p, uint64_t bytes, const char* side);
+  // One end of the copy, in a Unified Buffer.
+  bool allocated(const CopyRecord& c, const CheckerContext::Where& w, uint64_t bytes);
+  [[gnu::noinline]] void report(const CopyRecord& c, const CheckerContext::Where& w, uint64_t bytes, const char* side);
   PerCore<Layout> m_layouts;
 };
 

@@ -9,12 +9,11 @@ namespace symsim {
 
 SYMSIM_ASCEND_CHECKER(UnalignedAccessChecker, "unaligned_access", 170, "a DataCopy that breaks the 32 B rules (length, UB address)", kUnalignedAccess);
 
-void UnalignedAccessChecker::on_copy(const CopyRecord& c) {
-  const auto aligned = [&](const uint8_t* p) {  // UB addresses count from the UB's start
-    const CheckerContext::Where& w = m_ctx.where(p);
-    return !w.unified_buffer || (reinterpret_cast<uintptr_t>(p) - w.region->begin) % 32 == 0;
+void UnalignedAccessChecker::on_copy(const CopyRecord& c, const CopyEnds& at) {
+  const auto aligned = [](const CheckerContext::Where& w) {  // UB addresses count from the UB's start
+    return !w.unified_buffer || (reinterpret_cast<uintptr_t>(w.p) - w.region->begin) % 32 == 0;
   };
-  if ((c.byte_granular || c.bytes % 32 == 0) && aligned(c.src) && aligned(c.dst)) return;  // the usual case
+  if ((c.byte_granular || c.bytes % 32 == 0) && aligned(at.src) && aligned(at.dst)) return;  // the usual case
   std::string why;
   if (!c.byte_granular && c.bytes % 32 != 0)
     why = fmt::format("DataCopy of {} bytes, not a multiple of 32 B (DataCopyPad moves byte lengths)", c.bytes);

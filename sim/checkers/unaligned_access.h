@@ -11,7 +11,8 @@ inline constexpr HazardId kUnalignedAccess{"unaligned_access", "a DataCopy or DM
 class UnalignedAccessChecker : public Checker {
  public:
   using Checker::Checker;
-  void on_copy(const CopyRecord& c) override;
+  // The hub calls it with the copy's ends classified (checker_hub.h).
+  void on_copy(const CopyRecord& c, const CopyEnds& at);
 };
 
 }  // namespace symsim

@@ -44,8 +44,8 @@ std::pair<uint64_t, uint64_t> WriteHistory::cqe_range(const Write& w) const {
   return {cqe, cqe + udma::kCqeBytes};
 }
 
-void WriteHistory::on_copy(const CopyRecord& c) {
-  if (m_ctx.in_unified_buffer(c.dst)) return;
+void WriteHistory::on_copy(const CopyRecord& c, const CopyEnds& at) {
+  if (at.dst.unified_buffer) return;
   Write w;
   w.begin = reinterpret_cast<uint64_t>(c.dst);
   w.end = w.begin + c.bytes;

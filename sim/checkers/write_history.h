@@ -23,7 +23,8 @@ class WriteHistory : public AscendObserver {
   // The ring is reserved whole: untouched pages cost no memory, and filling it moves nothing.
   explicit WriteHistory(CheckerContext& ctx) : m_ctx(ctx) { m_writes.reserve(kKept); }
   void on_executed(const WqeRecord& r);
-  void on_copy(const CopyRecord& c) override;
+  // The hub calls it with the copy's ends classified (checker_hub.h).
+  void on_copy(const CopyRecord& c, const CopyEnds& at);
   void on_fault(const FaultEvent& f) override;
   void on_sq_rung(uint32_t producer, Ps t, QpRecord& rec);  // rec: the QP's record (qp_record.h)
 

@@ -181,6 +181,8 @@ void symsim::shim::copy_blocks_at(uint8_t* dst, uint64_t dst_stride_bytes, const
     r.pipe = static_cast<int>(pipe);
     r.dst = to;
     r.src = from;
+    r.dst_region = i == 0 ? d : sys.addresses().find(to, 1);
+    r.src_region = i == 0 ? s : sys.addresses().find(from, 1);
     r.bytes = piece_bytes;
     r.byte_granular = byte_granular;
     r.issue_ps = std::max(c.local_ps(), c.pipe_free_ps(pipe));

@@ -21,6 +21,7 @@ void vector_issue(const char* call, std::initializer_list<VecRange> reads, std::
   const symsim::AscendParams& p = sys.params();
   // Vector instructions reach the core's own Unified Buffer only: anything else would read or
   // write the simulator's memory.
+  const symsim::Region* ub = nullptr;  // this core's Unified Buffer, which holds every range
   for (const auto* list : {&reads, &writes})
     for (const VecRange& r : *list) {
       const symsim::Region* region = sys.addresses().find(r.p, r.bytes ? r.bytes : 1);
@@ -28,6 +29,7 @@ void vector_issue(const char* call, std::initializer_list<VecRange> reads, std::
         symsim::shim::trap(fmt::format("{}: AscendC::{} {} {} bytes at {:#x}, outside this AIV core's Unified Buffer",
                                        symsim::shim::where(site), call, list == &reads ? "reads" : "writes",
                                        r.bytes, reinterpret_cast<uintptr_t>(r.p)));
+      ub = region;
     }
   const symsim::Ps duration =
       symsim::ns_to_ps(p.aiv_vector_issue_ns) + static_cast<symsim::Ps>(repeats * p.aiv_vector_repeat_ns * 1000.0);
@@ -40,6 +42,7 @@ void vector_issue(const char* call, std::initializer_list<VecRange> reads, std::
     rec.core = c.core();
     rec.pipe = static_cast<int>(symsim::AivPipe::kVector);
     rec.dst = static_cast<uint8_t*>(const_cast<void*>(w.p));
+    rec.dst_region = rec.src_region = ub;
     rec.dst_bytes = w.bytes;
     rec.byte_granular = true;  // element counts, not 32 B blocks (addresses still 32 B aligned)
     rec.issue_ps = issue;
