@@ -294,3 +294,11 @@ TEST(PerSmModel, AMemsetPushesAWindowOutOfL2) {  // fresh.bulk_load.evicted.7168
 TEST(PerSmModel, PlainLoadsOfAWindowAMemsetPushedOut) {  // fresh.plain_load.evicted.7168.32r.c1w1_ns
   EXPECT_NEAR(probe(rows_once(4, 2)), 57100, 5710);
 }
+
+// Never-written memory: the rows read from HBM, the first lane on each 128 B line paying the miss
+// and the others hitting it: 56,630 ns on the H200 in the eighteenth pass (s19-warp; the eighth
+// pass's machine read 93,730). With every lane on a missing line waiting for its fill the model
+// read 1.47 of it (the rule tried in s19-mem and s19-warp, not kept).
+TEST(PerSmModel, PlainLoadsOfMemoryNeverWritten) {  // fresh.plain_load.fresh.7168.32r.c1w1_ns
+  EXPECT_NEAR(probe(rows_once(4, 0)), 56630, 5663);
+}
