@@ -46,6 +46,7 @@ ParamTable NvidiaParams::table() {
       {"mem.fence_sys_ns", "extra cost of a system-scope fence", R, 0, 1e6, &fence_sys_ns},
       {"mem.fence_gpu_ns", "extra cost of a GPU-scope fence (release at GPU scope included)", R, 0, 1e6, &fence_gpu_ns},
       {"mem.fence_sys_hides_local_drain", "1: a system-scope fence's own time covers draining writes to the thread's own GPU (they then cost a GPU-scope drain only); 0: it starts after them", I, 0, 1, &fence_sys_hides_local},
+      {"mem.idle_release_pays_fence", "1: a release store or atomic whose thread has no write in flight pays mem.fence_gpu_ns / mem.fence_sys_ns as a fence does; 0: its MEMBAR costs nothing then (fence instructions pay always)", I, 0, 1, &idle_release_pays_fence},
       {"tma.issue_ns", "TMA bulk-copy issue and completion overhead", R, 0, 1e6, &tma_issue_ns},
       {"tma.load_issue_ns", "issuing thread's cost per bulk load", R, 0, 1e6, &tma_load_issue_ns},
       {"tma.arm_ns", "issuing thread's cost to arm an mbarrier for bulk loads (arrive.expect_tx or expect_tx)", R, 0, 1e6, &tma_arm_ns},

@@ -213,3 +213,26 @@ TEST(ShimSteps, PlainStoresQueueForTheWritePath) { EXPECT_NEAR(fresh_rows_value(
 TEST(ShimSteps, PlainStoresWaitingForTheWritePath) {
   EXPECT_GT(fresh_rows_value(2, 1, "platform.sm.store_queue_ns=0"), 1.1 * 14770);
 }
+
+// The grid sync's and the signal's release apart (calib_probe modes 14 / 15 with `stride` >= 65536,
+// sync_probe.cu; docs/hw-accuracy.md, eighteenth pass (s19-route2)). ns per sync, one CTA of 4 warps.
+namespace {
+double sync_ns(int mode, uint32_t route, const std::string& extra = "") {
+  std::vector<std::string> sets = {"kernel.args.mode=" + std::to_string(mode), "kernel.args.bytes=16", "kernel.args.warps=4",
+                                   "kernel.args.window_kib=1", "kernel.args.stride=" + std::to_string(route << 16)};
+  if (!extra.empty()) sets.push_back(extra);
+  return step_ns(sets);
+}
+}  // namespace
+
+TEST(ShimSteps, GridSyncWithARelaxedArrival) {  // shim.grid_sync.relaxed.c1_ns 478.4
+  EXPECT_NEAR(sync_ns(14, 3), 478.4, 47.8);
+}
+
+TEST(ShimSteps, GridSyncsIdleReleaseCostsNoFenceWhenAskedTo) {  // shim.grid_sync.probe.c1_ns 481.7
+  EXPECT_NEAR(sync_ns(14, 1, "platform.mem.idle_release_pays_fence=0"), 481.7, 48.2);
+}
+
+TEST(ShimSteps, GridSyncsIdleReleasePaysTheFenceOnTheH200ForNow) {  // the fence stands in for the multi-CTA sync
+  EXPECT_GT(sync_ns(14, 1), 481.7 + 100);
+}

@@ -93,6 +93,8 @@ int launch_tma_code_probe(int threads, int smem_bytes, const CalibProbeArgs& arg
 int launch_dispatch_step_probe(int ctas, int threads, int smem_bytes, const CalibProbeArgs& args);
 // Mode 29 with `stride` >= 1 << 16: the routing step's parts alone (dispatch_route_probe.cu).
 int launch_dispatch_route_probe(int ctas, int threads, int smem_bytes, const CalibProbeArgs& args);
+// Modes 14 and 15 with `stride` >= 1 << 16: the grid sync and signal-and-wait, release apart (sync_probe.cu).
+int launch_sync_probe(int ctas, int threads, const CalibProbeArgs& args);
 // Mode 22: `count` tokens of `bytes` each (x, then the receive buffer and recv_x of 16 B + `bytes`
 // messages, in the window); in `word` the barrier's workspace, then from this int the send
 // counter, the count, the total, a pad and the routing table (`count` x 8 zeros: every expert is this PE's).

@@ -261,6 +261,24 @@ __device__ __forceinline__ uint64_t atomic_add_sys(uint64_t* p, uint64_t v SYMSI
   return SYMSIM_ATOM(uint64_t, p, Add, v, Relaxed, Sys, true);
 #endif
 }
+// red.relaxed.sys.add: a signal without its release (calib_probe's sync_probe.cu).
+__device__ __forceinline__ void red_add_sys(int* p, int v SYMSIM_SITE_PARAM) {
+#if defined(__CUDACC__)
+  asm volatile("red.relaxed.sys.global.add.s32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+#else
+  SYMSIM_ATOM(int, p, Add, v, Relaxed, Sys, false);
+#endif
+}
+// atom.relaxed.gpu.add: the grid-barrier arrival without its release (sync_probe.cu).
+__device__ __forceinline__ uint32_t atomic_add(uint32_t* p, uint32_t v SYMSIM_SITE_PARAM) {
+#if defined(__CUDACC__)
+  uint32_t r;
+  asm volatile("atom.relaxed.gpu.global.add.u32 %0, [%1], %2;" : "=r"(r) : "l"(p), "r"(v) : "memory");
+  return r;
+#else
+  return SYMSIM_ATOM(uint32_t, p, Add, v, Relaxed, Gpu, true);
+#endif
+}
 // atom.release.gpu.add: the grid-barrier arrival.
 __device__ __forceinline__ uint32_t atomic_add_rel(uint32_t* p, uint32_t v SYMSIM_SITE_PARAM) {
 #if defined(__CUDACC__)
