@@ -66,9 +66,8 @@ class AivCore {
   // a WQE staged through UB is one MTE3 copy.
   Ps copy(AivPipe pipe, uint8_t* dst, const uint8_t* src, uint64_t bytes);
   // An MTE3 copy into a queue ring that only a device reads, after a doorbell the core rings
-  // later (a WQE into its SQ): no one can see the bytes before the copy completes, so they land
-  // then and no wait forces them (nor records them for streams). The UB bytes are taken now, as
-  // the wait that follows the copy would have read them.
+  // later (a WQE into its SQ, followed by the wait for the copy): the bytes are written now, as
+  // that wait would have forced them, and no entry waits in the visibility queue.
   Ps copy_to_ring(uint8_t* dst, const uint8_t* src, uint64_t bytes);
   // A copy whose GM side is another PE's HBM (`peer_pe`), across `fabric`: on MTE3 the bytes
   // go out to the peer and become visible as they arrive, and the pipe is busy until the peer's
@@ -167,7 +166,7 @@ inline Ps AivCore::copy_to_ring(uint8_t* dst, const uint8_t* src, uint64_t bytes
   if (m_hooks.faults_active()) duration = slowed_from(duration, start);
   p.free_ps = start + duration;
   scalar_ops(1);
-  m_visibility.schedule(p.free_ps, 0, 0, dst, src, bytes, nullptr, p.lane);
+  m_visibility.write_now(dst, src, bytes, p.free_ps);
   return p.free_ps;
 }
 
