@@ -194,7 +194,7 @@ inline void AivCore::set_flag(AivPipe src, AivPipe dst, int id) {
   } else {
     Pipe& p = m_pipes[static_cast<int>(src)];
     ev.t = p.free_ps;
-    hand_over(p, ev);
+    if (!p.pending.empty() || p.remote_due_ps > 0) hand_over(p, ev);  // none after a WQE's copy_to_ring
   }
   scalar_ops(1);
 }
