@@ -65,6 +65,10 @@ class AivCore {
   // An asynchronous copy on `pipe`; returns its completion time. Inline (below), as land():
   // a WQE staged through UB is one MTE3 copy.
   Ps copy(AivPipe pipe, uint8_t* dst, const uint8_t* src, uint64_t bytes);
+  // An MTE3 copy into a queue ring that only a device reads, after a doorbell the core rings
+  // later (a WQE into its SQ, followed by the wait for the copy): the bytes are written now, as
+  // that wait would have forced them, and no entry waits in the visibility queue.
+  Ps copy_to_ring(uint8_t* dst, const uint8_t* src, uint64_t bytes);
   // A copy whose GM side is another PE's HBM (`peer_pe`), across `fabric`: on MTE3 the bytes
   // go out to the peer and become visible as they arrive, and the pipe is busy until the peer's
   // response is back; on MTE2 the request crosses, the data comes back and is in UB then. The core
@@ -155,6 +159,17 @@ inline Ps AivCore::copy(AivPipe pipe, uint8_t* dst, const uint8_t* src, uint64_t
   return land(pipe, dst, src, bytes, p.free_ps);
 }
 
+inline Ps AivCore::copy_to_ring(uint8_t* dst, const uint8_t* src, uint64_t bytes) {
+  Pipe& p = m_pipes[static_cast<int>(AivPipe::kMte3)];
+  const Ps start = std::max({m_local_ps, p.free_ps, p.gate_ps});
+  Ps duration = m_mte_latency_ps + transfer_ps(bytes, m_params.aiv_mte_gbytes_per_s);
+  if (m_hooks.faults_active()) duration = slowed_from(duration, start);
+  p.free_ps = start + duration;
+  scalar_ops(1);
+  m_visibility.write_now(dst, src, bytes, p.free_ps);
+  return p.free_ps;
+}
+
 inline Ps AivCore::land(AivPipe pipe, uint8_t* dst, const uint8_t* src, uint64_t bytes, Ps visible_ps) {
   Pipe& p = m_pipes[static_cast<int>(pipe)];
   if (pipe == AivPipe::kMte2) {
@@ -179,7 +194,7 @@ inline void AivCore::set_flag(AivPipe src, AivPipe dst, int id) {
   } else {
     Pipe& p = m_pipes[static_cast<int>(src)];
     ev.t = p.free_ps;
-    hand_over(p, ev);
+    if (!p.pending.empty() || p.remote_due_ps > 0) hand_over(p, ev);  // none after a WQE's copy_to_ring
   }
   scalar_ops(1);
 }

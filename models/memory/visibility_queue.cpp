@@ -324,6 +324,20 @@ void VisibilityQueue::force(Handle h) {
   finish(h);
 }
 
+void VisibilityQueue::write_now(uint8_t* dst, const uint8_t* src, uint64_t len, Ps write_ps) {
+  if (len == 0) return;
+  m_horizon_ps = std::max(m_horizon_ps, write_ps);
+  ++m_writes;  // numbered as a scheduled write, so later writes keep theirs
+  const auto now = sim_now_ps();
+  if (m_heap.next_t() <= now) settle(now);  // as force: what is due has happened, in order
+  if (m_watch) {  // as schedule, then force
+    m_watch->written(dst, len, write_ps);
+    m_watch->written(dst, len, now);
+  }
+  before_write(dst, len, write_ps);
+  std::memcpy(dst, src, len);
+}
+
 bool VisibilityQueue::pending(Handle h, uint32_t generation) const {
   const Entry& e = m_entries[h];
   return e.live && e.generation == generation;

@@ -72,6 +72,11 @@ class VisibilityQueue {
   void settle(Ps now_ps);
   // Makes a scheduled write fully visible now (the writer waited for its completion).
   void force(Handle h);
+  // `len` bytes from `src` written to `dst` now by a writer that would force them at once, though
+  // their time is `write_ps` (a WQE copied into an SQ ring, read by its engine only after a later
+  // doorbell): schedule followed by force, without the entry. Streams that read those bytes
+  // before `write_ps` still read them as they were (before_write).
+  void write_now(uint8_t* dst, const uint8_t* src, uint64_t len, Ps write_ps);
   // True if the write `h` is still (partly) pending.
   bool pending(Handle h, uint32_t generation) const;
   uint32_t generation(Handle h) const { return m_entries[h].generation; }

@@ -163,6 +163,27 @@ TEST(VisibilityQueue, AForcedWriteNeverReachesStreamUnitsReadBeforeItsTime) {
   EXPECT_EQ(dst[2000], 0x22);
 }
 
+// write_now is schedule + force without the entry: a pending stream and one scheduled after it
+// read the old bytes for their units before the write's time, and due writes land first.
+TEST(VisibilityQueue, AWriteMadeNowActsAsAForcedWrite) {
+  VisibilityQueue q;
+  std::vector<uint8_t> src(2048, 0x11), dst(2048, 0), later_dst(1024, 0), fresh(2048, 0x22);
+  q.schedule_stream(100, 100, 512, dst.data(), src.data(), 2048);  // units land (and read) at 100..400
+  q.schedule_value(0, src.data() + 8, 0x33, 1);                    // due now: lands before the write
+  q.write_now(src.data(), fresh.data(), 2048, 250);                 // visible now (time 0) instead of at 250
+  EXPECT_EQ(src[0], 0x22);
+  EXPECT_EQ(src[8], 0x22);
+  q.schedule_stream(200, 100, 512, later_dst.data(), src.data(), 1024);  // units at 200 (before) and 300
+  q.settle(1000);
+  EXPECT_EQ(dst[0], 0x11);
+  EXPECT_EQ(dst[700], 0x11);
+  EXPECT_EQ(dst[1100], 0x22);
+  EXPECT_EQ(dst[2000], 0x22);
+  EXPECT_EQ(later_dst[0], 0x11);
+  EXPECT_EQ(later_dst[600], 0x22);
+  EXPECT_EQ(q.horizon_ps(), 400u);
+}
+
 TEST(VisibilityQueue, BeforeWriteHoldsOnlyUnitsReadBeforeTheWrite) {
   VisibilityQueue q;
   std::vector<uint8_t> src(2048, 0x11), dst(2048, 0), other(512, 0x33), other_dst(512, 0);

@@ -169,8 +169,8 @@ void publish_wqe(const QpView& v, const udma::Wqe& w, bool mte3, uint8_t* ub, ui
     const int id = static_cast<int>(sync_id);
     c.set_flag(AivPipe::kScalar, AivPipe::kMte3, id);
     c.wait_flag(AivPipe::kScalar, AivPipe::kMte3, id);
-    c.copy(AivPipe::kMte3, first_dst, ub, uint64_t{before_wrap} * udma::kWqebbBytes);
-    if (before_wrap < bb) c.copy(AivPipe::kMte3, ring, ub + before_wrap * udma::kWqebbBytes, udma::kWqebbBytes);
+    c.copy_to_ring(first_dst, ub, uint64_t{before_wrap} * udma::kWqebbBytes);
+    if (before_wrap < bb) c.copy_to_ring(ring, ub + before_wrap * udma::kWqebbBytes, udma::kWqebbBytes);
     c.set_flag(AivPipe::kMte3, AivPipe::kScalar, id);
     c.wait_flag(AivPipe::kMte3, AivPipe::kScalar, id);
   } else {
