@@ -236,3 +236,27 @@ TEST(ShimSteps, GridSyncsIdleReleaseCostsNoFenceWhenAskedTo) {  // shim.grid_syn
 TEST(ShimSteps, GridSyncsIdleReleasePaysTheFenceOnTheH200ForNow) {  // the fence stands in for the multi-CTA sync
   EXPECT_GT(sync_ns(14, 1), 481.7 + 100);
 }
+
+// shim.dispatch_route.l2.7168.c1w1.none_ns 540.6 (the bare round of mode 29: load, wait, store, one
+// store left in flight): with the hold in the thread's order (tma.store_holds_engine 2) the next
+// round's bulk load queues behind the last store's hold whatever the round's code costs; with the
+// hold booked tma.store_gap_ns after the store (1) cheaper code lets the load slip ahead of it.
+namespace {
+double bare_route_round_ns(int holds, const std::string& insn_ns, const std::string& jump_ns) {
+  return step_ns({"kernel.args.mode=29", "kernel.args.bytes=7168", "kernel.args.stride=65536",
+                  "platform.tma.store_holds_engine=" + std::to_string(holds), "platform.sm.code_insn_ns=" + insn_ns,
+                  "platform.sm.code_jump_ns=" + jump_ns});
+}
+}  // namespace
+
+TEST(ShimSteps, BulkLoadQueuesBehindItsThreadsStoreHold) {  // 558.5 ns
+  EXPECT_NEAR(bare_route_round_ns(2, "2.828", "2.828"), 540.6, 54.1);
+}
+
+TEST(ShimSteps, BulkLoadQueuesBehindItsThreadsStoreHoldWithCheaperCode) {  // s19-code's jump fit: 565.6 ns
+  EXPECT_NEAR(bare_route_round_ns(2, "2.387", "4.593"), 540.6, 54.1);
+}
+
+TEST(ShimSteps, BulkLoadSlipsAheadOfAHoldBookedAfterTheGap) {  // 405.5 ns: the load ahead of the hold
+  EXPECT_LT(bare_route_round_ns(1, "2.387", "4.593"), 0.9 * 540.6);
+}
