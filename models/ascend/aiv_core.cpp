@@ -130,16 +130,6 @@ void AivCore::drop_applied(Pipe& p) {
                   p.pending.end());
 }
 
-Ps AivCore::occupy(AivPipe pipe, Ps duration) {
-  Pipe& p = m_pipes[static_cast<int>(pipe)];
-  const Ps start = std::max({m_local_ps, p.free_ps, p.gate_ps});
-  if (m_hooks.faults_active())  // a straggler fault slows vector work as it slows copies
-    duration = slowed_from(duration, start);
-  p.free_ps = start + duration;
-  scalar_ops(1);
-  return p.free_ps;
-}
-
 void AivCore::await_remote(Pipe& p) {
   if (p.remote_due_ps == 0) return;
   wait_until(p.remote_due_ps);

@@ -80,8 +80,8 @@ class AivCore {
   // `combine(dst, taken, bytes)` adds them into GM instead of overwriting it.
   using Combine = std::function<void(uint8_t* dst, const uint8_t* src, uint64_t bytes)>;
   Ps copy_combine(uint8_t* dst, const uint8_t* src, uint64_t bytes, Fabric* fabric, int peer_pe, Combine combine);
-  // An operation that occupies `pipe` for `duration` (a vector instruction: it starts when the
-  // pipe is free and any WaitFlag has released it); returns its completion time.
+  // An operation that occupies `pipe` for `duration` (a vector instruction or a copy: it starts
+  // when the pipe is free and any WaitFlag has released it); returns its completion time. Inline.
   Ps occupy(AivPipe pipe, Ps duration);
   // Inline (below): a WQE staged through UB makes two flag pairs with constant pipes.
   void set_flag(AivPipe src, AivPipe dst, int id);
@@ -129,6 +129,8 @@ class AivCore {
   void hand_over(Pipe& p, Event& ev);
   // wait_flag's part for an event with writes: the remote stores land, the copies' bytes are forced.
   void await_event(Event& ev);
+  // How long an MTE copy of `bytes` keeps its pipe busy.
+  Ps copy_ps(uint64_t bytes) const;
   // The bytes of a copy on `pipe`: in UB now (MTE2), else visible at `visible_ps` (returned).
   Ps land(AivPipe pipe, uint8_t* dst, const uint8_t* src, uint64_t bytes, Ps visible_ps);
   Event& event(AivPipe src, AivPipe dst, int id) {
@@ -149,25 +151,28 @@ class AivCore {
   std::array<std::array<std::array<Event, kAivEventIds>, kAivPipes>, kAivPipes> m_events{};
 };
 
-inline Ps AivCore::copy(AivPipe pipe, uint8_t* dst, const uint8_t* src, uint64_t bytes) {
+inline Ps AivCore::occupy(AivPipe pipe, Ps duration) {
   Pipe& p = m_pipes[static_cast<int>(pipe)];
   const Ps start = std::max({m_local_ps, p.free_ps, p.gate_ps});
-  Ps duration = m_mte_latency_ps + transfer_ps(bytes, m_params.aiv_mte_gbytes_per_s);
-  if (m_hooks.faults_active()) duration = slowed_from(duration, start);
+  if (m_hooks.faults_active())  // a straggler fault slows vector work as it slows copies
+    duration = slowed_from(duration, start);
   p.free_ps = start + duration;
   scalar_ops(1);
-  return land(pipe, dst, src, bytes, p.free_ps);
+  return p.free_ps;
+}
+
+inline Ps AivCore::copy_ps(uint64_t bytes) const {
+  return m_mte_latency_ps + transfer_ps(bytes, m_params.aiv_mte_gbytes_per_s);
+}
+
+inline Ps AivCore::copy(AivPipe pipe, uint8_t* dst, const uint8_t* src, uint64_t bytes) {
+  return land(pipe, dst, src, bytes, occupy(pipe, copy_ps(bytes)));
 }
 
 inline Ps AivCore::copy_to_ring(uint8_t* dst, const uint8_t* src, uint64_t bytes) {
-  Pipe& p = m_pipes[static_cast<int>(AivPipe::kMte3)];
-  const Ps start = std::max({m_local_ps, p.free_ps, p.gate_ps});
-  Ps duration = m_mte_latency_ps + transfer_ps(bytes, m_params.aiv_mte_gbytes_per_s);
-  if (m_hooks.faults_active()) duration = slowed_from(duration, start);
-  p.free_ps = start + duration;
-  scalar_ops(1);
-  m_visibility.write_now(dst, src, bytes, p.free_ps);
-  return p.free_ps;
+  const Ps done_ps = occupy(AivPipe::kMte3, copy_ps(bytes));
+  m_visibility.write_now(dst, src, bytes, done_ps);
+  return done_ps;
 }
 
 inline Ps AivCore::land(AivPipe pipe, uint8_t* dst, const uint8_t* src, uint64_t bytes, Ps visible_ps) {
