@@ -22,7 +22,7 @@ UdmaEngine::UdmaEngine(sc_core::sc_module_name name, int pe, UdmaEnv env)
       m_pe(pe),
       m_env(env),
       m_doorbells(uint64_t{64} << 20, false, std::string(this->name()) + ".doorbells") {
-  doorbell.register_b_transport(this, &UdmaEngine::doorbell_transport);
+  doorbell.bind(*this);
 }
 
 uint8_t* UdmaEngine::dmi_pointer(uint8_t* address, uint64_t len) {
@@ -40,14 +40,35 @@ uint8_t* UdmaEngine::dmi_pointer(uint8_t* address, uint64_t len) {
   return d.get_dmi_ptr() + (a - d.get_start_address());
 }
 
-void UdmaEngine::doorbell_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
+tlm::tlm_sync_enum UdmaEngine::nb_transport_fw(tlm::tlm_generic_payload& trans, tlm::tlm_phase&, sc_core::sc_time&) {
+  trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+  return tlm::TLM_COMPLETED;
+}
+
+bool UdmaEngine::get_direct_mem_ptr(tlm::tlm_generic_payload&, tlm::tlm_dmi& dmi) {
+  dmi.allow_none();  // registers: no direct access, for any address
+  dmi.set_start_address(0);
+  dmi.set_end_address(~sc_dt::uint64{0});
+  return false;
+}
+
+unsigned int UdmaEngine::transport_dbg(tlm::tlm_generic_payload&) { return 0; }
+
+void UdmaEngine::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
   const unsigned int len = trans.get_data_length();
   if (!trans.is_write() || (len != 4 && len != 8) || trans.get_byte_enable_ptr()) {
     trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
     return;
   }
+  // Two fixed-size loads (a copy of `len` bytes was a byte loop).
   uint64_t value = 0;
-  std::memcpy(&value, trans.get_data_ptr(), len);
+  if (len == 8) {
+    std::memcpy(&value, trans.get_data_ptr(), 8);
+  } else {
+    uint32_t low;
+    std::memcpy(&low, trans.get_data_ptr(), 4);
+    value = low;
+  }
   // A posted write: the store leaves the core at its local time; the engine's own latency is
   // in when it acts (mmio_store), not in the initiator's delay.
   mmio_store(trans.get_address(), value, now_ps() + static_cast<Ps>(delay.value()));
@@ -407,12 +428,10 @@ inline void UdmaEngine::write_cqe(UdmaQp& q, WqeRecord& r, Ps t) {
   c.entry_idx = static_cast<uint16_t>(r.wqe_index + bb_count(r.opcode));
   c.tpn = q.tp_id;
   c.byte_cnt = r.bytes;
-  uint8_t bytes[kCqeBytes];
-  encode(c, bytes);
   t = std::max(t, q.last_cqe_ps);
   q.last_cqe_ps = t;
-  m_env.visibility.schedule(t, 0, kCqeBytes, q.cq_base + uint64_t{ring_slot(index, q.cq_depth)} * kCqeBytes,
-                            bytes, kCqeBytes, nullptr, q.cqe_lane);
+  encode(c, m_env.visibility.schedule_in_place(t, q.cq_base + uint64_t{ring_slot(index, q.cq_depth)} * kCqeBytes,
+                                               kCqeBytes, q.cqe_lane));
   ++q.cq_produced;
   r.cqe_ps = t;
   r.cqe_index = index;

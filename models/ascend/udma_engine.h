@@ -15,7 +15,6 @@
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
-#include <tlm_utils/simple_target_socket.h>
 
 #include <cstdint>
 #include <queue>
@@ -72,9 +71,11 @@ struct UdmaQp {
   uint64_t cq_doorbell_addr = 0;
 };
 
-class UdmaEngine : public sc_core::sc_module {
+// The engine is the doorbell socket's forward interface itself: a store reaches b_transport
+// through one virtual call (a simple_target_socket added its own forwarding layer per store).
+class UdmaEngine : public sc_core::sc_module, private tlm::tlm_fw_transport_if<> {
  public:
-  tlm_utils::simple_target_socket<UdmaEngine> doorbell{"doorbell"};
+  tlm::tlm_target_socket<> doorbell{"doorbell"};
   tlm_utils::simple_initiator_socket<UdmaEngine> dma{"dma"};
 
   SC_HAS_PROCESS(UdmaEngine);
@@ -97,8 +98,13 @@ class UdmaEngine : public sc_core::sc_module {
   Ps busy_ps() const { return m_busy_ps; }
 
  private:
-  // The doorbell socket: a write of 4 or 8 bytes (the index is the low 32 bits).
-  void doorbell_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
+  // The doorbell socket: a write of 4 or 8 bytes (the index is the low 32 bits); blocking
+  // transport only (no DMI, no debug access, a non-blocking call is refused).
+  void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) override;
+  tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase,
+                                     sc_core::sc_time& delay) override;
+  bool get_direct_mem_ptr(tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi) override;
+  unsigned int transport_dbg(tlm::tlm_generic_payload& trans) override;
   void mmio_store(uint64_t offset_bytes, uint64_t value, Ps t_ps);
   // Where the engine reads and writes [address, address + len) of its HBM: the DMI pointer,
   // asked for over `dma` the first time the region is touched.

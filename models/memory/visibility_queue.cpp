@@ -206,6 +206,16 @@ inline void VisibilityQueue::settle_write(Handle h, Ps now_ps) {
   finish(h);
 }
 
+uint8_t* VisibilityQueue::schedule_in_place(Ps visible_ps, uint8_t* dst, uint32_t len, Lane lane) {
+  // schedule(visible_ps, 0, len, dst, bytes, len, nullptr, lane) for len < a page: no zeros
+  // test, no done; the bytes go where schedule would have copied them.
+  const Handle h = enqueue(visible_ps, 0, len, dst, len, lane);
+  Entry& e = m_entries[h];
+  e.zeros = false;
+  e.data.resize(len);
+  return e.data.data();
+}
+
 VisibilityQueue::Handle VisibilityQueue::schedule_value(Ps visible_ps, uint8_t* dst, uint64_t value,
                                                         uint32_t len, Lane lane) {
   uint8_t bytes[8];

@@ -61,6 +61,10 @@ class VisibilityQueue {
   // that time is after `read_ps`, are read as they were.
   Handle schedule_read(Ps read_ps, Ps first_visible_ps, Ps unit_interval_ps, uint32_t unit_bytes, uint8_t* dst,
                        const uint8_t* src, uint64_t len, Lane lane = kNoLane);
+  // As schedule (one unit of `len` bytes, below 4 KiB), for bytes the caller writes into the returned buffer
+  // at once, before any other call on the queue: a CQE encoded in place instead of on the stack
+  // and copied.
+  uint8_t* schedule_in_place(Ps visible_ps, uint8_t* dst, uint32_t len, Lane lane = kNoLane);
   // A single store of up to 8 bytes (flags, signals, doorbell records).
   Handle schedule_value(Ps visible_ps, uint8_t* dst, uint64_t value, uint32_t len, Lane lane = kNoLane);
   // Runs `action` once memory is settled to `t_ps` (a read-modify-write at the target, such as

@@ -131,28 +131,25 @@ __attribute__((noinline)) StatsCollector::PeStats& StatsCollector::add_pe(int p)
   return m_pes[static_cast<size_t>(p)];
 }
 
-void StatsCollector::on_sq_doorbell(const QpRef& q, uint32_t, Ps) {
-  ++qp(q).doorbells;
-  ++pe(q.pe).doorbells;
-  ++m_total_doorbells;
-}
+void StatsCollector::on_sq_doorbell(const QpRef& q, uint32_t, Ps) { ++qp(q).doorbells; }
 
-void StatsCollector::on_cq_doorbell(const QpRef& q, uint32_t, Ps) {
-  ++qp(q).cq_doorbells;
-  ++pe(q.pe).cq_doorbells;
-}
+void StatsCollector::on_cq_doorbell(const QpRef& q, uint32_t, Ps) { ++qp(q).cq_doorbells; }
 
 void StatsCollector::on_wqe_executed(const WqeRecord& r) {
   QpStats& s = qp(r.qp);
-  PeStats& pes = pe(r.qp.pe);
   const bool ok = r.status == 0;
-  const uint64_t bytes = ok ? r.bytes : 0;  // an error WQE moves nothing
   const bool cqe = r.cqe_ps != 0;
-  ++s.wqes, ++pes.wqes, ++m_total_wqes;
-  s.bytes += bytes, pes.bytes += bytes, m_total_bytes += bytes;
-  s.cqes += cqe, pes.cqes += cqe, m_total_cqes += cqe;
-  s.errors += !ok, pes.errors += !ok, m_total_errors += !ok;
+  ++s.wqes;
+  s.bytes += ok ? r.bytes : 0;  // an error WQE moves nothing
+  s.cqes += cqe;
+  s.errors += !ok;
   if (ok) s.latency_ns.push_back(latency_ns(r.doorbell_ps, cqe ? r.cqe_ps : r.complete_ps));
+}
+
+StatsCollector::PeStats StatsCollector::totals() const {
+  PeStats t;
+  for (const auto& [ref, q] : m_qps.in_order()) t.add(*q);
+  return t;
 }
 
 void StatsCollector::on_engine_busy(int pe, Ps start, Ps end) {
@@ -170,19 +167,27 @@ void StatsCollector::on_cq_overflow(const QpRef& q, uint32_t, uint32_t, Ps) { ++
 nlohmann::json StatsCollector::to_json(Ps sim_time_ps, const Fabric& fabric) const {
   using nlohmann::json;
   static const PeStats kIdle;
-  // QPs with activity, grouped by PE in (slot, qp) order.
+  // QPs with activity, grouped by PE in (slot, qp) order; each PE's counts and the totals are
+  // their sums. A PE is listed up to the last one with an engine, a doorbell or a WQE.
   std::map<int, std::vector<std::pair<QpRef, const QpStats*>>> qps_of;
+  std::vector<PeStats> pes = m_pes;
+  PeStats total;
   for (const auto& [ref, q] : m_qps.in_order()) {
+    if (q->wqes || q->doorbells || q->cq_doorbells) {
+      if (static_cast<size_t>(ref.pe) >= pes.size()) pes.resize(static_cast<size_t>(ref.pe) + 1);
+      pes[static_cast<size_t>(ref.pe)].add(*q);
+      total.add(*q);
+    }
     // Reaping and CQ doorbells alone count as activity: they show a kernel's side of a QP.
     if (!q->wqes && !q->doorbells && !q->cq_doorbells && !q->cqes_reaped && !q->doorbell_regressions &&
         !q->cq_overflows)
       continue;
     qps_of[ref.pe].emplace_back(ref, q);
   }
-  const int n_pes = std::max<int>(fabric.n_pes(), static_cast<int>(m_pes.size()));
+  const int n_pes = std::max<int>(fabric.n_pes(), static_cast<int>(pes.size()));
   json out_pes = json::array();
   for (int pe = 0; pe < n_pes; ++pe) {
-    const PeStats* s = static_cast<size_t>(pe) < m_pes.size() ? &m_pes[static_cast<size_t>(pe)] : &kIdle;
+    const PeStats* s = static_cast<size_t>(pe) < pes.size() ? &pes[static_cast<size_t>(pe)] : &kIdle;
     json qps = json::array();
     for (const auto& [ref, q] : qps_of[pe]) {
       qps.push_back({{"slot", ref.slot},
@@ -220,11 +225,11 @@ nlohmann::json StatsCollector::to_json(Ps sim_time_ps, const Fabric& fabric) con
                      {kLinkUtilization.name, utilization(l->busy_ps(), sim_time_ps)}});
   }
 
-  json totals = {{kTotalWqes.name, m_total_wqes},
-                 {kTotalBytes.name, m_total_bytes},
-                 {kTotalDoorbells.name, m_total_doorbells},
-                 {kTotalCqes.name, m_total_cqes},
-                 {kTotalErrors.name, m_total_errors}};
+  json totals = {{kTotalWqes.name, total.wqes},
+                 {kTotalBytes.name, total.bytes},
+                 {kTotalDoorbells.name, total.doorbells},
+                 {kTotalCqes.name, total.cqes},
+                 {kTotalErrors.name, total.errors}};
   return {{"pes", std::move(out_pes)}, {"links", std::move(links)}, {"totals", std::move(totals)}};
 }
 

@@ -35,9 +35,9 @@ class StatsCollector : public Observer {
   // bytes in link-id order. Utilizations are over `sim_time_ps`.
   nlohmann::json to_json(Ps sim_time_ps, const Fabric& fabric) const;
 
-  uint64_t total_wqes() const { return m_total_wqes; }
-  uint64_t total_cqes() const { return m_total_cqes; }
-  uint64_t total_bytes() const { return m_total_bytes; }  // payload of WQEs that succeeded
+  uint64_t total_wqes() const { return totals().wqes; }
+  uint64_t total_cqes() const { return totals().cqes; }
+  uint64_t total_bytes() const { return totals().bytes; }  // payload of WQEs that succeeded
 
  private:
   struct QpStats {
@@ -45,10 +45,17 @@ class StatsCollector : public Observer {
              doorbell_regressions = 0, cq_overflows = 0;
     std::vector<uint32_t> latency_ns;  // doorbell -> CQE (-> completion when no CQE), OK WQEs only
   };
+  // A PE's counts and the totals are sums over its QPs, made when asked (to_json): a hook
+  // counts once, per QP, not three times. busy_ps is the engine's own (on_engine_busy).
   struct PeStats {
     uint64_t wqes = 0, bytes = 0, doorbells = 0, cq_doorbells = 0, cqes = 0, errors = 0;
     Ps busy_ps = 0;
+    void add(const QpStats& q) {
+      wqes += q.wqes, bytes += q.bytes, doorbells += q.doorbells, cq_doorbells += q.cq_doorbells;
+      cqes += q.cqes, errors += q.errors;
+    }
   };
+  PeStats totals() const;
   // Hooks arrive in runs for one QP: remember the last one looked up (map nodes are stable).
   // The lookups that miss (the table, a new PE) are out of line: inlined, every hook saved and
   // restored registers for them.
@@ -66,8 +73,7 @@ class StatsCollector : public Observer {
   QpRef m_last_ref;
 
   QpTable<QpStats> m_qps;
-  std::vector<PeStats> m_pes;  // by PE
-  uint64_t m_total_wqes = 0, m_total_bytes = 0, m_total_doorbells = 0, m_total_cqes = 0, m_total_errors = 0;
+  std::vector<PeStats> m_pes;  // by PE: busy_ps only (the counts are summed from m_qps)
 };
 
 }  // namespace symsim
