@@ -66,7 +66,6 @@ struct CudaThread {
   bool bulk_open = false;
   Ps bulk_load_from_ps = 0;  // tma.load_after_store_ns: the next bulk load starts no sooner
   Ps bulk_store_from_ps = 0;  // tma.store_gap_ns: the next bulk store issues no sooner
-  Ps bulk_hold_end_ps = 0;  // tma.store_holds_engine: the next bulk load takes the engine no sooner
   // Warp collective operand and result.
   uint64_t coll_value = 0;
   uint32_t coll_arg = 0;

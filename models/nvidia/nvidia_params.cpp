@@ -59,7 +59,7 @@ ParamTable NvidiaParams::table() {
       {"tma.load_hbm_ns", "one bulk load alone: fixed time with its source in HBM", R, 0, 1e6, &tma_load_hbm_ns},
       {"tma.copy_gbytes_per_s", "one bulk load alone: streaming rate", R, 0.001, 1e5, &tma_copy_gbytes_per_s},
       {"tma.store_ns", "one bulk store alone: fixed time (its bytes go at sm.store_gbytes_per_s)", R, 0, 1e6, &tma_store_ns},
-      {"tma.store_holds_engine", "1: a bulk store keeps the SM's TMA engine while its bytes go out on the write path (bulk loads queue behind it); 2: the same in the issuing thread's order (its bulk loads issued after the store start after the hold); 0: it takes the engine for tma.engine_ns only", I, 0, 2, &tma_store_holds_engine},
+      {"tma.store_holds_engine", "1: a bulk store keeps the SM's TMA engine from its issue while its bytes go out on the write path (bulk loads issued meanwhile queue behind it); 0: it takes the engine for tma.engine_ns only", I, 0, 1, &tma_store_holds_engine},
       {"tma.load_after_store_ns", "a bulk load issued after its thread waited for all its bulk stores (wait_group with none left in flight) starts this much later", R, 0, 1e6, &tma_load_after_store_ns},
       {"tma.load_unaligned_gbytes_per_s", "bytes per SM of a bulk load whose source starts or ends inside a 128 B line, as its engine occupancy (0: tma.load_gbytes_per_s, as aligned loads)", R, 0, 1e5, &tma_load_unaligned_gbytes_per_s},
       {"tma.store_unaligned_gbytes_per_s", "the SM's write rate for a bulk store whose destination starts or ends inside a 128 B line (0: sm.store_gbytes_per_s, as aligned stores)", R, 0, 1e5, &tma_store_unaligned_gbytes_per_s},

@@ -69,7 +69,7 @@ struct NvidiaParams {
   double tma_load_hbm_ns = 0;          // ... source in HBM
   double tma_copy_gbytes_per_s = 0;    // one bulk load alone: streaming rate
   double tma_store_ns = 0;             // one bulk store alone: fixed time (its bytes at sm.store_gbytes_per_s)
-  double tma_store_holds_engine = 0;   // 1: a bulk store keeps the TMA engine while its bytes go out; 2: in its thread's order
+  double tma_store_holds_engine = 0;   // 1: a bulk store keeps the TMA engine from its issue while its bytes go out
   double tma_load_after_store_ns = 0;  // a bulk load's later start after its thread waited out all its bulk stores
   double tma_load_unaligned_gbytes_per_s = 0;   // engine rate of a bulk load not on whole 128 B lines (0: tma.load_gbytes_per_s)
   double tma_store_unaligned_gbytes_per_s = 0;  // write rate of a bulk store not on whole 128 B lines (0: sm.store_gbytes_per_s)

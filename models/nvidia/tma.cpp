@@ -102,8 +102,7 @@ Ps load_done_ps(CudaThread& t, Ps from, const void* src, uint32_t bytes, int own
   const bool unaligned = p.tma_load_unaligned_gbytes_per_s > 0 && unaligned_bulk(src, bytes);
   const Ps occupancy = std::max(ns_to_ps(p.tma_engine_ns),
                                 transfer_ps(bytes, unaligned ? p.tma_load_unaligned_gbytes_per_s : p.tma_load_gbytes_per_s));
-  // tma.store_holds_engine 2: behind its thread's last bulk store's hold, whatever the code between.
-  const Ps start = t.cta->ports.tma_engine.reserve(std::max(from, t.bulk_hold_end_ps), occupancy);
+  const Ps start = t.cta->ports.tma_engine.reserve(from, occupancy);
   const bool hit = sys.l2_access(src, bytes);
   Ps done = start + ns_to_ps(hit ? p.tma_load_l2_ns : p.tma_load_hbm_ns) + transfer_ps(bytes, p.tma_copy_gbytes_per_s);
   if (owner != t.cta->gpu || !hit) done = std::max(done, sys.read_return_ps(owner, t.cta->gpu, bytes, sample));
@@ -180,10 +179,10 @@ void tma_store(void* gmem_dst, const void* smem_src, uint32_t bytes, Site site) 
   if (p.tma_store_gap_ns > 0) t.bulk_store_from_ps = t.local_ps + ns_to_ps(p.tma_store_gap_ns);
   // The engine takes the copy, then the SM's write path its bytes (as plain stores' bytes);
   // one store alone lands tma.store_ns plus its bytes' time after it is issued.
-  // With tma.store_holds_engine the engine takes the store once the issuing thread has handed
-  // it over and streams its bytes out: bulk loads issued meanwhile queue behind them (rows
-  // shim.copy_round_warp.*); at 2 in the thread's order too: its later bulk loads start after
-  // the hold (tma_load), whatever the code between. Else it holds the engine for tma.engine_ns at issue.
+  // With tma.store_holds_engine the engine takes the store from its issue and streams its bytes
+  // out: bulk loads issued meanwhile, the thread's own next one and other warps', queue behind
+  // them (rows shim.copy_round_warp.*: the next load waits for the last store's bytes from about
+  // its issue, not tma.store_gap_ns later). Else it holds the engine for tma.engine_ns at issue.
   // A store that starts or ends inside a 128 B line writes its bytes at a lower rate (rows
   // shim.store_round_warp.l2.{7168,7184}.c1w{4,8}_ns, tma.store_unaligned_gbytes_per_s).
   const bool unaligned = p.tma_store_unaligned_gbytes_per_s > 0 && unaligned_bulk(gmem_dst, bytes);
@@ -193,8 +192,7 @@ void tma_store(void* gmem_dst, const void* smem_src, uint32_t bytes, Site site) 
   const Ps engine = holds ? t.local_ps : t.cta->ports.tma_engine.reserve(t.local_ps, ns_to_ps(p.tma_engine_ns));
   if (holds) {
     const Ps hold_ps = std::max(ns_to_ps(p.tma_engine_ns), write_ps);
-    const Ps hold = t.cta->ports.tma_engine.reserve(t.local_ps + ns_to_ps(p.tma_store_issue_ns + p.tma_store_gap_ns), hold_ps);
-    if (p.tma_store_holds_engine == 2) t.bulk_hold_end_ps = std::max(t.bulk_hold_end_ps, hold + hold_ps);
+    t.cta->ports.tma_engine.reserve(t.local_ps + ns_to_ps(p.tma_store_issue_ns), hold_ps);
   }
   const Ps start = t.cta->ports.write_path.reserve(engine, write_ps);
   sys.l2_access(gmem_dst, bytes);
