@@ -5,6 +5,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <cstring>
 
 namespace symsim::udma {
 
@@ -99,8 +100,8 @@ struct Wqe {
 
 // Writes `w` as bb_count(w.opcode) * 64 bytes at `out`.
 void encode(const Wqe& w, uint8_t* out);
-// Parses the WQE whose first WQEBB is `first` and (if any) second is `second`.
-Wqe decode(const uint8_t* first, const uint8_t* second);
+// Parses the WQE whose first WQEBB is `first` and (if any) second is `second` (inline, below).
+inline Wqe decode(const uint8_t* first, const uint8_t* second);
 // The opcode of a WQE from its first WQEBB alone (to know how many WQEBBs to fetch).
 uint8_t peek_opcode(const uint8_t* first);
 
@@ -126,7 +127,7 @@ struct Cqe {
   bool ok() const { return status == 0 && substatus == 0; }
 };
 
-void encode(const Cqe& c, uint8_t* out);
+inline void encode(const Cqe& c, uint8_t* out);  // inline, below
 Cqe decode_cqe(const uint8_t* in);
 // DW0 bit 2: the owner bit pollers test.
 inline bool cqe_owner(const uint8_t* in) { return (in[0] >> 2) & 1; }
@@ -152,5 +153,96 @@ constexpr uint8_t kBadOpcode = 0x04;
 constexpr uint8_t kUnreachable = 0x05;
 constexpr uint8_t kBadLength = 0x06;  // an atomic of another width than 4 or 8 bytes
 }  // namespace cqe_substatus
+
+
+// decode and the CQE's encode are inline: the engine calls each once per WQE, and inlined there
+// the fields it never reads are neither parsed nor stored.
+namespace wqe_detail {
+
+inline uint64_t load64(const uint8_t* p) {
+  uint64_t v;
+  std::memcpy(&v, p, 8);
+  return v;
+}
+inline void store64(uint8_t* p, uint64_t v) { std::memcpy(p, &v, 8); }
+inline uint32_t load32(const uint8_t* p) {
+  uint32_t v;
+  std::memcpy(&v, p, 4);
+  return v;
+}
+inline void store32(uint8_t* p, uint32_t v) { std::memcpy(p, &v, 4); }
+
+constexpr uint64_t bits(uint64_t v, unsigned lo, unsigned width) {
+  return (v >> lo) & ((width == 64 ? 0 : (uint64_t{1} << width)) - 1);
+}
+constexpr uint64_t field(uint64_t v, unsigned lo, unsigned width) {
+  return (v & ((uint64_t{1} << width) - 1)) << lo;
+}
+
+// Byte offset of the SGE within the WQE.
+inline uint32_t sge_offset(uint8_t opcode) { return opcode == kWriteWithNotify ? kSqeBytes + kNotifyBytes : kSqeBytes; }
+
+}  // namespace wqe_detail
+
+inline Wqe decode(const uint8_t* first, const uint8_t* second) {
+  using namespace wqe_detail;
+  Wqe w;
+  const uint64_t q0 = load64(first);
+  w.sqe_bb_idx = static_cast<uint16_t>(bits(q0, 0, 16));
+  w.flags = static_cast<uint8_t>(bits(q0, 16, 8));
+  w.token_en = bits(q0, 28, 1);
+  w.rmt_jetty_type = static_cast<uint8_t>(bits(q0, 29, 2));
+  w.owner = bits(q0, 31, 1);
+  w.target_hint = static_cast<uint8_t>(bits(q0, 32, 8));
+  w.opcode = static_cast<uint8_t>(bits(q0, 40, 8));
+  const uint64_t q1 = load64(first + 8);
+  w.tp_id = static_cast<uint32_t>(bits(q1, 0, 24));
+  w.sge_num = static_cast<uint8_t>(bits(q1, 24, 8));
+  w.rmt_jetty_or_seg_id = static_cast<uint32_t>(bits(q1, 32, 20));
+  std::memcpy(w.rmt_eid.data(), first + 16, 16);
+  const uint64_t q4 = load64(first + 32);
+  w.rmt_token_value = static_cast<uint32_t>(q4);
+  w.udf_type = static_cast<uint8_t>(bits(q4, 32, 8));
+  w.reduce_data_type = static_cast<uint8_t>(bits(q4, 40, 4));
+  w.reduce_opcode = static_cast<uint8_t>(bits(q4, 44, 4));
+  w.remote_va = load64(first + 40);
+  // Bytes past the first WQEBB live in `second` (which may sit at the ring's start).
+  auto at = [&](uint32_t off) { return off < kWqebbBytes ? first + off : second + (off - kWqebbBytes); };
+  if (w.opcode == kWriteWithNotify && second) {
+    const uint64_t n0 = load64(at(48));
+    w.notify_token_id = static_cast<uint32_t>(bits(n0, 0, 20));
+    w.notify_token_value = static_cast<uint32_t>(n0 >> 32);
+    w.notify_addr = load64(at(56));
+    w.notify_data = load64(at(64));
+  }
+  if (w.opcode != kWriteWithNotify || second) {
+    const uint32_t sge = sge_offset(w.opcode);
+    w.len = load32(at(sge));
+    w.sge_token_id = load32(at(sge + 4));
+    w.local_va = load64(at(sge + 8));
+  }
+  if ((w.opcode == kFaa || w.opcode == kCas) && second) {
+    const uint32_t width = atomic_width(w.len);
+    std::memcpy(&w.atomic_operand, at(64), width);
+    if (w.opcode == kCas) std::memcpy(&w.atomic_compare, at(64 + width), width);
+  }
+  return w;
+}
+
+inline void encode(const Cqe& c, uint8_t* out) {
+  using namespace wqe_detail;
+  std::memset(out, 0, kCqeBytes);
+  store32(out + 0, static_cast<uint32_t>(field(c.s_r, 0, 1) | field(c.is_jetty, 1, 1) |
+                                         field(c.owner, 2, 1) | field(c.inline_en, 3, 1) |
+                                         field(c.opcode, 4, 3) | field(c.fd, 7, 1) |
+                                         field(c.substatus, 16, 8) | field(c.status, 24, 8)));
+  store32(out + 4, static_cast<uint32_t>(field(c.entry_idx, 0, 16) | field(c.local_num, 16, 16)));
+  store32(out + 8, static_cast<uint32_t>(field(c.local_num >> 16, 0, 4) | field(c.rmt_idx, 4, 20)));
+  store32(out + 12, static_cast<uint32_t>(field(c.tpn, 0, 24)));
+  store32(out + 16, c.byte_cnt);
+  store64(out + 20, c.user_data);
+  for (int i = 0; i < 4; ++i) store32(out + 28 + 4 * i, c.rmt_eid[i]);
+  store64(out + 44, c.data);
+}
 
 }  // namespace symsim::udma
