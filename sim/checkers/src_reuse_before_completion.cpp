@@ -151,7 +151,7 @@ void SrcReuseChecker::add_put(const WqeRecord& r, QpRecord& rec) {
   }
   const auto pe = static_cast<size_t>(r.qp.pe);
   if (pe >= m_sources.size()) {
-    m_sources.resize(pe + 1);
+    m_sources.resize(pe + 1, Sources(PoolAllocator<std::pair<const SourceKey, Window>>(&m_source_nodes)));
     ++m_epoch;
   }
   const SourceKey key{r.local_va, r.bytes, r.qp.slot, r.qp.qp};

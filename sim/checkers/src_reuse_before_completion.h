@@ -9,6 +9,7 @@
 #include "sim/catalog/hazard_id.h"
 #include "sim/checkers/checker.h"
 #include "sim/checkers/completion_knowledge.h"
+#include "sim/checkers/node_pool.h"
 #include "sim/checkers/page_heads.h"
 #include "sim/checkers/ring_fifo.h"
 
@@ -111,7 +112,10 @@ class SrcReuseChecker : public Checker {
   // Windows per PE and (source address, length, slot, QP). One map per PE (a copy only meets
   // its own PE's sources), ordered by address so a copy only visits the sources it may overlap.
   // Every erase, and every resize of m_sources, starts a new epoch (QpLast).
-  using Sources = std::map<SourceKey, Window>;
+  // The maps' nodes are recycled (a MoE WQE's put is mostly a new source, and the launch's end
+  // erases them all): declared before the maps, the pool outlives them.
+  using Sources = std::map<SourceKey, Window, std::less<SourceKey>, PoolAllocator<std::pair<const SourceKey, Window>>>;
+  NodePool m_source_nodes;
   std::vector<Sources> m_sources;  // by PE
   uint64_t m_epoch = 1;
   uint64_t m_max_source_bytes = 0;
