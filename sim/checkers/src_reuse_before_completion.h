@@ -84,6 +84,7 @@ class SrcReuseChecker : public Checker {
   struct Window {
     Put first, last;
     Ps complete_ps;  // the latest completion among them
+    const QpRecord* rec;  // their QP's record (QpTable's entries never move): no lookup to judge
   };
   // A put whose window is not simply extended (on_executed): judged against the core writes
   // that may follow its post, then filed in a new or extended window.
@@ -103,7 +104,8 @@ class SrcReuseChecker : public Checker {
   Ps doorbell_delay_ps() const;  // a doorbell's delay after its store (from the preset, read once)
   static constexpr Ps kNoDelayYet = ~Ps{0};
   mutable Ps m_doorbell_delay_ps = kNoDelayYet;  // a doorbell's delay after its store (from the preset)
-  bool settled(const Put& r, Ps t) const { return m_known.known_complete_ps(r.qp, r.wqe_index) <= t; }
+  // Whether the PE knew put `r` of window `win` complete at `t`.
+  bool settled(const Window& win, const Put& r, Ps t) const { return m_known.known(*win.rec, r.wqe_index).t <= t; }
   // Forgets the windows that completed before `now` and need no more watching.
   void prune(Ps now) {
     if (!m_expiry.empty() && m_expiry.front().t < now) expire(now);
