@@ -1,8 +1,10 @@
 // Recycled nodes for a node-based container (a std::map) whose entries come and go per WQE: a
 // freed node waits on an intrusive free list for the next insert, and new nodes are cut from
 // slabs of 64, so inserts call malloc once per 64 nodes until the map has reached its peak size,
-// then never. Only one node size is pooled (the first one asked for); other sizes, and arrays,
-// go to operator new as usual.
+// then never. When the last node comes back (src_reuse: every PE's launch has ended) the slabs go
+// back to malloc, so the pool does not hold its peak for the rest of the run (measured: +13 MiB
+// of peak RSS at MoE EP 64 when it did). Only one node size is pooled (the first one asked
+// for); other sizes, and arrays, go to operator new as usual.
 #pragma once
 #include <cstddef>
 #include <memory>
@@ -21,6 +23,7 @@ class NodePool {
     if (m_bytes == 0 && bytes >= sizeof(Free)) m_bytes = bytes;
     if (bytes != m_bytes) return ::operator new(bytes);
     if (!m_free) cut_slab();
+    ++m_live;
     Free* f = m_free;
     m_free = f->next;
     return f;
@@ -28,6 +31,7 @@ class NodePool {
   void give(void* p, size_t bytes) {
     if (bytes != m_bytes) return ::operator delete(p);
     m_free = new (p) Free{m_free};
+    if (--m_live == 0) release();
   }
 
  private:
@@ -44,7 +48,14 @@ class NodePool {
     for (size_t i = kSlabNodes; i-- > 0;) m_free = new (base + i * stride) Free{m_free};
   }
 
+  // Out of line: once per emptying.
+  [[gnu::noinline]] void release() {
+    m_free = nullptr;
+    m_slabs.clear();
+  }
+
   size_t m_bytes = 0;  // the pooled size (0: none yet)
+  size_t m_live = 0;   // nodes taken and not given back
   Free* m_free = nullptr;
   std::vector<std::unique_ptr<std::max_align_t[]>> m_slabs;
 };

@@ -18,14 +18,16 @@ using Map = std::map<uint64_t, uint64_t, std::less<uint64_t>, PoolAllocator<std:
 TEST(NodePool, ErasedNodesServeTheNextInserts) {
   NodePool pool;
   Map m{PoolAllocator<std::pair<const uint64_t, uint64_t>>(&pool)};
+  m.try_emplace(1u << 20, 0);  // stays: with no node left the pool gives its slabs back
   std::set<const void*> first;
   for (uint64_t k = 0; k < 1000; ++k) first.insert(&*m.try_emplace(k, k).first);
-  m.clear();
+  m.erase(m.begin(), m.find(1u << 20));
   for (uint64_t k = 5000; k < 6000; ++k) {
     const auto it = m.try_emplace(k, 2 * k).first;
     EXPECT_EQ(first.count(&*it), 1u) << "a fresh node for key " << k;
   }
-  ASSERT_EQ(m.size(), 1000u);
+  ASSERT_EQ(m.size(), 1001u);
+  m.erase(1u << 20);
   uint64_t expect = 5000;
   for (const auto& [k, v] : m) {  // ordered and intact, as a std::map
     EXPECT_EQ(k, expect);
@@ -54,6 +56,7 @@ TEST(NodePool, MapsSharingAPoolStayApart) {
 TEST(NodePool, OtherSizesPassThrough) {
   NodePool pool;
   void* a = pool.take(48);  // the pooled size from here on
+  void* kept = pool.take(48);
   void* b = pool.take(16);
   void* c = pool.take(4000);
   EXPECT_NE(a, b);
@@ -62,4 +65,9 @@ TEST(NodePool, OtherSizesPassThrough) {
   pool.give(c, 4000);
   pool.give(a, 48);
   EXPECT_EQ(pool.take(48), a);  // the last node given back is the next one taken
+  pool.give(a, 48);
+  pool.give(kept, 48);  // the last one: the slab goes back to malloc
+  void* again = pool.take(48);  // from a fresh slab, still usable
+  EXPECT_NE(again, nullptr);
+  pool.give(again, 48);
 }
