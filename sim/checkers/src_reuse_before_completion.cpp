@@ -49,8 +49,8 @@ void SrcReuseChecker::judge(const Window& win, const Rewrite& w) {
   // The put the rewrite is not ordered after: the first of the window unless the PE knew it
   // complete by then, else the last (posted before the rewrite and not known complete).
   const Put* r = &first;
-  if (settled(first, w.t)) {
-    if (w.t < posted_ps(win.last.doorbell_ps) || settled(win.last, w.t)) return;
+  if (settled(win, first, w.t)) {
+    if (w.t < posted_ps(win.last.doorbell_ps) || settled(win, win.last, w.t)) return;
     r = &win.last;
   }
   const bool observed = w.t < win.complete_ps;
@@ -124,7 +124,7 @@ void SrcReuseChecker::on_executed(const WqeRecord& r, QpRecord& rec) {
 
 void SrcReuseChecker::add_put(const WqeRecord& r, QpRecord& rec) {
   const Put put{r.qp, r.wqe_index, r.bytes, r.target_pe, r.opcode, r.local_va, r.doorbell_ps};
-  const Window single{put, put, r.complete_ps};
+  const Window single{put, put, r.complete_ps, &rec};
   const Ps posted = posted_ps(r.doorbell_ps);
   if (may_follow_writes(r.qp.pe, posted)) {
     // The writes that may overlap the source and start after the post, newest first (along a
@@ -151,7 +151,7 @@ void SrcReuseChecker::add_put(const WqeRecord& r, QpRecord& rec) {
   }
   const auto pe = static_cast<size_t>(r.qp.pe);
   if (pe >= m_sources.size()) {
-    m_sources.resize(pe + 1);
+    m_sources.resize(pe + 1, Sources(PoolAllocator<std::pair<const SourceKey, Window>>(&m_source_nodes)));
     ++m_epoch;
   }
   const SourceKey key{r.local_va, r.bytes, r.qp.slot, r.qp.qp};
@@ -203,7 +203,7 @@ void SrcReuseChecker::expire(Ps now) {
     m_free_expiries.push_back(id);
     if (!win) continue;
     const bool launch_over = static_cast<size_t>(pe) >= m_running.size() || m_running[pe] == 0;
-    if (launch_over || settled(win->last, now)) {
+    if (launch_over || settled(*win, win->last, now)) {
       sources.erase(key);
       ++m_epoch;
     }

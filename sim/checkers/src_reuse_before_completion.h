@@ -9,6 +9,7 @@
 #include "sim/catalog/hazard_id.h"
 #include "sim/checkers/checker.h"
 #include "sim/checkers/completion_knowledge.h"
+#include "sim/checkers/node_pool.h"
 #include "sim/checkers/page_heads.h"
 #include "sim/checkers/ring_fifo.h"
 
@@ -83,6 +84,7 @@ class SrcReuseChecker : public Checker {
   struct Window {
     Put first, last;
     Ps complete_ps;  // the latest completion among them
+    const QpRecord* rec;  // their QP's record (QpTable's entries never move): no lookup to judge
   };
   // A put whose window is not simply extended (on_executed): judged against the core writes
   // that may follow its post, then filed in a new or extended window.
@@ -102,7 +104,8 @@ class SrcReuseChecker : public Checker {
   Ps doorbell_delay_ps() const;  // a doorbell's delay after its store (from the preset, read once)
   static constexpr Ps kNoDelayYet = ~Ps{0};
   mutable Ps m_doorbell_delay_ps = kNoDelayYet;  // a doorbell's delay after its store (from the preset)
-  bool settled(const Put& r, Ps t) const { return m_known.known_complete_ps(r.qp, r.wqe_index) <= t; }
+  // Whether the PE knew put `r` of window `win` complete at `t`.
+  bool settled(const Window& win, const Put& r, Ps t) const { return m_known.known(*win.rec, r.wqe_index).t <= t; }
   // Forgets the windows that completed before `now` and need no more watching.
   void prune(Ps now) {
     if (!m_expiry.empty() && m_expiry.front().t < now) expire(now);
@@ -111,7 +114,10 @@ class SrcReuseChecker : public Checker {
   // Windows per PE and (source address, length, slot, QP). One map per PE (a copy only meets
   // its own PE's sources), ordered by address so a copy only visits the sources it may overlap.
   // Every erase, and every resize of m_sources, starts a new epoch (QpLast).
-  using Sources = std::map<SourceKey, Window>;
+  // The maps' nodes are recycled (a MoE WQE's put is mostly a new source, and the launch's end
+  // erases them all): declared before the maps, the pool outlives them.
+  using Sources = std::map<SourceKey, Window, std::less<SourceKey>, PoolAllocator<std::pair<const SourceKey, Window>>>;
+  NodePool m_source_nodes;
   std::vector<Sources> m_sources;  // by PE
   uint64_t m_epoch = 1;
   uint64_t m_max_source_bytes = 0;
