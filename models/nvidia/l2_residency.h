@@ -5,6 +5,7 @@
 #pragma once
 #include <cstdint>
 #include <unordered_map>
+#include <vector>
 
 #include "models/core/time.h"
 #include "models/nvidia/lru_line_set.h"
@@ -25,7 +26,21 @@ class L2Residency {
   // instruction (same `warp_key`, same `issue_ps`), which rides on that request.
   Ps atomic_slot(uintptr_t addr, Ps arrive_ps, uint64_t warp_key, Ps issue_ps, Ps same_address_ps);
 
+  // A line brought in from HBM is in L2 from `ready_ps` on; a load that hits it earlier (a
+  // warp's other lanes on that line) waits for the fill (l2.hits_wait_for_fill). Kept for the
+  // last kFills lines filled, by line number: an older fill is long done.
+  void filling(uintptr_t a, Ps ready_ps) { m_fills[(a / kLineBytes) % kFills] = {a / kLineBytes, ready_ps}; }
+  Ps fill_ready_ps(uintptr_t a) const {
+    const Fill& f = m_fills[(a / kLineBytes) % kFills];
+    return f.line == a / kLineBytes ? f.ready_ps : 0;
+  }
+
  private:
+  static constexpr uint64_t kFills = 4096;
+  struct Fill {
+    uint64_t line = ~uint64_t{0};
+    Ps ready_ps = 0;
+  };
   uint64_t m_capacity_lines;
   LruLineSet m_lines;
   struct AtomicAddr {
@@ -34,6 +49,7 @@ class L2Residency {
     Ps issue_ps = 0;
   };
   std::unordered_map<uintptr_t, AtomicAddr> m_atomics;
+  std::vector<Fill> m_fills = std::vector<Fill>(kFills);
 };
 
 }  // namespace symsim::nv

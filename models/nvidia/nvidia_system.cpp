@@ -79,7 +79,12 @@ Landing NvidiaSystem::store_landing(int from, int owner, uint64_t bytes, Ps t_ps
   if (from == owner) {
     if (bytes <= unit) {
       // Small writes take HBM bandwidth too (written back from L2), without waiting for it.
-      m_hbm_ports[owner].reserve(t_ps + l2, bytes);
+      // Booked from the present, not from the writer's issue: a thread runs up to
+      // sim.quantum_ns ahead of the others, and its write-back booked there would push the
+      // port's busy-until time past loads issued meanwhile, which then waited for nothing
+      // (rows shim.reduce_row.l2.7k.k8.*: docs/hw-accuracy.md, twentieth pass (s21-load)).
+      const Ps now = static_cast<Ps>(sc_core::sc_time_stamp().value());
+      m_hbm_ports[owner].reserve(std::min(t_ps, now) + l2, bytes);
       l.first_ps = l.last_ps = t_ps + l2;
       return l;
     }

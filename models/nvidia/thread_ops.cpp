@@ -192,10 +192,14 @@ Ps weak_load_return_ps(NvidiaSystem& sys, int gpu, int owner, const void* addr, 
   const bool hit = sys.l2_access(addr, bytes);
   if (owner != gpu) return sys.read_return_ps(owner, gpu, bytes, sample + sys.one_way_ps(gpu, owner));
   const Ps l2 = ns_to_ps(p.l2_latency_ns);
-  if (hit) return sample + 2 * l2;
+  const auto a = reinterpret_cast<uintptr_t>(addr);
+  L2Residency& cache = sys.l2(owner);
+  if (hit) return std::max(sample + 2 * l2, p.l2_hits_wait_for_fill != 0 ? cache.fill_ready_ps(a) + l2 : 0);
   const Ps start = sys.hbm_port(owner).reserve(sample + l2, std::max<uint64_t>(bytes, L2Residency::kLineBytes));
-  return std::max(sample + 2 * l2 + ns_to_ps(p.hbm_latency_ns),
-                  start + transfer_ps(L2Residency::kLineBytes, p.hbm_gbytes_per_s) + l2);
+  const Ps back = std::max(sample + 2 * l2 + ns_to_ps(p.hbm_latency_ns),
+                           start + transfer_ps(L2Residency::kLineBytes, p.hbm_gbytes_per_s) + l2);
+  if (p.l2_hits_wait_for_fill != 0) cache.filling(a, back - l2);
+  return back;
 }
 
 // The thread keeps at most sm.loads_in_flight_per_thread data loads out: one more waits for

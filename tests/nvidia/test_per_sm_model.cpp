@@ -302,3 +302,35 @@ TEST(PerSmModel, PlainLoadsOfAWindowAMemsetPushedOut) {  // fresh.plain_load.evi
 TEST(PerSmModel, PlainLoadsOfMemoryNeverWritten) {  // fresh.plain_load.fresh.7168.32r.c1w1_ns
   EXPECT_NEAR(probe(rows_once(4, 0)), 56630, 5663);
 }
+
+namespace {
+
+// calib_probe mode 13 (combine's reduce) with 8 source rows a step from a 64 MiB window: its
+// source rows, the window's first, were pushed out of L2 by the window's own later lines.
+std::vector<std::string> reduce_k8_64m(int ctas, std::vector<std::string> more = {}) {
+  std::vector<std::string> s = {"kernel.args.mode=13",   "kernel.args.bytes=7168",      "kernel.args.inflight=8",
+                                "kernel.args.warps=1",   "kernel.args.count=4",         "kernel.args.window_kib=65536",
+                                "kernel.args.hot=1",     "kernel.blocks=" + std::to_string(ctas)};
+  s.insert(s.end(), more.begin(), more.end());
+  return s;
+}
+
+}  // namespace
+
+// A small store's write-back is booked on the HBM port from the present, not from its thread's
+// local time (up to sim.quantum_ns ahead): booked there it pushed the port's busy-until time past
+// other threads' misses, which then waited for nothing. With l2.hits_wait_for_fill (every lane
+// step's waits on HBM) two CTAs on rows of their own read 38,940 ns a step against one CTA's
+// 24,700, and one CTA 20,580 at a 1 ns quantum (docs/hw-accuracy.md, twentieth pass (s21-load)).
+// Now two CTAs read as one does at any quantum: 20,630 ns (4 steps).
+TEST(PerSmModel, StoreWriteBacksDoNotDelayOtherThreadsMisses) {
+  EXPECT_NEAR(probe(reduce_k8_64m(2, {"platform.l2.hits_wait_for_fill=1"})), 20630, 0.03 * 20630);
+}
+
+// l2.hits_wait_for_fill (0 in both presets: docs/hw-accuracy.md, twentieth pass (s21-load)): a
+// warp's lanes on a line missing in L2 all wait for its fill, so each wait of the reduce's loop
+// pays HBM (the GPU's row: 25,510 ns, 1,822 a lane step against 1,133 in L2, 4 waits of +172 ns);
+// off, the first lane pays it and the others hit at once: 13,870 ns (0.54 of the GPU).
+TEST(PerSmModel, LanesOnAFillingLineWaitForIt) {  // shim.reduce_row.l2.7k.k8.c1w1_ns
+  EXPECT_GT(probe(reduce_k8_64m(1, {"platform.l2.hits_wait_for_fill=1"})), 13870 + 14 * 2 * 184.0);  // 2+ more HBM waits a lane step
+}
