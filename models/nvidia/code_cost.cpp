@@ -18,7 +18,13 @@ void charge_code_blocks(CudaThread& t) {
   // One warp alone pays a jump more than an arithmetic instruction (rows code.loop_iter.w1_ns,
   // 4 + 1 jump, and tma_code.load_l2.*, 7 + 1 a loop iteration); warps of one SM share its slots.
   const double alone_ns = static_cast<double>(insns - jumps) * p.sm_code_insn_ns + static_cast<double>(jumps) * p.sm_code_jump_ns;
-  const Ps code = issue_ps(t, alone_ns, static_cast<double>(insns) * p.sm_code_insn_slot_ns) + divs * ns_to_ps(p.sm_code_div_ns);
+  Ps code = issue_ps(t, alone_ns, static_cast<double>(insns) * p.sm_code_insn_slot_ns) + divs * ns_to_ps(p.sm_code_div_ns);
+  // Right after a bulk wait_group that waited: the stores' landing time the thread waited out
+  // was fitted from probe loops whose own code after each wait is not charged, so it holds
+  // up to sm.code_after_bulk_wait_ns of this code (rows tma_store_code.*.n0, tma_sm.store.*).
+  const Ps paid = std::min(code, t.code_paid_by_wait_ps);
+  code -= paid;
+  t.code_paid_by_wait_ps = 0;
   // Code after a data load uses its value (an add, a compare, an address): the warp waits for
   // the load's return before it runs (rows shim.reduce_row.*), then pays the register's
   // write-back to its first use. Of 16 B loads (rows of data) the compiled loop issues

@@ -5,7 +5,8 @@
 // and the next model call of the running thread (this_thread()) charges them as issue time of
 // the warp on its SM, like any other warp instruction: max(one warp's time, warps x the SM's
 // slot per instruction), one warp's time being sm.code_insn_ns an instruction and
-// sm.code_jump_ns a jump.
+// sm.code_jump_ns a jump. The code right after a bulk wait_group that waited costs up to
+// sm.code_after_bulk_wait_ns less: the stores' fitted landing holds a loop's code after its wait.
 #pragma once
 #include <cstdint>
 

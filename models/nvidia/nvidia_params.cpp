@@ -25,6 +25,7 @@ ParamTable NvidiaParams::table() {
       {"sm.code_jump_ns", "a jump of the kernel's own code (a branch on the GPU), one warp alone, in place of sm.code_insn_ns", R, 0, 1e6, &sm_code_jump_ns},
       {"sm.code_insn_slot_ns", "the SM's time per warp instruction of kernel code, shared by its warps", R, 0, 1e6, &sm_code_insn_slot_ns},
       {"sm.code_div_ns", "an integer division by a run-time value in the kernel's own code (the GPU's division sequence), one warp, above its one counted instruction", R, 0, 1e6, &sm_code_div_ns},
+      {"sm.code_after_bulk_wait_ns", "a thread's kernel code right after a bulk wait_group that waited for its stores costs it this much less (at most the time it waited): the stores' fitted landing (tma.store_ns, rows tma_sm.store.*, probe loops whose code is not charged) holds the loop code the GPU runs after each wait", R, 0, 1e6, &sm_code_after_bulk_wait_ns},
       {"sm.code_uses_loads", "1: the kernel's own code after a data load waits for the load (its value is used before the next shim call); 0: code overlaps loads in flight", I, 0, 1, &sm_code_uses_loads},
       {"sm.load_use_ns", "from a data load's return to its first use by kernel code (with sm.code_uses_loads)", R, 0, 1e6, &sm_load_use_ns},
       {"sm.loads_before_use", "data loads a thread's code issues before it uses the first (the compiled loop's loads ahead of their uses): code after fewer does not wait (with sm.code_uses_loads)", I, 1, 16, &sm_loads_before_use},

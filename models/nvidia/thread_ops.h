@@ -34,6 +34,7 @@ inline CudaThread& this_thread() {
   CudaThread* t = g_running.thread;
   if (!t) throw_outside_kernel();
   if (g_code_insns != 0) charge_code_blocks(*t);  // kernel code run since the last shim call
+  t->code_paid_by_wait_ps = 0;  // only the code right after a bulk wait (sm.code_after_bulk_wait_ns)
   return *t;
 }
 NvidiaSystem& this_system();

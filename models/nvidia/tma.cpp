@@ -227,8 +227,12 @@ void tma_wait(uint32_t pending, Site site) {
   for (size_t i = 0; i < drop; ++i) until = std::max(until, t.bulk_groups[i]);
   t.bulk_groups.erase(t.bulk_groups.begin(), t.bulk_groups.begin() + static_cast<std::ptrdiff_t>(drop));
   t.wait = {"waits for its TMA stores (bulk wait_group)", site.file, site.line, 0, 0};
+  const Ps waited_ps = until > t.local_ps ? until - t.local_ps : 0;
   s.sync_to(t, until);
   t.wait = {};
+  // The code up to its next operation runs inside the wait, up to sm.code_after_bulk_wait_ns
+  // (code_cost.cpp; this_thread() clears it at that operation).
+  t.code_paid_by_wait_ps = std::min(waited_ps, ns_to_ps(this_system().params().sm_code_after_bulk_wait_ns));
   const double after_store_ns = this_system().params().tma_load_after_store_ns;
   if (drop > 0 && t.bulk_groups.empty() && after_store_ns > 0) t.bulk_load_from_ps = t.local_ps + ns_to_ps(after_store_ns);
   // Landed stores no longer need ordering; with no group left in flight none are pending.
