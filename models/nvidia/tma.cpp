@@ -6,6 +6,7 @@
 // are all in; its completion time is the latest arrival or byte.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstring>
 #include <memory>
 
@@ -120,7 +121,12 @@ Ps load_done_ps(CudaThread& t, Ps from, const void* src, const void* dst, uint32
                                 transfer_ps(bytes, unaligned ? p.tma_load_unaligned_gbytes_per_s : p.tma_load_gbytes_per_s));
   const Ps start = t.cta->ports.tma_engine.reserve(from, occupancy);
   const bool hit = sys.l2_access(src, bytes);
-  Ps done = start + ns_to_ps(hit ? p.tma_load_l2_ns : p.tma_load_hbm_ns) + transfer_ps(bytes, p.tma_copy_gbytes_per_s);
+  // Its bytes stream no faster than the engine takes them: an unaligned copy alone at the lower
+  // of the two rates (rows shim.dispatch_route.l2.7168.c1w1.none_ns, shim.dispatch_step.l2.7168.c1w1.s0_ns,
+  // shim.load_round_warp.l2.7184.c1w4_ns; twentieth pass (s21-route)).
+  const double stream_gbytes_per_s =
+      unaligned ? std::min(p.tma_copy_gbytes_per_s, p.tma_load_unaligned_gbytes_per_s) : p.tma_copy_gbytes_per_s;
+  Ps done = start + ns_to_ps(hit ? p.tma_load_l2_ns : p.tma_load_hbm_ns) + transfer_ps(bytes, stream_gbytes_per_s);
   if (owner != t.cta->gpu || !hit) done = std::max(done, sys.read_return_ps(owner, t.cta->gpu, bytes, sample));
   return std::max(done, sample + 1);
 }
