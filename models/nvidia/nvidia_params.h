@@ -35,6 +35,7 @@ struct NvidiaParams {
   double sm_code_after_bulk_wait_ns = 0;  // code after a bulk wait_group that waited, run inside the wait (up to this)
   double sm_code_uses_loads = 0;   // 1: kernel code after a data load waits for it (its value is used)
   double sm_load_use_ns = 0;       // ... and then pays this from the load's return to its use
+  double sm_load_use_narrow_ns = 0;  // ... this instead when one of them is narrower than 16 B (a word used at once)
   double sm_loads_before_use = 0;  // ... once this many are out (the compiled loop issues them first)
   double sm_loads_in_flight = 0;   // data loads one thread keeps in flight before it waits for the oldest
   double sm_store_gbytes_per_s = 0;  // the SM's write path: stores and bulk stores together
@@ -75,6 +76,7 @@ struct NvidiaParams {
   double tma_load_after_store_ns = 0;  // a bulk load's later start after its thread waited out all its bulk stores
   double tma_load_unaligned_gbytes_per_s = 0;   // engine rate of a bulk load not on whole 128 B lines (0: tma.load_gbytes_per_s)
   double tma_store_unaligned_gbytes_per_s = 0;  // write rate of a bulk store not on whole 128 B lines (0: sm.store_gbytes_per_s)
+  double tma_load_shifted_unaligned = 0;        // 1: a bulk load whose shared destination sits at another offset in its 128 B line than its source is unaligned too
   // NVLink port per GPU and the NVSwitch.
   double nvlink_gpus_per_domain = 0;
   double nvlink_gbytes_per_s = 0;  // per GPU and direction (all links together)

@@ -6,6 +6,7 @@
 // are all in; its completion time is the latest arrival or byte.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstring>
 #include <memory>
 
@@ -24,6 +25,17 @@ constexpr uintptr_t kBulkLineBytes = 128;  // L2 line: a bulk copy's partial lin
 bool unaligned_bulk(const void* gmem, uint32_t bytes) {
   const auto a = reinterpret_cast<uintptr_t>(gmem);
   return ((a | (a + bytes)) & (kBulkLineBytes - 1)) != 0;
+}
+
+// Offset of a shared-memory address within a 128 B line, from the base of the block it is in
+// (dynamic shared memory, the CTA's static variables; the GPU aligns both at least so).
+uintptr_t smem_line_offset(const Cta& c, const void* smem) {
+  const auto a = reinterpret_cast<uintptr_t>(smem);
+  const auto d = reinterpret_cast<uintptr_t>(c.smem.data());
+  if (!c.smem.empty() && a >= d && a < d + c.smem.size()) return (a - d) & (kBulkLineBytes - 1);
+  const auto v = reinterpret_cast<uintptr_t>(c.static_vars.get());
+  if (v && a >= v && a < v + c.static_vars_bytes) return (a - v) & (kBulkLineBytes - 1);
+  return a & (kBulkLineBytes - 1);
 }
 
 Ps now_ps() { return static_cast<Ps>(sc_core::sc_time_stamp().value()); }
@@ -94,17 +106,27 @@ int owner_checked(const CudaThread& t, const void* p, uint32_t bytes, Site site,
 // its engine cost or its bytes at the load cap, whichever is longer; from its start the copy
 // takes the one-copy time of its source (L2 or HBM) and size; HBM bandwidth on a miss, NVLink
 // for a peer's memory.
-Ps load_done_ps(CudaThread& t, Ps from, const void* src, uint32_t bytes, int owner, Ps sample) {
+Ps load_done_ps(CudaThread& t, Ps from, const void* src, const void* dst, uint32_t bytes, int owner, Ps sample) {
   NvidiaSystem& sys = this_system();
   const auto& p = sys.params();
   // A load that starts or ends inside a 128 B line takes the engine at a lower rate (rows
-  // shim.load_round_warp.l2.7184.c1w8_ns, tma.load_unaligned_gbytes_per_s).
-  const bool unaligned = p.tma_load_unaligned_gbytes_per_s > 0 && unaligned_bulk(src, bytes);
+  // shim.load_round_warp.l2.7184.c1w8_ns, tma.load_unaligned_gbytes_per_s); with
+  // tma.load_shifted_unaligned so does an aligned row landing 16 B into a line of shared memory
+  // (dispatch's header before the row: rows shim.dispatch_route.l2.7168.c1w4.none_ns and
+  // shim.copy_round_warp.l2.7184.c1w4_ns take the same time on the GPU).
+  const bool shifted = p.tma_load_shifted_unaligned != 0 &&
+                       (reinterpret_cast<uintptr_t>(src) & (kBulkLineBytes - 1)) != smem_line_offset(*t.cta, dst);
+  const bool unaligned = p.tma_load_unaligned_gbytes_per_s > 0 && (shifted || unaligned_bulk(src, bytes));
   const Ps occupancy = std::max(ns_to_ps(p.tma_engine_ns),
                                 transfer_ps(bytes, unaligned ? p.tma_load_unaligned_gbytes_per_s : p.tma_load_gbytes_per_s));
   const Ps start = t.cta->ports.tma_engine.reserve(from, occupancy);
   const bool hit = sys.l2_access(src, bytes);
-  Ps done = start + ns_to_ps(hit ? p.tma_load_l2_ns : p.tma_load_hbm_ns) + transfer_ps(bytes, p.tma_copy_gbytes_per_s);
+  // Its bytes stream no faster than the engine takes them: an unaligned copy alone at the lower
+  // of the two rates (rows shim.dispatch_route.l2.7168.c1w1.none_ns, shim.dispatch_step.l2.7168.c1w1.s0_ns,
+  // shim.load_round_warp.l2.7184.c1w4_ns; twentieth pass (s21-route)).
+  const double stream_gbytes_per_s =
+      unaligned ? std::min(p.tma_copy_gbytes_per_s, p.tma_load_unaligned_gbytes_per_s) : p.tma_copy_gbytes_per_s;
+  Ps done = start + ns_to_ps(hit ? p.tma_load_l2_ns : p.tma_load_hbm_ns) + transfer_ps(bytes, stream_gbytes_per_s);
   if (owner != t.cta->gpu || !hit) done = std::max(done, sys.read_return_ps(owner, t.cta->gpu, bytes, sample));
   return std::max(done, sample + 1);
 }
@@ -146,7 +168,7 @@ void tma_load(void* smem_dst, const void* gmem_src, uint32_t bytes, void* mbar, 
   const Ps issue = from + ns_to_ps(sys.params().tma_issue_ns);
   Ps sample = std::max(issue + sys.one_way_ps(gpu, owner), OrderModel::read_wait_ps(t.order, a, a + bytes));
   sys.order().data_read(t.order, a, a + bytes, sample, site.file, site.line);
-  const Ps done = load_done_ps(t, from, gmem_src, bytes, owner, sample);
+  const Ps done = load_done_ps(t, from, gmem_src, smem_dst, bytes, owner, sample);
   std::weak_ptr<char> alive = t.cta->alive;
   Cta* cta = t.cta;
   VisibilityQueue* vis = &sys.visibility();

@@ -96,6 +96,32 @@ TEST(ShimSteps, UnalignedStoresWithoutTheRate) {  // the h200 with the store rat
                        "platform.tma.store_unaligned_gbytes_per_s=0"}), 457.9, 1.0);
 }
 
+// Twentieth pass (s21-route): a row bulk-loaded from whole lines to 16 B into a line of shared
+// memory (dispatch's header before it) takes the engine as an unaligned one
+// (tma.load_shifted_unaligned): mode 29's routing probe, bare round, four warps of one SM.
+namespace {
+double route_bare_c1w4_ns(const std::vector<std::string>& more = {}) {
+  std::vector<std::string> sets = {"kernel.args.mode=29", "kernel.args.bytes=7168", "kernel.args.warps=4",
+                                   "kernel.args.stride=65536"};
+  sets.insert(sets.end(), more.begin(), more.end());
+  return step_ns(sets);
+}
+}  // namespace
+
+TEST(ShimSteps, RowsLandingOffTheirLinesTakeTheEngineLonger) {  // shim.dispatch_route.l2.7168.c1w4.none_ns 952.7
+  EXPECT_NEAR(route_bare_c1w4_ns(), 952.7, 95.3);  // 925.0 simulated
+}
+
+TEST(ShimSteps, RowsLandingOffTheirLinesWithoutTheRule) {  // main's model: 793.2 (0.83 of the row)
+  EXPECT_NEAR(route_bare_c1w4_ns({"platform.tma.load_shifted_unaligned=0"}), 793.2, 1.0);
+}
+
+// ... and its bytes come no faster than the engine takes them: one warp's bare round, where the
+// load's engine time is off the path (467.8 ns, 0.87, with tma.copy_gbytes_per_s alone).
+TEST(ShimSteps, AnUnalignedRowStreamsAtTheEnginesRate) {  // shim.dispatch_route.l2.7168.c1w1.none_ns 540.6
+  EXPECT_NEAR(step_ns({"kernel.args.mode=29", "kernel.args.bytes=7168", "kernel.args.stride=65536"}), 540.6, 54.1);  // 515.7
+}
+
 TEST(ShimSteps, DispatchsBodyAtOnePe) {  // shim.dispatch_phases.128tok.h7168.p3_ns 20750 (three readings 20.68-21.57 us)
   // calib_probe mode 22: intranode_dispatch's whole body in dispatch_1pe's shape, launch left out
   // (seventh pass, second call: 23.68 us simulated, 1.14).
