@@ -127,7 +127,9 @@ class SrcReuseChecker : public Checker {
   // The maps' nodes are recycled (a MoE WQE's put is mostly a new source, and the launch's end
   // erases them all): declared before the maps, the pool outlives them.
   using Sources = std::map<SourceKey, Window, std::less<SourceKey>, PoolAllocator<std::pair<const SourceKey, Window>>>;
-  NodePool m_source_nodes;
+  // A put extending its QP's window reads and writes the window's first 60 bytes (Window): one
+  // line when the window starts one. libstdc++'s tree node is a 32-byte header, then the key.
+  NodePool m_source_nodes{32 + sizeof(SourceKey)};
   std::vector<Sources> m_sources;  // by PE
   uint64_t m_epoch = 1;
   uint64_t m_max_source_bytes = 0;
