@@ -1,37 +1,83 @@
-// The newest N entries of a stream (N a power of two), oldest first: a vector that grows as
-// usual until it holds N, then overwrites its oldest entry. Nothing moves once it is full, and
-// nothing is allocated or initialised beyond what was pushed (a QP that posts ten WQEs keeps ten).
+// The newest N entries of a stream (N a power of two, at least 4), oldest first. The entries
+// sit in segments of 4, 4, 8, 16, ..., N/2 that together hold the ring's N positions: growing
+// allocates the next segment and moves nothing (a vector doubling to N copied every entry
+// once more on the way, and those copies were most of what a busy QP's call-site index cost
+// the caches before it was full). Once full, a push overwrites the oldest entry in place.
+// Nothing is allocated or initialised beyond the segments pushed into (a QP that posts ten
+// WQEs keeps 16 slots).
 #pragma once
 #include <cstddef>
-#include <vector>
+#include <cstdint>
+#include <memory>
+#include <new>
+#include <type_traits>
 
 namespace symsim {
 
 template <typename T, size_t N>
 class BoundedRing {
-  static_assert(N && (N & (N - 1)) == 0, "N must be a power of two");
+  static_assert(N >= 4 && (N & (N - 1)) == 0, "N must be a power of two, at least 4");
+  static_assert(std::is_trivially_copyable<T>::value, "entries are copied into raw storage");
 
  public:
-  bool empty() const { return m_items.empty(); }
-  size_t size() const { return m_items.size(); }
-  // The i-th entry, oldest first (m_next is 0 until the ring is full).
-  T& operator[](size_t i) { return m_items[(m_next + i) & (N - 1)]; }
-  const T& operator[](size_t i) const { return m_items[(m_next + i) & (N - 1)]; }
-  T& back() { return (*this)[size() - 1]; }
-  const T& back() const { return (*this)[size() - 1]; }
+  bool empty() const { return m_size == 0; }
+  size_t size() const { return m_size; }
+  // The i-th entry, oldest first (the oldest is at position 0 until the ring is full).
+  T& operator[](size_t i) { return at(m_size < N ? i : (m_pos + i) & (N - 1)); }
+  const T& operator[](size_t i) const { return const_cast<BoundedRing&>(*this)[i]; }
+  // The newest entry: the one before the cursor (a push moves the cursor before it writes).
+  T& back() { return m_cursor[-1]; }
+  const T& back() const { return m_cursor[-1]; }
 
+  // Inline: a push writes through the cursor (the record's line and the entry's only). Entering
+  // a segment is a tail call, so the common path saves no registers for it.
   void push_back(const T& item) {
-    if (m_items.size() < N) {
-      m_items.push_back(item);
-    } else {
-      m_items[m_next] = item;
-      m_next = (m_next + 1) & (N - 1);
-    }
+    if (m_cursor == m_segment_end) return push_entering(item);
+    put(item);
   }
 
  private:
-  std::vector<T> m_items;
-  size_t m_next = 0;  // the oldest entry once full
+  static constexpr size_t kSegments = [] {
+    size_t n = 0;
+    for (size_t s = N; s > 2; s >>= 1) ++n;  // log2(N) - 1
+    return n;
+  }();
+  // Segment s >= 1 holds positions [2^(s+1), 2^(s+2)); segment 0 holds [0, 4).
+  static size_t segment_of(size_t p) { return p < 4 ? 0 : static_cast<size_t>(62 - __builtin_clzll(p)); }
+  static size_t segment_start(size_t s) { return s == 0 ? 0 : size_t{2} << s; }
+  static size_t segment_size(size_t s) { return s == 0 ? 4 : size_t{2} << s; }
+  T& at(size_t p) {
+    const size_t s = segment_of(p);
+    return m_segments[s].get()[p - segment_start(s)];
+  }
+  void put(const T& item) {
+    ::new (static_cast<void*>(m_cursor++)) T(item);  // trivially copyable: over an old entry too
+    m_pos = (m_pos + 1) & (N - 1);
+    if (m_size < N) ++m_size;
+  }
+  // Out of line: the cursor reached a segment's end (the next one is allocated while growing;
+  // once full, the positions wrap to segment 0).
+  [[gnu::noinline]] void push_entering(const T& item) {
+    if (!m_segments) m_segments.reset(new Segment[kSegments]);
+    const size_t s = segment_of(m_pos);
+    // Not initialised: an entry is written (put) before it is read.
+    if (!m_segments[s]) m_segments[s].reset(static_cast<T*>(::operator new(segment_size(s) * sizeof(T))));
+    m_cursor = m_segments[s].get() + (m_pos - segment_start(s));
+    m_segment_end = m_segments[s].get() + segment_size(s);
+    put(item);
+  }
+  struct Free {
+    void operator()(T* p) const { ::operator delete(p); }
+  };
+  using Segment = std::unique_ptr<T, Free>;
+
+  // Where the next push goes (position m_pos), and the end of its segment: 32 bytes in all, the
+  // segment table out of line (a push reads it only when entering a segment).
+  T* m_cursor = nullptr;
+  T* m_segment_end = nullptr;
+  uint32_t m_pos = 0;  // the next position written (the oldest entry once full)
+  uint32_t m_size = 0;
+  std::unique_ptr<Segment[]> m_segments;  // kSegments of them
 };
 
 }  // namespace symsim

@@ -65,6 +65,11 @@ __attribute__((noinline)) QpRecord& CheckerSet::Hub::look_up(const QpRef& q) {
   return *m_last;
 }
 
+// Out of line: only when the completion record is off (its on_executed logs the CQE otherwise).
+__attribute__((noinline)) void CheckerSet::Hub::log_cqe_for_unreaped(const WqeRecord& r, QpRecord& rec) {
+  rec.completions.cqes.push({r.cqe_index, r.wqe_index, r.cqe_ps}, false, true);
+}
+
 void CheckerSet::Hub::on_wqe_post(const PostRecord& p) {
   if (!m_sites && !m_completions && !m_multi_producer) return;
   QpRecord& rec = qp(p.qp);
@@ -94,7 +99,13 @@ void CheckerSet::Hub::on_wqe_fetched(const QpRef& q, uint32_t wqe_index, const u
 void CheckerSet::Hub::on_wqe_executed(const WqeRecord& r) {
   QpRecord* rec =
       m_completions || m_unreaped || m_flag_before_data || m_src_reuse || m_dst_race ? &qp(r.qp) : nullptr;
-  if (m_completions) m_completions->on_executed(r, *rec);
+  // Its CQE goes into the record's CQE log once, for the two rules that keep CQEs (cqe_log.h):
+  // by the completion record, or here when that is off.
+  if (m_completions) {
+    m_completions->on_executed(r, *rec, m_unreaped != nullptr);
+  } else if (m_unreaped && r.cqe_ps != 0) {
+    log_cqe_for_unreaped(r, *rec);
+  }
   if (m_history) m_history->on_executed(r);
   if (m_cq_overflow && m_cq_overflow->waiting()) m_cq_overflow->on_executed(r);
   const bool error = r.status != 0 || r.substatus != 0;  // an error CQE (or a flushed WQE)
@@ -119,7 +130,7 @@ void CheckerSet::Hub::on_cq_doorbell(const QpRef& q, uint32_t consumer_index, Ps
   QpRecord* rec = m_unreaped ? &qp(q) : m_qps.find(q);  // unreaped_completions keeps every QP rung
   if (m_completions) m_completions->on_cq_consumed(consumer_index, t, rec);
   if (m_cqe_unchecked && m_cqe_unchecked->any_errors()) m_cqe_unchecked->on_cq_consumed(q, consumer_index, t);
-  if (m_unreaped) m_unreaped->on_cq_consumed(q, consumer_index, *rec);
+  if (m_unreaped) m_unreaped->on_cq_consumed(consumer_index, *rec);
 }
 
 void CheckerSet::Hub::on_copy(const CopyRecord& c) {

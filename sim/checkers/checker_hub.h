@@ -59,6 +59,7 @@ class CheckerSet::Hub : public AscendObserver {
     return look_up(q);
   }
   QpRecord& look_up(const QpRef& q);
+  void log_cqe_for_unreaped(const WqeRecord& r, QpRecord& rec);
 
   const CheckerContext& m_ctx;
   QpRecords& m_qps;  // looked up once per event, handed to the members that keep per-QP state

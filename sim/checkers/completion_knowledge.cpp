@@ -16,7 +16,7 @@ void CompletionKnowledge::on_post(const PostRecord& p, QpRecord& rec) {
   s.posts.emplace_back(Post{p.wqe_index, p.core, p.t, true});
 }
 
-void CompletionKnowledge::on_executed(const WqeRecord& r, QpRecord& rec) {
+void CompletionKnowledge::on_executed(const WqeRecord& r, QpRecord& rec, bool unreaped) {
   QpState& s = rec.completions;
   m_executed_post = {r.wqe_index, -1, r.doorbell_ps, false};
   while (!s.posts.empty() && s.posts.front().wqe <= r.wqe_index) {
@@ -28,14 +28,13 @@ void CompletionKnowledge::on_executed(const WqeRecord& r, QpRecord& rec) {
     const UdmaQp* q = m_ctx.engine_qp(r.qp);
     s.ring_pe = r.qp.pe;
     if (q && q->cq_base && q->cq_depth) {
-      s.cq_base = q->cq_base;
       s.cq_depth = q->cq_depth;
       m_cq_rings[reinterpret_cast<uintptr_t>(q->cq_base)] = &s;
     }
   }
   // A CQ holds at most cq_depth unconsumed CQEs: more means its consumer is not telling us.
-  if (s.cqes.size() >= std::max<size_t>(kKeep, s.cq_depth)) s.cqes.pop_front();
-  s.cqes.emplace_back(Cqe{r.cqe_index, r.wqe_index, r.cqe_ps});
+  if (s.cqes.size(CqeLog::kKnown) >= std::max<size_t>(kKeep, s.cq_depth)) s.cqes.pop_front(CqeLog::kKnown);
+  s.cqes.push(Cqe{r.cqe_index, r.wqe_index, r.cqe_ps}, true, unreaped);
 }
 
 inline void CompletionKnowledge::reap(QpState& s, uint32_t upto, Ps t, int core) {
@@ -52,10 +51,10 @@ void CompletionKnowledge::on_reaped(uint32_t cqe_index, int core, Ps t, QpRecord
   QpState* s = &rec->completions;
   bool any = false;
   uint32_t upto = 0;
-  while (!s->cqes.empty() && s->cqes.front().cqe <= cqe_index) {
-    upto = s->cqes.front().wqe;
+  while (!s->cqes.empty(CqeLog::kKnown) && s->cqes.front(CqeLog::kKnown).cqe <= cqe_index) {
+    upto = s->cqes.front(CqeLog::kKnown).wqe;
     any = true;
-    s->cqes.pop_front();
+    s->cqes.pop_front(CqeLog::kKnown);
   }
   if (any) reap(*s, upto, t, core);
 }
@@ -66,12 +65,12 @@ void CompletionKnowledge::on_cq_consumed(uint32_t consumer_index, Ps t, QpRecord
   // The doorbell carries the low 24 bits of the consumer index: every CQE before it was consumed.
   bool any = false;
   uint32_t upto = 0;
-  while (!s->cqes.empty()) {
-    const uint32_t behind = (consumer_index - s->cqes.front().cqe) & 0xFFFFFFu;
+  while (!s->cqes.empty(CqeLog::kKnown)) {
+    const uint32_t behind = (consumer_index - s->cqes.front(CqeLog::kKnown).cqe) & 0xFFFFFFu;
     if (behind == 0 || behind >= 0x800000u) break;
-    upto = s->cqes.front().wqe;
+    upto = s->cqes.front(CqeLog::kKnown).wqe;
     any = true;
-    s->cqes.pop_front();
+    s->cqes.pop_front(CqeLog::kKnown);
   }
   if (any) reap(*s, upto, t, -1);
 }
@@ -83,15 +82,15 @@ void CompletionKnowledge::on_gm_observe(int pe, int core, const uint8_t* addr, u
   if (it == m_cq_rings.begin()) return;
   QpState& s = *std::prev(it)->second;
   const uintptr_t offset = a - std::prev(it)->first;
-  if (offset >= uint64_t{s.cq_depth} * udma::kCqeBytes || s.ring_pe != pe || s.cqes.empty()) return;
+  if (offset >= uint64_t{s.cq_depth} * udma::kCqeBytes || s.ring_pe != pe || s.cqes.empty(CqeLog::kKnown)) return;
   // The CQE written last into this slot. Not pending any more: it was reaped (the reap covered
   // it), so reading it tells nothing new.
   const auto slot = static_cast<uint32_t>(offset / udma::kCqeBytes);
-  const uint32_t newest = s.cqes.back().cqe;
+  const uint32_t newest = s.cqes.back().cqe;  // this reader's newest too (it is not empty)
   const uint32_t latest = newest - (newest - slot) % s.cq_depth;
-  const uint32_t at = latest - s.cqes.front().cqe;
-  if (at >= s.cqes.size()) return;
-  const Cqe& c = s.cqes[at];
+  const uint32_t at = latest - s.cqes.front(CqeLog::kKnown).cqe;
+  if (at >= s.cqes.size(CqeLog::kKnown)) return;
+  const Cqe& c = s.cqes.get(CqeLog::kKnown, at);
   if (c.cqe != latest || c.cqe_ps > t) return;
   reap(s, c.wqe, t, core);
 }

@@ -13,6 +13,7 @@
 #include <map>
 
 #include "sim/checkers/checker_context.h"
+#include "sim/checkers/cqe_log.h"
 #include "sim/checkers/ring_fifo.h"
 #include "models/ascend/ascend_observer.h"
 #include "models/core/qp_table.h"
@@ -28,7 +29,9 @@ class CompletionKnowledge : public AscendObserver {
 
   // `rec` is the record of the event's QP (qp_record.h; null: none yet).
   void on_post(const PostRecord& p, QpRecord& rec);
-  void on_executed(const WqeRecord& r, QpRecord& rec);
+  // Writes the WQE's CQE into the record's CQE log, for unreaped_completions too when
+  // `unreaped` (its rule is on).
+  void on_executed(const WqeRecord& r, QpRecord& rec, bool unreaped);
   void on_reaped(uint32_t cqe_index, int core, Ps t, QpRecord* rec);
   void on_cq_consumed(uint32_t consumer_index, Ps t, QpRecord* rec);
   // A core of `pe` read [addr, addr + bytes) at `t` (a poll of a CQE slot counts as a reap).
@@ -59,18 +62,17 @@ class CompletionKnowledge : public AscendObserver {
     uint32_t upto;  // every WQE of the QP up to this index has completed
     int core;
   };
-  struct Cqe {
-    uint32_t cqe, wqe;
-    Ps cqe_ps;  // when it is visible in the CQ ring
-  };
+  using Cqe = CqeLog::Entry;
+  // 88 bytes, all read or written on a WQE's execution (qp_record.h lays the record out by line).
   struct QpState {
-    RingFifo<Post> posts;  // posted, not yet executed (oldest first)
-    RingFifo<Cqe> cqes;    // written, not yet reaped (consecutive CQE indices)
-    RingFifo<Reap> reaps;  // oldest first, both fields increasing
-    bool trimmed = false;  // reaps dropped from the front
-    int ring_pe = -1;      // whose memory holds the CQ ring (-1: not looked up yet)
-    const uint8_t* cq_base = nullptr;
+    RingFifo<Post, uint32_t> posts;  // posted, not yet executed (oldest first)
+    // Each CQE once, for this record and unreaped_completions (cqe_log.h); this record's reader:
+    // written, not yet reaped (consecutive CQE indices).
+    CqeLog cqes;
+    RingFifo<Reap, uint32_t> reaps;  // oldest first, both fields increasing
     uint32_t cq_depth = 0;
+    int ring_pe = -1;      // whose memory holds the CQ ring (-1: not looked up yet)
+    bool trimmed = false;  // reaps dropped from the front
   };
 
  private:

@@ -58,11 +58,11 @@ class FlagBeforeDataChecker : public Checker {
   };
 
   // What orders a QP's WQEs so far (kept in its QpRecord).
-  struct QpOrder {
-    bool fence_seen = false;
+  struct QpOrder {  // 12 bytes (the flags after the indices: no padding between)
     uint32_t fence_bound = 0;  // index of the latest fenced WQE: everything before it is ordered
-    bool so_seen = false;
     uint32_t last_so = 0;      // index of the latest SO WQE
+    bool fence_seen = false;
+    bool so_seen = false;
   };
 
  private:

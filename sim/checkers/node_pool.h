@@ -16,6 +16,10 @@ namespace symsim {
 class NodePool {
  public:
   NodePool() = default;
+  // `hot_offset`: where in a node the bytes read most begin (src_reuse: the window, after the
+  // tree's header and the key); nodes are then cut at a stride of whole 64-byte lines, placed so
+  // that this offset starts a line (a part of up to 64 bytes there costs one cache line, not two).
+  explicit NodePool(size_t hot_offset) : m_hot_offset(hot_offset), m_line_aligned(true) {}
   NodePool(const NodePool&) = delete;
   NodePool& operator=(const NodePool&) = delete;
 
@@ -41,10 +45,13 @@ class NodePool {
   static constexpr size_t kSlabNodes = 64;
   // Out of line: once per 64 nodes.
   [[gnu::noinline]] void cut_slab() {
-    constexpr size_t kAlign = alignof(std::max_align_t);
-    const size_t stride = (m_bytes + kAlign - 1) / kAlign * kAlign;
-    m_slabs.emplace_back(new std::max_align_t[(stride * kSlabNodes + sizeof(std::max_align_t) - 1) / sizeof(std::max_align_t)]);
-    auto* base = reinterpret_cast<char*>(m_slabs.back().get());
+    const size_t align = m_line_aligned ? kLine : alignof(std::max_align_t);
+    const size_t stride = (m_bytes + align - 1) / align * align;
+    // A line-aligned slab's nodes start (64 - hot_offset % 64) % 64 bytes into it.
+    const size_t lead = m_line_aligned ? (kLine - m_hot_offset % kLine) % kLine : 0;
+    m_slabs.emplace_back(static_cast<char*>(::operator new(stride * kSlabNodes + lead, std::align_val_t{align})),
+                         SlabFree{align});
+    char* base = m_slabs.back().get() + lead;
     for (size_t i = kSlabNodes; i-- > 0;) m_free = new (base + i * stride) Free{m_free};
   }
 
@@ -54,10 +61,17 @@ class NodePool {
     m_slabs.clear();
   }
 
+  static constexpr size_t kLine = 64;
+  struct SlabFree {
+    size_t align;
+    void operator()(char* p) const { ::operator delete(p, std::align_val_t{align}); }
+  };
   size_t m_bytes = 0;  // the pooled size (0: none yet)
   size_t m_live = 0;   // nodes taken and not given back
+  size_t m_hot_offset = 0;
+  bool m_line_aligned = false;
   Free* m_free = nullptr;
-  std::vector<std::unique_ptr<std::max_align_t[]>> m_slabs;
+  std::vector<std::unique_ptr<char, SlabFree>> m_slabs;
 };
 
 // A container's allocator drawing single nodes from a NodePool, which must outlive the container.

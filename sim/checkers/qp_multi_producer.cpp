@@ -21,7 +21,8 @@ void QpMultiProducerChecker::producer(const QpRef& q, int core, uint32_t wqe, Ps
                                       Producers& p) {
   if (core < 0 || static_cast<size_t>(q.pe) >= m_pes.size()) return;
   const uint64_t launch = m_pes[static_cast<size_t>(q.pe)].launch;
-  if (p.launch != launch) p = {launch, {}};  // first produced on in this launch
+  if (p.sole_core >= 0) p.cores[0].last_ps = std::max(p.cores[0].last_ps, p.sole_last_ps);
+  if (p.launch != launch) p = {launch, -1, 0, {}};  // first produced on in this launch
   std::vector<Span>& spans = p.cores;
   Span* mine = nullptr;
   for (Span& s : spans)  // one producer per QP unless this hazard is there: a short list
@@ -31,6 +32,8 @@ void QpMultiProducerChecker::producer(const QpRef& q, int core, uint32_t wqe, Ps
     mine = &spans.back();
   }
   mine->last_ps = std::max(mine->last_ps, t);
+  p.sole_core = spans.size() == 1 ? spans[0].core : -1;
+  p.sole_last_ps = spans[0].last_ps;
   if (spans.size() < 2) return;
   // Report against the first producer (or, for the first, the second).
   const Span& other = spans[0].core == core ? spans[1] : spans[0];

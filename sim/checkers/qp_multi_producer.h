@@ -29,6 +29,11 @@ class QpMultiProducerChecker : public Checker {
   // an earlier launch is emptied when the QP is next produced on).
   struct Producers {
     uint64_t launch = 0;
+    // The only producer while there is one (else -1), and its latest time: a post or doorbell
+    // store of that core updates these in the record, not cores[0] (another cache line per
+    // post); producer() folds sole_last_ps into cores[0] before it reads the spans.
+    int sole_core = -1;
+    Ps sole_last_ps = 0;
     std::vector<Span> cores;  // in order of their first post (one, unless the hazard is there)
   };
 
@@ -45,9 +50,9 @@ class QpMultiProducerChecker : public Checker {
   // What producer() does when `core` is already the QP's only producer in its PE's launch.
   bool sole_producer(int pe, int core, Ps t, Producers& p) {
     if (core < 0 || static_cast<size_t>(pe) >= m_pes.size() || p.launch != m_pes[static_cast<size_t>(pe)].launch ||
-        p.cores.size() != 1 || p.cores[0].core != core)
+        p.sole_core != core)
       return false;
-    p.cores[0].last_ps = std::max(p.cores[0].last_ps, t);
+    p.sole_last_ps = std::max(p.sole_last_ps, t);
     return true;
   }
   void producer(const QpRef& q, int core, uint32_t wqe, Ps t, SiteRef site, const char* how, Producers& p);

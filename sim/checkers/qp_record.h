@@ -18,16 +18,28 @@
 
 namespace symsim {
 
-struct QpRecord {
-  CompletionKnowledge::QpState completions;
-  SiteIndex::QpSites sites;
-  UnreapedCompletionsChecker::QpCompletions unreaped;
-  FlagBeforeDataChecker::QpOrder flag_before_data;
+// Laid out by the event that touches each part, on 64-byte lines: a WQE's SQ doorbell and its
+// execution (which follows in the same engine call) read or write every part of the first
+// block (three lines), its post and doorbell store the second. A QP's events come far apart
+// (other QPs' WQEs and their payload copies pass between), so each line an event touches is a
+// cache miss: the parts that one event touches share lines.
+struct alignas(64) QpRecord {
+  // SQ doorbell, execution (and the reaps, which touch `completions` only): 180 bytes.
+  WriteHistory::Bells bells;  // the hang report's: the SQ doorbell the engine last acted on (16)
+  CompletionKnowledge::QpState completions;            // 88, with the CQE log unreaped_completions reads too
+  UnreapedCompletionsChecker::QpCompletions unreaped;  // 16
+  SrcReuseChecker::QpLast src_reuse;                   // 32
+  DstWriteRaceChecker::QpLast dst_race;                // 16
+  FlagBeforeDataChecker::QpOrder flag_before_data;     // 12
+  // Post and doorbell store.
+  alignas(64) SiteIndex::QpSites sites;
   QpMultiProducerChecker::Producers producers;
-  SrcReuseChecker::QpLast src_reuse;
-  DstWriteRaceChecker::QpLast dst_race;
-  WriteHistory::Bells bells;  // the hang report's: the SQ doorbell the engine last acted on
 };
+static_assert(sizeof(WriteHistory::Bells) + sizeof(CompletionKnowledge::QpState) +
+                      sizeof(UnreapedCompletionsChecker::QpCompletions) + sizeof(SrcReuseChecker::QpLast) +
+                      sizeof(DstWriteRaceChecker::QpLast) + sizeof(FlagBeforeDataChecker::QpOrder) <=
+                  192,
+              "a WQE's SQ doorbell and execution touch three lines of its QP's record");
 
 using QpRecords = QpTable<QpRecord>;
 

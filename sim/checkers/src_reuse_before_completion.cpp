@@ -108,13 +108,14 @@ void SrcReuseChecker::on_executed(const WqeRecord& r, QpRecord& rec) {
   // put only extends that window (what add_put does in this case; the source span and the
   // longest source are unchanged).
   const QpLast& last = rec.src_reuse;
-  if (last.epoch == m_epoch && last.key == SourceKey{r.local_va, r.bytes, r.qp.slot, r.qp.qp}) {
+  if (last.epoch == m_epoch && last.va == r.local_va && last.bytes == r.bytes) {  // the same source (same QP)
     const Ps posted = posted_ps(r.doorbell_ps);
     if (!may_follow_writes(r.qp.pe, posted) && m_known.known(rec, last.win->last.wqe_index).t > posted) {
       Window& win = *last.win;
-      win.last = {r.qp, r.wqe_index, r.bytes, r.target_pe, r.opcode, r.local_va, r.doorbell_ps};
+      win.last = put_of(r);
       win.complete_ps = std::max(win.complete_ps, r.complete_ps);
-      if (win.first.wqe_index == r.wqe_index) queue(r.complete_ps, {r.qp.pe, last.key, &win, m_epoch});
+      if (win.first.wqe_index == r.wqe_index)
+        queue(r.complete_ps, {r.qp.pe, SourceKey{r.local_va, r.bytes, r.qp.slot, r.qp.qp}, &win, m_epoch});
       prune(sim_now_ps());
       return;
     }
@@ -123,8 +124,8 @@ void SrcReuseChecker::on_executed(const WqeRecord& r, QpRecord& rec) {
 }
 
 void SrcReuseChecker::add_put(const WqeRecord& r, QpRecord& rec) {
-  const Put put{r.qp, r.wqe_index, r.bytes, r.target_pe, r.opcode, r.local_va, r.doorbell_ps};
-  const Window single{put, put, r.complete_ps, &rec};
+  const Put put = put_of(r);
+  const Window single{put, r.complete_ps, put, &rec};
   const Ps posted = posted_ps(r.doorbell_ps);
   if (may_follow_writes(r.qp.pe, posted)) {
     // The writes that may overlap the source and start after the post, newest first (along a
@@ -157,9 +158,9 @@ void SrcReuseChecker::add_put(const WqeRecord& r, QpRecord& rec) {
   const SourceKey key{r.local_va, r.bytes, r.qp.slot, r.qp.qp};
   QpLast& last = rec.src_reuse;
   bool new_source = false;
-  if (!(last.epoch == m_epoch && last.key == key)) {
+  if (!(last.epoch == m_epoch && last.is(key))) {
     const auto inserted = m_sources[pe].try_emplace(key, single);
-    last = {&inserted.first->second, key, m_epoch};
+    last = {&inserted.first->second, m_epoch, key.va, key.bytes};
     new_source = inserted.second;
   }
   Window& win = *last.win;

@@ -53,11 +53,14 @@ class SrcReuseChecker : public Checker {
   };
   // Kept in the QP's record: the window its last put went to (a QP's puts mostly reuse one
   // source), so that the next put of that source skips the map. Valid while no window has been
-  // erased and no map moved since (`epoch` == m_epoch).
+  // erased and no map moved since (`epoch` == m_epoch). The source's key less its slot and QP,
+  // which are the record's own (32 bytes, not 40).
   struct QpLast {
     Window* win = nullptr;
-    SourceKey key{};
     uint64_t epoch = 0;
+    uint64_t va = 0;
+    uint32_t bytes = 0;
+    bool is(const SourceKey& k) const { return va == k.va && bytes == k.bytes; }  // same QP
   };
 
  private:
@@ -71,19 +74,26 @@ class SrcReuseChecker : public Checker {
     const char* what;
   };
   // What a judgement and its report need of a put (a window keeps two: not whole WqeRecords).
+  // The WQE index first: a window's extension reads `first`'s index only.
   struct Put {
-    QpRef qp;
     uint32_t wqe_index, bytes;
+    QpRef qp;
     int target_pe;
     uint8_t opcode;
     uint64_t local_va;
     Ps doorbell_ps;
   };
+  static Put put_of(const WqeRecord& r) {
+    return {r.wqe_index, r.bytes, r.qp, r.target_pe, r.opcode, r.local_va, r.doorbell_ps};
+  }
   // Puts of one source on one QP that its PE has not yet known complete, from the first to
-  // the last: a reap covering `last` settles them all (CQEs of a QP come in order).
+  // the last: a reap covering `last` settles them all (CQEs of a QP come in order). Laid out
+  // for the extension of a window by a put (on_executed), which reads and writes its first 60
+  // bytes: `last`, `complete_ps` and `first.wqe_index` (one or two cache lines, not three).
   struct Window {
-    Put first, last;
+    Put last;
     Ps complete_ps;  // the latest completion among them
+    Put first;
     const QpRecord* rec;  // their QP's record (QpTable's entries never move): no lookup to judge
   };
   // A put whose window is not simply extended (on_executed): judged against the core writes
@@ -117,7 +127,9 @@ class SrcReuseChecker : public Checker {
   // The maps' nodes are recycled (a MoE WQE's put is mostly a new source, and the launch's end
   // erases them all): declared before the maps, the pool outlives them.
   using Sources = std::map<SourceKey, Window, std::less<SourceKey>, PoolAllocator<std::pair<const SourceKey, Window>>>;
-  NodePool m_source_nodes;
+  // A put extending its QP's window reads and writes the window's first 60 bytes (Window): one
+  // line when the window starts one. libstdc++'s tree node is a 32-byte header, then the key.
+  NodePool m_source_nodes{32 + sizeof(SourceKey)};
   std::vector<Sources> m_sources;  // by PE
   uint64_t m_epoch = 1;
   uint64_t m_max_source_bytes = 0;

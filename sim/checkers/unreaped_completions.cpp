@@ -18,23 +18,21 @@ constexpr size_t kKept = 4096;
 void UnreapedCompletionsChecker::on_executed(const WqeRecord& r, QpRecord& rec) {
   if (!(r.flags & 0x20) && r.status == 0) return;  // no CQE asked for
   QpCompletions& c = rec.unreaped;
-  c.qp = r.qp;
   ++c.requested;
   if (r.status != 0 || r.substatus != 0) c.errors = true;
-  if (r.cqe_ps != 0) {
-    auto& w = c.wqe_of_cqe;
-    w.emplace_back(r.cqe_index, r.wqe_index);
+  if (r.cqe_ps != 0) {  // already in the record's CQE log (cqe_log.h)
+    constexpr CqeLog::Reader kMine = CqeLog::kUnreaped;
+    CqeLog& w = rec.completions.cqes;
+    if (w.size(kMine) == 1) c.front_cqe = r.cqe_index;
     // Forget CQEs returned already, and all but the newest kKept.
-    while (!w.empty() && (w.size() > kKept || static_cast<int32_t>(w.front().first - c.consumed) < 0))
-      w.pop_front();
+    while (!w.empty(kMine) && (w.size(kMine) > kKept || static_cast<int32_t>(c.front_cqe - c.consumed) < 0)) {
+      w.pop_front(kMine);
+      if (!w.empty(kMine)) c.front_cqe = w.front(kMine).cqe;
+    }
   }
 }
 
-void UnreapedCompletionsChecker::on_cq_consumed(const QpRef& q, uint32_t consumer, QpRecord& rec) {
-  QpCompletions& c = rec.unreaped;
-  c.qp = q;
-  c.consumed = consumer;
-}
+void UnreapedCompletionsChecker::on_cq_consumed(uint32_t consumer, QpRecord& rec) { rec.unreaped.consumed = consumer; }
 
 void UnreapedCompletionsChecker::on_kernel_trap(int pe, int, const char*, const std::string&, Ps) {
   m_trapped.insert(pe);
@@ -44,16 +42,17 @@ void UnreapedCompletionsChecker::finish(Ps end_ps, bool completed) {
   if (!completed) return;  // a hang is the report, not what it left behind
   for (const auto& [ref, entry] : m_ctx.qps->in_order()) {
     const QpCompletions& c = entry->unreaped;
-    if (c.errors || m_trapped.count(c.qp.pe)) continue;
-    const uint64_t outstanding = c.requested - c.consumed;
-    if (c.requested <= c.consumed) continue;
+    if (c.requested <= c.consumed) continue;  // none outstanding (or a record this rule never wrote)
+    if (c.errors || m_trapped.count(ref.pe)) continue;
+    const uint64_t outstanding = uint64_t{c.requested} - c.consumed;
     uint32_t wqe = 0;
-    for (size_t i = 0; i < c.wqe_of_cqe.size(); ++i)
-      if (static_cast<int32_t>(c.wqe_of_cqe[i].first - c.consumed) >= 0) {
-        wqe = c.wqe_of_cqe[i].second;
+    const CqeLog& w = entry->completions.cqes;
+    for (size_t i = 0; i < w.size(CqeLog::kUnreaped); ++i)
+      if (static_cast<int32_t>(w.get(CqeLog::kUnreaped, i).cqe - c.consumed) >= 0) {
+        wqe = w.get(CqeLog::kUnreaped, i).wqe;
         break;
       }
-    Hazard h = m_ctx.at_wqe(kUnreapedCompletions, c.qp, wqe, end_ps);
+    Hazard h = m_ctx.at_wqe(kUnreapedCompletions, ref, wqe, end_ps);
     h.detail = fmt::format(
         "{} of the {} CQEs requested on this QP were never polled (first: CQE {} of WQE {}); drain them with "
         "aclshmemx_udma_quiet / qp_quiet, or ring the CQ doorbell after polling, before the kernel ends",

@@ -5,7 +5,6 @@
 
 #include "sim/catalog/hazard_id.h"
 #include "sim/checkers/checker.h"
-#include "sim/checkers/ring_fifo.h"
 #include "models/core/qp_table.h"
 
 namespace symsim {
@@ -20,18 +19,21 @@ class UnreapedCompletionsChecker : public Checker {
   using Checker::Checker;
   // `rec` is the record of the event's QP (qp_record.h), kept in the context's shared table.
   void on_executed(const WqeRecord& r, QpRecord& rec);
-  void on_cq_consumed(const QpRef& q, uint32_t consumer, QpRecord& rec);
+  void on_cq_consumed(uint32_t consumer, QpRecord& rec);
   void on_kernel_trap(int pe, int core, const char* kernel, const std::string& why, Ps t) override;
   void finish(Ps end_ps, bool completed) override;
 
+  // 16 bytes, all written on a WQE's execution (qp_record.h lays the record out by line); the
+  // QP is the record's key (QpTable::in_order names it). The recent (CQE index, WQE index) are
+  // the record's CQE log's (`completions.cqes`, reader kUnreaped): oldest first, the newest 4096
+  // not yet returned.
   struct QpCompletions {
-    QpRef qp;
-    uint64_t requested = 0;
+    uint32_t requested = 0;  // per QP: 2^32 CQEs are far beyond any run
     uint32_t consumed = 0;
+    // The log's oldest CQE index for this reader while it is not empty: the test for returned
+    // CQEs on each WQE reads the record's line, not the log's oldest entry (written long before).
+    uint32_t front_cqe = 0;
     bool errors = false;
-    // Recent (CQE index, WQE index), oldest first: the newest 4096 not yet returned. A ring, so a
-    // CQE costs O(1) amortised and nothing is moved or allocated once it is warm.
-    RingFifo<std::pair<uint32_t, uint32_t>> wqe_of_cqe;
   };
  private:
   std::set<int> m_trapped;

@@ -62,7 +62,7 @@ void WriteHistory::on_fault(const FaultEvent& f) {
 }
 
 void WriteHistory::on_sq_rung(uint32_t producer, Ps t, QpRecord& rec) {
-  rec.bells = {true, producer, t};
+  rec.bells = {t, producer, true};
 }
 
 std::string WriteHistory::last_writer(const void* addr, uint64_t bytes, Ps t) const {

@@ -38,9 +38,9 @@ class WriteHistory : public AscendObserver {
   // The SQ doorbell the engine last acted on, kept in the QP's record (the ones kernels
   // stored: m_ctx.sites).
   struct Bells {
-    bool rung = false;
-    uint32_t seen_value = 0;
     Ps seen_ps = 0;
+    uint32_t seen_value = 0;
+    bool rung = false;
   };
 
  private:

@@ -71,3 +71,14 @@ TEST(NodePool, OtherSizesPassThrough) {
   EXPECT_NE(again, nullptr);
   pool.give(again, 48);
 }
+
+// A pool given a hot offset cuts nodes so that the offset starts a 64-byte line.
+TEST(NodePool, HotOffsetStartsALine) {
+  NodePool pool(56);
+  std::vector<void*> nodes;
+  for (int i = 0; i < 200; ++i) {  // more than one slab
+    nodes.push_back(pool.take(168));
+    EXPECT_EQ((reinterpret_cast<uintptr_t>(nodes.back()) + 56) % 64, 0u);
+  }
+  for (void* p : nodes) pool.give(p, 168);
+}
