@@ -15,7 +15,7 @@ import subprocess
 import sys
 
 COMPONENTS = [
-    ('checkers', r'symsim::(\w+Checker|CompletionKnowledge|SiteIndex|WriteHistory|HazardLog|CheckerContext|CheckerSet|PerCore|RingFifo|IntervalList|PageMultimap)'),
+    ('checkers', r'symsim::(\w+Checker|CompletionKnowledge|SiteIndex|WriteHistory|HazardLog|CheckerContext|CheckerSet|PerCore|RingFifo|CqeLog|BoundedRing|NodePool|IntervalList|PageMultimap)'),
     ('statistics', r'StatsCollector'),
     ('visibility queue', r'VisibilityQueue'),
     ('doorbell scheduler', r'DoorbellScheduler'),
