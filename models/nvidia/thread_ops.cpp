@@ -369,6 +369,11 @@ uint64_t atomic(void* addr, AtomicOp op, AtomicType type, uint64_t operand, uint
   const int gpu = t.cta->gpu;
   const int owner = owner_of(t, addr, bytes, "an atomic");
   const auto a = reinterpret_cast<uintptr_t>(addr);
+  // Booked at SystemC time, in time order with the other threads: the atomic port and the
+  // address's turn at L2 (atomic_slot, a busy-until time) taken ahead of time made rows
+  // shim.pull_step.* and shim.pull_phases.* hang on sim.quantum_ns (docs/hw-accuracy.md,
+  // twentieth pass (s21-quant)).
+  s.sync_to(t, t.local_ps);
   const Ps issue = t.local_ps;
   const auto& p = sys.params();
   // The atomic leaves through the SM's atomic port and is performed at the owner's L2 when the
