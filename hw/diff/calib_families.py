@@ -4,6 +4,7 @@
   calib_families.py --symsim build/bin/symsim --out DIR   simulate the micro rows of every set
                                                           (hw/diff/*_set.json) into DIR/<set>/,
                                                           then print the table
+  calib_families.py ... --extra-set platform.sim.quantum_ns=20   every row with one more --set
   calib_families.py --out DIR [--rows]                    the table from the runs in DIR (--rows:
                                                           and every row outside 10%)
 
@@ -29,13 +30,14 @@ def sets():
     return sorted(glob.glob(os.path.join(HERE, "*_set.json")))
 
 
-def simulate(symsim, out, platform):
+def simulate(symsim, out, platform, extra_sets=()):
     for path in sets():
         name = os.path.basename(path)[:-len("_set.json")]
         if not any(e.get("kind") == "micro" for e in hw_diff.load_set(path)):
             continue
         subprocess.run([sys.executable, os.path.join(HERE, "hw_diff.py"), "sim", "--set", path, "--kind", "micro",
-                        "--symsim", symsim, "--platform", platform, "--out", os.path.join(out, name)],
+                        "--symsim", symsim, "--platform", platform, "--out", os.path.join(out, name)]
+                       + [x for s in extra_sets for x in ("--extra-set", s)],
                        stdout=subprocess.DEVNULL, check=True)
 
 
@@ -86,9 +88,11 @@ def main():
     p.add_argument("--symsim", help="simulate first, with this binary")
     p.add_argument("--platform", default="h200")
     p.add_argument("--rows", action="store_true")
+    p.add_argument("--extra-set", action="append", default=[], metavar="KEY=V",
+                   help="one more --set for every row (e.g. platform.sim.quantum_ns=20)")
     a = p.parse_args()
     if a.symsim:
-        simulate(a.symsim, a.out, a.platform)
+        simulate(a.symsim, a.out, a.platform, a.extra_set)
     report(ratios(a.out), a.rows)
 
 

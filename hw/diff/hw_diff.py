@@ -74,7 +74,7 @@ def cmd_sim(a):
             with open(path, "w") as f:
                 json.dump(scenario, f, indent=2)
             cmd = [a.symsim, "run", path, "--out", os.path.join(a.out, e["id"])]
-            for s in e["sets"]:
+            for s in e["sets"] + (a.extra_set or []):
                 cmd += ["--set", s]
             rc = run(cmd, log)
             print(f"sim {e['id']}: exit {rc}", flush=True)
@@ -295,6 +295,8 @@ def main():
     p.add_argument("--keep-overrides", action="store_true",
                    help="sim mode: keep the scenarios' own platform overrides (the litmus reorder windows)")
     p.add_argument("--only", nargs="*")
+    p.add_argument("--extra-set", action="append", metavar="KEY=V",
+                   help="(sim mode) one more --set for every entry, after the entry's own (e.g. platform.sim.quantum_ns=20)")
     p.add_argument("--kind", choices=["micro", "app"], help="only the micro (calib_probe) or the application entries")
     p.add_argument("--calib", nargs="+", help="calibration tables the micro rows are compared with (compare mode)",
                    default=CALIB_TABLES)

@@ -309,6 +309,11 @@ void store(void* addr, const void* value, uint32_t bytes, Sem sem, Scope scope, 
   // The SM's write path takes every store's bytes; a thread waits while it is backed up
   // beyond what the SM queues (sm.store_queue_ns), and the store goes out in its turn.
   const auto& p = sys.params();
+  // Booked at SystemC time, so in time order with the SM's other threads: a thread up to
+  // sim.quantum_ns ahead would take the unit's slots before threads behind it issue, and the
+  // warps' shares would hang on the quantum (rows fresh.plain_store.*: docs/hw-accuracy.md,
+  // twentieth pass (s21-quant)).
+  s.sync_to(t, t.local_ps);
   const Ps accepted = t.cta->ports.write_path.reserve(t.local_ps, transfer_ps(bytes, p.sm_store_gbytes_per_s));
   const Ps queued = accepted - std::min(accepted, ns_to_ps(p.sm_store_queue_ns));
   if (queued > t.local_ps) s.advance(t, queued - t.local_ps);
@@ -367,6 +372,11 @@ uint64_t atomic(void* addr, AtomicOp op, AtomicType type, uint64_t operand, uint
   const int gpu = t.cta->gpu;
   const int owner = owner_of(t, addr, bytes, "an atomic");
   const auto a = reinterpret_cast<uintptr_t>(addr);
+  // Booked at SystemC time, in time order with the other threads: the atomic port and the
+  // address's turn at L2 (atomic_slot, a busy-until time) taken ahead of time made rows
+  // shim.pull_step.* and shim.pull_phases.* hang on sim.quantum_ns (docs/hw-accuracy.md,
+  // twentieth pass (s21-quant)).
+  s.sync_to(t, t.local_ps);
   const Ps issue = t.local_ps;
   const auto& p = sys.params();
   // The atomic leaves through the SM's atomic port and is performed at the owner's L2 when the
