@@ -13,14 +13,16 @@ TEST(LowLatencyDispatch, Ep16EveryExpertGetsItsTokensByteForByte) {
   EXPECT_EQ(t["errors"].get<int>(), 0);
 }
 
-// With adaptive routing (up to 3 us of path delay per message) messages of different QPs pass
-// each other; those of one QP stay in order.
+// With adaptive routing (up to 6 us of path delay per message) messages of different QPs pass
+// each other; those of one QP stay in order. 6 us, not 3: since plain stores and atomics book
+// their SM units at SystemC time (session 21, s21-quant) the counts leave late enough after
+// their data that 3 us of skew lets none overtake (seeds 1-5; at 6 us seeds 1-3 all do).
 TEST(LowLatencyDispatch, CountsOnTheDataQpStayBehindTheirDataUnderAdaptiveRouting) {
-  expect_pass(run("ll_dispatch_ep16", {"platform.ib.path_skew_ns=3000"}));
+  expect_pass(run("ll_dispatch_ep16", {"platform.ib.path_skew_ns=6000"}));
 }
 
 TEST(LowLatencyDispatch, CountsOnAnotherQpOvertakeTheirDataAndAreFlagged) {
-  const auto out = run("ll_dispatch_ep16", {"kernel.args.count_qp_offset=1", "platform.ib.path_skew_ns=3000"});
+  const auto out = run("ll_dispatch_ep16", {"kernel.args.count_qp_offset=1", "platform.ib.path_skew_ns=6000"});
   EXPECT_EQ(out.result["status"], "fail");
   ASSERT_GT(count_hazards(out, "flag_before_data"), 0) << out.result["hazards"].dump(1);
   const std::string detail = out.result["hazards"][0]["detail"];
