@@ -14,13 +14,19 @@ constexpr uint32_t kHeaderBytes = 16;
 // experts (lanes < top-k), the rank by a run-time division, the shuffle loop keeping each rank
 // once (lane 0 alone sends without it), and one 128 B line a token in the routing table where
 // dispatch's packs 4 tokens a line (the SM's L1 can then serve no token's read from another's),
-// and the load a plain ld.global, which allocates in L1, where ptx::ldg's does not (L1::no_allocate).
+// and the load a plain ld.global, which allocates in L1, where ptx::ldg's does not (L1::no_allocate);
+// kRouteStoreLines (issue 19, s21-dev): message k at k x (bytes + 16) rounded up to whole 128 B lines
+// (7296 B for 7184), so that no line takes two messages' stores (packed: k x (bytes + 16)). A template
+// argument, so that the packed kernel's code (its rows' code weights) stays as it was.
 constexpr uint32_t kRouteLdg = 2, kRouteDiv = 4, kRouteShfl = 8, kRouteLinePerToken = 16, kRouteL1 = 32;
+constexpr uint32_t kRouteStoreLines = 64, kLineBytes = 128;
 
+template <bool kPadToLines>
 __global__ void dispatch_route_probe(CalibProbeArgs a) {
   SYMSIM_EXTERN_SHARED(uint8_t, smem);
   const uint32_t thread = threadIdx.x, lane = thread % 32, warp = thread / 32, warps = blockDim.x / 32;
   const uint32_t msg_bytes = a.bytes + kHeaderBytes;
+  const uint32_t msg_pitch = kPadToLines ? (msg_bytes + kLineBytes - 1) / kLineBytes * kLineBytes : msg_bytes;
   uint64_t* mbar = reinterpret_cast<uint64_t*>(smem) + warp;
   uint8_t* bufs = smem + kCalibProbeMbarBytes + static_cast<size_t>(warp) * 2 * msg_bytes;
   if (lane == 0) ptx::mbarrier_init_with_fence(mbar, 1);
@@ -62,7 +68,7 @@ __global__ void dispatch_route_probe(CalibProbeArgs a) {
     if (first) {
       const int k = r * static_cast<int>(ids) + static_cast<int>(id);
       ptx::tma_store_fence();
-      ptx::tma_store_1d(a.buf + half + static_cast<uint64_t>(k) * msg_bytes, buf, msg_bytes);
+      ptx::tma_store_1d(a.buf + half + static_cast<uint64_t>(k) * msg_pitch, buf, msg_bytes);
     }
     ptx::tma_store_commit();
     __syncwarp();
@@ -77,5 +83,7 @@ __global__ void dispatch_route_probe(CalibProbeArgs a) {
 }  // namespace
 
 int launch_dispatch_route_probe(int ctas, int threads, int smem_bytes, const CalibProbeArgs& args) {
-  return SYMSIM_LAUNCH(dispatch_route_probe, dim3(ctas), dim3(threads), static_cast<size_t>(smem_bytes), nullptr, args);
+  if ((args.stride >> 16) & kRouteStoreLines)
+    return SYMSIM_LAUNCH(dispatch_route_probe<true>, dim3(ctas), dim3(threads), static_cast<size_t>(smem_bytes), nullptr, args);
+  return SYMSIM_LAUNCH(dispatch_route_probe<false>, dim3(ctas), dim3(threads), static_cast<size_t>(smem_bytes), nullptr, args);
 }
