@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <memory>
 
 #include "hw/runtime/hw_world.h"
@@ -204,6 +205,17 @@ RunOutput run_hw_scenario(const HwScenario& s, const RunOptions& o) {
                   {"launches", last.launches},
                   {"launches_by_repetition", launch_list}}},
                 {"notes", notes}};
+  // SYMSIM_HW_KEEP_REPETITIONS=1: every repetition's checks (a probe's value=... reading is in one), not only
+  // the last's, for telling one reading's noise from the procedure's (docs/hw-accuracy.md, issue 19). Off: unchanged.
+  if (const char* keep = std::getenv("SYMSIM_HW_KEEP_REPETITIONS"); keep && std::string(keep) == "1") {
+    json by_rep = json::array();
+    for (const Repetition& rep : reps) {
+      json one = json::array();
+      for (const KernelCheck& c : rep.checks) one.push_back({{"what", c.what}, {"ok", c.ok}, {"detail", c.detail}});
+      by_rep.push_back(one);
+    }
+    out.result["measured"]["checks_by_repetition"] = by_rep;
+  }
   for (int pe = 0; pe < s.pes; ++pe)
     out.result["stats"]["pes"].push_back({{"pe", pe}, {"gpu", gpu_of(pe)}, {"kernel_ns", last.pe_kernel_ns.empty() ? 0.0 : last.pe_kernel_ns[pe]}});
   if (!out.timed_out) world_finish();
