@@ -35,7 +35,6 @@ struct NvidiaParams {
   double sm_code_after_bulk_wait_ns = 0;  // code after a bulk wait_group that waited, run inside the wait (up to this)
   double sm_code_uses_loads = 0;   // 1: kernel code after a data load waits for it (its value is used)
   double sm_load_use_ns = 0;       // ... and then pays this from the load's return to its use
-  double sm_load_use_narrow_ns = 0;  // ... this instead when one of them is narrower than 16 B (a word used at once)
   double sm_loads_before_use = 0;  // ... once this many are out (the compiled loop issues them first)
   double sm_loads_in_flight = 0;   // data loads one thread keeps in flight before it waits for the oldest
   double sm_store_gbytes_per_s = 0;  // the SM's write path: stores and bulk stores together

@@ -226,11 +226,11 @@ void use_loads(CudaThread& t) {
   for (uint32_t i = 0; i < t.loads_count; ++i) latest = std::max(latest, t.loads[(t.loads_head + i) % CudaThread::kMaxLoadsInFlight]);
   t.loads_count = 0;
   if (latest > t.local_ps) this_scheduler().advance(t, latest - t.local_ps);
-  // Loads kernel code has used: the register's write-back to that use (sm.load_use_ns; a word's,
-  // sm.load_use_narrow_ns), then the code that waited for them.
+  // Loads kernel code has used: the register's write-back to that use (sm.load_use_ns), then the
+  // code that waited for them.
   if (t.loads_used) {
     const auto& p = this_system().params();
-    this_scheduler().advance(t, ns_to_ps(t.loads_narrow ? p.sm_load_use_narrow_ns : p.sm_load_use_ns) + t.code_after_loads_ps);
+    this_scheduler().advance(t, ns_to_ps(p.sm_load_use_ns) + t.code_after_loads_ps);
   }
   t.loads_used = t.loads_narrow = false;
   t.code_after_loads_ps = 0;
