@@ -16,8 +16,4 @@ AscendPe::AscendPe(sc_core::sc_module_name name, int pe, const UdmaEnv& env)
     aiv.push_back(std::make_unique<AivCoreModule>(fmt::format("aiv{}", c).c_str()));
 }
 
-AscendPe::~AscendPe() {
-  while (!aiv.empty()) aiv.pop_back();
-}
-
 }  // namespace symsim

@@ -24,7 +24,6 @@ class AscendPe : public sc_core::sc_module {
   std::vector<std::unique_ptr<AivCoreModule>> aiv;
 
   AscendPe(sc_core::sc_module_name name, int pe, const UdmaEnv& env);
-  ~AscendPe() override;  // the cores last to first (AscendSystem's destructor says why)
 };
 
 }  // namespace symsim

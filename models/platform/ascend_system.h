@@ -50,14 +50,8 @@ class AscendSystem : public sc_core::sc_module {
   void reserve_queues(int pe, uint64_t qp_count);
 
  private:
-  // An empty module (platform.teardown) made right after `platform` and destroyed first (~AscendSystem).
-  struct RegistryAnchor : sc_core::sc_module {
-    explicit RegistryAnchor(sc_core::sc_module_name name) : sc_module(name) {}
-  };
-
   const AscendParams& m_params;
   int m_n_pes;
-  std::unique_ptr<RegistryAnchor> m_anchor = std::make_unique<RegistryAnchor>("teardown");
   Fabric m_fabric;
   MemoryWatch m_watch;
   VisibilityQueue m_visibility;
