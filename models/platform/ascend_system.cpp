@@ -45,7 +45,18 @@ AscendSystem::AscendSystem(const AscendParams& params, int n_pes, uint64_t seed,
   }
 }
 
-AscendSystem::~AscendSystem() = default;
+// SystemC registers a module when its construction ends (children before their parent) and
+// removes one by a search from the front, moving the last module into the hole. Destroying the
+// PEs first to last searched past every module still registered (quadratic: 11 M compares at
+// EP 64, 178 M at EP 256). Destroying PE 0 first moves the last PE's modules into PE 0's place
+// near the front; destroying the PEs from the last down to PE 1 then finds each PE's modules
+// there, behind only the fabric's, and moves the next PE's in: each search passes about the
+// fabric's modules and one PE's (1.2 M compares at EP 64, 16 M at EP 256).
+AscendSystem::~AscendSystem() {
+  if (m_pes.empty()) return;
+  m_pes.front().reset();
+  while (!m_pes.empty()) m_pes.pop_back();
+}
 
 void AscendSystem::reserve_queues(int pe, uint64_t qp_count) {
   PeMemory& m = m_memory[pe];

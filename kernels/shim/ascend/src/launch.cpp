@@ -11,8 +11,6 @@
 
 namespace symsim::shim {
 
-namespace {
-
 struct Launch {
   std::string name;
   uint32_t block_dim;
@@ -21,6 +19,10 @@ struct Launch {
   int remaining;
   Ps start_ps;
 };
+
+namespace {
+
+constexpr size_t kStackBytes = 512 * 1024;
 
 void run_block(std::shared_ptr<Launch> l, uint32_t idx) {
   World& w = world();
@@ -60,6 +62,49 @@ void run_block(std::shared_ptr<Launch> l, uint32_t idx) {
   }
 }
 
+// A core's worker: runs each launch handed to it, then waits for the next.
+void work(BlockWorker& wk) {
+  const CoroutineStackRoot live(kStackBytes);
+  for (;;) {
+    while (!wk.launch) sc_core::wait(wk.go);
+    std::shared_ptr<Launch> l = std::move(wk.launch);
+    run_block(std::move(l), wk.idx);
+    wk.busy = false;
+  }
+}
+
+// Starts block `i` of `l` on its core's worker (made on the core's first launch). A core whose
+// worker still runs a block of another stream's kernel gets a thread of its own, as before.
+void start_block(const std::shared_ptr<Launch>& l, uint32_t i, int pe) {
+  World& w = world();
+  auto& row = w.workers[pe];
+  if (row.size() <= i) row.resize(i + 1);
+  auto& slot = row[i];
+  sc_core::sc_spawn_options opts;
+  opts.set_stack_size(kStackBytes);
+  if (slot && slot->busy) {
+    sc_core::sc_spawn(
+        [l, i]() {
+          const CoroutineStackRoot live(kStackBytes);
+          run_block(l, i);
+        },
+        fmt::format("pe{}_{}_b{}", pe, l->name, i).c_str(), &opts);
+    return;
+  }
+  const bool fresh = !slot;
+  if (fresh) {
+    slot = std::make_unique<BlockWorker>();
+    slot->idx = i;
+  }
+  BlockWorker& wk = *slot;
+  wk.launch = l;
+  wk.busy = true;
+  if (fresh)  // runs at once, where the spawned block used to
+    sc_core::sc_spawn([&wk]() { work(wk); }, fmt::format("pe{}_block{}", pe, i).c_str(), &opts);
+  else
+    wk.go.notify();  // immediate: runnable now, behind what is already, as a new thread would be
+}
+
 }  // namespace
 
 const char* kernel_symbol_name(const void* entry) {
@@ -96,17 +141,8 @@ void launch_kernel(const char* name, uint32_t block_dim, void* stream, std::func
   ++s->running;
   w.launch_blocks[h.pe] = block_dim;
   w.blocks[h.pe].resize(std::max<size_t>(w.blocks[h.pe].size(), block_dim));
-  for (uint32_t i = 0; i < block_dim; ++i) {
-    constexpr size_t kStackBytes = 512 * 1024;
-    sc_core::sc_spawn_options opts;
-    opts.set_stack_size(kStackBytes);
-    sc_core::sc_spawn(
-        [l, i]() {
-          const CoroutineStackRoot live(kStackBytes);
-          run_block(l, i);
-        },
-        fmt::format("pe{}_{}_b{}", h.pe, name, i).c_str(), &opts);
-  }
+  if (w.workers.size() < w.blocks.size()) w.workers.resize(w.blocks.size());
+  for (uint32_t i = 0; i < block_dim; ++i) start_block(l, i, h.pe);
 }
 
 }  // namespace symsim::shim

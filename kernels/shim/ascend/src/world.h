@@ -160,11 +160,24 @@ struct QuiescentHint {
   int engine_pe = 0;        // a busy UDMA engine
 };
 
+struct Launch;  // launch.cpp
+
+// The SystemC thread that runs the blocks of one AIV core, launch after launch: made on the
+// core's first launch and kept, so a launch costs no thread (no stack mmap/munmap). `go` wakes
+// it in the same evaluation phase, at the same place in the runnable queue, as spawning it did.
+struct BlockWorker {
+  sc_core::sc_event go;
+  std::shared_ptr<Launch> launch;  // the launch to run; null while it waits
+  uint32_t idx = 0;
+  bool busy = false;               // from the launch's start to its block's end
+};
+
 struct World {
   AscendSystem* sys = nullptr;
   std::vector<HostState> hosts;
   std::vector<std::vector<std::unique_ptr<BlockState>>> blocks;  // [pe][core], current launch
   std::vector<uint32_t> launch_blocks;  // block count of each PE's current launch
+  std::vector<std::vector<std::unique_ptr<BlockWorker>>> workers;  // [pe][core], made on first launch
   std::vector<TrapRecord> traps;
   Ps last_activity_ps = 0;
 
