@@ -13,14 +13,15 @@ void CompletionKnowledge::on_post(const PostRecord& p, QpRecord& rec) {
   QpState& s = rec.completions;
   // Room is made before the push so that the ring stays at kKeep (posted, never executed: a hang).
   if (s.posts.size() == kKeep) s.posts.pop_front();
-  s.posts.emplace_back(Post{p.wqe_index, p.core, p.t, true});
+  s.posts.emplace_back(PostSlot{p.wqe_index, p.core, p.t});
 }
 
 void CompletionKnowledge::on_executed(const WqeRecord& r, QpRecord& rec, bool unreaped) {
   QpState& s = rec.completions;
   m_executed_post = {r.wqe_index, -1, r.doorbell_ps, false};
   while (!s.posts.empty() && s.posts.front().wqe <= r.wqe_index) {
-    if (s.posts.front().wqe == r.wqe_index) m_executed_post = s.posts.front();
+    const PostSlot& front = s.posts.front();
+    if (front.wqe == r.wqe_index) m_executed_post = {front.wqe, front.core, front.t, true};
     s.posts.pop_front();
   }
   if (r.cqe_ps == 0) return;

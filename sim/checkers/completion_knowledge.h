@@ -64,8 +64,15 @@ class CompletionKnowledge : public AscendObserver {
   };
   using Cqe = CqeLog::Entry;
   // 88 bytes, all read or written on a WQE's execution (qp_record.h lays the record out by line).
+  // A post kept until its WQE executes: 16 bytes, so that an entry never straddles two cache
+  // lines (a 24-byte Post did one time in three, at the post and again at the execution).
+  struct PostSlot {
+    uint32_t wqe;
+    int32_t core;
+    Ps t;
+  };
   struct QpState {
-    RingFifo<Post, uint32_t> posts;  // posted, not yet executed (oldest first)
+    RingFifo<PostSlot, uint32_t> posts;  // posted, not yet executed (oldest first)
     // Each CQE once, for this record and unreaped_completions (cqe_log.h); this record's reader:
     // written, not yet reaped (consecutive CQE indices).
     CqeLog cqes;

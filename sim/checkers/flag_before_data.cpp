@@ -51,7 +51,6 @@ void FlagBeforeDataChecker::on_executed(const WqeRecord& r, QpRecord& rec) {
     has_order = true;
     ordered_below = std::max(ordered_below, s.last_so + 1);
   }
-  const uint64_t seq = ++m_seq;
   uint64_t dst;
   if (lands_remote(r.opcode)) {
     dst = r.remote_va;
@@ -61,7 +60,7 @@ void FlagBeforeDataChecker::on_executed(const WqeRecord& r, QpRecord& rec) {
     return;
   }
   m_landings.add(dst, dst + r.bytes,
-                 Landing{{r.qp, r.wqe_index, r.bytes, r.remote_write_ps}, post_ps, ordered_below, has_order, seq, dst});
+                 Landing{{r.qp, r.wqe_index, r.bytes, r.remote_write_ps}, post_ps, ordered_below, has_order, dst});
 }
 
 void FlagBeforeDataChecker::on_device_barrier(Ps) { m_readers = {}; }
@@ -79,13 +78,15 @@ void FlagBeforeDataChecker::read(int pe, int core, const uint8_t* addr, uint64_t
   const uint64_t end = begin + bytes;
   Reader& rd = m_readers[{pe, core}];
   m_hits.clear();
-  m_landings.overlapping(begin, end, [&](size_t, const Landing& x) { m_hits.push_back(&x); });
-  for (const Landing* x : m_hits) {
+  m_landings.overlapping(begin, end, [&](size_t id, const Landing& x) { m_hits.emplace_back(id, &x); });
+  for (const auto& hit : m_hits) {
+    const size_t x_id = hit.first;
+    const Landing* x = hit.second;
     // A later write of the same bytes supersedes this one: a flag posted after it publishes
     // that write, not this one.
     const uint64_t lo = std::max(begin, x->begin()), hi = std::min(end, x->end());
-    const bool superseded = std::any_of(m_hits.begin(), m_hits.end(), [&](const Landing* y) {
-      return y->seq > x->seq && y->begin() <= lo && y->end() >= hi;
+    const bool superseded = std::any_of(m_hits.begin(), m_hits.end(), [&](const auto& y) {
+      return y.first > x_id && y.second->begin() <= lo && y.second->end() >= hi;
     });
     const bool seen_before = x->seen_pe == pe && x->seen_core == core;
     if (!seen_before && !superseded) judge(pe, core, rd, *x, addr, t, site);
@@ -109,7 +110,7 @@ void FlagBeforeDataChecker::saw(Reader& rd, const Landing& flag, Ps t, SiteRef s
   if (!p.any || flag.post_ps > p.max_post_ps) {
     p.any = true;
     p.max_post_ps = flag.post_ps;
-    p.flag = flag;
+    p.flag = flag.r;
     p.seen_ps = t;
     p.seen_site = site;
   }
@@ -129,7 +130,7 @@ void FlagBeforeDataChecker::judge(int pe, int core, Reader& rd, const Landing& d
   if (q && q->ordered && data.r.wqe_index < q->ordered_below) return;
   if (m_known.known_complete_ps(data.r.qp, data.r.wqe_index) <= f.max_post_ps) return;
 
-  const Landing::Wqe& flag = f.flag.r;
+  const Landing::Wqe& flag = f.flag;
   const bool same_qp = key(flag.qp) == key(data.r.qp);
   const std::string edge =
       same_qp ? fmt::format("no quiet or fence between WQE {} and WQE {} on QP {} (slot {}), and WQE {} is not SO",

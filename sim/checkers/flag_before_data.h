@@ -36,8 +36,11 @@ class FlagBeforeDataChecker : public Checker {
   void on_gm_observe(int pe, int core, const uint8_t* addr, uint64_t bytes, Ps t, SiteRef site) override;
   void on_device_barrier(Ps t) override;
 
-  // A write WQE that lands in memory, with what orders it.
-  struct Landing {
+  // A write WQE that lands in memory, with what orders it. One 64-byte line (the landing ring's
+  // entry, written per WQE): its range is its own (IntervalList keeps no copy), and the order of
+  // landings is their IntervalList id.
+  struct alignas(64) Landing {
+    static constexpr bool kKeepsRange = true;
     // What the rules and a report need of the WQE (not the whole WqeRecord: a landing is made
     // per WQE and a flag seen is copied per reader).
     struct Wqe {
@@ -49,13 +52,13 @@ class FlagBeforeDataChecker : public Checker {
     Ps post_ps = 0;             // when the sender posted it (its doorbell time if unknown)
     uint32_t ordered_below = 0;  // every WQE of the QP with a lower index lands before it
     bool has_order = false;      // ordered_below is meaningful
-    uint64_t seq = 0;            // checker-wide execution order
     uint64_t dst = 0;            // where it lands: [dst, dst + r.bytes)
     uint64_t begin() const { return dst; }
     uint64_t end() const { return dst + r.bytes; }
     mutable int seen_pe = -1;    // the last reader that saw it landed (reading it again is safe)
     mutable int seen_core = -1;
   };
+  static_assert(sizeof(Landing) == 64, "a landing is one cache line");
 
   // What orders a QP's WQEs so far (kept in its QpRecord).
   struct QpOrder {  // 12 bytes (the flags after the indices: no padding between)
@@ -76,7 +79,7 @@ class FlagBeforeDataChecker : public Checker {
   struct SeenFromPe {
     bool any = false;
     Ps max_post_ps = 0;  // latest post time of a flag seen from this sender
-    Landing flag;        // that flag (for the message)
+    Landing::Wqe flag;   // that flag's WQE (for the message)
     Ps seen_ps = 0;
     SiteRef seen_site;
   };
@@ -93,13 +96,13 @@ class FlagBeforeDataChecker : public Checker {
   // A flag is a small write (a signal word, an atomic): a reader that sees a landed data block
   // (a Data-as-Flag block checks its own flags) has not been told anything about other data.
   static constexpr uint32_t kMaxFlagBytes = 64;
-  std::vector<const Landing*> m_hits;  // scratch: the landings one read overlaps
+  // Scratch: the landings one read overlaps, with their ids (a larger id executed later).
+  std::vector<std::pair<size_t, const Landing*>> m_hits;
   IntervalList<Landing> m_landings{2048};
   // When the sender knew data complete (a reap covering it); 0 when the record of it was
   // trimmed (treated as ordered: no report without proof).
   const CompletionKnowledge& m_known;
   PerCore<Reader> m_readers;
-  uint64_t m_seq = 0;
 };
 
 }  // namespace symsim

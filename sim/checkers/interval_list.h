@@ -4,10 +4,15 @@
 // to the page's previous filing, and PageHeads keeps each page's newest. Ranges and filings
 // leave in the order they came, so an eviction only drops ring fronts (no index erase), an add
 // costs one table probe per page, and a query walks its own pages' chains until they reach an
-// evicted filing. Nothing is allocated once warm. Ids stay valid until evicted.
+// evicted filing. Nothing is allocated once warm. Ids stay valid until evicted, and a later add
+// has a larger id.
+// A payload that knows its own range (`static constexpr bool kKeepsRange = true` with begin()
+// and end()) is kept alone, without a copy of the bounds: flag_before_data's 64-byte landing is
+// one cache line per WQE, not two (each add touches its entry's line, a miss by the next add).
 #pragma once
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -15,6 +20,33 @@
 #include "sim/checkers/ring_fifo.h"
 
 namespace symsim {
+
+namespace interval_list_detail {
+template <typename T, typename = void>
+struct KeepsRange : std::false_type {};
+template <typename T>
+struct KeepsRange<T, std::void_t<decltype(T::kKeepsRange)>> : std::bool_constant<T::kKeepsRange> {};
+
+// A range and its payload.
+template <typename T, bool kOwn = KeepsRange<T>::value>
+struct Item {
+  uint64_t b = 0, e = 0;
+  T value{};
+  Item() = default;
+  Item(uint64_t begin, uint64_t end, T v) : b(begin), e(end), value(std::move(v)) {}
+  uint64_t begin() const { return b; }
+  uint64_t end() const { return e; }
+};
+// A payload that carries its range: [begin, end) given to add must be its own.
+template <typename T>
+struct Item<T, true> {
+  T value{};
+  Item() = default;
+  Item(uint64_t, uint64_t, T v) : value(std::move(v)) {}
+  uint64_t begin() const { return value.begin(); }
+  uint64_t end() const { return value.end(); }
+};
+}  // namespace interval_list_detail
 
 template <typename T>
 class IntervalList {
@@ -26,7 +58,7 @@ class IntervalList {
   size_t add(uint64_t begin, uint64_t end, T value) {
     if (m_items.size() == m_capacity) evict();
     const size_t id = m_first_id + m_items.size();
-    m_items.emplace_back(Item{begin, end, std::move(value)});
+    m_items.emplace_back(Item(begin, end, std::move(value)));
     const auto [first, last] = pages(begin, end);
     for (uint64_t p = first; p <= last; ++p) {
       const uint64_t seq = m_first_filing + m_filings.size();
@@ -48,7 +80,7 @@ class IntervalList {
       for (uint64_t n = m_newest.get(p); n != PageHeads::kNone && n >= m_first_filing;) {
         const Filing& f = m_filings[n - m_first_filing];
         const Item& item = m_items[f.id - m_first_id];
-        if (item.begin < end && item.end > begin) m_found.emplace_back(item.begin, f.id);
+        if (item.begin() < end && item.end() > begin) m_found.emplace_back(item.begin(), f.id);
         n = f.older;
       }
     }
@@ -58,10 +90,7 @@ class IntervalList {
   }
 
  private:
-  struct Item {
-    uint64_t begin = 0, end = 0;
-    T value{};
-  };
+  using Item = interval_list_detail::Item<T>;
   struct Filing {
     size_t id = 0;                    // the range filed
     uint64_t older = PageHeads::kNone;  // the page's previous filing
@@ -73,7 +102,7 @@ class IntervalList {
   }
   void evict() {
     const Item& old = m_items.front();
-    const auto [first, last] = pages(old.begin, old.end);
+    const auto [first, last] = pages(old.begin(), old.end());
     m_filings.drop_front(last - first + 1);  // the oldest filings are its own
     m_first_filing += last - first + 1;
     m_items.pop_front();

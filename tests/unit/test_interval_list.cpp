@@ -75,3 +75,32 @@ TEST(RingFifo, KeepsOrderAcrossGrowthAndWrap) {
   for (size_t i = 0; i < f.size(); ++i) EXPECT_EQ(f[i], next_out + static_cast<int>(i));
   EXPECT_EQ(f.back(), 99);
 }
+
+namespace {
+
+// A payload that carries its own range (flag_before_data's landing): kept without a copy of it.
+struct Ranged {
+  static constexpr bool kKeepsRange = true;
+  uint64_t at = 0;
+  uint32_t bytes = 0;
+  int tag = 0;
+  uint64_t begin() const { return at; }
+  uint64_t end() const { return at + bytes; }
+};
+
+}  // namespace
+
+TEST(IntervalList, APayloadWithItsOwnRangeIsFoundAndEvictedAlike) {
+  IntervalList<Ranged> l(2);
+  const size_t a = l.add(4096 - 8, 4096 + 8, Ranged{4096 - 8, 16, 1});  // two pages
+  const size_t b = l.add(4096, 4096 + 4, Ranged{4096, 4, 2});
+  EXPECT_LT(a, b);  // a later add has a larger id
+  std::vector<int> tags;
+  l.overlapping(4096, 4097, [&](size_t, const Ranged& r) { tags.push_back(r.tag); });
+  EXPECT_EQ(tags, (std::vector<int>{1, 2}));
+  l.add(0, 8, Ranged{0, 8, 3});  // evicts the first from both its pages
+  EXPECT_EQ(l.get(a), nullptr);
+  tags.clear();
+  l.overlapping(0, 8192, [&](size_t, const Ranged& r) { tags.push_back(r.tag); });
+  EXPECT_EQ(tags, (std::vector<int>{3, 2}));
+}

@@ -13,6 +13,7 @@
 #include "cuda_runtime.h"
 #include "kernels/registry/kernel_registry.h"
 #include "kernels/ibgda/ll/ll_layout.cuh"
+#include "kernels/nvlink/common/host_check_buffer.h"
 #include "kernels/nvlink/common/routing.h"
 #include "symsim/cuda/ibgda_host.h"
 #include "symsim/cuda/runtime.h"
@@ -102,7 +103,9 @@ void ll_dispatch_host(int rank, const symsim::KernelArgs& a) {
         diff = fmt::format("expert {}: {} tokens, want {}", rank * local + le, counts[static_cast<size_t>(le)], want.size());
         break;
       }
-      std::vector<uint8_t> got(want.size() * msg);
+      // Mapped for this copy alone (host_check_buffer.h): a malloc'd one per GPU was resident for
+      // all GPUs at once, EP^2 bytes.
+      symsim::harness::HostCheckBuffer got(want.size() * msg);
       cudaMemcpy(got.data(), args.packed_x + static_cast<size_t>(le) * ranks * tokens * msg, got.size(), cudaMemcpyDeviceToHost);
       for (size_t m = 0; m < want.size() && diff.empty(); ++m) {
         const uint8_t* p = got.data() + m * msg;
