@@ -11,13 +11,15 @@ uint64_t g_code_insns = 0;
 uint64_t g_code_divs = 0;
 uint64_t g_code_jumps = 0;
 
-void charge_code_blocks(CudaThread& t) {
+void charge_code_blocks(CudaThread& t, bool independent) {
   const uint64_t insns = g_code_insns, divs = g_code_divs, jumps = std::min(g_code_jumps, insns);
   g_code_insns = 0, g_code_divs = 0, g_code_jumps = 0;
   const auto& p = this_system().params();
   // One warp alone pays a jump more than an arithmetic instruction (rows code.loop_iter.w1_ns,
   // 4 + 1 jump, and tma_code.load_l2.*, 7 + 1 a loop iteration); warps of one SM share its slots.
-  const double alone_ns = static_cast<double>(insns - jumps) * p.sm_code_insn_ns + static_cast<double>(jumps) * p.sm_code_jump_ns;
+  // A loop's independent iterations issue back to back (row code.imad_indep8.w1_ns).
+  const double alone_ns = independent ? static_cast<double>(insns) * p.sm_code_indep_insn_ns
+                                      : static_cast<double>(insns - jumps) * p.sm_code_insn_ns + static_cast<double>(jumps) * p.sm_code_jump_ns;
   Ps code = issue_ps(t, alone_ns, static_cast<double>(insns) * p.sm_code_insn_slot_ns) + divs * ns_to_ps(p.sm_code_div_ns);
   // Right after a bulk wait_group that waited: the stores' landing time the thread waited out
   // was fitted from probe loops whose own code after each wait is not charged, so it holds

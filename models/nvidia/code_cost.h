@@ -7,6 +7,10 @@
 // slot per instruction), one warp's time being sm.code_insn_ns an instruction and
 // sm.code_jump_ns a jump. The code right after a bulk wait_group that waited costs up to
 // sm.code_after_bulk_wait_ns less: the stores' fitted landing holds a loop's code after its wait.
+// Code between two plain global stores, or two 16 B data loads, of one thread (nothing else
+// between) is a loop over memory whose iterations do not wait for each other: the GPU's
+// compiler unrolls it and issues its instructions back to back, sm.code_indep_insn_ns each,
+// jumps included (row code.imad_indep8.w1_ns), not at the dependent chains' rates.
 #pragma once
 #include <cstdint>
 
@@ -28,8 +32,12 @@ extern uint64_t g_code_jumps;
 // them its jump (kernels/nvlink/calib/code_probe.cu, tests/nvidia/test_code_cost.cpp).
 constexpr uint64_t kUnweighedBlockInsns = 5;
 
-// Moves the counted instructions onto `t`'s local time.
-void charge_code_blocks(CudaThread& t);
+// What a thread's model operation is to the code before it (CudaThread::code_op).
+enum CodeOp : uint8_t { kCodeOpOther = 0, kCodeOpPlainStore = 1, kCodeOpDataLoad = 2 };
+
+// Moves the counted instructions onto `t`'s local time; `independent`: at
+// sm.code_indep_insn_ns an instruction.
+void charge_code_blocks(CudaThread& t, bool independent = false);
 // Forgets code counted outside a CUDA thread (host code and static initialisers of a kernel
 // translation unit).
 inline void drop_code_blocks() { g_code_insns = 0, g_code_divs = 0, g_code_jumps = 0; }

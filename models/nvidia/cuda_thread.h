@@ -83,6 +83,10 @@ struct CudaThread {
   // sm.code_after_bulk_wait_ns: what of the code up to its next operation a bulk wait_group
   // that waited has already paid (cleared at that operation).
   Ps code_paid_by_wait_ps = 0;
+  // The kind of the thread's last model operation when it was a plain global store or a 16 B
+  // data load, else kCodeOpOther: code between two of one kind is a loop's independent
+  // iterations (sm.code_indep_insn_ns, models/nvidia/code_cost.h).
+  uint8_t code_op = 0;
 };
 
 // One warp's rendezvous for __syncwarp, shuffles and votes.

@@ -32,6 +32,7 @@ struct NvidiaParams {
   double sm_code_jump_ns = 0;       // a jump (a branch) of that code, one warp alone
   double sm_code_insn_slot_ns = 0;  // the SM's issue time per warp instruction of it, shared by its warps
   double sm_code_div_ns = 0;        // an integer division by a run-time value in that code, above its one instruction
+  double sm_code_indep_insn_ns = 0;  // an instruction (a jump too) of code between two plain stores or two 16 B data loads
   double sm_code_after_bulk_wait_ns = 0;  // code after a bulk wait_group that waited, run inside the wait (up to this)
   double sm_code_uses_loads = 0;   // 1: kernel code after a data load waits for it (its value is used)
   double sm_load_use_ns = 0;       // ... and then pays this from the load's return to its use

@@ -237,7 +237,9 @@ void use_loads(CudaThread& t) {
 }
 
 void load(void* out, const void* addr, uint32_t bytes, Sem sem, Scope scope, Site site) {
-  CudaThread& t = this_thread();
+  // A 16 B data load from global memory: code since the thread's last one is a loop's independent iterations.
+  const bool data_load = sem == Sem::Weak && bytes >= 16 && !in_shared(addr, bytes);
+  CudaThread& t = this_thread_at(data_load ? kCodeOpDataLoad : kCodeOpOther);
   GpuScheduler& s = this_scheduler();
   NvidiaSystem& sys = this_system();
   if (in_shared(addr, bytes)) {
@@ -274,11 +276,12 @@ void load(void* out, const void* addr, uint32_t bytes, Sem sem, Scope scope, Sit
     track_load(t, s, weak_load_return_ps(sys, gpu, owner, addr, bytes, sample));
     t.loads_narrow |= bytes < 16;
     t.local_ps += ns_to_ps(sys.params().sm_load_issue_ns);
+    if (data_load) t.code_op = kCodeOpDataLoad;
   }
 }
 
 void store(void* addr, const void* value, uint32_t bytes, Sem sem, Scope scope, Site site) {
-  CudaThread& t = this_thread();
+  CudaThread& t = this_thread_at(sem == Sem::Weak ? kCodeOpPlainStore : kCodeOpOther);
   use_loads(t);
   GpuScheduler& s = this_scheduler();
   NvidiaSystem& sys = this_system();
@@ -346,6 +349,8 @@ void store(void* addr, const void* value, uint32_t bytes, Sem sem, Scope scope, 
   if (owner != gpu) OrderModel::wrote(t.order, {a, a + bytes, last, who});
   prune(t);
   s.advance(t, op_ps());
+  // A plain global store: code up to the thread's next one is a loop's independent iterations.
+  if (sem == Sem::Weak) t.code_op = kCodeOpPlainStore;
 }
 
 uint64_t atomic(void* addr, AtomicOp op, AtomicType type, uint64_t operand, uint64_t compare, Sem sem, Scope scope,

@@ -35,6 +35,17 @@ inline CudaThread& this_thread() {
   if (!t) throw_outside_kernel();
   if (g_code_insns != 0) charge_code_blocks(*t);  // kernel code run since the last shim call
   t->code_paid_by_wait_ps = 0;  // only the code right after a bulk wait (sm.code_after_bulk_wait_ns)
+  t->code_op = kCodeOpOther;    // a plain store or data load sets its kind when it is done
+  return *t;
+}
+// The same at the start of an operation of kind `op`: the code since the thread's last
+// operation is independent when that one was of the same kind (sm.code_indep_insn_ns).
+inline CudaThread& this_thread_at(CodeOp op) {
+  CudaThread* t = g_running.thread;
+  if (!t) throw_outside_kernel();
+  if (g_code_insns != 0) charge_code_blocks(*t, op != kCodeOpOther && t->code_op == op);
+  t->code_paid_by_wait_ps = 0;
+  t->code_op = kCodeOpOther;
   return *t;
 }
 NvidiaSystem& this_system();

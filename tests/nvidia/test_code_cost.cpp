@@ -91,3 +91,30 @@ TEST(CodeCost, OnlyTheCodeRightAfterTheWaitIsInside) {
   // from n = 0 on): 32 iterations take 1067.0 ns a round without the rule, 27.9 less with it.
   EXPECT_NEAR(store_code_round_ns(16384, 32), 1067.0 - 27.9, 1.0);
 }
+
+namespace {
+
+// calib_probe mode 23 (fresh_rows_probe.cu), `inflight` 2: each warp's lanes write 7168 B rows in
+// L2 with 16 B st_na, 14 a lane a row, then __syncwarp; ns for all the rows (thread 0 of CTA 0).
+double plain_store_rows_ns(int warps, int ctas, int rows, std::vector<std::string> extra = {}) {
+  std::vector<std::string> sets = {"platform=h200", "kernel.args.mode=23", "kernel.args.bytes=7168", "kernel.args.inflight=2",
+                                   "kernel.args.warps=" + std::to_string(warps), "kernel.args.count=" + std::to_string(rows),
+                                   "kernel.args.window_kib=1024", "kernel.args.hot=1", "kernel.blocks=" + std::to_string(ctas)};
+  sets.insert(sets.end(), extra.begin(), extra.end());
+  return calib_probe_value(sets);
+}
+
+}  // namespace
+
+// The loop's code between two of a thread's plain stores is a loop whose iterations do not wait
+// for each other: nvcc unrolls it and issues it back to back, sm.code_indep_insn_ns (1.045, row
+// code.imad_indep8.w1_ns) an instruction (twenty-first pass (s22-code)). Row
+// fresh.plain_store.l2.7168.512r.c4w4_ns 14,770 ns: 15,090 simulated.
+TEST(CodeCost, CodeBetweenPlainStoresIssuesAtTheIndependentRate) {
+  EXPECT_NEAR(plain_store_rows_ns(4, 4, 512), 14770, 1477);
+}
+
+TEST(CodeCost, AtTheDependentRateThePlainStoreRowIsSlow) {
+  // The same code at sm.code_insn_ns (2.387) an instruction: 17,390 ns, 1.18x the row.
+  EXPECT_GT(plain_store_rows_ns(4, 4, 512, {"platform.sm.code_indep_insn_ns=2.387"}), 1.15 * 14770);
+}
