@@ -161,6 +161,9 @@ void tma_load(void* smem_dst, const void* gmem_src, uint32_t bytes, void* mbar, 
   const int gpu = t.cta->gpu;
   const int owner = owner_checked(t, gmem_src, bytes, site, "tma_load_1d");
   const auto a = reinterpret_cast<uintptr_t>(gmem_src);
+  // Booked at SystemC time (the engine, L2's lines, HBM), in time order with the SM's other
+  // threads, like plain loads and stores.
+  s.sync_to(t, t.local_ps);
   // The first bulk load after the thread waited out its stores starts later (rows
   // shim.copy_round*.c1w1_ns, tma.load_after_store_ns); the thread itself goes on.
   const Ps from = std::max(t.local_ps, t.bulk_load_from_ps);
@@ -198,6 +201,10 @@ void tma_store(void* gmem_dst, const void* smem_src, uint32_t bytes, Site site) 
   // One thread's bulk stores issue at most one per tma.store_gap_ns; its other work (bulk loads
   // included) overlaps the gap (rows tma_sm.store.1k.x{2,4}, shim.store_round_warp.*).
   if (t.bulk_store_from_ps > t.local_ps) s.advance(t, t.bulk_store_from_ps - t.local_ps);
+  // Booked at SystemC time, like a plain store (thread_ops.cpp): a thread up to sim.quantum_ns
+  // ahead would take the engine's and the write path's slots before threads behind it issue
+  // (rows shim.dispatch_route.*, shim.dispatch_step.*.c4w4: twenty-first pass (s22-bulk)).
+  s.sync_to(t, t.local_ps);
   if (p.tma_store_gap_ns > 0) t.bulk_store_from_ps = t.local_ps + ns_to_ps(p.tma_store_gap_ns);
   // The engine takes the copy, then the SM's write path its bytes (as plain stores' bytes);
   // one store alone lands tma.store_ns plus its bytes' time after it is issued.
