@@ -9,19 +9,42 @@
 
 namespace symsim::nv {
 
+namespace {
+
+// Adds the posted sets of `from` not landed by `now_ps` to `into` (one entry per set).
+void merge_posted(std::vector<PostedRef>& into, const std::vector<PostedRef>& from, Ps now_ps) {
+  for (const PostedRef& r : from) {
+    if (r.set->landed_by(now_ps)) continue;
+    auto same = std::find_if(into.begin(), into.end(), [&](const PostedRef& x) { return x.set == r.set; });
+    if (same != into.end()) {
+      if (!r.reported.empty()) {
+        same->reported.resize(r.reported.size());
+        for (size_t i = 0; i < r.reported.size(); ++i) same->reported[i] = same->reported[i] || r.reported[i];
+      }
+      continue;
+    }
+    if (into.size() >= kPostedCap) into.erase(into.begin());
+    into.push_back(r);
+  }
+}
+
+}  // namespace
+
 void merge_watches(Watches& into, const Watches& from, Ps now_ps) {
   for (const FlagWatch& w : from) {
     auto same = std::find_if(into.begin(), into.end(), [&](const FlagWatch& x) { return x.flag == w.flag; });
     if (same == into.end()) {
-      FlagWatch copy{w.flag, w.flag_writer, {}, w.by_rules};
+      FlagWatch copy{w.flag, w.flag_writer, {}, w.by_rules, {}};
       copy.unordered.add_all(w.unordered, now_ps);
-      if (copy.unordered.empty() && copy.by_rules.empty()) continue;
+      if (!w.posted.empty()) merge_posted(copy.posted, w.posted, now_ps);
+      if (copy.unordered.empty() && copy.by_rules.empty() && copy.posted.empty()) continue;
       if (into.size() >= 16) into.erase(into.begin());
       into.push_back(std::move(copy));
     } else {
       same->unordered.add_all(w.unordered, now_ps);
       same->by_rules.add_all(w.by_rules, 0);
       same->by_rules.cap(kUnfencedCap);
+      if (!w.posted.empty()) merge_posted(same->posted, w.posted, now_ps);
     }
   }
 }
@@ -89,7 +112,8 @@ void WordTable::add(uintptr_t addr, WordState s) {
 void OrderModel::word_written(uintptr_t addr, WordState s, bool rmw) {
   WordState* found = m_words.find(addr);
   if (!found) {
-    if (s.releases.empty() && s.unordered.empty() && s.unordered_by_rules.empty()) return;  // nothing to remember
+    if (s.releases.empty() && s.unordered.empty() && s.unordered_by_rules.empty() && s.posted.empty())
+      return;  // nothing to remember
     m_words.add(addr, std::move(s));
     return;
   }
@@ -100,6 +124,10 @@ void OrderModel::word_written(uintptr_t addr, WordState s, bool rmw) {
   // Release sequence: an RMW continues what the word already publishes.
   WordState& w = *found;
   w.writer = s.writer;
+  for (auto& p : s.posted) {
+    if (w.posted.size() >= kPostedCap) w.posted.erase(w.posted.begin());
+    w.posted.push_back(std::move(p));
+  }
   for (ReleaseInfo& r : s.releases) w.releases.push_back(std::move(r));
   for (const InFlightWrite& x : s.unordered.writes()) w.unordered.add(x);
   for (const InFlightWrite& x : s.unordered_by_rules.writes()) w.unordered_by_rules.add(x);
@@ -138,11 +166,16 @@ void OrderModel::word_read(ThreadOrder& t, uintptr_t addr, Sem sem, Scope scope,
   if (!found) return;
   WordState& w = *found;
   w.unordered.prune(t_ps);
+  if (!w.posted.empty())
+    w.posted.erase(std::remove_if(w.posted.begin(), w.posted.end(), [&](const auto& p) { return p->landed_by(t_ps); }),
+                   w.posted.end());
   // Only a strong read of a word makes it a flag for happens-before (weak reads are data).
   const bool by_rules = sem != Sem::Weak && !w.unordered_by_rules.empty();
-  if (!w.unordered.empty() || by_rules)
-    merge_watches(t.watches, {FlagWatch{addr, w.writer, w.unordered, by_rules ? w.unordered_by_rules : WriteSet{}}},
-                  t_ps);
+  if (!w.unordered.empty() || by_rules || !w.posted.empty()) {
+    FlagWatch watch{addr, w.writer, w.unordered, by_rules ? w.unordered_by_rules : WriteSet{}, {}};
+    for (const auto& p : w.posted) watch.posted.push_back({p, {}});
+    merge_watches(t.watches, {std::move(watch)}, t_ps);
+  }
   if (w.releases.empty() || sem == Sem::Weak) return;
   if (ptx::has_acquire(sem)) {
     acquire(t, w.releases, scope, t_ps);
@@ -208,6 +241,25 @@ void OrderModel::report(const ThreadOrder& t, const FlagWatch& w, const InFlight
   m_hooks.emit<&NvidiaObserver::on_flag_data_read>(r);
 }
 
+bool OrderModel::read_posted(const ThreadOrder& t, FlagWatch& w, uintptr_t begin, uintptr_t end, Ps t_ps,
+                             const char* file, int line) {
+  bool reported = false;
+  for (PostedRef& r : w.posted) {
+    const std::vector<InFlightWrite>& writes = r.set->writes;
+    for (size_t k = 0; k < writes.size() && !reported; ++k) {
+      const InFlightWrite& x = writes[k];
+      if (x.begin >= end || begin >= x.end || x.visible_ps <= t_ps || (!r.reported.empty() && r.reported[k])) continue;
+      report(t, w, x, begin, end, t_ps, true, file, line);
+      r.reported.resize(writes.size());
+      r.reported[k] = true;
+      reported = true;
+    }
+  }
+  w.posted.erase(std::remove_if(w.posted.begin(), w.posted.end(), [&](const PostedRef& r) { return r.set->landed_by(t_ps); }),
+                 w.posted.end());
+  return reported;
+}
+
 void OrderModel::data_read(ThreadOrder& t, uintptr_t begin, uintptr_t end, Ps t_ps, const char* file, int line) {
   for (size_t i = 0; i < t.watches.size();) {
     FlagWatch& w = t.watches[i];
@@ -217,6 +269,8 @@ void OrderModel::data_read(ThreadOrder& t, uintptr_t begin, uintptr_t end, Ps t_
       report(t, w, copy, begin, end, t_ps, true, file, line);
       w.unordered.remove(copy.begin, copy.end);
       w.by_rules.remove(copy.begin, copy.end);
+    } else if (!w.posted.empty() && read_posted(t, w, begin, end, t_ps, file, line)) {
+      // one report per read and watch, as above
     } else if (const InFlightWrite* early = w.by_rules.stale_at(begin, end, 0)) {
       const InFlightWrite copy = *early;
       const bool own = copy.writer.kind == WriterKind::Thread && copy.writer.gpu == t.reader.gpu &&
@@ -225,7 +279,7 @@ void OrderModel::data_read(ThreadOrder& t, uintptr_t begin, uintptr_t end, Ps t_
       if (!own && !t.unfenced.stale_at(copy.begin, copy.end, 0)) report(t, w, copy, begin, end, t_ps, false, file, line);
       w.by_rules.remove(copy.begin, copy.end);
     }
-    if (w.unordered.empty() && w.by_rules.empty()) {
+    if (w.unordered.empty() && w.by_rules.empty() && w.posted.empty()) {
       t.watches.erase(t.watches.begin() + static_cast<std::ptrdiff_t>(i));
     } else {
       ++i;

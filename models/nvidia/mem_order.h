@@ -22,6 +22,7 @@
 // not pruned by time are capped (the oldest writes are forgotten: fewer reports, never more).
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "models/core/observer.h"
@@ -33,6 +34,26 @@ namespace symsim::nv {
 using ptx::Scope;
 using ptx::Sem;
 
+// The writes of WQEs a NIC had posted on its other QPs to a word's GPU and not executed yet
+// when it took the WQE that writes the word (models/nvidia/nic_execute.cpp): not ordered before
+// the word (RC orders one QP only), and their landing times known only once the NIC executes
+// them, maybe after the word landed and was read. Shared by the word and every watch of it:
+// the NIC fills in each landing time in place.
+constexpr Ps kNotSentPs = ~Ps{0};  // visible_ps of a write whose WQE the NIC has not executed
+struct PostedWrites {
+  std::vector<InFlightWrite> writes;  // one per WQE; visible_ps 0 once known to write nothing
+  bool landed_by(Ps t_ps) const {
+    for (const InFlightWrite& w : writes)
+      if (w.visible_ps > t_ps) return false;
+    return true;
+  }
+};
+struct PostedRef {
+  std::shared_ptr<const PostedWrites> set;
+  std::vector<bool> reported;  // by write; empty until one is reported (one report per write)
+};
+constexpr size_t kPostedCap = 8;  // posted sets kept per word or watch (the oldest are forgotten)
+
 // A flag a thread observed while writes its writer had ordered before it were still in
 // flight. Watches travel with synchronisation (releases, barriers) like obligations: a thread
 // that synchronised with the observer and then reads those bytes early is reported too.
@@ -41,6 +62,7 @@ struct FlagWatch {
   WriterRef flag_writer;
   WriteSet unordered;
   WriteSet by_rules;  // not ordered before the flag by the rules, landed or not
+  std::vector<PostedRef> posted;  // writes posted before the flag, not sent then (usually none)
 };
 constexpr size_t kUnfencedCap = 32;  // ranges kept per set not pruned by time
 using Watches = std::vector<FlagWatch>;
@@ -75,6 +97,7 @@ struct WordState {
   std::vector<ReleaseInfo> releases;  // release store, or release sequence through RMWs
   WriteSet unordered;                 // writes ordered before it in program order, still in flight
   WriteSet unordered_by_rules;        // writes no release orders before it, landed or not
+  std::vector<std::shared_ptr<const PostedWrites>> posted;  // (usually none)
 };
 
 // Per CUDA thread.
@@ -161,6 +184,9 @@ class OrderModel {
   }
   void report(const ThreadOrder& t, const FlagWatch& w, const InFlightWrite& x, uintptr_t begin, uintptr_t end,
               Ps t_ps, bool observed, const char* file, int line);
+  // data_read over the watch's posted sets: reports the first write not landed at `t_ps`.
+  bool read_posted(const ThreadOrder& t, FlagWatch& w, uintptr_t begin, uintptr_t end, Ps t_ps, const char* file,
+                   int line);
 
   Hooks& m_hooks;
   WordTable m_words;

@@ -140,7 +140,12 @@ void Nic::ring(NicQp& q, uint32_t prod16, Ps t, WriterRef who, WriteSet unordere
   if (delta == 0) return;
   q.rung += delta;
   unordered.prune(t);
-  q.rings.push_back({q.rung, who, std::move(unordered), std::move(unfenced), issued_ps});
+  q.rings.push_back({q.rung, who, std::move(unordered), std::move(unfenced), issued_ps, {}});
+  for (NicQp& o : m_qps) {
+    if (&o == &q || o.cfg.peer != q.cfg.peer) continue;
+    const uint32_t end = posted_end(o);
+    if (end != o.executed) q.rings.back().posted.push_back({o.index, end});
+  }
   m_sys.hooks().emit<&Observer::on_sq_doorbell>(ref_of(m_gpu, q), q.rung, t);
   if (!q.fetching) fetch(q.index, t);
 }
@@ -181,6 +186,7 @@ void Nic::fetch(int qi, Ps t) {
       // The rest of a multi-block WQE comes with the next fetch (unless it could never fit one).
       if (i + bbs > end && i + bbs <= q.rung && !q.error && i > q.fetched) break;
       i += execute(q, i, w, start, ring);
+      executed_up_to(q, i);
       ++m_wqes;
     }
     q.fetched = std::min(i, q.rung);

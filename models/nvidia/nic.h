@@ -39,6 +39,9 @@ struct NicQpConfig {
   bool overrun_ignore = true;  // oi=1: the NIC never checks the CQ consumer index
 };
 
+struct NicFlag;  // a word a WQE writes and what it publishes (nic_execute.cpp)
+struct PostedWrites;  // models/nvidia/mem_order.h
+
 struct NicQp {
   NicQpConfig cfg;
   int index = 0;
@@ -50,6 +53,7 @@ struct NicQp {
   // NIC state.
   uint32_t rung = 0;       // producer index rung so far (WQEBBs, monotonic)
   uint32_t fetched = 0;    // next WQEBB index to fetch (monotonic)
+  uint32_t executed = 0;   // next WQEBB index to execute (monotonic)
   uint32_t cq_produced = 0;
   bool fetching = false;
   bool error = false;
@@ -62,8 +66,23 @@ struct NicQp {
     WriteSet unordered;    // what it had issued and not ordered before ringing
     WriteSet unfenced;     // what no system-scope release of it ordered before ringing, landed or not
     Ps issued_ps = 0;      // when the thread's doorbell store issued
+    // The other QPs to the same GPU with WQEs posted and not executed when it arrived: up to
+    // which WQEBB index (their writes are not ordered before this QP's).
+    struct Posted {
+      int qp = 0;
+      uint32_t end = 0;
+    };
+    std::vector<Posted> posted;
   };
   std::deque<Ring> rings;
+  // A posted WQE of this QP whose write another QP's flag lists as not ordered before it
+  // (RC orders one QP only): its landing time, filled in when the NIC executes it.
+  struct Waiter {
+    uint32_t index = 0;  // the WQE
+    std::shared_ptr<PostedWrites> set;
+    uint32_t write = 0;  // its entry in `set`
+  };
+  std::vector<Waiter> waiters;
 };
 
 struct WordState;
@@ -135,7 +154,19 @@ class Nic : public sc_core::sc_module, public MmioTarget {
   // The QP goes to error; the WQE completes at `t` with `syndrome`.
   void fail(Exec& e, uint8_t syndrome, Ps t);
   // What a word the WQE writes at the target publishes, decided at `t`.
-  std::shared_ptr<WordState> word_state(const Exec& e, Ps t);
+  std::shared_ptr<NicFlag> word_state(const Exec& e, Ps t);
+  // The end (WQEBB index) of what is posted on `o`: rung, and written into its SQ after that.
+  uint32_t posted_end(NicQp& o);
+  // Lists in `f` the writes of the WQEs posted on `o` up to `end` and not executed yet.
+  void add_posted(NicQp& o, uint32_t end, NicFlag& f);
+  static constexpr uint32_t kPeekWqes = 64;    // posted WQEs looked at per QP
+  static constexpr size_t kMaxWaiters = 1024;  // per QP
+  // The QP has executed its WQEs up to `end`: those that wrote nothing are done too.
+  void executed_up_to(NicQp& q, uint32_t end);
+  std::vector<NicQp::Waiter>::iterator drop_waiter(NicQp& q, std::vector<NicQp::Waiter>::iterator it);
+  // The WQE at `index` of `q` writes `w` remotely: in flight on `q`, and its landing time for
+  // the flags that list it.
+  void remote_write(NicQp& q, uint32_t index, const InFlightWrite& w);
   void complete(NicQp& q, uint32_t index, uint8_t opcode, uint32_t bytes, uint8_t syndrome, bool cqe, Ps t,
                 WqeRecord rec);
   // Where [addr, addr + len) of this GPU's memory is for the NIC's DMA: the direct-memory

@@ -3,6 +3,7 @@
 // and schedules its memory effects at their own simulated times.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstring>
 #include <memory>
 
@@ -123,21 +124,119 @@ bool Nic::local_ok(Exec& e, uint64_t laddr, uint32_t lkey, uint64_t len) {
   return false;
 }
 
-// What the ringer had not ordered, and this NIC's other QPs' writes to the same GPU still in
-// flight (other QPs are not ordered with this one).
-std::shared_ptr<WordState> Nic::word_state(const Exec& e, Ps t) {
-  auto s = std::make_shared<WordState>();
-  s->writer = e.writer;
-  s->unordered.add_all(e.ring.unordered, t);
-  s->unordered_by_rules = e.ring.unfenced;
+// A word a WQE writes: what it publishes, held here until it lands (then the ordering model
+// holds it).
+struct NicFlag {
+  uintptr_t addr = 0;
+  WordState state;
+  std::shared_ptr<PostedWrites> posted;  // WQEs of other QPs not executed yet (or null)
+  // The word lands (`rmw`: an atomic continues what it holds).
+  void publish(OrderModel& order, bool rmw) {
+    if (posted) state.posted.push_back(posted);
+    order.word_written(addr, std::move(state), rmw);
+  }
+};
+
+namespace {
+
+// Where the WQE whose first WQEBB is `w` writes at the target: false when it writes nothing
+// there (RDMA READ, NOP, unknown).
+bool remote_range(const uint8_t* w, uintptr_t& begin, uintptr_t& end) {
+  const mlx5::Ctrl c = mlx5::parse_ctrl(w);
+  begin = mlx5::be64_at(w + 16);
+  switch (c.opcode) {
+    case mlx5::kOpRdmaWrite:
+    case mlx5::kOpRdmaWriteImm:
+      end = begin + std::max<uint32_t>(mlx5::be32_at(w + 32) & ~mlx5::kInlineSeg, 1);
+      return true;
+    case mlx5::kOpAtomicFa:
+    case mlx5::kOpAtomicCs:
+    case mlx5::kOpAtomicMaskedFa:
+      end = begin + ((c.opcode == mlx5::kOpAtomicMaskedFa && c.opmod == mlx5::kOpmodAtomic4B) ? 4 : 8);
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+// What the ringer had not ordered, and this NIC's other QPs' writes to the same GPU not landed
+// (other QPs are not ordered with this one): those in flight, and those of WQEs posted there
+// when this WQE's doorbell arrived and not executed yet, rung or not (a kernel that rings every
+// Nth message leaves its last ones to a later doorbell, which may come after this word has
+// landed). The NIC fills in their landing times as it executes them (remote_write), so what
+// the word publishes does not hang on the order the NIC takes its QPs in.
+std::shared_ptr<NicFlag> Nic::word_state(const Exec& e, Ps t) {
+  auto f = std::make_shared<NicFlag>();
+  f->addr = e.raddr;
+  WordState& s = f->state;
+  s.writer = e.writer;
+  s.unordered.add_all(e.ring.unordered, t);
+  s.unordered_by_rules = e.ring.unfenced;
   for (NicQp& o : m_qps) {
     if (&o == &e.q) continue;
     o.inflight.prune(t);
     for (const InFlightWrite& x : o.inflight.writes())
       if (x.visible_ps > t && m_sys.memory().gpu_of(reinterpret_cast<const void*>(x.begin)) == e.q.cfg.peer)
-        s->unordered.add(x);
+        s.unordered.add(x);
   }
-  return s;
+  for (const NicQp::Ring::Posted& p : e.ring.posted) add_posted(m_qps[static_cast<size_t>(p.qp)], p.end, *f);
+  return f;
+}
+
+uint32_t Nic::posted_end(NicQp& o) {
+  // Posted and not rung: the slots after the rung ones that hold this QP's next WQEs, as the
+  // SQ holds them now (a slot from the ring's previous pass has another 16-bit index).
+  uint32_t end = o.rung;
+  for (uint32_t n = 0; n < kPeekWqes && end - o.executed < o.cfg.sq_depth; ++n) {
+    const mlx5::Ctrl c =
+        mlx5::parse_ctrl(dma_ptr(o.sq + uint64_t{end & (o.cfg.sq_depth - 1)} * mlx5::kWqebbBytes, mlx5::kWqebbBytes));
+    if (c.wqe_index != (end & 0xffff) || c.qpn != o.qpn || c.ds == 0) break;
+    end += mlx5::wqebbs(c.ds);
+  }
+  return end;
+}
+
+void Nic::add_posted(NicQp& o, uint32_t end, NicFlag& f) {
+  uint32_t index = o.executed;
+  for (uint32_t n = 0; n < kPeekWqes && static_cast<int32_t>(end - index) > 0; ++n) {
+    const uint8_t* w = dma_ptr(o.sq + uint64_t{index & (o.cfg.sq_depth - 1)} * mlx5::kWqebbBytes, mlx5::kWqebbBytes);
+    const mlx5::Ctrl c = mlx5::parse_ctrl(w);
+    if (c.wqe_index != (index & 0xffff) || c.qpn != o.qpn || c.ds == 0) break;
+    uintptr_t begin = 0, stop = 0;
+    if (remote_range(w, begin, stop)) {
+      if (!f.posted) f.posted = std::make_shared<PostedWrites>();
+      if (o.waiters.size() >= kMaxWaiters) drop_waiter(o, o.waiters.begin());  // forgets: fewer reports
+      o.waiters.push_back({index, f.posted, static_cast<uint32_t>(f.posted->writes.size())});
+      f.posted->writes.push_back({begin, stop, kNotSentPs, {WriterKind::Nic, m_gpu, -1, -1, nullptr, 0}});
+    }
+    index += mlx5::wqebbs(c.ds);
+  }
+}
+
+void Nic::remote_write(NicQp& q, uint32_t index, const InFlightWrite& w) {
+  q.inflight.add(w);
+  for (auto it = q.waiters.begin(); it != q.waiters.end();) {
+    if (it->index == index) {
+      it->set->writes[it->write] = w;
+      it = q.waiters.erase(it);
+    } else {
+      ++it;
+    }
+  }
+}
+
+std::vector<NicQp::Waiter>::iterator Nic::drop_waiter(NicQp& q, std::vector<NicQp::Waiter>::iterator it) {
+  it->set->writes[it->write].visible_ps = 0;  // wrote nothing, or forgotten
+  return q.waiters.erase(it);
+}
+
+void Nic::executed_up_to(NicQp& q, uint32_t end) {
+  q.executed = end;
+  if (q.waiters.empty()) return;
+  for (auto it = q.waiters.begin(); it != q.waiters.end();)
+    it = static_cast<int32_t>(it->index - end) < 0 ? drop_waiter(q, it) : it + 1;
 }
 
 void Nic::run_write(Exec& e) {
@@ -173,12 +272,12 @@ void Nic::run_write(Exec& e) {
   const uint32_t unit = m_sys.ib().params().visibility_bytes;
   VisibilityQueue* vis = &m_sys.visibility();
   OrderModel* order = &m_sys.order();
-  auto state = len <= 8 ? word_state(e, start) : nullptr;
+  auto flag = len <= 8 ? word_state(e, start) : nullptr;
   // The target NIC writes the payload into its GPU's memory.
   uint8_t* dst = m_sys.nic(peer).dma_ptr(reinterpret_cast<const void*>(raddr), len);
-  auto land = [vis, order, first, interval = d.unit_interval_ps, unit, dst, raddr, len, state](const uint8_t* data) {
+  auto land = [vis, order, first, interval = d.unit_interval_ps, unit, dst, len, flag](const uint8_t* data) {
     VisibilityQueue::DoneFn done;
-    if (state) done = [order, raddr, state](Ps) { order->word_written(raddr, std::move(*state), false); };
+    if (flag) done = [order, flag](Ps) { flag->publish(*order, false); };
     vis->schedule(first, interval, unit, dst, data, len, std::move(done));
   };
   if (inl) {
@@ -188,7 +287,7 @@ void Nic::run_write(Exec& e) {
     vis->schedule_action(sample, [land, src](Ps) { land(src); });  // the bytes as they are then
   }
   q.inflight.prune(start);
-  q.inflight.add({raddr, raddr + len, last, e.writer});
+  remote_write(q, e.index, {raddr, raddr + len, last, e.writer});
   finish(e, raddr, laddr, len, d.wire_start_ps, last, ack, ack + pcie);
 }
 
@@ -221,7 +320,7 @@ void Nic::run_atomic(Exec& e) {
   const Ps result_ps = back + pcie;
   VisibilityQueue* vis = &m_sys.visibility();
   OrderModel* order = &m_sys.order();
-  auto state = word_state(e, start);
+  auto flag = word_state(e, start);
   const uint8_t opcode = e.c.opcode;
   uint8_t* mem = m_sys.nic(peer).dma_ptr(reinterpret_cast<const void*>(raddr), size);
   uint8_t* result = want_old ? dma_ptr(reinterpret_cast<const void*>(laddr), size) : nullptr;
@@ -235,14 +334,14 @@ void Nic::run_atomic(Exec& e) {
       v = old + operand;
     }
     std::memcpy(mem, &v, size);
-    order->word_written(raddr, std::move(*state), true);
+    flag->publish(*order, true);
     if (result) {
       const uint64_t be = size == 4 ? mlx5::bswap32(static_cast<uint32_t>(old)) : mlx5::bswap64(old);
       vis->schedule(result_ps, 0, 0, result, reinterpret_cast<const uint8_t*>(&be), size);
     }
   });
   q.inflight.prune(start);
-  q.inflight.add({raddr, raddr + size, perform, e.writer});
+  remote_write(q, e.index, {raddr, raddr + size, perform, e.writer});
   finish(e, raddr, laddr, size, d.wire_start_ps, perform, back, result_ps);
 }
 

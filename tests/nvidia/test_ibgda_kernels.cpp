@@ -30,6 +30,50 @@ TEST(LowLatencyDispatch, CountsOnAnotherQpOvertakeTheirDataAndAreFlagged) {
   EXPECT_NE(detail.find("data written by NIC of GPU"), std::string::npos) << detail;
 }
 
+// The hazard at the exact reader and flag must not hang on sim.quantum_ns. DeepEP V1 rings a
+// QP's doorbell every 4th message and on the count's atomic, so with the counts one QP over a
+// count can leave while its data is posted on its own QP but not rung yet; the NIC executes
+// the data only when a later count rings that QP, so what the count publishes is decided
+// when its doorbell arrives (the WQEs posted on the other QPs to that GPU), not when the NIC
+// happens to have executed them. At quantum 20 ns (seed 1) GPU 12's count for GPU 10's local
+// expert 0 (the word at recv_count + 12 * 4 = gpu10.heap+0x3ac7830, on QP slot 1) lands while
+// three of its messages (QP slot 0) are not rung: GPU 10's byte check of expert 40 fails, and
+// before session 22 no hazard said why. At the preset's quantum (1 us) GPU 14's count for
+// GPU 1's local expert 1 (slot 1 * 16 + 14: +0x78 of call 1's counts) overtakes its data.
+namespace {
+
+const nlohmann::json* hazard_at(const symsim::RunOutput& out, const std::string& id, int pe, const std::string& flag) {
+  for (const auto& h : out.result["hazards"]) {
+    const std::string detail = h["detail"];
+    if (h["id"] == id && h["pe"] == pe && detail.find("after the flag at " + flag + " ") != std::string::npos) return &h;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+TEST(LowLatencyDispatch, ACountOvertakingDataNotRungYetIsFlaggedAtQuantum20) {
+  const auto out = run("ll_dispatch_ep16", {"kernel.args.count_qp_offset=1", "platform.ib.path_skew_ns=6000",
+                                            "platform.sim.quantum_ns=20"});
+  EXPECT_EQ(failed_checks(out), 1) << "GPU 10's byte check";
+  const auto* h = hazard_at(out, "flag_before_data", 10, "gpu10.heap+0x3ac7830");
+  ASSERT_NE(h, nullptr) << out.result["hazards"].dump(1);
+  const std::string detail = (*h)["detail"];
+  EXPECT_TRUE((*h)["observed"].get<bool>());
+  EXPECT_NE(detail.find("ll_dispatch.cu:114"), std::string::npos) << detail;  // the TMA load of a message
+  EXPECT_NE(detail.find("flag written by NIC of GPU 12"), std::string::npos) << detail;
+  EXPECT_NE(detail.find("data written by NIC of GPU 12"), std::string::npos) << detail;
+}
+
+TEST(LowLatencyDispatch, ACountOvertakingItsDataIsFlaggedAtThePresetQuantum) {
+  const auto out = run("ll_dispatch_ep16", {"kernel.args.count_qp_offset=1", "platform.ib.path_skew_ns=6000"});
+  const auto* h = hazard_at(out, "flag_before_data", 1, "gpu1.heap+0x758f478");
+  ASSERT_NE(h, nullptr) << out.result["hazards"].dump(1);
+  const std::string detail = (*h)["detail"];
+  EXPECT_NE(detail.find("flag written by NIC of GPU 14"), std::string::npos) << detail;
+  EXPECT_NE(detail.find("data written by NIC of GPU 14"), std::string::npos) << detail;
+}
+
 TEST(LowLatencyCombine, Ep16EveryTokenIsTheExactSumOfItsExperts) {
   const auto out = run("ll_combine_ep16");
   expect_pass(out);

@@ -52,6 +52,26 @@ TEST(Nic, AtomicOnAnotherQpMayOvertakeItsDataAndIsFlagged) {
   EXPECT_NE(detail.find("NIC of GPU 0"), std::string::npos) << detail;
 }
 
+// Ringing the data's QP every 4th WRITE: the atomics on the second QP leave while three of
+// every four WRITEs wait for their doorbell. Every stale slot is a flag_before_data, at any
+// sim.quantum_ns, though the NIC executes those WRITEs only after the signal has landed.
+static void expect_unrung_writes_flagged(const char* quantum) {
+  const auto out = run("rdma_write_then_atomic", {"kernel.args.atomic_qp=1", "kernel.args.ring_every=4", quantum});
+  ASSERT_EQ(count_hazards(out, "flag_before_data"), 1) << out.result["hazards"].dump(1);
+  const auto& h = out.result["hazards"][0];
+  EXPECT_EQ(h["pe"], 1);
+  EXPECT_EQ(h["repeats"].get<int>() + 1, 48) << "one report per stale slot (3 of every 4)";
+  const std::string detail = h["detail"];
+  EXPECT_NE(detail.find("not even sent yet"), std::string::npos) << detail;
+  EXPECT_NE(detail.find("flag written by NIC of GPU 0"), std::string::npos) << detail;
+}
+
+TEST(Nic, AtomicOnAnotherQpOvertakingWritesNotRungYetIsFlagged) { expect_unrung_writes_flagged("platform.sim.quantum_ns=1000"); }
+
+TEST(Nic, AtomicOnAnotherQpOvertakingWritesNotRungYetIsFlaggedAtQuantum20) {
+  expect_unrung_writes_flagged("platform.sim.quantum_ns=20");
+}
+
 TEST(Nic, WriteThenAtomicOnOneQpStayInOrderUnderAdaptiveRouting) {
   const auto out = run("rdma_write_then_atomic", {kAdaptiveRouting});
   expect_pass(out);

@@ -7,6 +7,7 @@
 
 #include "sim/checkers/flag_before_data.h"
 #include "sim/checkers/nvidia/nvidia_checker.h"
+#include "models/nvidia/mem_order.h"
 #include "models/nvidia/nvidia_system.h"
 
 namespace symsim {
@@ -28,7 +29,14 @@ class NvidiaFlagBeforeDataChecker : public NvidiaChecker {
     const std::string reader = fmt::format("GPU {} CTA {} thread {}{}", r.reader.gpu, r.reader.cta, r.reader.thread,
                                            at_site(r.reader.file, r.reader.line));
     const bool by_nic = r.flag_writer.kind == nv::WriterKind::Nic;
-    if (!r.landed) {
+    if (!r.landed && r.data_visible_ps == nv::kNotSentPs) {
+      h.detail = fmt::format(
+          "{} read {} B at {} after the flag at {} was observed (by it or a thread it synchronised with), but bytes "
+          "[{}, +{}) posted before it on another QP of the NIC of GPU {} were not even sent yet (their WQE not "
+          "executed); flag written by {}",
+          reader, r.end - r.begin, nv::addr_text(r.begin), nv::addr_text(r.flag), nv::addr_text(r.data_begin),
+          r.data_end - r.data_begin, r.data_writer.gpu, r.flag_writer.describe());
+    } else if (!r.landed) {
       h.detail = fmt::format(
           "{} read {} B at {} after the flag at {} was observed (by it or a thread it synchronised with), but bytes "
           "[{}, +{}) the flag's writer had ordered before it land only at {:.3f} us; flag written by {}, data written "
