@@ -127,3 +127,13 @@ TEST(PlatformModules, HbmGrantsDmiOverItsGpuMemoryAtTheSimulatedAddresses) {
   EXPECT_EQ(s.dmi_begin, reinterpret_cast<uint64_t>(s.hbm_base));
   EXPECT_EQ(s.dmi_end, reinterpret_cast<uint64_t>(s.hbm_base) + s.hbm_bytes - 1);
 }
+
+// ~NvidiaSystem destroys GPU 0 first, then the last down to GPU 1 (SystemC's registry searches
+// from the front): every GPU and its units still go, and nothing of the platform stays named.
+TEST(PlatformModules, TeardownInRegistryOrderReleasesEveryGpu) {
+  expect_pass(run("pull_dispatch_8gpu", {"pes=4", "kernel.args.tokens=16"}));
+  for (const sc_core::sc_object* o : sc_core::sc_get_top_level_objects()) EXPECT_STRNE(o->name(), "platform");
+  for (const char* name : {"platform", "platform.nvlink", "platform.fabric", "platform.gpu0", "platform.gpu0.nic",
+                           "platform.gpu1.sm0", "platform.gpu2.tma131", "platform.gpu3", "platform.gpu3.hbm"})
+    EXPECT_EQ(sc_core::sc_find_object(name), nullptr) << name;
+}

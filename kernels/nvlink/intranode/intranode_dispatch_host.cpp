@@ -11,6 +11,7 @@
 #include "cuda_runtime.h"
 #include "kernels/nvlink/intranode/intranode_dispatch.cuh"
 #include "kernels/registry/kernel_registry.h"
+#include "kernels/nvlink/common/host_check_buffer.h"
 #include "kernels/nvlink/common/routing.h"
 #include "symsim/cuda/ibgda_host.h"
 #include "symsim/cuda/runtime.h"
@@ -91,7 +92,9 @@ void intranode_dispatch_host(int rank, const symsim::KernelArgs& a) {
 
   int total = -1;
   cudaMemcpy(&total, args.recv_total, sizeof(int), cudaMemcpyDeviceToHost);
-  std::vector<uint8_t> got(static_cast<size_t>(std::max(total, 0)) * msg);
+  // Mapped for this copy alone (host_check_buffer.h): a zero-filled vector per GPU was resident
+  // for all GPUs at once.
+  symsim::harness::HostCheckBuffer got(static_cast<size_t>(std::max(total, 0)) * msg);
   cudaMemcpy(got.data(), args.recv_x, got.size(), cudaMemcpyDeviceToHost);
   std::string diff;
   std::vector<std::set<int>> seen(static_cast<size_t>(ranks));

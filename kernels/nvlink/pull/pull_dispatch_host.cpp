@@ -11,6 +11,7 @@
 #include "cuda_runtime.h"
 #include "kernels/registry/kernel_registry.h"
 #include "kernels/nvlink/pull/pull_dispatch.cuh"
+#include "kernels/nvlink/common/host_check_buffer.h"
 #include "kernels/nvlink/common/routing.h"
 #include "symsim/cuda/ibgda_host.h"
 #include "symsim/cuda/runtime.h"
@@ -73,7 +74,9 @@ void pull_dispatch_host(int rank, const symsim::KernelArgs& a) {
   cudaMemcpy(&total, args.recv_counter, sizeof(int), cudaMemcpyDeviceToHost);
   const size_t n = static_cast<size_t>(std::clamp(total, 0, static_cast<int>(max_out)));
   std::vector<int> src(n * 2);
-  std::vector<uint8_t> got(n * hidden);
+  // Mapped for this copy alone (host_check_buffer.h): a zero-filled vector per GPU was resident
+  // for all GPUs at once.
+  symsim::harness::HostCheckBuffer got(n * hidden);
   cudaMemcpy(src.data(), args.recv_src, src.size() * sizeof(int), cudaMemcpyDeviceToHost);
   cudaMemcpy(got.data(), args.recv_x, got.size(), cudaMemcpyDeviceToHost);
   std::string diff;
@@ -85,9 +88,9 @@ void pull_dispatch_host(int rank, const symsim::KernelArgs& a) {
       break;
     }
     for (int i = 0; i < hidden; ++i)
-      if (got[m * hidden + i] != moe_routing::token_byte(st.first, st.second, i)) {
+      if (got.data()[m * hidden + i] != moe_routing::token_byte(st.first, st.second, i)) {
         diff = fmt::format("token {} of rank {}: byte {} is {:#x}, want {:#x}", st.second, st.first, i,
-                           got[m * hidden + i], moe_routing::token_byte(st.first, st.second, i));
+                           got.data()[m * hidden + i], moe_routing::token_byte(st.first, st.second, i));
         break;
       }
   }
