@@ -127,6 +127,14 @@ Ps load_done_ps(CudaThread& t, Ps from, const void* src, const void* dst, uint32
   const double stream_gbytes_per_s =
       unaligned ? std::min(p.tma_copy_gbytes_per_s, p.tma_load_unaligned_gbytes_per_s) : p.tma_copy_gbytes_per_s;
   Ps done = start + ns_to_ps(hit ? p.tma_load_l2_ns : p.tma_load_hbm_ns) + transfer_ps(bytes, stream_gbytes_per_s);
+  // The SM's copies from HBM slow each other down (rows tma_sm.load_hbm.16k.x{1,4}_gbps: four in
+  // flight take 645 ns a round against 603 for one: twenty-fifth pass (s22-tma)).
+  if (!hit && p.tma_load_hbm_inflight_ns > 0) {
+    auto& inflight = t.cta->ports.hbm_loads_done;
+    inflight.erase(std::remove_if(inflight.begin(), inflight.end(), [start](Ps d) { return d <= start; }), inflight.end());
+    done += static_cast<Ps>(inflight.size()) * ns_to_ps(p.tma_load_hbm_inflight_ns);
+    inflight.push_back(done);
+  }
   if (owner != t.cta->gpu || !hit) done = std::max(done, sys.read_return_ps(owner, t.cta->gpu, bytes, sample));
   return std::max(done, sample + 1);
 }
@@ -326,6 +334,7 @@ void mbar_wait(void* mbar, uint32_t parity, Site site) {
   GpuScheduler& s = this_scheduler();
   NvidiaSystem& sys = this_system();
   s.busy(t);
+  const Ps wait_from_ps = t.local_ps;
   Mbarrier& m = mbarrier(*t.cta, mbar, site);
   parity &= 1;
   if ((m.phase & 1) != parity) {
@@ -340,7 +349,16 @@ void mbar_wait(void* mbar, uint32_t parity, Site site) {
   // Seeing a phase armed for bulk loads complete costs the waiter this, whatever the order of
   // its arm and its copies (rows fresh.bulk_load.*, shim.load_round_warp.*: copy first).
   const double armed_wait_ns = sys.params().tma_armed_wait_ns;
-  if (armed_wait_ns > 0 && mbarrier(*t.cta, mbar, site).armed_done[parity]) s.advance(t, ns_to_ps(armed_wait_ns));
+  // A phase completing within tma.armed_wait_spin_ns of the wait's start is seen as one already
+  // complete: the cost runs from the wait's start (rows tma_sm.load_l2.{1,2,4}k.x2_gbps at the
+  // issuing thread's floor, 112.7 ns a copy, where 8k.x2 is not: twenty-fifth pass (s22-tma)).
+  if (armed_wait_ns > 0 && mbarrier(*t.cta, mbar, site).armed_done[parity]) {
+    const Ps cost_ps = ns_to_ps(armed_wait_ns);
+    const Ps waited_ps = t.local_ps - wait_from_ps;
+    const double spin_ns = sys.params().tma_armed_wait_spin_ns;
+    const bool spun = spin_ns > 0 && waited_ps > 0 && waited_ps <= ns_to_ps(spin_ns);
+    s.advance(t, spun ? (cost_ps > waited_ps ? cost_ps - waited_ps : 0) : cost_ps);
+  }
   // Bytes the phase's bulk loads brought land in shared memory by its completion time.
   s.sync_to(t, t.local_ps);
   sys.visibility().settle(now_ps());
