@@ -49,9 +49,6 @@ class SmUnit {
 
 struct SmPorts {
   SmUnit tma_engine;
-  // Done times of the SM's bulk loads from HBM still in flight (tma.load_hbm_inflight_ns): a
-  // handful at most, pruned at each new one.
-  std::vector<Ps> hbm_loads_done;
   SmUnit write_path;
   SmUnit atomic_issue;
 };
