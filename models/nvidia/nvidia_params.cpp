@@ -54,6 +54,7 @@ ParamTable NvidiaParams::table() {
       {"tma.load_issue_ns", "issuing thread's cost per bulk load", R, 0, 1e6, &tma_load_issue_ns},
       {"tma.arm_ns", "issuing thread's cost to arm an mbarrier for bulk loads (arrive.expect_tx or expect_tx)", R, 0, 1e6, &tma_arm_ns},
       {"tma.armed_wait_ns", "a thread waiting on an mbarrier phase armed for bulk loads goes on this long after the phase completes (or after its wait, if later)", R, 0, 1e6, &tma_armed_wait_ns},
+      {"tma.armed_wait_spin_ns", "a thread whose wait on a phase armed for bulk loads ends within this long of its start (the phase completing meanwhile) pays tma.armed_wait_ns from the wait's start, not from the completion; 0: always from the completion", R, 0, 1e6, &tma_armed_wait_spin_ns},
       {"tma.store_issue_ns", "issuing thread's cost per bulk store", R, 0, 1e6, &tma_store_issue_ns},
       {"tma.store_gap_ns", "one thread's bulk stores issue at most one per this long: its next bulk store waits, its other work goes on", R, 0, 1e6, &tma_store_gap_ns},
       {"tma.engine_ns", "TMA engine occupancy per copy (at least)", R, 0, 1e6, &tma_engine_ns},

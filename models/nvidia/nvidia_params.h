@@ -64,6 +64,7 @@ struct NvidiaParams {
   double tma_load_issue_ns = 0;        // issuing thread's cost per bulk load on an armed mbarrier
   double tma_arm_ns = 0;               // issuing thread's cost to arm an mbarrier for bulk loads (expect_tx)
   double tma_armed_wait_ns = 0;        // a waiting thread's cost to see a phase armed for bulk loads complete
+  double tma_armed_wait_spin_ns = 0;   // ... paid from the wait's start when the phase completes within this of it
   double tma_store_issue_ns = 0;       // ... per bulk store
   double tma_store_gap_ns = 0;         // one thread's bulk stores issue at most one per this (it goes on meanwhile)
   double tma_engine_ns = 0;            // engine occupancy per copy (at least)

@@ -253,6 +253,24 @@ TEST(PerSmModel, ArmFirstBulkLoadsPayTheSameEitherWay) {  // tma_sm.load_l2.16k.
   EXPECT_NEAR(probe(sets), 51.92, 5.2);  // 51.75 GB/s with either split
 }
 
+// Two copies from L2 in flight per thread: up to 4 KiB the GPU runs at the issuing thread's floor
+// (112.7 ns a copy: 36.35 GB/s at 4 KiB), at 8 KiB above it (138.2-148.9 ns). The thread starts
+// waiting for a copy 31.6 ns before it completes at 4 KiB, 51.5 at 8 KiB; a wait ending within
+// tma.armed_wait_spin_ns (40) pays tma.armed_wait_ns from its start (twenty-fifth pass (s22-tma)).
+TEST(PerSmModel, TwoBulkLoadsInFlightRunAtTheIssueFloor) {  // tma_sm.load_l2.4k.x2_gbps
+  EXPECT_NEAR(probe(tma(0, 4096, 2, 1, 1)), 36.35, 1.0);
+}
+
+TEST(PerSmModel, TwoBulkLoadsInFlightWithoutTheSpin) {  // the rule above matters: 0.877 without it
+  auto sets = tma(0, 4096, 2, 1, 1);
+  sets.push_back("platform.tma.armed_wait_spin_ns=0");
+  EXPECT_LT(probe(sets), 0.9 * 36.35);
+}
+
+TEST(PerSmModel, TwoLargerBulkLoadsInFlightWaitPastTheSpin) {  // tma_sm.load_l2.8k.x2_gbps 55.01 / 59.29
+  EXPECT_NEAR(probe(tma(0, 8192, 2, 1, 1)), 59.29, 5.9);
+}
+
 // A thread's bulk stores issue at most one per tma.store_gap_ns (87 ns, back to back: 11.79 GB/s
 // with 1 KiB copies), and the thread's other work goes on meanwhile: one warp storing a 7168 B
 // row per round with the round's own code takes 117.5 ns a round on the H200 (the write path's
