@@ -321,7 +321,7 @@ void store(void* addr, const void* value, uint32_t bytes, Sem sem, Scope scope, 
   const Ps queued = accepted - std::min(accepted, ns_to_ps(p.sm_store_queue_ns));
   // It waits for its turn in SystemC time: the write-back below is booked from the present, which
   // would else be anywhere between its booking and its turn, by the quantum (row
-  // fresh.bulk_store_words.*.c4w4: twenty-first pass (s22-bulk)).
+  // fresh.bulk_store_words.*.c4w4: twenty-third pass (s22-bulk)).
   if (queued > t.local_ps) s.sync_to(t, queued);
   sys.l2_access(addr, bytes);
   const Ps issue = std::max(t.local_ps, accepted);  // its bytes leave the SM

@@ -203,7 +203,7 @@ void tma_store(void* gmem_dst, const void* smem_src, uint32_t bytes, Site site) 
   if (t.bulk_store_from_ps > t.local_ps) s.advance(t, t.bulk_store_from_ps - t.local_ps);
   // Booked at SystemC time, like a plain store (thread_ops.cpp): a thread up to sim.quantum_ns
   // ahead would take the engine's and the write path's slots before threads behind it issue
-  // (rows shim.dispatch_route.*, shim.dispatch_step.*.c4w4: twenty-first pass (s22-bulk)).
+  // (rows shim.dispatch_route.*, shim.dispatch_step.*.c4w4: twenty-third pass (s22-bulk)).
   s.sync_to(t, t.local_ps);
   if (p.tma_store_gap_ns > 0) t.bulk_store_from_ps = t.local_ps + ns_to_ps(p.tma_store_gap_ns);
   // The engine takes the copy, then the SM's write path its bytes (as plain stores' bytes);

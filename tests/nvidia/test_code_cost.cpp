@@ -108,7 +108,7 @@ double plain_store_rows_ns(int warps, int ctas, int rows, std::vector<std::strin
 
 // The loop's code between two of a thread's plain stores is a loop whose iterations do not wait
 // for each other: nvcc unrolls it and issues it back to back, sm.code_indep_insn_ns (1.045, row
-// code.imad_indep8.w1_ns) an instruction (twenty-first pass (s22-code)). Row
+// code.imad_indep8.w1_ns) an instruction (twenty-second pass (s22-code)). Row
 // fresh.plain_store.l2.7168.512r.c4w4_ns 14,770 ns: 15,090 simulated.
 TEST(CodeCost, CodeBetweenPlainStoresIssuesAtTheIndependentRate) {
   EXPECT_NEAR(plain_store_rows_ns(4, 4, 512), 14770, 1477);

@@ -309,7 +309,7 @@ TEST(PerSmModel, AMemsetPushesAWindowOutOfL2) {  // fresh.bulk_load.evicted.7168
 
 // The same for a warp's plain 16 B loads: 56,400 / 57,810 ns in the seventeenth pass's call (the
 // eighth pass's machine read 95,300); 0.6 of it with the window left in L2. 51,120 ns (0.90) since
-// the loop's code between loads issues at sm.code_indep_insn_ns (twenty-first pass (s22-code)):
+// the loop's code between loads issues at sm.code_indep_insn_ns (twenty-second pass (s22-code)):
 // the model pays HBM once a row where the GPU pays it at every wait (twentieth pass (s21-load)).
 TEST(PerSmModel, PlainLoadsOfAWindowAMemsetPushedOut) {  // fresh.plain_load.evicted.7168.32r.c1w1_ns
   EXPECT_NEAR(probe(rows_once(4, 2)), 57100, 0.15 * 57100);
@@ -344,7 +344,7 @@ std::vector<std::string> reduce_k8_64m(int ctas, std::vector<std::string> more =
 // 24,700, and one CTA 20,580 at a 1 ns quantum (docs/hw-accuracy.md, twentieth pass (s21-load)).
 // Now two CTAs read as one does at any quantum: 20,630 ns (4 steps); 19,230 at one and two CTAs,
 // 1 us and 1 ns quantum alike, since the code between a step's loads issues at
-// sm.code_indep_insn_ns (twenty-first pass (s22-code)).
+// sm.code_indep_insn_ns (twenty-second pass (s22-code)).
 TEST(PerSmModel, StoreWriteBacksDoNotDelayOtherThreadsMisses) {
   EXPECT_NEAR(probe(reduce_k8_64m(2, {"platform.l2.hits_wait_for_fill=1"})), 19230, 0.03 * 19230);
 }

@@ -234,7 +234,7 @@ TEST(ShimSteps, BulkLoadsFromFreshMemoryMissL2) {
 // Fifteenth pass (b): a warp's plain 16 B loads and stores (calib_probe mode 23, 4 x 4 warps).
 // fresh.plain_load.l2.7168.512r.c4w4_ns 46,220 ns (s19b; 53,390 in the eighth pass): the compiled
 // loop has sm.loads_before_use (3) loads out before it uses the first; the model gave 2.12 of the
-// row when code waited for each. Since the twenty-first pass (s22-code) the loop's code between
+// row when code waited for each. Since the twenty-second pass (s22-code) the loop's code between
 // two loads issues at sm.code_indep_insn_ns: 45,250 ns (53,800 before, 1.16).
 TEST(ShimSteps, PlainLoadsIssueSeveralBeforeTheirUse) { EXPECT_NEAR(fresh_rows_value(4, 1), 46220, 4622); }
 TEST(ShimSteps, PlainLoadsEachWaitedForAlone) {
@@ -244,7 +244,7 @@ TEST(ShimSteps, PlainLoadsEachWaitedForAlone) {
 // fresh.plain_store.l2.7168.512r.c4w4_ns 14770 ns: four warps' stores keep the SM's write path
 // busy (62 GB/s) while each warp runs its loop. Booked in time order (twentieth pass (s21-quant))
 // the model read 1.24 of the row (18,330 ns) at any quantum, the loop's code between two stores
-// charged at the dependent chains' rates; at sm.code_indep_insn_ns (twenty-first pass (s22-code),
+// charged at the dependent chains' rates; at sm.code_indep_insn_ns (twenty-second pass (s22-code),
 // the loop nvcc unrolls) 15,090 ns (1.02), at the 1 us and the 20 ns quantum alike.
 TEST(ShimSteps, PlainStoresQueueForTheWritePath) {
   const double row = fresh_rows_value(2, 1);
