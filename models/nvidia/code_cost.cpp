@@ -29,11 +29,11 @@ void charge_code_blocks(CudaThread& t, bool independent) {
   t.code_paid_by_wait_ps = 0;
   // Code after a data load uses its value (an add, a compare, an address): the warp waits for
   // the load's return before it runs (rows shim.reduce_row.*), then pays the register's
-  // write-back to its first use. Of 16 B loads (rows of data) the compiled loop issues
-  // sm.loads_before_use (or its own count, ptx::LoadsBeforeUse) before it uses the first:
-  // code after fewer runs once they are back,
-  // with the next ones' use or the thread's next operation of another kind (rows
-  // fresh.plain_load.*); a narrower load (a word: an index, a count) is used at once.
+  // write-back to its first use. Of 16 B loads (rows of data) the compiled loop issues its
+  // SASS's count (ptx::LoadsBeforeUse), else sm.loads_before_use, before it uses the first:
+  // code after fewer runs once they are back, with the next ones' use or the thread's next
+  // operation of another kind (rows fresh.plain_load.*, shim.reduce_row.*); a narrower load
+  // (a word: an index, a count) is used at once.
   // (At a thread's exit, outside any model call, nothing is left to use them.)
   if (p.sm_code_uses_loads != 0 && t.loads_count != 0 && g_running.thread == &t) {
     t.loads_used = true;

@@ -29,7 +29,7 @@ ParamTable NvidiaParams::table() {
       {"sm.code_after_bulk_wait_ns", "a thread's kernel code right after a bulk wait_group that waited for its stores costs it this much less (at most the time it waited): the stores' fitted landing (tma.store_ns, rows tma_sm.store.*, probe loops whose code is not charged) holds the loop code the GPU runs after each wait", R, 0, 1e6, &sm_code_after_bulk_wait_ns},
       {"sm.code_uses_loads", "1: the kernel's own code after a data load waits for the load (its value is used before the next shim call); 0: code overlaps loads in flight", I, 0, 1, &sm_code_uses_loads},
       {"sm.load_use_ns", "from a data load's return to its first use by kernel code (with sm.code_uses_loads)", R, 0, 1e6, &sm_load_use_ns},
-      {"sm.loads_before_use", "data loads a thread's code issues before it uses the first (the compiled loop's loads ahead of their uses): code after fewer does not wait (with sm.code_uses_loads)", I, 1, 16, &sm_loads_before_use},
+      {"sm.loads_before_use", "data loads a thread's code issues before it uses the first (the compiled loop's loads ahead of their uses): code after fewer does not wait (with sm.code_uses_loads); for loops that do not name their own count (ptx::LoadsBeforeUse)", I, 1, 16, &sm_loads_before_use},
       {"sm.loads_in_flight_per_thread", "data loads one thread keeps in flight; the next waits for the oldest to return", I, 1, 16, &sm_loads_in_flight},
       {"sm.store_gbytes_per_s", "the SM's write path (stores and bulk stores together)", R, 0.001, 1e5, &sm_store_gbytes_per_s},
       {"sm.store_queue_ns", "how far the SM's write path may be booked ahead of a thread before its next plain store waits (the stores it has queued go out meanwhile)", R, 0, 1e6, &sm_store_queue_ns},
