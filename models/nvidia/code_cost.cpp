@@ -29,14 +29,16 @@ void charge_code_blocks(CudaThread& t, bool independent) {
   t.code_paid_by_wait_ps = 0;
   // Code after a data load uses its value (an add, a compare, an address): the warp waits for
   // the load's return before it runs (rows shim.reduce_row.*), then pays the register's
-  // write-back to its first use. Of 16 B loads (rows of data) the compiled loop issues
-  // sm.loads_before_use before it uses the first: code after fewer runs once they are back,
-  // with the next ones' use or the thread's next operation of another kind (rows
-  // fresh.plain_load.*); a narrower load (a word: an index, a count) is used at once.
+  // write-back to its first use. Of 16 B loads (rows of data) the compiled loop issues its
+  // SASS's count (ptx::LoadsBeforeUse), else sm.loads_before_use, before it uses the first:
+  // code after fewer runs once they are back, with the next ones' use or the thread's next
+  // operation of another kind (rows fresh.plain_load.*, shim.reduce_row.*); a narrower load
+  // (a word: an index, a count) is used at once.
   // (At a thread's exit, outside any model call, nothing is left to use them.)
   if (p.sm_code_uses_loads != 0 && t.loads_count != 0 && g_running.thread == &t) {
     t.loads_used = true;
-    if (!t.loads_narrow && t.loads_count < p.sm_loads_before_use) {
+    const double before_use = t.loads_before_use != 0 ? t.loads_before_use : p.sm_loads_before_use;
+    if (!t.loads_narrow && t.loads_count < before_use) {
       t.code_after_loads_ps += code;
       return;
     }
@@ -44,6 +46,14 @@ void charge_code_blocks(CudaThread& t, bool independent) {
   }
   t.local_ps += code + t.code_after_loads_ps;
   t.code_after_loads_ps = 0;
+}
+
+uint8_t swap_loads_before_use(uint8_t n) {
+  CudaThread* t = g_running.thread;
+  if (t == nullptr) return 0;
+  const uint8_t had = t->loads_before_use;
+  t->loads_before_use = n;
+  return had;
 }
 
 }  // namespace symsim::nv

@@ -38,6 +38,10 @@ enum CodeOp : uint8_t { kCodeOpOther = 0, kCodeOpPlainStore = 1, kCodeOpDataLoad
 // Moves the counted instructions onto `t`'s local time; `independent`: at
 // sm.code_indep_insn_ns an instruction.
 void charge_code_blocks(CudaThread& t, bool independent = false);
+// Sets the running thread's loads before first use (CudaThread::loads_before_use) and returns
+// the one it had; outside a CUDA thread nothing. No model call, so no code is charged; out of
+// line, so the kernel's code count (tools/code-weights/as) sees only a call.
+uint8_t swap_loads_before_use(uint8_t n);
 // Forgets code counted outside a CUDA thread (host code and static initialisers of a kernel
 // translation unit).
 inline void drop_code_blocks() { g_code_insns = 0, g_code_divs = 0, g_code_jumps = 0; }

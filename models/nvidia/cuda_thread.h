@@ -80,6 +80,9 @@ struct CudaThread {
   bool loads_used = false;   // kernel code has used them: their wait pays sm.load_use_ns
   bool loads_narrow = false;  // one is narrower than 16 B (a word the code uses at once)
   Ps code_after_loads_ps = 0; // code that uses them, run once they are back
+  // The running loop's 16 B loads before their first use, as its SASS has them
+  // (ptx::LoadsBeforeUse); 0: sm.loads_before_use.
+  uint8_t loads_before_use = 0;
   // sm.code_after_bulk_wait_ns: what of the code up to its next operation a bulk wait_group
   // that waited has already paid (cleared at that operation).
   Ps code_paid_by_wait_ps = 0;

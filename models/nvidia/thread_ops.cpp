@@ -194,11 +194,17 @@ Ps weak_load_return_ps(NvidiaSystem& sys, int gpu, int owner, const void* addr, 
   const Ps l2 = ns_to_ps(p.l2_latency_ns);
   const auto a = reinterpret_cast<uintptr_t>(addr);
   L2Residency& cache = sys.l2(owner);
-  if (hit) return std::max(sample + 2 * l2, p.l2_hits_wait_for_fill != 0 ? cache.fill_ready_ps(a) + l2 : 0);
+  // l2.hits_wait_for_fill: a warp's 16 B loads are one instruction on the GPU, whose lanes all
+  // wait for the lines it missed; here each lane is a load of its own, and the lanes after the
+  // first on a missing line would hit it at once. Words (routing, counters) are left as they
+  // were: with the rule on them too 36 calibration rows leave 10%, 34 of them dispatch / pull
+  // rows (docs/hw-accuracy.md, twenty-eighth pass).
+  const bool fill_rule = p.l2_hits_wait_for_fill != 0 && bytes >= 16;
+  if (hit) return std::max(sample + 2 * l2, fill_rule ? cache.fill_ready_ps(a) + l2 : 0);
   const Ps start = sys.hbm_port(owner).reserve(sample + l2, std::max<uint64_t>(bytes, L2Residency::kLineBytes));
   const Ps back = std::max(sample + 2 * l2 + ns_to_ps(p.hbm_latency_ns),
                            start + transfer_ps(L2Residency::kLineBytes, p.hbm_gbytes_per_s) + l2);
-  if (p.l2_hits_wait_for_fill != 0) cache.filling(a, back - l2);
+  if (fill_rule) cache.filling(a, back - l2);
   return back;
 }
 

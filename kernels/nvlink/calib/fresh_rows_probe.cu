@@ -55,6 +55,8 @@ __global__ void fresh_rows_probe(CalibProbeArgs a) {
       }
       ptx::mbarrier_wait_and_flip_phase(mbar, phase);
     } else {
+      // The SASS (s19b) issues this loop's loads 4 before their first use, the tail 2 then 1.
+      const ptx::LoadsBeforeUse unrolled(4);
       for (uint32_t i = lane * 16; i < a.bytes; i += 32 * 16) {
         const int4 v = ptx::ld_weak(reinterpret_cast<const int4*>(row + i));
         sum.x += v.x, sum.y += v.y, sum.z += v.z, sum.w += v.w;

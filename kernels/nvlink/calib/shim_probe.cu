@@ -104,6 +104,9 @@ __global__ void shim_probe(CalibProbeArgs a) {
     // combine's reduce: per row, 16 B per lane and load from `inflight` source rows, summed.
     CopyWalk w = copy_walk(a, static_cast<uint64_t>(a.inflight));
     const int vecs = static_cast<int>(a.bytes / 16);
+    // The SASS (s19b) unrolls the sources' loop by 16 but issues its loads in pairs, each pair
+    // used before the next pair's loads.
+    const ptx::LoadsBeforeUse pairs(2);
     for (int r = 0; r < a.per_thread; ++r, w.next()) {
       for (int i = static_cast<int>(lane); i < vecs; i += 32) {
         int4 sum = make_int4(0, 0, 0, 0);

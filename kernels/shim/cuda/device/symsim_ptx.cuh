@@ -148,6 +148,23 @@ __device__ __forceinline__ int ld_weak(const int* p SYMSIM_SITE_PARAM) {
 #endif
 }
 
+// How many 16 B loads the compiled loop around it issues before it uses the first, as the
+// loop's SASS has them (tools/sass-loads/loads_before_use.py): declared in the loop's scope, it
+// tells the model this loop's count instead of sm.loads_before_use. Nothing on the GPU.
+struct LoadsBeforeUse {
+#if defined(__CUDACC__)
+  __device__ explicit LoadsBeforeUse(int) {}
+#else
+  explicit LoadsBeforeUse(int n) : had_(::symsim::nv::swap_loads_before_use(static_cast<uint8_t>(n))) {}
+  ~LoadsBeforeUse() { ::symsim::nv::swap_loads_before_use(had_); }
+  LoadsBeforeUse(const LoadsBeforeUse&) = delete;
+  LoadsBeforeUse& operator=(const LoadsBeforeUse&) = delete;
+
+ private:
+  uint8_t had_;
+#endif
+};
+
 // ---- stores -------------------------------------------------------------------------------
 __device__ __forceinline__ void st_relaxed_sys(int* p, int v SYMSIM_SITE_PARAM) {
 #if defined(__CUDACC__)
