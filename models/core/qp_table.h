@@ -1,5 +1,8 @@
-// Per-QP state keyed by (PE, slot, QP), looked up on every doorbell, WQE and CQE: a hash map
-// (an ordered map over the ~10^5 QPs of a large run costs a cache miss per tree level).
+// Per-QP state keyed by (PE, slot, QP), looked up on every doorbell, WQE and CQE: a hash table
+// (an ordered map over the ~10^5 QPs of a large run costs a cache miss per tree level). The
+// entries sit in a deque (they never move) behind an open-addressed index of (key, entry):
+// std::unordered_map's lookup divided by the bucket count and went through the previous node of
+// the chain, a second cache miss per lookup once the QPs outgrow the caches (EP 256: 131,072).
 // in_order() lists the entries sorted by (PE, slot, QP) for reports and results. The QPs
 // looked up last sit in a small direct-mapped cache in front of the map (the events of a run
 // come from a few QPs at a time): a hit costs a multiply and a compare instead of a hash lookup.
@@ -9,7 +12,8 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
-#include <unordered_map>
+#include <deque>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -20,6 +24,19 @@ namespace symsim {
 template <typename T>
 class QpTable {
  public:
+  QpTable() = default;
+  // A copy indexes its own entries (the index and the cache point at entries).
+  QpTable(const QpTable& o) : m_entries(o.m_entries) { reindex(); }
+  QpTable& operator=(const QpTable& o) {
+    if (this != &o) {
+      m_entries = o.m_entries;
+      reindex();
+      m_recent = Recent{};
+    }
+    return *this;
+  }
+  QpTable(QpTable&&) = default;  // the deque's entries stay where they are
+  QpTable& operator=(QpTable&&) = default;
   T& operator[](const QpRef& q) {
     const uint64_t k = pack(q);
     typename Recent::Entry& e = m_recent.at(k);
@@ -28,12 +45,12 @@ class QpTable {
   }
   T* find(const QpRef& q) { return lookup(pack(q)); }
   const T* find(const QpRef& q) const { return lookup(pack(q)); }
-  size_t size() const { return m_map.size(); }
+  size_t size() const { return m_entries.size(); }
 
   std::vector<std::pair<QpRef, const T*>> in_order() const {
     std::vector<std::pair<uint64_t, const T*>> keyed;
-    keyed.reserve(m_map.size());
-    for (const auto& [k, v] : m_map) keyed.emplace_back(k, &v);
+    keyed.reserve(m_entries.size());
+    for (const auto& [k, v] : m_entries) keyed.emplace_back(k, &v);
     std::sort(keyed.begin(), keyed.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
     std::vector<std::pair<QpRef, const T*>> out;
     out.reserve(keyed.size());
@@ -56,8 +73,8 @@ class QpTable {
     if (e.value && e.key == k) return e.value;
     return find_in_map(k, e);
   }
-  // Entries point into m_map, whose elements never move (the table never erases); a copied or
-  // moved table starts with an empty cache, since its entries are other nodes.
+  // Entries point into m_entries, whose elements never move (the table never erases); a copied
+  // or moved table starts with an empty cache.
   struct Recent {
     struct Entry {
       uint64_t key = 0;
@@ -73,21 +90,57 @@ class QpTable {
     Entry& at(uint64_t key) { return entries[(key * 0x9E3779B97F4A7C15ull) >> 58]; }
   };
 
-  // The map's part, out of line: inlined, a hit in the cache saved and restored six registers
+  // The index's part, out of line: inlined, a hit in the cache saved and restored six registers
   // for it (about 20 of a hit's 45 instructions).
   __attribute__((noinline)) T& insert(uint64_t k, typename Recent::Entry& e) {
-    T& v = m_map[k];
-    e = {k, &v};
-    return v;
+    Slot& s = slot_for(k);
+    if (!s.value) {
+      T* v = &m_entries.emplace_back(std::piecewise_construct, std::forward_as_tuple(k), std::forward_as_tuple()).second;
+      s = {k, v};
+      if (2 * m_entries.size() > m_index.size()) reindex();
+      e = {k, v};
+      return *v;
+    }
+    e = {k, s.value};
+    return *s.value;
   }
   __attribute__((noinline)) T* find_in_map(uint64_t k, typename Recent::Entry& e) const {
-    const auto it = m_map.find(k);
-    if (it == m_map.end()) return nullptr;
-    e = {k, const_cast<T*>(&it->second)};
+    if (m_index.empty()) return nullptr;
+    const Slot& s = find_slot(k);
+    if (!s.value) return nullptr;
+    e = {k, s.value};
     return e.value;
   }
 
-  std::unordered_map<uint64_t, T> m_map;
+  // Open addressing, linear probing, at most half full; an empty slot has no value.
+  struct Slot {
+    uint64_t key = 0;
+    T* value = nullptr;
+  };
+  size_t home(uint64_t k) const { return static_cast<size_t>((k * 0x9E3779B97F4A7C15ull) >> m_shift); }
+  const Slot& find_slot(uint64_t k) const {
+    const size_t mask = m_index.size() - 1;
+    size_t i = home(k);
+    while (m_index[i].value && m_index[i].key != k) i = (i + 1) & mask;
+    return m_index[i];
+  }
+  Slot& slot_for(uint64_t k) {
+    if (m_index.empty()) reindex();
+    return const_cast<Slot&>(find_slot(k));
+  }
+  // Sizes the index to at least twice the entries (64 slots at least) and fills it.
+  void reindex() {
+    size_t n = 64;
+    unsigned bits = 6;
+    while (n < 2 * m_entries.size() + 2) n *= 2, ++bits;
+    m_index.assign(n, Slot{});
+    m_shift = 64 - bits;
+    for (auto& [k, v] : m_entries) const_cast<Slot&>(find_slot(k)) = {k, &v};
+  }
+
+  std::deque<std::pair<uint64_t, T>> m_entries;  // in order of first lookup
+  std::vector<Slot> m_index;
+  unsigned m_shift = 58;
   mutable Recent m_recent;
 };
 

@@ -30,27 +30,32 @@ class GmOutOfBoundsChecker : public Checker {
   // The allocation holding [p, p+len), or null; `near` gets the one p falls in or after.
   bool inside(const uint8_t* p, uint64_t len, std::string* near) const;
   std::vector<Alloc> m_allocs;  // sorted by begin: searched on every copy and WQE
-  // Allocations found before, direct-mapped by the 1 MiB granule of the address looked up: the
-  // WQEs of many PEs alternate between their buffers, and a hit costs one slot's compares.
-  // (Hashed: the PEs' memories lie at multiples of a large power of two, so low bits collide.)
-  static constexpr size_t kRecent = 256;
-  static size_t recent_slot(const uint8_t* p) {
-    return static_cast<size_t>(((reinterpret_cast<uintptr_t>(p) >> 20) * 0x9E3779B97F4A7C15ull) >> 56);
-  }
-  // Two ways: a granule found lands in its slot and the slot's previous one moves to the
-  // neighbour (slot ^ 1), so two granules that hash alike and alternate both stay.
-  mutable std::pair<const uint8_t*, const uint8_t*> m_recent[kRecent] = {};
+  // The allocation found last in each 1 MiB granule, in an open-addressed table (linear
+  // probing) that grows with the granules met and never evicts one: the WQEs and copies of all
+  // PEs go to every PE's buffers, whose granules outgrow any fixed cache as PEs are added (EP 64
+  // met 1,152; a 256-slot cache missed 2.5 times per WQE, each miss a binary search). A hit
+  // costs one slot's compares. (Hashed: the PEs' memories lie at multiples of a large power of
+  // two, so low bits collide.)
+  static constexpr unsigned kGranuleShift = 20;
+  static constexpr unsigned kInitialSlotBits = 8;
+  static constexpr uint64_t kEmpty = UINT64_MAX;
+  struct Slot {
+    uint64_t granule = kEmpty;
+    const uint8_t* begin = nullptr;
+    const uint8_t* end = nullptr;
+  };
+  mutable std::vector<Slot> m_recent = std::vector<Slot>(size_t{1} << kInitialSlotBits);
+  mutable unsigned m_slot_shift = 64 - kInitialSlotBits;
+  mutable size_t m_remembered = 0;  // slots in use: the table doubles past half full
+  size_t slot_of(uint64_t granule) const { return (granule * 0x9E3779B97F4A7C15ull) >> m_slot_shift; }
+  static uint64_t granule_of(const uint8_t* p) { return reinterpret_cast<uintptr_t>(p) >> kGranuleShift; }
+  // Inline, the granule's first slot only; inside() probes on.
   bool cached(const uint8_t* p, uint64_t len) const {
-    const size_t s = recent_slot(p);
-    const auto& a = m_recent[s];
-    const auto& b = m_recent[s ^ 1];
-    return (p >= a.first && p + len <= a.second) || (p >= b.first && p + len <= b.second);
+    const Slot& s = m_recent[slot_of(granule_of(p))];
+    return s.granule == granule_of(p) && p >= s.begin && p + len <= s.end;
   }
-  void remember(const uint8_t* p, const uint8_t* begin, const uint8_t* end) const {
-    const size_t s = recent_slot(p);
-    m_recent[s ^ 1] = m_recent[s];
-    m_recent[s] = {begin, end};
-  }
+  bool probed(const uint8_t* p, uint64_t len) const;
+  void remember(const uint8_t* p, const uint8_t* begin, const uint8_t* end) const;
 };
 
 }  // namespace symsim

@@ -1,5 +1,7 @@
 #include "sim/runner/result_json.h"
 
+#include <utility>
+
 #include "sim/package/version.h"
 
 namespace symsim {
@@ -24,7 +26,7 @@ json trap_json(const TrapRecord& t) {
   return j;
 }
 
-json result_json(const RunRecord& r) {
+json result_json(RunRecord&& r) {
   json hazards = json::array();
   for (const Hazard& h : r.hazards) hazards.push_back(hazard_json(h));
   json traps = json::array();
@@ -36,12 +38,12 @@ json result_json(const RunRecord& r) {
           {"tool", tool_json()},
           {"sim_time_ns", static_cast<double>(r.end_ps) / 1000.0},
           {"wall_s", r.wall_s},
-          {"hazards", hazards},
-          {"expectations", r.expectations},
-          {"checks", r.checks},
-          {"traps", traps},
-          {"stats", r.stats},
-          {"config", r.config}};
+          {"hazards", std::move(hazards)},
+          {"expectations", std::move(r.expectations)},
+          {"checks", std::move(r.checks)},
+          {"traps", std::move(traps)},
+          {"stats", std::move(r.stats)},
+          {"config", std::move(r.config)}};
 }
 
 }  // namespace symsim

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include <chrono>
+#include <utility>
 
 #include "sim/checkers/hazard_log.h"
 #include "sim/io/output_file.h"
@@ -135,7 +136,7 @@ RunOutput run_scenario(const Scenario& s, const TraceOptions& trace_opts, const 
   record.config = s.effective;
   RunOutput out;
   out.passed = record.passed;
-  out.result = result_json(record);
+  out.result = result_json(std::move(record));
   // Checked and atomic: a trace is whole or absent (io::OutputError names the path).
   if (trace) io::write_file(trace_opts.path, [&](std::ostream& os) { trace->write(os); });
   sim->stop();

@@ -190,18 +190,22 @@ nlohmann::json StatsCollector::to_json(Ps sim_time_ps, const Fabric& fabric) con
     const PeStats* s = static_cast<size_t>(pe) < pes.size() ? &pes[static_cast<size_t>(pe)] : &kIdle;
     json qps = json::array();
     for (const auto& [ref, q] : qps_of[pe]) {
-      qps.push_back({{"slot", ref.slot},
-                     {"qp", ref.qp},
-                     {kQpWqes.name, q->wqes},
-                     {kQpBytes.name, q->bytes},
-                     {kQpDoorbells.name, q->doorbells},
-                     {kQpCqDoorbells.name, q->cq_doorbells},
-                     {kQpCqes.name, q->cqes},
-                     {kQpCqesReaped.name, q->cqes_reaped},
-                     {kQpErrors.name, q->errors},
-                     {kQpDoorbellRegressions.name, q->doorbell_regressions},
-                     {kQpCqOverflows.name, q->cq_overflows},
-                     {kQpLatency.name, latency_json(q->latency_ns)}});
+      // One object a QP, its members emplaced: an initializer list would build and take apart
+      // a two-element array per member (a QP's entry is most of the result at large EP).
+      json& entry = qps.emplace_back(json::value_t::object);
+      json::object_t& o = *entry.get_ptr<json::object_t*>();
+      o.emplace("slot", ref.slot);
+      o.emplace("qp", ref.qp);
+      o.emplace(kQpWqes.name, q->wqes);
+      o.emplace(kQpBytes.name, q->bytes);
+      o.emplace(kQpDoorbells.name, q->doorbells);
+      o.emplace(kQpCqDoorbells.name, q->cq_doorbells);
+      o.emplace(kQpCqes.name, q->cqes);
+      o.emplace(kQpCqesReaped.name, q->cqes_reaped);
+      o.emplace(kQpErrors.name, q->errors);
+      o.emplace(kQpDoorbellRegressions.name, q->doorbell_regressions);
+      o.emplace(kQpCqOverflows.name, q->cq_overflows);
+      o.emplace(kQpLatency.name, latency_json(q->latency_ns));
     }
     json engine = {{kEngineWqes.name, s->wqes},
                    {kEngineBytes.name, s->bytes},
