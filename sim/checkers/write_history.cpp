@@ -61,10 +61,6 @@ void WriteHistory::on_fault(const FaultEvent& f) {
   if (m_faults.size() > 1024) m_faults.pop_front();
 }
 
-void WriteHistory::on_sq_rung(uint32_t producer, Ps t, QpRecord& rec) {
-  rec.bells = {t, producer, true};
-}
-
 std::string WriteHistory::last_writer(const void* addr, uint64_t bytes, Ps t) const {
   const auto a = reinterpret_cast<uint64_t>(addr);
   const auto overlaps = [&](uint64_t begin, uint64_t end, Ps written) {

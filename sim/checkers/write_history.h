@@ -26,7 +26,8 @@ class WriteHistory : public AscendObserver {
   // The hub calls it with the copy's ends classified (checker_hub.h).
   void on_copy(const CopyRecord& c, const CopyEnds& at);
   void on_fault(const FaultEvent& f) override;
-  void on_sq_rung(uint32_t producer, Ps t, QpRecord& rec);  // rec: the QP's record (qp_record.h)
+  struct Bells;
+  void on_sq_rung(uint32_t producer, Ps t, Bells& mine);  // mine: the QP's record's (qp_record.h)
 
   // "PE 0 QP 0 WQE 3 (WRITE) landed it at 5.1 us", or "" when nothing recorded wrote it by `t`.
   std::string last_writer(const void* addr, uint64_t bytes, Ps t) const;
@@ -91,5 +92,7 @@ class WriteHistory : public AscendObserver {
   size_t m_next = 0;
   std::deque<FaultEvent> m_faults;
 };
+
+inline void WriteHistory::on_sq_rung(uint32_t producer, Ps t, Bells& mine) { mine = {t, producer, true}; }
 
 }  // namespace symsim
