@@ -76,20 +76,4 @@ CompletionKnowledge::Known CompletionKnowledge::known(const QpRecord& rec, uint3
   return known(rec.completions, wqe);
 }
 
-CompletionKnowledge::Known CompletionKnowledge::first_covering(const QpState& state, uint32_t wqe) {
-  const QpState* s = &state;
-  // The first reap covering the WQE (both fields increase; the newest covers it).
-  size_t lo = 0, hi = s->reaps.size() - 1;
-  while (lo < hi) {
-    const size_t mid = lo + (hi - lo) / 2;
-    if (s->reaps[mid].upto < wqe) {
-      lo = mid + 1;
-    } else {
-      hi = mid;
-    }
-  }
-  if (lo == 0 && s->trimmed) return {0, -1};
-  return {s->reaps[lo].t, s->reaps[lo].core};
-}
-
 }  // namespace symsim

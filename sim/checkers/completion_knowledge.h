@@ -101,7 +101,6 @@ class CompletionKnowledge : public AscendObserver {
     s.reaps.emplace_back(Reap{t, upto, core});
     s.newest_upto = upto;
   }
-  static Known first_covering(const QpState& s, uint32_t wqe);  // the binary search (a reap covers it)
 
   CheckerContext& m_ctx;
   const QpTable<QpRecord>& m_qps;  // shared (CheckerSet's); entries never move: m_cq_rings points into it
@@ -131,7 +130,18 @@ inline void CompletionKnowledge::on_post(const PostRecord& p, QpState& s) {
 
 inline CompletionKnowledge::Known CompletionKnowledge::known(const QpState& s, uint32_t wqe) {
   if (s.reaps.empty() || s.newest_upto < wqe) return {kNever, -1};  // reaps.back().upto
-  return first_covering(s, wqe);
+  // The first reap covering the WQE (both fields increase; the newest covers it).
+  size_t lo = 0, hi = s.reaps.size() - 1;
+  while (lo < hi) {
+    const size_t mid = lo + (hi - lo) / 2;
+    if (s.reaps[mid].upto < wqe) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  if (lo == 0 && s.trimmed) return {0, -1};
+  return {s.reaps[lo].t, s.reaps[lo].core};
 }
 
 }  // namespace symsim
