@@ -93,8 +93,9 @@ void CheckerSet::Hub::on_sq_doorbell(const QpRef& q, uint32_t producer_index, Ps
 }
 
 void CheckerSet::Hub::on_wqe_fetched(const QpRef& q, uint32_t wqe_index, const uint8_t* slot, uint32_t bytes, Ps t) {
-  if (m_torn_wqe && m_torn_wqe->copies_pending(q.pe)) m_torn_wqe->on_fetched(q, wqe_index, slot, bytes, t);
+  // The store first: torn_wqe's call (only while copies into the PE's rings are pending) is then the last.
   if (m_completion_errors) m_completion_errors->on_fetched(q, wqe_index, slot, bytes);
+  if (m_torn_wqe && m_torn_wqe->copies_pending(q.pe)) m_torn_wqe->on_fetched(q, wqe_index, slot, bytes, t);
 }
 
 void CheckerSet::Hub::on_wqe_executed(const WqeRecord& r) {
@@ -114,7 +115,8 @@ void CheckerSet::Hub::on_wqe_executed(const WqeRecord& r) {
     if (m_completion_errors) m_completion_errors->on_executed(r);
     if (m_cqe_unchecked) m_cqe_unchecked->on_executed(r);
   }
-  if (m_unreaped && ((r.flags & udma::flag::kCqe) || r.status != 0)) m_unreaped->on_executed(r, *rec);
+  if (m_unreaped && ((r.flags & udma::flag::kCqe) || r.status != 0))
+    m_unreaped->on_executed(r, rec->unreaped, rec->completions.cqes);
   if (r.status != 0) return;  // the data rules judge only WQEs that moved bytes
   if (m_src_reuse) m_src_reuse->on_executed(r, *rec);
   if (m_dst_race) m_dst_race->on_executed(r, *rec);
