@@ -110,7 +110,8 @@ void SrcReuseChecker::on_executed(const WqeRecord& r, QpRecord& rec) {
   const QpLast& last = rec.src_reuse;
   if (last.epoch == m_epoch && last.va == r.local_va && last.bytes == r.bytes) {  // the same source (same QP)
     const Ps posted = posted_ps(r.doorbell_ps);
-    if (!may_follow_writes(r.qp.pe, posted) && CompletionKnowledge::known(rec.completions, last.win->last.wqe_index).t > posted) {
+    if (!may_follow_writes(r.qp.pe, posted) &&
+        CompletionKnowledge::known(rec.completions, last.win->last.wqe_index).t > posted) {
       Window& win = *last.win;
       win.last = put_of(r);
       win.complete_ps = std::max(win.complete_ps, r.complete_ps);
