@@ -61,7 +61,8 @@ bool CheckerSet::Hub::empty() const {
 
 __attribute__((noinline)) QpRecord& CheckerSet::Hub::look_up(const QpRef& q) {
   m_last = &m_qps[q];
-  m_last_ref = q;
+  std::memcpy(&m_last_pe_slot, &q, sizeof m_last_pe_slot);
+  std::memcpy(&m_last_qp, reinterpret_cast<const char*>(&q) + offsetof(QpRef, qp), sizeof m_last_qp);
   return *m_last;
 }
 
@@ -73,8 +74,8 @@ __attribute__((noinline)) void CheckerSet::Hub::log_cqe_for_unreaped(const WqeRe
 void CheckerSet::Hub::on_wqe_post(const PostRecord& p) {
   if (!m_sites && !m_completions && !m_multi_producer) return;
   QpRecord& rec = qp(p.qp);
-  if (m_sites) m_sites->on_post(p, rec);
-  if (m_completions) m_completions->on_post(p, rec);
+  if (m_sites) m_sites->on_post(p, rec.sites);
+  if (m_completions) m_completions->on_post(p, rec.completions);
   if (m_multi_producer) m_multi_producer->on_post(p, rec.producers);
 }
 
@@ -83,17 +84,18 @@ void CheckerSet::Hub::on_doorbell_store(const QpRef& q, bool cq, uint32_t value,
   // (The write history's hang report reads the stores from the call-site index.)
   if (!m_sites && !m_multi_producer) return;
   QpRecord& rec = qp(q);
-  if (m_sites) m_sites->on_bell_store(value, core, t, site, rec);
+  if (m_sites) m_sites->on_bell_store(value, core, t, site, rec.sites);
   if (m_multi_producer) m_multi_producer->on_bell_store(q, value, core, t, site, rec.producers);
 }
 
 void CheckerSet::Hub::on_sq_doorbell(const QpRef& q, uint32_t producer_index, Ps t) {
-  if (m_history) m_history->on_sq_rung(producer_index, t, qp(q));
+  if (m_history) m_history->on_sq_rung(producer_index, t, qp(q).bells);
 }
 
 void CheckerSet::Hub::on_wqe_fetched(const QpRef& q, uint32_t wqe_index, const uint8_t* slot, uint32_t bytes, Ps t) {
-  if (m_torn_wqe && m_torn_wqe->copies_pending(q.pe)) m_torn_wqe->on_fetched(q, wqe_index, slot, bytes, t);
+  // The store first: torn_wqe's call (only while copies into the PE's rings are pending) is then the last.
   if (m_completion_errors) m_completion_errors->on_fetched(q, wqe_index, slot, bytes);
+  if (m_torn_wqe && m_torn_wqe->copies_pending(q.pe)) m_torn_wqe->on_fetched(q, wqe_index, slot, bytes, t);
 }
 
 void CheckerSet::Hub::on_wqe_executed(const WqeRecord& r) {
@@ -113,7 +115,8 @@ void CheckerSet::Hub::on_wqe_executed(const WqeRecord& r) {
     if (m_completion_errors) m_completion_errors->on_executed(r);
     if (m_cqe_unchecked) m_cqe_unchecked->on_executed(r);
   }
-  if (m_unreaped && ((r.flags & udma::flag::kCqe) || r.status != 0)) m_unreaped->on_executed(r, *rec);
+  if (m_unreaped && ((r.flags & udma::flag::kCqe) || r.status != 0))
+    m_unreaped->on_executed(r, rec->unreaped, rec->completions.cqes);
   if (r.status != 0) return;  // the data rules judge only WQEs that moved bytes
   if (m_src_reuse) m_src_reuse->on_executed(r, *rec);
   if (m_dst_race) m_dst_race->on_executed(r, *rec);
@@ -122,7 +125,10 @@ void CheckerSet::Hub::on_wqe_executed(const WqeRecord& r) {
 }
 
 void CheckerSet::Hub::on_cqe_reaped(const QpRef& q, uint32_t cqe_index, const uint8_t* cqe, int core, Ps t) {
-  if (m_completions) m_completions->on_reaped(cqe_index, core, t, m_qps.find(q));
+  if (m_completions) {
+    QpRecord* rec = m_qps.find(q);
+    m_completions->on_reaped(cqe_index, core, t, rec ? &rec->completions : nullptr);
+  }
   if (m_cqe_unchecked && m_cqe_unchecked->any_errors()) m_cqe_unchecked->on_reaped(q, cqe_index);
 }
 

@@ -8,6 +8,9 @@
 // hear it; a SetFlag's or WaitFlag's pending SetFlag is looked up once for the two rules that
 // need it.
 #pragma once
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
 #include <memory>
 #include <vector>
 
@@ -33,6 +36,9 @@ class TornWqeChecker;
 class UbOutOfBoundsChecker;
 class UnalignedAccessChecker;
 
+static_assert(sizeof(QpRef) == 12 && offsetof(QpRef, slot) == 4 && offsetof(QpRef, qp) == 8,
+              "CheckerSet::Hub::qp compares a QpRef as two words");
+
 class CheckerSet::Hub : public AscendObserver {
  public:
   // Null members are not attached (their rules are off).
@@ -54,8 +60,13 @@ class CheckerSet::Hub : public AscendObserver {
  private:
   // A WQE's post, doorbell store and SQ doorbell come in a row for one QP: remember the QP
   // looked up last (the table's entries never move); the table lookup is out of line.
+  // Compared as two words (pe and slot, then qp): no QP has pe INT_MIN, so no test of m_last.
   QpRecord& qp(const QpRef& q) {
-    if (m_last && m_last_ref.pe == q.pe && m_last_ref.slot == q.slot && m_last_ref.qp == q.qp) return *m_last;
+    uint64_t pe_slot;
+    uint32_t index;
+    std::memcpy(&pe_slot, &q, sizeof pe_slot);
+    std::memcpy(&index, reinterpret_cast<const char*>(&q) + offsetof(QpRef, qp), sizeof index);
+    if (pe_slot == m_last_pe_slot && index == m_last_qp) return *m_last;
     return look_up(q);
   }
   QpRecord& look_up(const QpRef& q);
@@ -64,7 +75,8 @@ class CheckerSet::Hub : public AscendObserver {
   const CheckerContext& m_ctx;
   QpRecords& m_qps;  // looked up once per event, handed to the members that keep per-QP state
   QpRecord* m_last = nullptr;
-  QpRef m_last_ref;
+  uint64_t m_last_pe_slot = uint64_t{0x80000000u};  // {pe INT_MIN, slot 0}: no QP yet
+  uint32_t m_last_qp = 0;
   SiteIndex* m_sites;
   WriteHistory* m_history;
   CompletionKnowledge* m_completions;

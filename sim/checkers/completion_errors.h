@@ -15,7 +15,12 @@ inline constexpr HazardId kRelayUnreachable{"relay_unreachable", "a WQE names a 
 class CompletionErrorChecker : public Checker {
  public:
   using Checker::Checker;
-  void on_fetched(const QpRef& q, uint32_t wqe, const uint8_t* slot, uint32_t bytes) { m_fetched = {q, wqe, slot, bytes}; }
+  void on_fetched(const QpRef& q, uint32_t wqe, const uint8_t* slot, uint32_t bytes) {
+    m_fetched.qp = q;  // field by field: an aggregate went through a copy on the stack
+    m_fetched.wqe = wqe;
+    m_fetched.slot = slot;
+    m_fetched.bytes = bytes;
+  }
   void on_fault(const FaultEvent& f) override;
   void on_executed(const WqeRecord& r);
 

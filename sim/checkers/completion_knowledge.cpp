@@ -9,13 +9,6 @@
 
 namespace symsim {
 
-void CompletionKnowledge::on_post(const PostRecord& p, QpRecord& rec) {
-  QpState& s = rec.completions;
-  // Room is made before the push so that the ring stays at kKeep (posted, never executed: a hang).
-  if (s.posts.size() == kKeep) s.posts.pop_front();
-  s.posts.emplace_back(PostSlot{p.wqe_index, p.core, p.t});
-}
-
 void CompletionKnowledge::on_executed(const WqeRecord& r, QpRecord& rec, bool unreaped) {
   QpState& s = rec.completions;
   m_executed_post = {r.wqe_index, -1, r.doorbell_ps, false};
@@ -36,28 +29,6 @@ void CompletionKnowledge::on_executed(const WqeRecord& r, QpRecord& rec, bool un
   // A CQ holds at most cq_depth unconsumed CQEs: more means its consumer is not telling us.
   if (s.cqes.size(CqeLog::kKnown) >= std::max<size_t>(kKeep, s.cq_depth)) s.cqes.pop_front(CqeLog::kKnown);
   s.cqes.push(Cqe{r.cqe_index, r.wqe_index, r.cqe_ps}, true, unreaped);
-}
-
-inline void CompletionKnowledge::reap(QpState& s, uint32_t upto, Ps t, int core) {
-  if (!s.reaps.empty() && s.reaps.back().upto >= upto) return;  // knew it already
-  if (s.reaps.size() == kKeep) {
-    s.reaps.pop_front();
-    s.trimmed = true;
-  }
-  s.reaps.emplace_back(Reap{t, upto, core});
-}
-
-void CompletionKnowledge::on_reaped(uint32_t cqe_index, int core, Ps t, QpRecord* rec) {
-  if (!rec) return;
-  QpState* s = &rec->completions;
-  bool any = false;
-  uint32_t upto = 0;
-  while (!s->cqes.empty(CqeLog::kKnown) && s->cqes.front(CqeLog::kKnown).cqe <= cqe_index) {
-    upto = s->cqes.front(CqeLog::kKnown).wqe;
-    any = true;
-    s->cqes.pop_front(CqeLog::kKnown);
-  }
-  if (any) reap(*s, upto, t, core);
 }
 
 void CompletionKnowledge::on_cq_consumed(uint32_t consumer_index, Ps t, QpRecord* rec) {
@@ -102,20 +73,7 @@ CompletionKnowledge::Known CompletionKnowledge::known(const QpRef& q, uint32_t w
 }
 
 CompletionKnowledge::Known CompletionKnowledge::known(const QpRecord& rec, uint32_t wqe) const {
-  const QpState* s = &rec.completions;
-  if (s->reaps.empty() || s->reaps.back().upto < wqe) return {kNever, -1};
-  // The first reap covering the WQE (both fields increase; the newest covers it).
-  size_t lo = 0, hi = s->reaps.size() - 1;
-  while (lo < hi) {
-    const size_t mid = lo + (hi - lo) / 2;
-    if (s->reaps[mid].upto < wqe) {
-      lo = mid + 1;
-    } else {
-      hi = mid;
-    }
-  }
-  if (lo == 0 && s->trimmed) return {0, -1};
-  return {s->reaps[lo].t, s->reaps[lo].core};
+  return known(rec.completions, wqe);
 }
 
 }  // namespace symsim

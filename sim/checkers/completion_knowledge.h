@@ -27,12 +27,14 @@ class CompletionKnowledge : public AscendObserver {
   static constexpr Ps kNever = ~Ps{0};
   explicit CompletionKnowledge(CheckerContext& ctx) : m_ctx(ctx), m_qps(*ctx.qps) {}
 
-  // `rec` is the record of the event's QP (qp_record.h; null: none yet).
-  void on_post(const PostRecord& p, QpRecord& rec);
+  // `rec` is the record of the event's QP (qp_record.h; null: none yet), `mine` its part of it
+  // (the post and the reap are inline: one each per WQE, mostly a push).
+  struct QpState;
+  void on_post(const PostRecord& p, QpState& mine);
   // Writes the WQE's CQE into the record's CQE log, for unreaped_completions too when
   // `unreaped` (its rule is on).
   void on_executed(const WqeRecord& r, QpRecord& rec, bool unreaped);
-  void on_reaped(uint32_t cqe_index, int core, Ps t, QpRecord* rec);
+  void on_reaped(uint32_t cqe_index, int core, Ps t, QpState* mine);
   void on_cq_consumed(uint32_t consumer_index, Ps t, QpRecord* rec);
   // A core of `pe` read [addr, addr + bytes) at `t` (a poll of a CQE slot counts as a reap).
   void on_gm_observe(int pe, int core, const uint8_t* addr, uint64_t bytes, Ps t, SiteRef site) override;
@@ -56,6 +58,9 @@ class CompletionKnowledge : public AscendObserver {
   };
   Known known(const QpRef& q, uint32_t wqe) const;
   Known known(const QpRecord& rec, uint32_t wqe) const;  // rec: the QP's record (no lookup)
+  // The same from the record's part (inline: a put asks on every WQE, and mostly the answer is
+  // "not yet", read from the record's line).
+  static Known known(const QpState& s, uint32_t wqe);
 
   struct Reap {
     Ps t;
@@ -79,11 +84,23 @@ class CompletionKnowledge : public AscendObserver {
     RingFifo<Reap, uint32_t> reaps;  // oldest first, both fields increasing
     uint32_t cq_depth = 0;
     int ring_pe = -1;      // whose memory holds the CQ ring (-1: not looked up yet)
+    // The newest reap's `upto` (while reaps is not empty): a query about a WQE not yet known
+    // complete (src_reuse's, on every put) reads the record's line, not the ring's newest entry,
+    // written by the last reap and long out of the cache by the QP's next WQE.
+    uint32_t newest_upto = 0;
     bool trimmed = false;  // reaps dropped from the front
   };
 
  private:
-  void reap(QpState& s, uint32_t upto, Ps t, int core);
+  void reap(QpState& s, uint32_t upto, Ps t, int core) {
+    if (!s.reaps.empty() && s.newest_upto >= upto) return;  // knew it already
+    if (s.reaps.size() == kKeep) {
+      s.reaps.pop_front();
+      s.trimmed = true;
+    }
+    s.reaps.emplace_back(Reap{t, upto, core});
+    s.newest_upto = upto;
+  }
 
   CheckerContext& m_ctx;
   const QpTable<QpRecord>& m_qps;  // shared (CheckerSet's); entries never move: m_cq_rings points into it
@@ -92,5 +109,39 @@ class CompletionKnowledge : public AscendObserver {
   Post m_executed_post;
   static constexpr size_t kKeep = 4096;
 };
+
+inline void CompletionKnowledge::on_reaped(uint32_t cqe_index, int core, Ps t, QpState* s) {
+  if (!s) return;
+  bool any = false;
+  uint32_t upto = 0;
+  while (!s->cqes.empty(CqeLog::kKnown) && s->cqes.front(CqeLog::kKnown).cqe <= cqe_index) {
+    upto = s->cqes.front(CqeLog::kKnown).wqe;
+    any = true;
+    s->cqes.pop_front(CqeLog::kKnown);
+  }
+  if (any) reap(*s, upto, t, core);
+}
+
+inline void CompletionKnowledge::on_post(const PostRecord& p, QpState& s) {
+  // Room is made before the push so that the ring stays at kKeep (posted, never executed: a hang).
+  if (s.posts.size() == kKeep) s.posts.pop_front();
+  s.posts.emplace_back(PostSlot{p.wqe_index, p.core, p.t});
+}
+
+inline CompletionKnowledge::Known CompletionKnowledge::known(const QpState& s, uint32_t wqe) {
+  if (s.reaps.empty() || s.newest_upto < wqe) return {kNever, -1};  // reaps.back().upto
+  // The first reap covering the WQE (both fields increase; the newest covers it).
+  size_t lo = 0, hi = s.reaps.size() - 1;
+  while (lo < hi) {
+    const size_t mid = lo + (hi - lo) / 2;
+    if (s.reaps[mid].upto < wqe) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  if (lo == 0 && s.trimmed) return {0, -1};
+  return {s.reaps[lo].t, s.reaps[lo].core};
+}
 
 }  // namespace symsim

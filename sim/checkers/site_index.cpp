@@ -6,22 +6,15 @@
 
 namespace symsim {
 
-void SiteIndex::on_post(const PostRecord& p, QpRecord& rec) {
-  auto& posts = rec.sites.posts;
-  if (!posts.empty() && static_cast<int32_t>(p.wqe_index - posts.back().wqe) <= 0) {
-    // Not after the last one (a re-post of an index): keep the newest site for it.
-    for (size_t i = posts.size(); i-- > 0;)
-      if (posts[i].wqe == p.wqe_index) {
-        posts[i].site = p.site;
-        return;
-      }
-  }
+void SiteIndex::repost(const PostRecord& p, QpSites& mine) {
+  auto& posts = mine.posts;
+  // Not after the last one (a re-post of an index): keep the newest site for it.
+  for (size_t i = posts.size(); i-- > 0;)
+    if (posts[i].wqe == p.wqe_index) {
+      posts[i].site = p.site;
+      return;
+    }
   posts.push_back({p.wqe_index, p.site});
-}
-
-void SiteIndex::on_bell_store(uint32_t value, int core, Ps t, SiteRef site, QpRecord& rec) {
-  auto& d = rec.sites.doorbells;
-  d.push_back({value, core, site, t});
 }
 
 const SiteIndex::Doorbell* SiteIndex::last_doorbell(const QpRef& q) const {

@@ -15,9 +15,11 @@ struct QpRecord;
 class SiteIndex : public AscendObserver {
  public:
   explicit SiteIndex(QpTable<QpRecord>& qps) : m_qps(qps) {}
-  // `rec` is the record of the QP of the event (qp_record.h).
-  void on_post(const PostRecord& p, QpRecord& rec);
-  void on_bell_store(uint32_t value, int core, Ps t, SiteRef site, QpRecord& rec);  // SQ doorbells only
+  struct QpSites;
+  // `mine` is the event's QP's part of its record (qp_record.h). Inline: one of each per WQE,
+  // and the common case is a push.
+  void on_post(const PostRecord& p, QpSites& mine);
+  void on_bell_store(uint32_t value, int core, Ps t, SiteRef site, QpSites& mine);  // SQ doorbells only
 
   // The call that posted WQE `wqe` of `q`, else the SQ doorbell store that published it.
   SiteRef site_of(const QpRef& q, uint32_t wqe) const;
@@ -49,7 +51,18 @@ class SiteIndex : public AscendObserver {
   };
 
  private:
+  static void repost(const PostRecord& p, QpSites& mine);  // an index not after the last one
   const QpTable<QpRecord>& m_qps;
 };
+
+inline void SiteIndex::on_post(const PostRecord& p, QpSites& mine) {
+  auto& posts = mine.posts;
+  if (!posts.empty() && static_cast<int32_t>(p.wqe_index - posts.back().wqe) <= 0) return repost(p, mine);
+  posts.push_back({p.wqe_index, p.site});
+}
+
+inline void SiteIndex::on_bell_store(uint32_t value, int core, Ps t, SiteRef site, QpSites& mine) {
+  mine.doorbells.push_back({value, core, site, t});
+}
 
 }  // namespace symsim

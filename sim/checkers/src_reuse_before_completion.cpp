@@ -110,7 +110,8 @@ void SrcReuseChecker::on_executed(const WqeRecord& r, QpRecord& rec) {
   const QpLast& last = rec.src_reuse;
   if (last.epoch == m_epoch && last.va == r.local_va && last.bytes == r.bytes) {  // the same source (same QP)
     const Ps posted = posted_ps(r.doorbell_ps);
-    if (!may_follow_writes(r.qp.pe, posted) && m_known.known(rec, last.win->last.wqe_index).t > posted) {
+    if (!may_follow_writes(r.qp.pe, posted) &&
+        CompletionKnowledge::known(rec.completions, last.win->last.wqe_index).t > posted) {
       Window& win = *last.win;
       win.last = put_of(r);
       win.complete_ps = std::max(win.complete_ps, r.complete_ps);
@@ -165,7 +166,7 @@ void SrcReuseChecker::add_put(const WqeRecord& r, QpRecord& rec) {
   }
   Window& win = *last.win;
   if (!new_source) {
-    if (m_known.known(rec, win.last.wqe_index).t <= posted) {  // settled(), no lookup: same QP
+    if (CompletionKnowledge::known(rec.completions, win.last.wqe_index).t <= posted) {  // settled(), no lookup: same QP
       win = single;  // the PE knew every earlier put of this source complete: a new window
     } else {
       win.last = put;
@@ -252,7 +253,10 @@ void SrcReuseChecker::on_rewrite(const Rewrite& c) {
          it != sources.end() && it->first.va < dst + c.bytes; ++it)
       judge(it->second, c);
   }
-  if (m_writes.empty()) m_writes.resize(static_cast<size_t>(m_ctx.sys.n_pes()));
+  if (m_writes.empty()) {
+    m_writes.resize(static_cast<size_t>(m_ctx.sys.n_pes()));
+    m_newest_made_ps.assign(m_writes.size(), kNoWrite);
+  }
   PeWrites& writes = m_writes[pe];
   while (!writes.list.empty() && writes.list.front().made_ps + kKeepWritesPs < now) {
     writes.list.pop_front();
@@ -264,6 +268,7 @@ void SrcReuseChecker::on_rewrite(const Rewrite& c) {
   }
   const uint64_t seq = writes.first_seq + writes.list.size();
   writes.list.emplace_back(Write{c.dst, c.bytes, c.t, now, c.core, c.site, c.what});
+  m_newest_made_ps[pe] = now;
   const auto begin = reinterpret_cast<uint64_t>(c.dst);
   for (uint64_t p = first_page(begin), last = last_page(begin, c.bytes); p <= last; ++p) {
     const uint64_t n = writes.first_filing + writes.filings.size();

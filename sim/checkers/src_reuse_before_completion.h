@@ -102,8 +102,8 @@ class SrcReuseChecker : public Checker {
   // Whether a core write of PE `pe` may start after a post at `posted`. Writes are made in time
   // order: when the newest was made too early to start after the post, so were all the others.
   bool may_follow_writes(int pe, Ps posted) const {
-    return static_cast<size_t>(pe) < m_writes.size() && !m_writes[static_cast<size_t>(pe)].list.empty() &&
-           m_writes[static_cast<size_t>(pe)].list.back().made_ps + m_max_lead_ps >= posted;
+    return static_cast<size_t>(pe) < m_newest_made_ps.size() && m_newest_made_ps[static_cast<size_t>(pe)] != kNoWrite &&
+           m_newest_made_ps[static_cast<size_t>(pe)] + m_max_lead_ps >= posted;
   }
   void on_rewrite(const Rewrite& w);
   void judge(const Window& win, const Rewrite& w);
@@ -200,6 +200,10 @@ class SrcReuseChecker : public Checker {
     PageHeads newest;  // page -> its newest filing
   };
   std::vector<PeWrites> m_writes;  // by PE
+  // By PE, when its newest write was made (m_writes[pe].list.back().made_ps; kNoWrite: none),
+  // read on every put: one line for all PEs, not a PE's ring header and its newest entry.
+  static constexpr Ps kNoWrite = ~Ps{0};
+  std::vector<Ps> m_newest_made_ps;
   std::vector<uint64_t> m_found;   // scratch: the seqs one WQE meets
   Ps m_max_lead_ps = 0;
 };

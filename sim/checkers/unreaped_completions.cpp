@@ -11,27 +11,6 @@ namespace symsim {
 
 SYMSIM_ASCEND_CHECKER(UnreapedCompletionsChecker, "unreaped_completions", 70, "CQEs a kernel asked for and never polled by the end of the run", kUnreapedCompletions);
 
-namespace {
-constexpr size_t kKept = 4096;
-}
-
-void UnreapedCompletionsChecker::on_executed(const WqeRecord& r, QpRecord& rec) {
-  if (!(r.flags & 0x20) && r.status == 0) return;  // no CQE asked for
-  QpCompletions& c = rec.unreaped;
-  ++c.requested;
-  if (r.status != 0 || r.substatus != 0) c.errors = true;
-  if (r.cqe_ps != 0) {  // already in the record's CQE log (cqe_log.h)
-    constexpr CqeLog::Reader kMine = CqeLog::kUnreaped;
-    CqeLog& w = rec.completions.cqes;
-    if (w.size(kMine) == 1) c.front_cqe = r.cqe_index;
-    // Forget CQEs returned already, and all but the newest kKept.
-    while (!w.empty(kMine) && (w.size(kMine) > kKept || static_cast<int32_t>(c.front_cqe - c.consumed) < 0)) {
-      w.pop_front(kMine);
-      if (!w.empty(kMine)) c.front_cqe = w.front(kMine).cqe;
-    }
-  }
-}
-
 void UnreapedCompletionsChecker::on_cq_consumed(uint32_t consumer, QpRecord& rec) { rec.unreaped.consumed = consumer; }
 
 void UnreapedCompletionsChecker::on_kernel_trap(int pe, int, const char*, const std::string&, Ps) {

@@ -5,6 +5,7 @@
 
 #include "sim/catalog/hazard_id.h"
 #include "sim/checkers/checker.h"
+#include "sim/checkers/cqe_log.h"
 #include "models/core/qp_table.h"
 
 namespace symsim {
@@ -17,8 +18,10 @@ inline constexpr HazardId kUnreapedCompletions{"unreaped_completions", "a kernel
 class UnreapedCompletionsChecker : public Checker {
  public:
   using Checker::Checker;
-  // `rec` is the record of the event's QP (qp_record.h), kept in the context's shared table.
-  void on_executed(const WqeRecord& r, QpRecord& rec);
+  struct QpCompletions;
+  // `mine` and `cqes` are the event's QP's parts of its record (qp_record.h), kept in the
+  // context's shared table. Inline: one per WQE that asks for a CQE.
+  void on_executed(const WqeRecord& r, QpCompletions& mine, CqeLog& cqes);
   void on_cq_consumed(uint32_t consumer, QpRecord& rec);
   void on_kernel_trap(int pe, int core, const char* kernel, const std::string& why, Ps t) override;
   void finish(Ps end_ps, bool completed) override;
@@ -36,7 +39,23 @@ class UnreapedCompletionsChecker : public Checker {
     bool errors = false;
   };
  private:
+  static constexpr size_t kKept = 4096;
   std::set<int> m_trapped;
 };
+
+inline void UnreapedCompletionsChecker::on_executed(const WqeRecord& r, QpCompletions& c, CqeLog& w) {
+  if (!(r.flags & 0x20) && r.status == 0) return;  // no CQE asked for
+  ++c.requested;
+  if (r.status != 0 || r.substatus != 0) c.errors = true;
+  if (r.cqe_ps != 0) {  // already in the record's CQE log (cqe_log.h)
+    constexpr CqeLog::Reader kMine = CqeLog::kUnreaped;
+    if (w.size(kMine) == 1) c.front_cqe = r.cqe_index;
+    // Forget CQEs returned already, and all but the newest kKept.
+    while (!w.empty(kMine) && (w.size(kMine) > kKept || static_cast<int32_t>(c.front_cqe - c.consumed) < 0)) {
+      w.pop_front(kMine);
+      if (!w.empty(kMine)) c.front_cqe = w.front(kMine).cqe;
+    }
+  }
+}
 
 }  // namespace symsim

@@ -16,27 +16,6 @@ std::string WriteHistory::who(const Write& w, bool cqe) const {
                      opcode_text(w.opcode), at_site(m_ctx.sites.site_of(w.qp(), w.wqe.wqe)));
 }
 
-void WriteHistory::on_executed(const WqeRecord& r) {
-  Write w;
-  w.t = r.remote_write_ps;
-  w.pe = r.qp.pe;
-  w.opcode = r.opcode;
-  w.wqe = {r.qp.slot, r.qp.qp, r.wqe_index, r.cqe_index, r.cqe_ps};
-  if (r.status == 0) {
-    if (r.opcode == udma::kRead) {
-      w.begin = r.local_va;
-      w.end = r.local_va + r.bytes;
-      w.data = true;
-    } else if (r.opcode != udma::kFaa && r.opcode != udma::kCas) {
-      w.begin = r.remote_va;
-      w.end = r.remote_va + r.bytes;
-      w.data = true;
-    }
-  }
-  // A CQE's address is worked out only when a hang report asks (it costs a QP lookup).
-  if (w.data || r.cqe_ps != 0) add(w);
-}
-
 std::pair<uint64_t, uint64_t> WriteHistory::cqe_range(const Write& w) const {
   const UdmaQp* u = m_ctx.engine_qp(w.qp());
   if (!u) return {0, 0};
@@ -59,10 +38,6 @@ void WriteHistory::on_copy(const CopyRecord& c, const CopyEnds& at) {
 void WriteHistory::on_fault(const FaultEvent& f) {
   m_faults.push_back(f);
   if (m_faults.size() > 1024) m_faults.pop_front();
-}
-
-void WriteHistory::on_sq_rung(uint32_t producer, Ps t, QpRecord& rec) {
-  rec.bells = {t, producer, true};
 }
 
 std::string WriteHistory::last_writer(const void* addr, uint64_t bytes, Ps t) const {

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "sim/checkers/checker_context.h"
+#include "models/ascend/wqe_layout.h"
 #include "models/ascend/ascend_observer.h"
 #include "models/core/qp_table.h"
 
@@ -22,11 +23,12 @@ class WriteHistory : public AscendObserver {
  public:
   // The ring is reserved whole: untouched pages cost no memory, and filling it moves nothing.
   explicit WriteHistory(CheckerContext& ctx) : m_ctx(ctx) { m_writes.reserve(kKept); }
-  void on_executed(const WqeRecord& r);
+  void on_executed(const WqeRecord& r);  // inline: one entry per WQE
   // The hub calls it with the copy's ends classified (checker_hub.h).
   void on_copy(const CopyRecord& c, const CopyEnds& at);
   void on_fault(const FaultEvent& f) override;
-  void on_sq_rung(uint32_t producer, Ps t, QpRecord& rec);  // rec: the QP's record (qp_record.h)
+  struct Bells;
+  void on_sq_rung(uint32_t producer, Ps t, Bells& mine);  // mine: the QP's record's (qp_record.h)
 
   // "PE 0 QP 0 WQE 3 (WRITE) landed it at 5.1 us", or "" when nothing recorded wrote it by `t`.
   std::string last_writer(const void* addr, uint64_t bytes, Ps t) const;
@@ -91,5 +93,28 @@ class WriteHistory : public AscendObserver {
   size_t m_next = 0;
   std::deque<FaultEvent> m_faults;
 };
+
+inline void WriteHistory::on_executed(const WqeRecord& r) {
+  Write w;
+  w.t = r.remote_write_ps;
+  w.pe = r.qp.pe;
+  w.opcode = r.opcode;
+  w.wqe = {r.qp.slot, r.qp.qp, r.wqe_index, r.cqe_index, r.cqe_ps};
+  if (r.status == 0) {
+    if (r.opcode == udma::kRead) {
+      w.begin = r.local_va;
+      w.end = r.local_va + r.bytes;
+      w.data = true;
+    } else if (r.opcode != udma::kFaa && r.opcode != udma::kCas) {
+      w.begin = r.remote_va;
+      w.end = r.remote_va + r.bytes;
+      w.data = true;
+    }
+  }
+  // A CQE's address is worked out only when a hang report asks (it costs a QP lookup).
+  if (w.data || r.cqe_ps != 0) add(w);
+}
+
+inline void WriteHistory::on_sq_rung(uint32_t producer, Ps t, Bells& mine) { mine = {t, producer, true}; }
 
 }  // namespace symsim
