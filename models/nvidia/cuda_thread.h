@@ -90,6 +90,14 @@ struct CudaThread {
   // data load, else kCodeOpOther: code between two of one kind is a loop's independent
   // iterations (sm.code_indep_insn_ns, models/nvidia/code_cost.h).
   uint8_t code_op = 0;
+  // A returning atomic whose result the thread has not waited for: its word and when the result
+  // is back. The thread goes on behind it (the SASS issues the next instruction, a poll's
+  // LDG.STRONG of that word, behind the ATOMG: nothing there waits for its register); the next
+  // operation other than a strong load of that word or a clock read waits for it (use_loads).
+  uintptr_t rmw_word = 0;
+  uint32_t poll_loop_polls = 0;  // strong loads of one word in a row (0: the loop's first)
+  uintptr_t own_rmw_words[2] = {0, 0};  // the words of its last two atomics / reds, latest first
+  Ps rmw_back_ps = 0;
 };
 
 // One warp's rendezvous for __syncwarp, shuffles and votes.

@@ -229,6 +229,7 @@ void GpuScheduler::finish_thread(CudaThread& t) {
   // The kernel is complete once the thread's writes have landed, not when it exits: the host
   // reads them after the synchronize (a weak store just before the exit included).
   Ps landed = std::max(t.local_ps, m_sys.order().release_wait_ps(t.order, Scope::Sys));
+  if (t.rmw_word != 0) landed = std::max(landed, t.rmw_back_ps);  // an atomic's result not waited for
   for (const Ps group_ps : t.bulk_groups) landed = std::max(landed, group_ps);
   if (t.bulk_open) landed = std::max(landed, t.bulk_open_ps);
   l.end_ps = std::max(l.end_ps, landed);

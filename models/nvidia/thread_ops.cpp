@@ -224,9 +224,43 @@ void track_load(CudaThread& t, GpuScheduler& s, Ps returns_ps) {
   ++t.loads_count;
 }
 
+// A GPU-scope acquire poll loop's second poll goes out mem.poll_phase_ns x (CTA index) / (CTAs) later:
+// a deterministic stand-in for the GPU's pollers, whose phases spread over their poll period
+// (rows shim.grid_sync.{probe,relaxed}.c{4,16}_ns: a CTA that is not the last pays about
+// (c - 1) / c of a period more than one CTA). The model's pollers would otherwise poll in step.
+// System-scope polls keep their step: no row measures their spread (at 225 ns on them the
+// receive polls of ll_dispatch_ep16 shift so that test LowLatencyDispatch.CountsOnTheDataQp...
+// reports a flag_before_data on a count read by a poll).
+Ps poll_phase_ps(const CudaThread& t, const NvidiaParams& p) {
+  if (p.poll_phase_ns <= 0 || t.cta == nullptr || t.cta->launch == nullptr) return 0;
+  return ns_to_ps(p.poll_phase_ns * t.cta->index / t.cta->launch->grid.count());
+}
+
+// An acquire load pays mem.acquire_*_load_ns when it reads a word the thread changed by one of
+// its last two atomics or reds (the grid sync's count, the NVLink barrier's own signal): rows
+// shim.grid_sync.*.c1_ns and shim.signal_wait.*.pe1_ns. An acquire load of a word that only
+// others, or plain stores, changed (a count read once, a litmus flag) does not: with that cost,
+// 4-CTA rows shim.dispatch_phases.*.p3_ns and app row litmus_mp_release_acquire leave 10% / 15%
+// (docs/hw-accuracy.md, twenty-eighth pass (s23-sync)).
+bool acquire_paid(const CudaThread& t, uintptr_t a) {
+  return t.own_rmw_words[0] == a || t.own_rmw_words[1] == a;
+}
+
+// Waits for the last returning atomic's result, if not yet waited for.
+void use_rmw(CudaThread& t) {
+  if (t.rmw_word == 0) return;
+  t.rmw_word = 0;
+  if (t.rmw_back_ps > t.local_ps) this_scheduler().advance(t, t.rmw_back_ps - t.local_ps);
+}
+
 }  // namespace
 
 void use_loads(CudaThread& t) {
+  use_rmw(t);
+  use_data_loads(t);
+}
+
+void use_data_loads(CudaThread& t) {
   if (t.loads_count == 0) return;
   Ps latest = t.local_ps;
   for (uint32_t i = 0; i < t.loads_count; ++i) latest = std::max(latest, t.loads[(t.loads_head + i) % CudaThread::kMaxLoadsInFlight]);
@@ -258,12 +292,23 @@ void load(void* out, const void* addr, uint32_t bytes, Sem sem, Scope scope, Sit
   const int owner = owner_of(t, addr, bytes, "a load");
   const bool strong = sem != Sem::Weak;
   const auto a = reinterpret_cast<uintptr_t>(addr);
+  // A poll of the word the thread's last atomic changed goes out behind that atomic, not after
+  // its result (SASS: ATOMG, then LDG.STRONG of the same word; rows shim.grid_sync.*): it samples
+  // the word as the atomic left it, or as a later one did. Any other load waits for the result
+  // (its address or its use may depend on it).
+  const bool behind_rmw = strong && t.rmw_word == a;
+  if (!behind_rmw) use_rmw(t);
+  // A poll loop: the thread's last strong load read this word and this one is not the first
+  // behind the thread's own atomic (that one starts a loop).
+  const bool repoll = strong && !behind_rmw && t.last_poll_addr == a;
+  t.poll_loop_polls = repoll ? t.poll_loop_polls + 1 : 0;
+  if (strong && ptx::has_acquire(sem) && scope != Scope::Sys && t.poll_loop_polls == 1) t.local_ps += poll_phase_ps(t, sys.params());
   // A strong load reads the owner's memory when the request gets there; a weak (data) load
   // is pipelined: modelled as reading at issue, and the thread goes on.
   Ps sample = strong ? t.local_ps + sys.one_way_ps(gpu, owner) : t.local_ps;
   sample = OrderModel::read_wait_ps(t.order, a, a + bytes, sample);
   if (strong) {
-    use_loads(t);
+    use_data_loads(t);
     t.wait = {"polls a word (ld strong)", site.file, site.line, a, t.wait.value};
   }
   s.sync_to(t, sample);
@@ -276,6 +321,9 @@ void load(void* out, const void* addr, uint32_t bytes, Sem sem, Scope scope, Sit
     t.wait.value = v;
     s.poll(t, a, v, bytes);
     t.local_ps = std::max(t.local_ps, sys.read_return_ps(owner, gpu, bytes, sample));
+    if (ptx::has_acquire(sem) && acquire_paid(t, a))
+      t.local_ps += ns_to_ps(scope == Scope::Sys ? sys.params().acquire_sys_load_ns : sys.params().acquire_load_ns);
+    if (behind_rmw) use_rmw(t);  // the code after the poll compares its value with the atomic's
   } else {
     s.busy(t);
     t.wait = {};
@@ -425,6 +473,7 @@ uint64_t atomic(void* addr, AtomicOp op, AtomicType type, uint64_t operand, uint
     order->word_written(a, std::move(*state), true);
   });
   t.order.own.add({a, a + bytes, perform, who});  // (an RMW's word is a flag or counter, not data: not `wrote`)
+  if (t.own_rmw_words[0] != a) t.own_rmw_words[1] = t.own_rmw_words[0], t.own_rmw_words[0] = a;
   prune(t);
   if (!want_result) {
     s.busy(t);
@@ -436,8 +485,13 @@ uint64_t atomic(void* addr, AtomicOp op, AtomicType type, uint64_t operand, uint
   const Ps back = gpu == owner ? perform + unit + ns_to_ps(p.l2_latency_ns)
                                : perform + unit + sys.nvlink().one_way_ps() + ns_to_ps(p.l2_latency_ns);
   t.wait = {"waits for an atomic's result", site.file, site.line, a, t.wait.value};
-  s.sync_to(t, back);
+  // The result is known once the atomic is performed; the thread goes on from its issue and
+  // waits for the result where it uses it (use_loads).
+  s.sync_to(t, perform);
   sys.visibility().settle(now_ps());
+  t.local_ps = issue + op_ps();
+  t.rmw_word = a;
+  t.rmw_back_ps = back;
   if (acquire || sem == Sem::Relaxed) order->word_read(t.order, a, acquire ? Sem::Acquire : Sem::Relaxed, scope, perform);
   if (op == AtomicOp::Cas && result->old != compare) {
     t.wait.what = "spins on a compare-and-swap";
@@ -466,7 +520,7 @@ void fence(Sem sem, Scope scope, Site site) {
 
 uint64_t clock64() {
   CudaThread& t = this_thread();
-  use_loads(t);
+  use_data_loads(t);  // not an atomic's result: the clock read does not use its register
   return static_cast<uint64_t>(static_cast<double>(t.local_ps) / 1000.0 * this_system().params().sm_clock_ghz);
 }
 

@@ -96,9 +96,11 @@ uint64_t clock64();
 void nanosleep(uint32_t ns);
 [[noreturn]] void trap(const char* why);
 
-// The thread uses what it loaded: waits until its data loads in flight have returned (every
-// operation other than a load does this first).
+// The thread uses what it loaded: waits until its data loads in flight and its last returning
+// atomic's result have returned (every operation other than a load does this first).
 void use_loads(CudaThread& t);
+// ... its data loads only (a strong load of the word its last atomic changed: a poll behind it).
+void use_data_loads(CudaThread& t);
 
 // Drops the thread's tracked writes that have landed by now (keeps its lists short).
 void prune_landed(CudaThread& t);

@@ -291,8 +291,34 @@ TEST(ShimSteps, GridSyncsIdleReleaseCostsNoFenceWhenAskedTo) {  // shim.grid_syn
   EXPECT_NEAR(sync_ns(14, 1, "platform.mem.idle_release_pays_fence=0"), 481.7, 48.2);
 }
 
-TEST(ShimSteps, GridSyncsIdleReleasePaysTheFenceOnTheH200ForNow) {  // the fence stands in for the multi-CTA sync
-  EXPECT_GT(sync_ns(14, 1), 481.7 + 100);
+TEST(ShimSteps, GridSyncsIdleReleasePaysTheFenceWhenAskedTo) {  // h800's rule; on h200 no longer (s20-sync)
+  EXPECT_GT(sync_ns(14, 1, "platform.mem.idle_release_pays_fence=1"), 481.7 + 100);
+}
+
+// Nineteenth pass (s20-sync): the poll goes out behind the arrival's atomic (SASS: ATOMG, then
+// LDG.STRONG.GPU of the same word, nothing waiting for the atomic's register). At 4 CTAs an
+// arrival that is not the last misses the flip on that poll and pays a second one
+// (shim.grid_sync.relaxed.c4_ns 774.5 against .c1_ns 478.4 on the GPU; the model 657.0 and 479.7).
+TEST(ShimSteps, GridSyncsPollersNotLastPayASecondPoll) {
+  EXPECT_GT(sync_ns(14, 3, "kernel.blocks=4"), 478.4 + 150);
+}
+
+// Without the acquire load's cost the poll behind the atomic hides its own round trip: one CTA's
+// sync is an atomic's round trip and the code, not an atomic's and then a poll's (494.5 before).
+TEST(ShimSteps, GridSyncsPollOverlapsTheArrivalsAtomic) {
+  EXPECT_LT(sync_ns(14, 3, "platform.mem.acquire_load_ns=0"), 494.5 - 100);
+}
+
+// Twenty-eighth pass (s23-sync): the pollers that are not the last arrival spread over their poll
+// period (mem.poll_phase_ns 225), as the GPU's do: 4 CTAs 804.2 ns (in step: 655.1).
+TEST(ShimSteps, GridSyncsPollersSpreadOverThePollPeriod) {  // shim.grid_sync.relaxed.c4_ns 774.5
+  EXPECT_NEAR(sync_ns(14, 3, "kernel.blocks=4"), 774.5, 77.5);
+}
+
+// The NVLink barrier's poll of its own signal, which the thread's own red changed, pays
+// mem.acquire_sys_load_ns (955.5 ns; 545.5 without it).
+TEST(ShimSteps, SignalWaitPaysTheAcquireOnTheOwnSignal) {  // shim.signal_wait.relaxed.pe1_ns 961.6
+  EXPECT_NEAR(sync_ns(15, 3), 961.6, 96.2);
 }
 
 // The same row with the code figures before the jump fit (2.828 ns for every instruction): the
