@@ -79,7 +79,8 @@ struct alignas(64) CudaThread {
   uint32_t coll_arg = 0;
   // mbarrier wait: which barrier and parity this thread is blocked on.
   uint32_t mbar_parity = 0;
-  // ---- line 3 on ----
+  // ---- lines 3 and 4: what most device calls read of it; then the rest ----
+  ThreadOrder order;
   uintptr_t mbar_wait = 0;
   // TMA bulk store groups: completion time of each committed group, oldest first, and the
   // latest landing time of the stores issued since the last commit.
@@ -88,7 +89,6 @@ struct alignas(64) CudaThread {
   Ps bulk_load_from_ps = 0;  // tma.load_after_store_ns: the next bulk load starts no sooner
   Ps bulk_store_from_ps = 0;  // tma.store_gap_ns: the next bulk store issues no sooner
   std::vector<Ps> bulk_groups;
-  ThreadOrder order;
   uintptr_t last_poll_addr = 0;
   uint64_t last_poll_value = 0;
   uint32_t last_poll_bytes = 0;
