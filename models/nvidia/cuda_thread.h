@@ -41,55 +41,50 @@ struct WaitSite {
   uint64_t value = 0;  // last value a poll read
 };
 
-struct CudaThread {
-  Fiber fiber;
+// Laid out by how often a resumption touches a field: a GPU runs up to 2048 threads and, between
+// two resumptions of one, every other thread of every GPU runs, so each line below is a cache
+// miss at each resumption that touches it. The first two lines are what nearly every
+// resumption reads or writes (the scheduler's pop, resume and push; a device call's time and
+// its code cost); the third what blocking calls and warp collectives add; the rest by use.
+struct alignas(64) CudaThread {
+  // ---- line 0 ----
+  Fiber fiber;  // its suspended context
   Cta* cta = nullptr;
-  uint32_t tid = 0;  // linear index in the CTA
-  uint32_t warp = 0, lane = 0;
-  Dim3 idx;          // threadIdx
+  // ---- line 1 ----
   Ps local_ps = 0;
   CudaThread* ready_next = nullptr;  // behind it in its GPU's ready queue (ready_queue.h)
   const void* ready_next_sp = nullptr;  // where ready_next's stack resumes (for prefetching)
-  ThreadOrder order;
-  WaitSite wait;
-  // Polls that saw nothing change (same address and value, nothing stored in between).
-  uint32_t spin = 0;
-  uintptr_t last_poll_addr = 0;
-  uint64_t last_poll_value = 0;
-  uint32_t last_poll_bytes = 0;
-  bool blocked = false;
-  bool finished = false;
-  // TMA bulk store groups: completion time of each committed group, oldest first, and the
-  // latest landing time of the stores issued since the last commit.
-  std::vector<Ps> bulk_groups;
-  Ps bulk_open_ps = 0;
-  bool bulk_open = false;
-  Ps bulk_load_from_ps = 0;  // tma.load_after_store_ns: the next bulk load starts no sooner
-  Ps bulk_store_from_ps = 0;  // tma.store_gap_ns: the next bulk store issues no sooner
-  // Warp collective operand and result.
-  uint64_t coll_value = 0;
-  uint32_t coll_arg = 0;
-  uint64_t coll_result = 0;
-  // mbarrier wait: which barrier and parity this thread is blocked on.
-  uintptr_t mbar_wait = 0;
-  uint32_t mbar_parity = 0;
-  // Data loads in flight: when each returns (a ring, at most sm.loads_in_flight_per_thread).
-  static constexpr uint32_t kMaxLoadsInFlight = 16;
-  std::array<Ps, kMaxLoadsInFlight> loads{};
-  uint32_t loads_head = 0, loads_count = 0;
-  bool loads_used = false;   // kernel code has used them: their wait pays sm.load_use_ns
-  bool loads_narrow = false;  // one is narrower than 16 B (a word the code uses at once)
-  Ps code_after_loads_ps = 0; // code that uses them, run once they are back
-  // The running loop's 16 B loads before their first use, as its SASS has them
-  // (ptx::LoadsBeforeUse); 0: sm.loads_before_use.
-  uint8_t loads_before_use = 0;
+  Ps code_after_loads_ps = 0; // code that uses the loads in flight, run once they are back
   // sm.code_after_bulk_wait_ns: what of the code up to its next operation a bulk wait_group
   // that waited has already paid (cleared at that operation).
   Ps code_paid_by_wait_ps = 0;
+  // Polls that saw nothing change (same address and value, nothing stored in between).
+  uint32_t spin = 0;
+  uint32_t loads_head = 0, loads_count = 0;  // the ring `loads` below
+  uint16_t tid = 0;  // linear index in the CTA (a CTA has at most 1,024 threads)
+  uint16_t warp = 0, lane = 0;
+  bool blocked = false;
+  bool finished = false;
+  bool loads_used = false;   // kernel code has used them: their wait pays sm.load_use_ns
+  bool loads_narrow = false;  // one is narrower than 16 B (a word the code uses at once)
   // The kind of the thread's last model operation when it was a plain global store or a 16 B
   // data load, else kCodeOpOther: code between two of one kind is a loop's independent
   // iterations (sm.code_indep_insn_ns, models/nvidia/code_cost.h).
   uint8_t code_op = 0;
+  // The running loop's 16 B loads before their first use, as its SASS has them
+  // (ptx::LoadsBeforeUse); 0: sm.loads_before_use.
+  uint8_t loads_before_use = 0;
+  // ---- line 2 ----
+  WaitSite wait;
+  // Warp collective operand and result.
+  uint64_t coll_value = 0;
+  uint64_t coll_result = 0;
+  uint32_t coll_arg = 0;
+  // mbarrier wait: which barrier and parity this thread is blocked on.
+  uint32_t mbar_parity = 0;
+  // ---- lines 3 and 4: what most device calls read of it; then the rest ----
+  ThreadOrder order;
+  uintptr_t mbar_wait = 0;
   // A returning atomic whose result the thread has not waited for: its word and when the result
   // is back. The thread goes on behind it (the SASS issues the next instruction, a poll's
   // LDG.STRONG of that word, behind the ATOMG: nothing there waits for its register); the next
@@ -98,7 +93,24 @@ struct CudaThread {
   uint32_t poll_loop_polls = 0;  // strong loads of one word in a row (0: the loop's first)
   uintptr_t own_rmw_words[2] = {0, 0};  // the words of its last two atomics / reds, latest first
   Ps rmw_back_ps = 0;
+  // TMA bulk store groups: completion time of each committed group, oldest first, and the
+  // latest landing time of the stores issued since the last commit.
+  Ps bulk_open_ps = 0;
+  bool bulk_open = false;
+  Ps bulk_load_from_ps = 0;  // tma.load_after_store_ns: the next bulk load starts no sooner
+  Ps bulk_store_from_ps = 0;  // tma.store_gap_ns: the next bulk store issues no sooner
+  std::vector<Ps> bulk_groups;
+  uintptr_t last_poll_addr = 0;
+  uint64_t last_poll_value = 0;
+  uint32_t last_poll_bytes = 0;
+  Dim3 idx;          // threadIdx
+  // Data loads in flight: when each returns (a ring, at most sm.loads_in_flight_per_thread).
+  static constexpr uint32_t kMaxLoadsInFlight = 16;
+  std::array<Ps, kMaxLoadsInFlight> loads{};
+  // The lines a resumption touches first (the scheduler prefetches them for the next thread).
+  static constexpr size_t kHotBytes = 192;
 };
+static_assert(sizeof(Fiber) <= 56, "a CudaThread's first line holds its fiber and CTA");
 
 // One warp's rendezvous for __syncwarp, shuffles and votes.
 struct WarpSync {

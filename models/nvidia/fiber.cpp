@@ -59,15 +59,15 @@ void StackPool::deallocate(boost::context::stack_context& sc) {
 }
 
 void Fiber::start(StackPool& pool, std::function<void()> body) {
-  m_body = std::move(body);
   m_started = true;
-  m_self = boost::context::fiber(std::allocator_arg, PooledStack{&pool, &m_asan}, [this](boost::context::fiber&& caller) {
-    FiberAsan::Body on_stack(m_asan);
-    m_entered = true;
-    m_caller = std::move(caller);
-    if (!m_cancelled) m_body();
-    return std::move(m_caller);
-  });
+  m_self = boost::context::fiber(std::allocator_arg, PooledStack{&pool, &m_asan},
+                                 [this, body = std::move(body)](boost::context::fiber&& caller) {
+                                   FiberAsan::Body on_stack(m_asan);
+                                   m_entered = true;
+                                   m_caller = std::move(caller);
+                                   if (!m_cancelled) body();
+                                   return std::move(m_caller);
+                                 });
 }
 
 void Fiber::prefetch_stack(const void* sp) {

@@ -32,7 +32,7 @@ uint64_t g_next_thread_id = 0;
 Ps now_ps() { return g_running.thread ? g_running.now_ps : static_cast<Ps>(sc_core::sc_time_stamp().value()); }
 void prefetch_thread(const CudaThread& t) {
   const auto* p = reinterpret_cast<const char*>(&t);
-  for (size_t i = 0; i < sizeof(CudaThread); i += 64) __builtin_prefetch(p + i);
+  for (size_t i = 0; i < CudaThread::kHotBytes; i += 64) __builtin_prefetch(p + i);
 }
 size_t static_smem_bytes() {
   return (__start_symsim_shared && __stop_symsim_shared) ? static_cast<size_t>(__stop_symsim_shared - __start_symsim_shared) : 0;

@@ -101,14 +101,17 @@ struct WordState {
 };
 
 // Per CUDA thread.
+// By use: the first 120 bytes are what most device calls read (the in-flight sets' sizes, to
+// prune them; the watches a barrier or an acquire merges), two lines where it starts a line
+// (CudaThread): its state is cold at each resumption, so each line it reads is a miss.
 struct ThreadOrder {
-  ptx::Placement place;  // thread: unique in the run; cta: CTA index; gpu
   WriteSet own;          // generic-proxy writes in flight
   WriteSet inherited;    // in-flight writes ordered before this thread by an acquire
   WriteSet bulk;         // TMA stores not yet waited for
+  Watches watches;             // flags observed whose data had not all landed
   WriteSet unfenced;     // own and inherited writes no release of this thread covered yet
   std::vector<ReleaseInfo> observed;  // releases seen by relaxed reads, for a later fence
-  Watches watches;             // flags observed whose data had not all landed
+  ptx::Placement place;  // thread: unique in the run; cta: CTA index; gpu
   WriterRef reader;            // this thread, for reports
 };
 
