@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "models/core/probe_table.h"
 #include "models/core/observer.h"
 
 namespace symsim {
@@ -93,54 +94,28 @@ class QpTable {
   // The index's part, out of line: inlined, a hit in the cache saved and restored six registers
   // for it (about 20 of a hit's 45 instructions).
   __attribute__((noinline)) T& insert(uint64_t k, typename Recent::Entry& e) {
-    Slot& s = slot_for(k);
-    if (!s.value) {
-      T* v = &m_entries.emplace_back(std::piecewise_construct, std::forward_as_tuple(k), std::forward_as_tuple()).second;
-      s = {k, v};
-      if (2 * m_entries.size() > m_index.size()) reindex();
-      e = {k, v};
-      return *v;
-    }
-    e = {k, s.value};
-    return *s.value;
+    T* const* found = m_index.find(k);
+    T* v = found ? *found
+                 : &m_entries.emplace_back(std::piecewise_construct, std::forward_as_tuple(k), std::forward_as_tuple()).second;
+    if (!found) m_index.set(k, v);
+    e = {k, v};
+    return *v;
   }
   __attribute__((noinline)) T* find_in_map(uint64_t k, typename Recent::Entry& e) const {
-    if (m_index.empty()) return nullptr;
-    const Slot& s = find_slot(k);
-    if (!s.value) return nullptr;
-    e = {k, s.value};
-    return e.value;
+    T* const* found = m_index.find(k);
+    if (!found) return nullptr;
+    e = {k, *found};
+    return *found;
   }
-
-  // Open addressing, linear probing, at most half full; an empty slot has no value.
-  struct Slot {
-    uint64_t key = 0;
-    T* value = nullptr;
-  };
-  size_t home(uint64_t k) const { return static_cast<size_t>((k * 0x9E3779B97F4A7C15ull) >> m_shift); }
-  const Slot& find_slot(uint64_t k) const {
-    const size_t mask = m_index.size() - 1;
-    size_t i = home(k);
-    while (m_index[i].value && m_index[i].key != k) i = (i + 1) & mask;
-    return m_index[i];
-  }
-  Slot& slot_for(uint64_t k) {
-    if (m_index.empty()) reindex();
-    return const_cast<Slot&>(find_slot(k));
-  }
-  // Sizes the index to at least twice the entries (64 slots at least) and fills it.
   void reindex() {
-    size_t n = 64;
-    unsigned bits = 6;
-    while (n < 2 * m_entries.size() + 2) n *= 2, ++bits;
-    m_index.assign(n, Slot{});
-    m_shift = 64 - bits;
-    for (auto& [k, v] : m_entries) const_cast<Slot&>(find_slot(k)) = {k, &v};
+    m_index = Index(6, 1);
+    for (auto& [k, v] : m_entries) m_index.set(k, &v);
   }
 
+  // Key -> entry, at most half full. (No key is all ones: that takes PE -1 with slot 1,048,574.)
+  using Index = ProbeTable<uint64_t, T*, UINT64_MAX>;
   std::deque<std::pair<uint64_t, T>> m_entries;  // in order of first lookup
-  std::vector<Slot> m_index;
-  unsigned m_shift = 58;
+  Index m_index{6, 1};
   mutable Recent m_recent;
 };
 

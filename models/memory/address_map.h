@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "models/core/probe_table.h"
+
 #include "models/core/time.h"
 
 namespace symsim {
@@ -36,9 +38,9 @@ class AddressMap {
   // instructions look up about 50 addresses per MoE WQE, nearly all found in the cache.
   const Region* find(const void* p, uint64_t len = 1) const {
     const auto a = reinterpret_cast<uintptr_t>(p);
-    const Slot& s = m_cache[slot_of(a >> kChunkShift)];
-    if (s.chunk == static_cast<uint32_t>(a >> kChunkShift) && a >= m_begins[s.index] && a < m_ends[s.index])
-      return a + len > m_ends[s.index] ? nullptr : &m_regions[s.index];
+    const auto& s = m_cache.home(static_cast<uint32_t>(a >> kChunkShift));
+    if (s.key == static_cast<uint32_t>(a >> kChunkShift) && a >= m_begins[s.value] && a < m_ends[s.value])
+      return a + len > m_ends[s.value] ? nullptr : &m_regions[s.value];
     return find_uncached(a, len);
   }
   const std::vector<Region>& regions() const { return m_regions; }
@@ -56,22 +58,14 @@ class AddressMap {
   static constexpr unsigned kChunkShift = 16;
   static constexpr unsigned kInitialSlotBits = 11;
   static constexpr uint32_t kEmpty = UINT32_MAX;
-  struct Slot {
-    uint32_t chunk = kEmpty;
-    uint32_t index = 0;
-  };
-  size_t slot_of(uintptr_t chunk) const { return (chunk * 0x9E3779B97F4A7C15ull) >> m_slot_shift; }
-  void remember(uintptr_t chunk, size_t index) const;
-  void clear_cache();
   const Region* find_uncached(uintptr_t a, uint64_t len) const;
 
   std::vector<Region> m_regions;  // sorted by begin, non-overlapping
   // m_regions[i].begin and .end, packed: a search touches a few cache lines where the Region
   // records (with their names) touch one per step.
   std::vector<uintptr_t> m_begins, m_ends;
-  mutable std::vector<Slot> m_cache = std::vector<Slot>(size_t{1} << kInitialSlotBits);
-  mutable unsigned m_slot_shift = 64 - kInitialSlotBits;
-  mutable size_t m_cached = 0;  // slots in use: the table doubles past a quarter full
+  // Chunk (its low 32 bits) -> index in m_regions; doubles past a quarter full.
+  mutable ProbeTable<uint32_t, uint32_t, kEmpty> m_cache{kInitialSlotBits, 2};
 };
 
 }  // namespace symsim

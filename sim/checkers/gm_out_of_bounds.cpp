@@ -25,45 +25,20 @@ void GmOutOfBoundsChecker::on_alloc(int, const char* kind, const uint8_t* p, uin
     else
       m_allocs.insert(it, {p, p + bytes, kind});
   }
-  if (m_remembered) {  // an allocation replaced at the same start may have shrunk
-    std::fill(m_recent.begin(), m_recent.end(), Slot{});
-    m_remembered = 0;
-  }
+  if (m_recent.size()) m_recent.clear();  // an allocation replaced at the same start may have shrunk
 }
 
 bool GmOutOfBoundsChecker::probed(const uint8_t* p, uint64_t len) const {
-  const uint64_t g = granule_of(p);
-  const size_t mask = m_recent.size() - 1;
-  for (size_t i = slot_of(g); m_recent[i].granule != kEmpty; i = (i + 1) & mask)
-    if (m_recent[i].granule == g) return p >= m_recent[i].begin && p + len <= m_recent[i].end;
-  return false;
-}
-
-void GmOutOfBoundsChecker::remember(const uint8_t* p, const uint8_t* begin, const uint8_t* end) const {
-  const uint64_t g = granule_of(p);
-  const size_t mask = m_recent.size() - 1;
-  size_t i = slot_of(g);
-  while (m_recent[i].granule != kEmpty && m_recent[i].granule != g) i = (i + 1) & mask;
-  if (m_recent[i].granule == kEmpty) ++m_remembered;
-  m_recent[i] = {g, begin, end};
-  if (2 * m_remembered <= m_recent.size()) return;
-  std::vector<Slot> old(m_recent.size() * 2);
-  old.swap(m_recent);
-  --m_slot_shift;
-  const size_t new_mask = m_recent.size() - 1;
-  for (const Slot& o : old) {
-    if (o.granule == kEmpty) continue;
-    size_t t = slot_of(o.granule);
-    while (m_recent[t].granule != kEmpty) t = (t + 1) & new_mask;
-    m_recent[t] = o;
-  }
+  const Spans* s = m_recent.find(granule_of(p));
+  return s && s->hold(p, len);
 }
 
 bool GmOutOfBoundsChecker::inside(const uint8_t* p, uint64_t len, std::string* near) const {
   if (probed(p, len)) return true;
   auto it = std::upper_bound(m_allocs.begin(), m_allocs.end(), p, begins_before);
   if (it != m_allocs.begin() && p + len <= std::prev(it)->end) {
-    remember(p, std::prev(it)->begin, std::prev(it)->end);
+    const Spans* had = m_recent.find(granule_of(p));
+    m_recent.set(granule_of(p), {{std::prev(it)->begin, std::prev(it)->end}, had ? had->newest : Span{}});
     return true;
   }
   if (m_ctx.in_queue_ring(p) && m_ctx.in_queue_ring(p + (len ? len - 1 : 0))) return true;

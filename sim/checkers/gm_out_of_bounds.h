@@ -3,6 +3,7 @@
 #include <string>
 #include <utility>
 
+#include "models/core/probe_table.h"
 #include "sim/catalog/hazard_id.h"
 #include "sim/checkers/checker.h"
 
@@ -38,24 +39,26 @@ class GmOutOfBoundsChecker : public Checker {
   // two, so low bits collide.)
   static constexpr unsigned kGranuleShift = 20;
   static constexpr unsigned kInitialSlotBits = 8;
-  static constexpr uint64_t kEmpty = UINT64_MAX;
-  struct Slot {
-    uint64_t granule = kEmpty;
+  struct Span {
     const uint8_t* begin = nullptr;
     const uint8_t* end = nullptr;
+    bool holds(const uint8_t* p, uint64_t len) const { return p >= begin && p + len <= end; }
   };
-  mutable std::vector<Slot> m_recent = std::vector<Slot>(size_t{1} << kInitialSlotBits);
-  mutable unsigned m_slot_shift = 64 - kInitialSlotBits;
-  mutable size_t m_remembered = 0;  // slots in use: the table doubles past half full
-  size_t slot_of(uint64_t granule) const { return (granule * 0x9E3779B97F4A7C15ull) >> m_slot_shift; }
+  // The two allocations found there last, newest first: a put's source and destination often
+  // share a granule (one granule's single allocation had them evict each other at every WQE).
+  struct Spans {
+    Span newest, older;
+    bool hold(const uint8_t* p, uint64_t len) const { return newest.holds(p, len) || older.holds(p, len); }
+  };
+  // Granule -> its allocations found last; doubles past half full.
+  mutable ProbeTable<uint64_t, Spans, UINT64_MAX> m_recent{kInitialSlotBits, 1};
   static uint64_t granule_of(const uint8_t* p) { return reinterpret_cast<uintptr_t>(p) >> kGranuleShift; }
   // Inline, the granule's first slot only; inside() probes on.
   bool cached(const uint8_t* p, uint64_t len) const {
-    const Slot& s = m_recent[slot_of(granule_of(p))];
-    return s.granule == granule_of(p) && p >= s.begin && p + len <= s.end;
+    const auto& s = m_recent.home(granule_of(p));
+    return s.key == granule_of(p) && s.value.hold(p, len);
   }
   bool probed(const uint8_t* p, uint64_t len) const;
-  void remember(const uint8_t* p, const uint8_t* begin, const uint8_t* end) const;
 };
 
 }  // namespace symsim
