@@ -115,8 +115,7 @@ void CheckerSet::Hub::on_wqe_executed(const WqeRecord& r) {
     if (m_completion_errors) m_completion_errors->on_executed(r);
     if (m_cqe_unchecked) m_cqe_unchecked->on_executed(r);
   }
-  if (m_unreaped && ((r.flags & udma::flag::kCqe) || r.status != 0))
-    m_unreaped->on_executed(r, rec->unreaped, rec->completions.cqes);
+  if (m_unreaped) m_unreaped->on_executed(r, rec->unreaped, rec->completions.cqes);  // (inline: its own test first)
   if (r.status != 0) return;  // the data rules judge only WQEs that moved bytes
   if (m_src_reuse) m_src_reuse->on_executed(r, *rec);
   if (m_dst_race) m_dst_race->on_executed(r, *rec);

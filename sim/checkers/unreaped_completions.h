@@ -6,6 +6,7 @@
 #include "sim/catalog/hazard_id.h"
 #include "sim/checkers/checker.h"
 #include "sim/checkers/cqe_log.h"
+#include "models/ascend/wqe_layout.h"
 #include "models/core/qp_table.h"
 
 namespace symsim {
@@ -44,7 +45,7 @@ class UnreapedCompletionsChecker : public Checker {
 };
 
 inline void UnreapedCompletionsChecker::on_executed(const WqeRecord& r, QpCompletions& c, CqeLog& w) {
-  if (!(r.flags & 0x20) && r.status == 0) return;  // no CQE asked for
+  if (!(r.flags & udma::flag::kCqe) && r.status == 0) return;  // no CQE asked for
   ++c.requested;
   if (r.status != 0 || r.substatus != 0) c.errors = true;
   if (r.cqe_ps != 0) {  // already in the record's CQE log (cqe_log.h)
