@@ -21,6 +21,7 @@
 #include <memory>
 #include <vector>
 
+#include "models/nvidia/mlx5_layout.h"
 #include "models/nvidia/nvidia_observer.h"
 #include "models/memory/address_map.h"
 #include "models/memory/sparse_region.h"
@@ -159,6 +160,9 @@ class Nic : public sc_core::sc_module, public MmioTarget {
   uint32_t posted_end(NicQp& o);
   // Lists in `f` the writes of the WQEs posted on `o` up to `end` and not executed yet.
   void add_posted(NicQp& o, uint32_t end, NicFlag& f);
+  // The SQ slot of `o`'s WQE `index` and its control segment `c`, or null when the slot holds
+  // no WQE of that index (not posted yet, or one from the ring's previous pass).
+  const uint8_t* posted_wqe(NicQp& o, uint32_t index, mlx5::Ctrl& c);
   static constexpr uint32_t kPeekWqes = 64;    // posted WQEs looked at per QP
   static constexpr size_t kMaxWaiters = 1024;  // per QP
   // The QP has executed its WQEs up to `end`: those that wrote nothing are done too.

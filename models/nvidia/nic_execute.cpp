@@ -189,21 +189,24 @@ uint32_t Nic::posted_end(NicQp& o) {
   // Posted and not rung: the slots after the rung ones that hold this QP's next WQEs, as the
   // SQ holds them now (a slot from the ring's previous pass has another 16-bit index).
   uint32_t end = o.rung;
-  for (uint32_t n = 0; n < kPeekWqes && end - o.executed < o.cfg.sq_depth; ++n) {
-    const mlx5::Ctrl c =
-        mlx5::parse_ctrl(dma_ptr(o.sq + uint64_t{end & (o.cfg.sq_depth - 1)} * mlx5::kWqebbBytes, mlx5::kWqebbBytes));
-    if (c.wqe_index != (end & 0xffff) || c.qpn != o.qpn || c.ds == 0) break;
+  mlx5::Ctrl c;
+  for (uint32_t n = 0; n < kPeekWqes && end - o.executed < o.cfg.sq_depth && posted_wqe(o, end, c); ++n)
     end += mlx5::wqebbs(c.ds);
-  }
   return end;
+}
+
+const uint8_t* Nic::posted_wqe(NicQp& o, uint32_t index, mlx5::Ctrl& c) {
+  const uint8_t* w = dma_ptr(o.sq + uint64_t{index & (o.cfg.sq_depth - 1)} * mlx5::kWqebbBytes, mlx5::kWqebbBytes);
+  c = mlx5::parse_ctrl(w);
+  return c.wqe_index == (index & 0xffff) && c.qpn == o.qpn && c.ds != 0 ? w : nullptr;
 }
 
 void Nic::add_posted(NicQp& o, uint32_t end, NicFlag& f) {
   uint32_t index = o.executed;
+  mlx5::Ctrl c;
   for (uint32_t n = 0; n < kPeekWqes && static_cast<int32_t>(end - index) > 0; ++n) {
-    const uint8_t* w = dma_ptr(o.sq + uint64_t{index & (o.cfg.sq_depth - 1)} * mlx5::kWqebbBytes, mlx5::kWqebbBytes);
-    const mlx5::Ctrl c = mlx5::parse_ctrl(w);
-    if (c.wqe_index != (index & 0xffff) || c.qpn != o.qpn || c.ds == 0) break;
+    const uint8_t* w = posted_wqe(o, index, c);
+    if (!w) break;
     uintptr_t begin = 0, stop = 0;
     if (remote_range(w, begin, stop)) {
       if (!f.posted) f.posted = std::make_shared<PostedWrites>();
