@@ -130,19 +130,21 @@ inline const char* flavour_name(int f) {
 
 // Ping-pong between thread 0 of two CTAs: `mine` is written by the other side and polled
 // here, `theirs` written here. The initiator records the elapsed globaltimer ns.
-template <int kFlavour>
+// kOwnAtomic: before each wait the poller adds 0 to `mine` by a relaxed GPU-scope atomic, so the
+// polled word is one its own thread's last atomic changed (the case the model charges an acquire
+// poll's cost on, docs/hw-accuracy.md, twenty-eighth pass).
+template <int kFlavour, bool kOwnAtomic = false>
 __device__ __forceinline__ void ping_pong(int* mine, int* theirs, int iters, bool initiator, uint64_t* elapsed_ns) {
   const uint64_t t0 = globaltimer_ns();
   for (int i = 1; i <= iters; ++i) {
-    if (initiator) {
-      flag_store<kFlavour>(theirs, i);
-      while (flag_load<kFlavour>(mine) != i) {
-      }
-    } else {
-      while (flag_load<kFlavour>(mine) != i) {
-      }
-      flag_store<kFlavour>(theirs, i);
+    if (initiator) flag_store<kFlavour>(theirs, i);
+    if constexpr (kOwnAtomic) {
+      int old = 0;
+      asm volatile("atom.relaxed.gpu.global.add.u32 %0, [%1], 0;" : "=r"(old) : "l"(mine) : "memory");
     }
+    while (flag_load<kFlavour>(mine) != i) {
+    }
+    if (!initiator) flag_store<kFlavour>(theirs, i);
   }
   if (initiator) *elapsed_ns = globaltimer_ns() - t0;
 }

@@ -14,6 +14,7 @@ build() {  # $1 source tree, $2 build dir
 }
 rm -rf "$tmp/base-src" && mkdir -p "$tmp/base-src" && git -C "$src" archive "$base" | tar -x -C "$tmp/base-src"
 build "$src" "$tmp/new" && cp "$tmp/new/bin/symsim-hw" "$carry/symsim-hw"
+nice cmake --build "$tmp/new" -j2 --target symsim-calib >>"$tmp/new.log" && cp "$tmp/new/bin/symsim-calib" "$carry/symsim-calib"
 build "$tmp/base-src" "$tmp/base" && cp "$tmp/base/bin/symsim-hw" "$carry/symsim-hw.base"
 cp -L /usr/local/cuda/lib64/libcudart.so.13 "$carry/lib/"
 here=$src/hw/diff/results/h200-2026-12-04-s22-window

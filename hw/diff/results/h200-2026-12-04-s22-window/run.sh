@@ -8,6 +8,11 @@ D=build-dev-s22w
 export LD_LIBRARY_PATH=$PWD/$D/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
 { nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv; nvcc --version | tail -2; date -u; } >$OUT/v.txt
+# Session 23's questions (README, last section), a few seconds: two kernels' SASS, the flag rows
+# with the poller's own atomic on its flag (symsim-calib flags).
+cuobjdump=$(command -v cuobjdump || echo /usr/local/cuda/bin/cuobjdump)
+$cuobjdump -sass $D/symsim-hw | awk '/Function :/ { p = /ll_combine|litmus/ } p' >$OUT/sass_ll_combine_litmus.txt 2>&1
+timeout 60 $D/symsim-calib flags >$OUT/calib_flags.md 2>&1; echo "calib flags exit $?" >>$OUT/v.txt
 for pass in new1:symsim-hw base:symsim-hw.base new2:symsim-hw; do
   name=${pass%%:*}; bin=${pass#*:}
   echo "$name start $(date -u +%T)" >>$OUT/v.txt
