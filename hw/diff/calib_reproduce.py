@@ -56,7 +56,8 @@ def readings(hw_dirs, calib_mds, tool_rows):
     ids, out = entry_rows(), collections.defaultdict(list)
     for d in hw_dirs:
         for name in sorted(os.listdir(d)):
-            v = hw_diff.probe_value(hw_diff.read(os.path.join(d, name, "result.json")))
+            r = hw_diff.read(os.path.join(d, name, "result.json"))
+            v = hw_diff.probe_value(r) if r and r.get("status") == "pass" else None  # a cut or failed run: no reading
             row = ids.get(name)
             if v is not None and row and row not in tool_rows:
                 out[row].append(v)
