@@ -8,7 +8,6 @@
 #include <vector>
 
 #include "kernels/nvlink/calib/calib_probe.cuh"
-#include "kernels/nvlink/calib/probe_memory.h"
 #include "cuda_runtime.h"
 #include "kernels/nvlink/intranode/intranode_dispatch.cuh"
 #include "kernels/nvlink/pull/pull_dispatch.cuh"
@@ -17,8 +16,6 @@
 #include "symsim/cuda/runtime.h"
 
 namespace {
-
-using namespace calib_probe_memory;  // device_block, push_out_of_l2, the slots
 
 constexpr double kSmClockGhz = 1.98;  // clock64 ticks per ns on an H200 running (row sm.clock_ghz)
 constexpr int kSmemBudget = 200 * 1024;
@@ -112,8 +109,8 @@ void app_pull(int rank, int ctas, int threads, const CalibProbeArgs& p) {
     route = static_cast<int*>(symsim::cuda::sym_malloc(route_bytes, 128));
     args.ws = static_cast<comm::Workspace*>(symsim::cuda::sym_malloc(sizeof(comm::Workspace)));
   } else {
-    route = static_cast<int*>(device_block(rank, kRoute, route_bytes));
-    args.ws = static_cast<comm::Workspace*>(device_block(rank, kWorkspace, sizeof(comm::Workspace)));
+    cudaMalloc(reinterpret_cast<void**>(&route), route_bytes);
+    cudaMalloc(reinterpret_cast<void**>(&args.ws), sizeof(comm::Workspace));
   }
   cudaMemset(route, 0, route_bytes);
   cudaMemset(args.ws, 0, sizeof(comm::Workspace));
@@ -140,7 +137,6 @@ void app_pull(int rank, int ctas, int threads, const CalibProbeArgs& p) {
 }
 
 void calib_probe_host(int rank, const symsim::KernelArgs& a) {
-  push_out_of_l2(rank);  // on the GPU: every repetition from the same L2 (probe_memory.h)
   CalibProbeArgs args{};
   args.mode = static_cast<int>(a.u64("mode"));
   args.bytes = static_cast<uint32_t>(a.u64("bytes"));
@@ -199,7 +195,7 @@ void calib_probe_host(int rank, const symsim::KernelArgs& a) {
   if (hot == 4) {  // the symmetric heap, as the kernels' receive buffers
     args.buf = static_cast<uint8_t*>(symsim::cuda::sym_malloc(window, 1024));
   } else {
-    args.buf = static_cast<uint8_t*>(device_block(rank, kWindow, window));
+    cudaMalloc(reinterpret_cast<void**>(&args.buf), window);
   }
   if (hot) {  // written just before: the window is in L2 (zeros, or from 3 on bytes as varied as a token's)
     std::vector<uint8_t> bytes(window, 0);
@@ -211,7 +207,8 @@ void calib_probe_host(int rank, const symsim::KernelArgs& a) {
   }
   if (hot == 2) {  // then pushed out of L2 (60 MiB) by writing 160 MiB elsewhere
     constexpr size_t kEvictBytes = size_t{160} << 20;
-    void* evict = device_block(rank, kEvict, kEvictBytes);
+    void* evict = nullptr;
+    cudaMalloc(&evict, kEvictBytes);
     cudaMemset(evict, 1, kEvictBytes);
     cudaDeviceSynchronize();
   }
@@ -221,15 +218,15 @@ void calib_probe_host(int rank, const symsim::KernelArgs& a) {
                             : fresh_rows           ? 2 * sizeof(int) * static_cast<size_t>(args.per_thread)
                             : phases ? (kDispatchProbeCounterInt + 4 + 8 * static_cast<size_t>(args.per_thread)) * sizeof(int)
                                      : sizeof(int);
-  args.word = static_cast<int*>(device_block(rank, kWord, word_bytes));
+  cudaMalloc(reinterpret_cast<void**>(&args.word), word_bytes);
   cudaMemset(args.word, 0, word_bytes);
   const size_t stamps = pull ? static_cast<size_t>(ctas) * warps * kPullPhaseStamps : 2 * ctas + 1;  // mode 22: then globaltimer ns
-  args.cycles = static_cast<unsigned long long*>(device_block(rank, kStamps, sizeof(unsigned long long) * stamps));
+  cudaMalloc(reinterpret_cast<void**>(&args.cycles), sizeof(unsigned long long) * stamps);
   args.ranks = 1, args.topk = 8, args.experts = 64;
   const bool slot_rows = args.mode == kProbePullStep && (args.inflight & 32);
   if (slot_rows || pull) {  // never written: as the application's recv_x
     const uint64_t rows = slot_rows ? static_cast<uint64_t>(args.per_thread) * ctas * warps : args.per_thread;
-    args.out = static_cast<uint8_t*>(device_block(rank, kOut, rows * args.bytes));
+    cudaMalloc(reinterpret_cast<void**>(&args.out), rows * args.bytes);
     if (slot_rows && hot >= 3) cudaMemset(args.out, 0, rows * args.bytes);  // written before, as the window
   }
   if (app) {
