@@ -30,7 +30,7 @@ void merge_posted(std::vector<PostedRef>& into, const std::vector<PostedRef>& fr
 
 }  // namespace
 
-void merge_watches(Watches& into, const Watches& from, Ps now_ps) {
+void merge_watches_nonempty(Watches& into, const Watches& from, Ps now_ps) {
   for (const FlagWatch& w : from) {
     auto same = std::find_if(into.begin(), into.end(), [&](const FlagWatch& x) { return x.flag == w.flag; });
     if (same == into.end()) {

@@ -67,7 +67,12 @@ struct FlagWatch {
 constexpr size_t kUnfencedCap = 32;  // ranges kept per set not pruned by time
 using Watches = std::vector<FlagWatch>;
 // Adds `from` into `into` (one entry per flag, at most 16), dropping writes landed by `now_ps`.
-void merge_watches(Watches& into, const Watches& from, Ps now_ps);
+// Inline for the usual empty `from` (every barrier arrival and leave): the call's frame was a
+// stack line of its own below the barrier's, cold at each resumption.
+void merge_watches_nonempty(Watches& into, const Watches& from, Ps now_ps);
+inline void merge_watches(Watches& into, const Watches& from, Ps now_ps) {
+  if (!from.empty()) merge_watches_nonempty(into, from, now_ps);
+}
 
 // A release made visible to acquirers through a word.
 struct ReleaseInfo {
