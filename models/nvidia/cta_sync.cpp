@@ -13,6 +13,21 @@ namespace symsim::nv {
 
 namespace {
 
+// A warp collective's traps, out of line: their messages' formatting made warp_op's frame 288
+// bytes, and each resumption of a thread that waits in it touches the fiber-stack lines of that
+// frame and of the calls below it (docs/performance.md, session 24).
+[[noreturn, gnu::cold, gnu::noinline]] void warp_trap_lane(Site site, uint32_t lane, uint32_t mask) {
+  throw DeviceTrap(fmt::format("warp collective at {}: lane {} is not in its mask {:#x}", site_text(site.file, site.line), lane, mask));
+}
+[[noreturn, gnu::cold, gnu::noinline]] void warp_trap_width(Site site, uint32_t width) {
+  throw DeviceTrap(fmt::format("warp collective at {}: width {} is not a power of two up to 32", site_text(site.file, site.line),
+                               width));
+}
+[[noreturn, gnu::cold, gnu::noinline]] void warp_trap_disagree(Site site, uint32_t warp, uint32_t mask, uint32_t expected) {
+  throw DeviceTrap(fmt::format("warp collective at {}: lanes of warp {} disagree (operation or mask {:#x} vs {:#x})",
+                               site_text(site.file, site.line), warp, mask, expected));
+}
+
 void release_into(CudaThread& t, SyncCarry& carry) {
   prune_landed(t);
   this_system().order().barrier_arrive(t.order, t.local_ps, carry);
@@ -32,14 +47,15 @@ void cta_barrier(uint32_t id, uint32_t count, Site site) {
   release_into(t, b.carry);
   b.latest_ps = std::max(b.latest_ps, t.local_ps);
   if (++b.arrived >= expected) {
-    Cta::Barrier done = std::move(b);
-    c.barriers.erase(id);
-    const Ps release = done.latest_ps + ns_to_ps(sys.params().sm_syncthreads_ns);
-    for (CudaThread* w : done.waiters) {
-      OrderModel::barrier_leave(w->order, done.carry, release);
+    // Released in place, then erased (a moved-out copy was 128 bytes of the frame that waiting
+    // threads block under; waking touches no barrier).
+    const Ps release = b.latest_ps + ns_to_ps(sys.params().sm_syncthreads_ns);
+    for (CudaThread* w : b.waiters) {
+      OrderModel::barrier_leave(w->order, b.carry, release);
       s.wake(*w, release);
     }
-    OrderModel::barrier_leave(t.order, done.carry, release);
+    OrderModel::barrier_leave(t.order, b.carry, release);
+    c.barriers.erase(id);
     t.local_ps = release;
     t.wait = {};
     return;
@@ -74,11 +90,8 @@ uint64_t warp_op(WarpOp op, uint32_t mask, uint64_t value, uint32_t arg, uint32_
   NvidiaSystem& sys = this_system();
   Cta& c = *t.cta;
   s.busy(t);
-  if ((mask & (1u << t.lane)) == 0)
-    throw DeviceTrap(fmt::format("warp collective at {}: lane {} is not in its mask {:#x}", site_text(site.file, site.line), t.lane, mask));
-  if (width == 0 || width > 32 || (width & (width - 1)) != 0)
-    throw DeviceTrap(fmt::format("warp collective at {}: width {} is not a power of two up to 32",
-                                 site_text(site.file, site.line), width));
+  if ((mask & (1u << t.lane)) == 0) warp_trap_lane(site, t.lane, mask);
+  if (width == 0 || width > 32 || (width & (width - 1)) != 0) warp_trap_width(site, width);
   WarpSync& w = c.warps[t.warp];
   if (w.arrived == 0) {
     w.expected = mask;
@@ -87,8 +100,7 @@ uint64_t warp_op(WarpOp op, uint32_t mask, uint64_t value, uint32_t arg, uint32_
     w.width = width;
     w.latest_ps = 0;
   } else if (w.kind != static_cast<int>(op) || w.expected != mask) {
-    throw DeviceTrap(fmt::format("warp collective at {}: lanes of warp {} disagree (operation or mask {:#x} vs {:#x})",
-                                 site_text(site.file, site.line), t.warp, mask, w.expected));
+    warp_trap_disagree(site, t.warp, mask, w.expected);
   }
   if (op == WarpOp::Sync) {
     if (w.arrived == 0) w.carry.clear();

@@ -11,6 +11,12 @@ namespace symsim::nv {
 
 namespace {
 
+// Forgets the posted sets landed by `t_ps` (a word's, or a watch's); O(1) a set.
+template <typename Refs, typename SetOf>
+void drop_landed(Refs& refs, Ps t_ps, SetOf set_of) {
+  refs.erase(std::remove_if(refs.begin(), refs.end(), [&](const auto& r) { return set_of(r).landed_by(t_ps); }), refs.end());
+}
+
 // Adds the posted sets of `from` not landed by `now_ps` to `into` (one entry per set).
 void merge_posted(std::vector<PostedRef>& into, const std::vector<PostedRef>& from, Ps now_ps) {
   for (const PostedRef& r : from) {
@@ -30,7 +36,7 @@ void merge_posted(std::vector<PostedRef>& into, const std::vector<PostedRef>& fr
 
 }  // namespace
 
-void merge_watches(Watches& into, const Watches& from, Ps now_ps) {
+void merge_watches_nonempty(Watches& into, const Watches& from, Ps now_ps) {
   for (const FlagWatch& w : from) {
     auto same = std::find_if(into.begin(), into.end(), [&](const FlagWatch& x) { return x.flag == w.flag; });
     if (same == into.end()) {
@@ -166,9 +172,7 @@ void OrderModel::word_read(ThreadOrder& t, uintptr_t addr, Sem sem, Scope scope,
   if (!found) return;
   WordState& w = *found;
   w.unordered.prune(t_ps);
-  if (!w.posted.empty())
-    w.posted.erase(std::remove_if(w.posted.begin(), w.posted.end(), [&](const auto& p) { return p->landed_by(t_ps); }),
-                   w.posted.end());
+  if (!w.posted.empty()) drop_landed(w.posted, t_ps, [](const auto& p) -> const PostedWrites& { return *p; });
   // Only a strong read of a word makes it a flag for happens-before (weak reads are data).
   const bool by_rules = sem != Sem::Weak && !w.unordered_by_rules.empty();
   if (!w.unordered.empty() || by_rules || !w.posted.empty()) {
@@ -245,7 +249,9 @@ bool OrderModel::read_posted(const ThreadOrder& t, FlagWatch& w, uintptr_t begin
                              const char* file, int line) {
   bool reported = false;
   for (PostedRef& r : w.posted) {
-    const std::vector<InFlightWrite>& writes = r.set->writes;
+    // A set landed by now has no write left to read early: skipped without its writes.
+    if (reported || r.set->landed_by(t_ps)) continue;
+    const std::vector<InFlightWrite>& writes = r.set->writes();
     for (size_t k = 0; k < writes.size() && !reported; ++k) {
       const InFlightWrite& x = writes[k];
       if (x.begin >= end || begin >= x.end || x.visible_ps <= t_ps || (!r.reported.empty() && r.reported[k])) continue;
@@ -255,8 +261,7 @@ bool OrderModel::read_posted(const ThreadOrder& t, FlagWatch& w, uintptr_t begin
       reported = true;
     }
   }
-  w.posted.erase(std::remove_if(w.posted.begin(), w.posted.end(), [&](const PostedRef& r) { return r.set->landed_by(t_ps); }),
-                 w.posted.end());
+  drop_landed(w.posted, t_ps, [](const PostedRef& r) -> const PostedWrites& { return *r.set; });
   return reported;
 }
 

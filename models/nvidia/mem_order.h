@@ -21,6 +21,7 @@
 // `flag_before_data` with observed = false, naming the fence that is missing. Sets that are
 // not pruned by time are capped (the oldest writes are forgotten: fewer reports, never more).
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -40,13 +41,36 @@ using ptx::Sem;
 // them, maybe after the word landed and was read. Shared by the word and every watch of it:
 // the NIC fills in each landing time in place.
 constexpr Ps kNotSentPs = ~Ps{0};  // visible_ps of a write whose WQE the NIC has not executed
-struct PostedWrites {
-  std::vector<InFlightWrite> writes;  // one per WQE; visible_ps 0 once known to write nothing
-  bool landed_by(Ps t_ps) const {
-    for (const InFlightWrite& w : writes)
-      if (w.visible_ps > t_ps) return false;
-    return true;
+// Each write is filled in once (sent or dropped), so whether all have landed is two counters,
+// not a scan of the writes (it is asked at every data read of a watched flag's reader).
+class PostedWrites {
+ public:
+  // One per WQE; visible_ps kNotSentPs until sent, 0 once known to write nothing.
+  const std::vector<InFlightWrite>& writes() const { return m_writes; }
+  // A posted WQE's write, not sent yet; returns its index.
+  uint32_t add(const InFlightWrite& w) {
+    m_writes.push_back(w);
+    m_writes.back().visible_ps = kNotSentPs;
+    ++m_unsent;
+    return static_cast<uint32_t>(m_writes.size() - 1);
   }
+  // The NIC executed write `k`'s WQE: `w` is what it wrote and when that lands.
+  void sent(uint32_t k, const InFlightWrite& w) {
+    m_writes[k] = w;
+    m_latest_ps = std::max(m_latest_ps, w.visible_ps);
+    --m_unsent;
+  }
+  // Write `k` wrote nothing, or is forgotten.
+  void dropped(uint32_t k) {
+    m_writes[k].visible_ps = 0;
+    --m_unsent;
+  }
+  bool landed_by(Ps t_ps) const { return m_unsent == 0 && m_latest_ps <= t_ps; }
+
+ private:
+  std::vector<InFlightWrite> m_writes;
+  uint32_t m_unsent = 0;  // writes neither sent nor dropped
+  Ps m_latest_ps = 0;     // latest landing of the sent ones
 };
 struct PostedRef {
   std::shared_ptr<const PostedWrites> set;
@@ -67,7 +91,12 @@ struct FlagWatch {
 constexpr size_t kUnfencedCap = 32;  // ranges kept per set not pruned by time
 using Watches = std::vector<FlagWatch>;
 // Adds `from` into `into` (one entry per flag, at most 16), dropping writes landed by `now_ps`.
-void merge_watches(Watches& into, const Watches& from, Ps now_ps);
+// Inline for the usual empty `from` (every barrier arrival and leave): the call's frame was a
+// stack line of its own below the barrier's, cold at each resumption.
+void merge_watches_nonempty(Watches& into, const Watches& from, Ps now_ps);
+inline void merge_watches(Watches& into, const Watches& from, Ps now_ps) {
+  if (!from.empty()) merge_watches_nonempty(into, from, now_ps);
+}
 
 // A release made visible to acquirers through a word.
 struct ReleaseInfo {

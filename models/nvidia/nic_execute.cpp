@@ -211,8 +211,7 @@ void Nic::add_posted(NicQp& o, uint32_t end, NicFlag& f) {
     if (remote_range(w, begin, stop)) {
       if (!f.posted) f.posted = std::make_shared<PostedWrites>();
       if (o.waiters.size() >= kMaxWaiters) drop_waiter(o, o.waiters.begin());  // forgets: fewer reports
-      o.waiters.push_back({index, f.posted, static_cast<uint32_t>(f.posted->writes.size())});
-      f.posted->writes.push_back({begin, stop, kNotSentPs, {WriterKind::Nic, m_gpu, -1, -1, nullptr, 0}});
+      o.waiters.push_back({index, f.posted, f.posted->add({begin, stop, kNotSentPs, {WriterKind::Nic, m_gpu, -1, -1, nullptr, 0}})});
     }
     index += mlx5::wqebbs(c.ds);
   }
@@ -222,7 +221,7 @@ void Nic::remote_write(NicQp& q, uint32_t index, const InFlightWrite& w) {
   q.inflight.add(w);
   for (auto it = q.waiters.begin(); it != q.waiters.end();) {
     if (it->index == index) {
-      it->set->writes[it->write] = w;
+      it->set->sent(it->write, w);
       it = q.waiters.erase(it);
     } else {
       ++it;
@@ -231,7 +230,7 @@ void Nic::remote_write(NicQp& q, uint32_t index, const InFlightWrite& w) {
 }
 
 std::vector<NicQp::Waiter>::iterator Nic::drop_waiter(NicQp& q, std::vector<NicQp::Waiter>::iterator it) {
-  it->set->writes[it->write].visible_ps = 0;  // wrote nothing, or forgotten
+  it->set->dropped(it->write);  // wrote nothing, or forgotten
   return q.waiters.erase(it);
 }
 

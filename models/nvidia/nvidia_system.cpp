@@ -21,11 +21,6 @@ NvlinkParams nvlink_params(const NvidiaParams& p) {
 constexpr int kNvlinkFirstLinkId = 100000;  // after the IB fabric's link ids
 }  // namespace
 
-NvidiaSystem*& current_system() {
-  static NvidiaSystem* s = nullptr;
-  return s;
-}
-
 NvidiaSystem::NvidiaSystem(const NvidiaParams& params, int n_gpus, uint64_t seed, sc_core::sc_module_name name)
     : sc_module(name),
       m_params(params),

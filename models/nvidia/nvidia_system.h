@@ -16,6 +16,7 @@
 #include "models/fabric/fabric.h"
 #include "models/memory/address_map.h"
 #include "models/memory/visibility_queue.h"
+#include "models/nvidia/current_system.h"
 #include "models/nvidia/device_memory.h"
 #include "models/nvidia/fiber.h"
 #include "models/nvidia/gpu_scheduler.h"
@@ -131,9 +132,6 @@ class NvidiaSystem : public sc_core::sc_module {
   bool m_deadlocked = false;
   std::vector<Hang> m_hangs;
 };
-
-// The running simulation's platform (one per process); set by the CUDA runtime shim.
-NvidiaSystem*& current_system();
 
 // A name for a simulated address that is the same in every run ("gpu1.heap+0x200",
 // "smem+0x40", "gpu0.nic.uar"): host addresses differ from run to run.

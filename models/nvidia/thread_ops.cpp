@@ -31,16 +31,24 @@ WriterRef writer_of(const CudaThread& t, Site site, WriterKind kind = WriterKind
   return {kind, t.cta->gpu, static_cast<int>(t.cta->index), static_cast<int>(t.tid), site.file, site.line};
 }
 
+// owner_of's traps, out of line: formatting their messages in place made the frames of the
+// device calls that use it larger, and the fiber-stack lines a call's frame spans are cold at
+// each resumption (docs/performance.md, session 24).
+[[noreturn, gnu::cold, gnu::noinline]] void trap_outside_hbm(const void* p, uint64_t bytes, const char* what) {
+  throw DeviceTrap(fmt::format("illegal address: {} of {} B at {} is outside shared memory and every GPU's HBM", what,
+                               bytes, addr_text(p)));
+}
+[[noreturn, gnu::cold, gnu::noinline]] void trap_unreachable(const void* p, int owner, int gpu, const char* what) {
+  throw DeviceTrap(fmt::format("illegal address: {} at {} is in GPU {}'s memory, which GPU {} cannot reach over NVLink",
+                               what, addr_text(p), owner, gpu));
+}
+
 // The GPU owning [p, p+bytes), checked reachable from the thread's GPU; traps otherwise.
 int owner_of(const CudaThread& t, const void* p, uint64_t bytes, const char* what) {
   NvidiaSystem& sys = this_system();
-  if (!sys.memory().in_hbm(p, bytes))
-    throw DeviceTrap(fmt::format("illegal address: {} of {} B at {} is outside shared memory and every GPU's HBM", what,
-                                 bytes, addr_text(p)));
+  if (!sys.memory().in_hbm(p, bytes)) trap_outside_hbm(p, bytes, what);
   const int owner = sys.memory().gpu_of(p);
-  if (!sys.reachable(t.cta->gpu, owner))
-    throw DeviceTrap(fmt::format("illegal address: {} at {} is in GPU {}'s memory, which GPU {} cannot reach over NVLink",
-                                 what, addr_text(p), owner, t.cta->gpu));
+  if (!sys.reachable(t.cta->gpu, owner)) trap_unreachable(p, owner, t.cta->gpu, what);
   return owner;
 }
 
@@ -154,7 +162,6 @@ uint32_t type_bytes(AtomicType t) {
 }  // namespace
 
 void throw_outside_kernel() { throw std::logic_error("a device function was called outside a kernel"); }
-NvidiaSystem& this_system() { return *current_system(); }
 
 Ps issue_ps(uint32_t threads_per_cta, double latency_ns, double slot_ns) {
   const double warps = static_cast<double>((threads_per_cta + 31) / 32);

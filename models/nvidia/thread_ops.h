@@ -8,6 +8,7 @@
 #include "models/core/time.h"
 #include "models/nvidia/code_cost.h"
 #include "models/nvidia/cuda_thread.h"
+#include "models/nvidia/current_system.h"
 #include "models/nvidia/mem_order.h"
 
 namespace symsim::nv {
@@ -48,7 +49,7 @@ inline CudaThread& this_thread_at(CodeOp op) {
   t->code_op = kCodeOpOther;
   return *t;
 }
-NvidiaSystem& this_system();
+inline NvidiaSystem& this_system() { return *current_system(); }
 inline GpuScheduler& this_scheduler() { return *this_thread().cta->scheduler; }
 
 // Plain work: `ops` shim operations' worth of time.
