@@ -59,12 +59,6 @@ bool CheckerSet::Hub::empty() const {
          !m_gm_bounds && !m_torn_block && !m_pipe_sync && !m_event_id && !m_ub_bounds && !m_unaligned && !m_core_race;
 }
 
-void CheckerSet::Hub::remember(const QpRef& q, QpRecord* rec) {
-  m_last = rec;
-  std::memcpy(&m_last_pe_slot, &q, sizeof m_last_pe_slot);
-  std::memcpy(&m_last_qp, reinterpret_cast<const char*>(&q) + offsetof(QpRef, qp), sizeof m_last_qp);
-}
-
 __attribute__((noinline)) QpRecord& CheckerSet::Hub::look_up(const QpRef& q) {
   QpRecord& rec = m_qps[q];
   remember(q, &rec);

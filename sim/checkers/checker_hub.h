@@ -79,7 +79,11 @@ class CheckerSet::Hub : public AscendObserver {
     std::memcpy(&index, reinterpret_cast<const char*>(&q) + offsetof(QpRef, qp), sizeof index);
     return pe_slot == m_last_pe_slot && index == m_last_qp;
   }
-  void remember(const QpRef& q, QpRecord* rec);
+  void remember(const QpRef& q, QpRecord* rec) {
+    m_last = rec;
+    std::memcpy(&m_last_pe_slot, &q, sizeof m_last_pe_slot);
+    std::memcpy(&m_last_qp, reinterpret_cast<const char*>(&q) + offsetof(QpRef, qp), sizeof m_last_qp);
+  }
   void log_cqe_for_unreaped(const WqeRecord& r, QpRecord& rec);
 
   const CheckerContext& m_ctx;
