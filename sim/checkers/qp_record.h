@@ -26,11 +26,11 @@ namespace symsim {
 // completion record's reaps (third line) come with the core's post and doorbell store (the
 // second block), which a core makes for its QP several in a row.
 struct alignas(64) QpRecord {
-  // SQ doorbell, execution: 76 bytes.
+  // SQ doorbell, execution: 80 bytes.
   WriteHistory::Bells bells;  // the hang report's: the SQ doorbell the engine last acted on (16)
   SrcReuseChecker::QpLast src_reuse;                   // 16
   DstWriteRaceChecker::QpLast dst_race;                // 16
-  UnreapedCompletionsChecker::QpCompletions unreaped;  // 16
+  UnreapedCompletionsChecker::QpCompletions unreaped;  // 20
   FlagBeforeDataChecker::QpOrder flag_before_data;     // 12
   // Execution (its first 45 bytes, from offset 80; with the CQE log unreaped_completions reads
   // too), reaps, posts.
@@ -39,7 +39,7 @@ struct alignas(64) QpRecord {
   alignas(64) SiteIndex::QpSites sites;
   QpMultiProducerChecker::Producers producers;
 };
-// The first block ends at 76 bytes, padded to 80 for the completion record (8-byte aligned).
+// The first block ends at 80 bytes, where the completion record (8-byte aligned) starts.
 static_assert(alignof(CompletionKnowledge::QpState) == 8 &&
                   (sizeof(WriteHistory::Bells) + sizeof(SrcReuseChecker::QpLast) + sizeof(DstWriteRaceChecker::QpLast) +
                    sizeof(UnreapedCompletionsChecker::QpCompletions) + sizeof(FlagBeforeDataChecker::QpOrder) + 7) /
