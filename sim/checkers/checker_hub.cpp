@@ -60,10 +60,15 @@ bool CheckerSet::Hub::empty() const {
 }
 
 __attribute__((noinline)) QpRecord& CheckerSet::Hub::look_up(const QpRef& q) {
-  m_last = &m_qps[q];
-  std::memcpy(&m_last_pe_slot, &q, sizeof m_last_pe_slot);
-  std::memcpy(&m_last_qp, reinterpret_cast<const char*>(&q) + offsetof(QpRef, qp), sizeof m_last_qp);
-  return *m_last;
+  QpRecord& rec = m_qps[q];
+  remember(q, &rec);
+  return rec;
+}
+
+__attribute__((noinline)) QpRecord* CheckerSet::Hub::find_in_table(const QpRef& q) {
+  QpRecord* rec = m_qps.find(q);
+  if (rec) remember(q, rec);  // none: m_last stays
+  return rec;
 }
 
 // Out of line: only when the completion record is off (its on_executed logs the CQE otherwise).
@@ -125,7 +130,7 @@ void CheckerSet::Hub::on_wqe_executed(const WqeRecord& r) {
 
 void CheckerSet::Hub::on_cqe_reaped(const QpRef& q, uint32_t cqe_index, const uint8_t* cqe, int core, Ps t) {
   if (m_completions) {
-    QpRecord* rec = m_qps.find(q);
+    QpRecord* rec = find(q);
     m_completions->on_reaped(cqe_index, core, t, rec ? &rec->completions : nullptr);
   }
   if (m_cqe_unchecked && m_cqe_unchecked->any_errors()) m_cqe_unchecked->on_reaped(q, cqe_index);

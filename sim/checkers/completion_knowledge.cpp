@@ -18,7 +18,7 @@ void CompletionKnowledge::on_executed(const WqeRecord& r, QpRecord& rec, bool un
     s.posts.pop_front();
   }
   if (r.cqe_ps == 0) return;
-  if (s.ring_pe < 0) {  // first CQE of the QP: where its CQ ring lies, for polls of its slots
+  if (!s.cqes.written()) {  // first CQE of the QP: where its CQ ring lies, for polls of its slots
     const UdmaQp* q = m_ctx.engine_qp(r.qp);
     s.ring_pe = r.qp.pe;
     if (q && q->cq_base && q->cq_depth) {
@@ -27,7 +27,9 @@ void CompletionKnowledge::on_executed(const WqeRecord& r, QpRecord& rec, bool un
     }
   }
   // A CQ holds at most cq_depth unconsumed CQEs: more means its consumer is not telling us.
-  if (s.cqes.size(CqeLog::kKnown) >= std::max<size_t>(kKeep, s.cq_depth)) s.cqes.pop_front(CqeLog::kKnown);
+  // (cq_depth is read only past kKeep: it lies on a line the execution does not touch.)
+  const size_t known = s.cqes.size(CqeLog::kKnown);
+  if (known >= kKeep && known >= s.cq_depth) s.cqes.pop_front(CqeLog::kKnown);
   s.cqes.push(Cqe{r.cqe_index, r.wqe_index, r.cqe_ps}, true, unreaped);
 }
 

@@ -62,13 +62,13 @@ class CompletionKnowledge : public AscendObserver {
   // "not yet", read from the record's line).
   static Known known(const QpState& s, uint32_t wqe);
 
+  static constexpr size_t kKeep = 4096;  // posts, CQEs not yet reaped and reaps, per QP
   struct Reap {
     Ps t;
     uint32_t upto;  // every WQE of the QP up to this index has completed
     int core;
   };
   using Cqe = CqeLog::Entry;
-  // 88 bytes, all read or written on a WQE's execution (qp_record.h lays the record out by line).
   // A post kept until its WQE executes: 16 bytes, so that an entry never straddles two cache
   // lines (a 24-byte Post did one time in three, at the post and again at the execution).
   struct PostSlot {
@@ -76,30 +76,43 @@ class CompletionKnowledge : public AscendObserver {
     int32_t core;
     Ps t;
   };
+  // Laid out by event (qp_record.h): a WQE's execution reads or writes the first 45 bytes
+  // (`posts` to `any_reap`) and nothing after them, so that with the other rules' parts the
+  // execution touches two lines of the record, not three; the rest is the reaps' (a reap comes
+  // with the core's post, whose lines are already in the cache) and the CQE polls'.
   struct QpState {
-    RingFifo<PostSlot, uint32_t> posts;  // posted, not yet executed (oldest first)
+    // Posted, not yet executed (oldest first). 16-bit indices: at most kKeep are kept (a 16-byte
+    // header, not 24).
+    RingFifo<PostSlot, uint16_t> posts;
     // Each CQE once, for this record and unreaped_completions (cqe_log.h); this record's reader:
-    // written, not yet reaped (consecutive CQE indices).
+    // written, not yet reaped (consecutive CQE indices). Never written before the QP's first CQE.
     CqeLog cqes;
-    RingFifo<Reap, uint32_t> reaps;  // oldest first, both fields increasing
-    uint32_t cq_depth = 0;
-    int ring_pe = -1;      // whose memory holds the CQ ring (-1: not looked up yet)
-    // The newest reap's `upto` (while reaps is not empty): a query about a WQE not yet known
-    // complete (src_reuse's, on every put) reads the record's line, not the ring's newest entry,
-    // written by the last reap and long out of the cache by the QP's next WQE.
+    // The newest reap's `upto` (while any_reap): a query about a WQE not yet known complete
+    // (src_reuse's, on every put) reads the record's line, not the ring's newest entry, written
+    // by the last reap and long out of the cache by the QP's next WQE.
     uint32_t newest_upto = 0;
+    bool any_reap = false;  // !reaps.empty(), without the ring's header
+    // Not read by an execution (but its first CQE's, and a CQ deeper than kKeep).
     bool trimmed = false;  // reaps dropped from the front
+    int ring_pe = -1;      // whose memory holds the CQ ring (-1: not looked up yet)
+    uint32_t cq_depth = 0;
+    RingFifo<Reap, uint32_t> reaps;  // oldest first, both fields increasing
   };
+  // What an execution touches of QpState (its first bytes: see qp_record.h).
+  static constexpr size_t kExecutionBytes =
+      sizeof(RingFifo<PostSlot, uint16_t>) + sizeof(CqeLog) + sizeof(uint32_t) + sizeof(bool);
+  static_assert(kKeep <= 32768, "a 16-bit ring holds the kept posts");
 
  private:
   void reap(QpState& s, uint32_t upto, Ps t, int core) {
-    if (!s.reaps.empty() && s.newest_upto >= upto) return;  // knew it already
+    if (s.any_reap && s.newest_upto >= upto) return;  // knew it already
     if (s.reaps.size() == kKeep) {
       s.reaps.pop_front();
       s.trimmed = true;
     }
     s.reaps.emplace_back(Reap{t, upto, core});
     s.newest_upto = upto;
+    s.any_reap = true;
   }
 
   CheckerContext& m_ctx;
@@ -107,7 +120,6 @@ class CompletionKnowledge : public AscendObserver {
   // CQ rings by base address, to find the QP of a polled CQE slot (one entry per QP).
   std::map<uintptr_t, QpState*> m_cq_rings;
   Post m_executed_post;
-  static constexpr size_t kKeep = 4096;
 };
 
 inline void CompletionKnowledge::on_reaped(uint32_t cqe_index, int core, Ps t, QpState* s) {
@@ -129,7 +141,7 @@ inline void CompletionKnowledge::on_post(const PostRecord& p, QpState& s) {
 }
 
 inline CompletionKnowledge::Known CompletionKnowledge::known(const QpState& s, uint32_t wqe) {
-  if (s.reaps.empty() || s.newest_upto < wqe) return {kNever, -1};  // reaps.back().upto
+  if (!s.any_reap || s.newest_upto < wqe) return {kNever, -1};  // reaps.back().upto
   // The first reap covering the WQE (both fields increase; the newest covers it).
   size_t lo = 0, hi = s.reaps.size() - 1;
   while (lo < hi) {

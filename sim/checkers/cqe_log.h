@@ -22,6 +22,7 @@ class CqeLog {
     Ps cqe_ps;  // when it is visible in the CQ ring
   };
 
+  bool written() const { return m_items != nullptr; }  // a CQE was pushed once
   bool empty(Reader r) const { return m_tail == m_front[r]; }
   size_t size(Reader r) const { return m_tail - m_front[r]; }
   const Entry& front(Reader r) const { return at(m_front[r]); }

@@ -18,28 +18,35 @@
 
 namespace symsim {
 
-// Laid out by the event that touches each part, on 64-byte lines: a WQE's SQ doorbell and its
-// execution (which follows in the same engine call) read or write every part of the first
-// block (three lines), its post and doorbell store the second. A QP's events come far apart
+// Laid out by the event that touches each part, on 64-byte lines. A QP's events come far apart
 // (other QPs' WQEs and their payload copies pass between), so each line an event touches is a
-// cache miss: the parts that one event touches share lines.
+// cache miss: the parts that one event touches share lines. A WQE's SQ doorbell and its
+// execution (which follows in the same engine call) read or write the first 125 bytes (two
+// lines: every part of the first block, and the completion record's first 45 bytes); the
+// completion record's reaps (third line) come with the core's post and doorbell store (the
+// second block), which a core makes for its QP several in a row.
 struct alignas(64) QpRecord {
-  // SQ doorbell, execution (and the reaps, which touch `completions` only): 180 bytes.
+  // SQ doorbell, execution: 80 bytes.
   WriteHistory::Bells bells;  // the hang report's: the SQ doorbell the engine last acted on (16)
-  CompletionKnowledge::QpState completions;            // 88, with the CQE log unreaped_completions reads too
-  UnreapedCompletionsChecker::QpCompletions unreaped;  // 16
-  SrcReuseChecker::QpLast src_reuse;                   // 32
+  SrcReuseChecker::QpLast src_reuse;                   // 16
   DstWriteRaceChecker::QpLast dst_race;                // 16
+  UnreapedCompletionsChecker::QpCompletions unreaped;  // 20
   FlagBeforeDataChecker::QpOrder flag_before_data;     // 12
+  // Execution (its first 45 bytes, from offset 80; with the CQE log unreaped_completions reads
+  // too), reaps, posts.
+  CompletionKnowledge::QpState completions;  // 80
   // Post and doorbell store.
   alignas(64) SiteIndex::QpSites sites;
   QpMultiProducerChecker::Producers producers;
 };
-static_assert(sizeof(WriteHistory::Bells) + sizeof(CompletionKnowledge::QpState) +
-                      sizeof(UnreapedCompletionsChecker::QpCompletions) + sizeof(SrcReuseChecker::QpLast) +
-                      sizeof(DstWriteRaceChecker::QpLast) + sizeof(FlagBeforeDataChecker::QpOrder) <=
-                  192,
-              "a WQE's SQ doorbell and execution touch three lines of its QP's record");
+// The first block ends at 80 bytes, where the completion record (8-byte aligned) starts.
+static_assert(alignof(CompletionKnowledge::QpState) == 8 &&
+                  (sizeof(WriteHistory::Bells) + sizeof(SrcReuseChecker::QpLast) + sizeof(DstWriteRaceChecker::QpLast) +
+                   sizeof(UnreapedCompletionsChecker::QpCompletions) + sizeof(FlagBeforeDataChecker::QpOrder) + 7) /
+                              8 * 8 +
+                          CompletionKnowledge::kExecutionBytes <=
+                      128,
+              "a WQE's SQ doorbell and execution touch two lines of its QP's record");
 
 using QpRecords = QpTable<QpRecord>;
 

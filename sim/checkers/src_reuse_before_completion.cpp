@@ -108,7 +108,7 @@ void SrcReuseChecker::on_executed(const WqeRecord& r, QpRecord& rec) {
   // put only extends that window (what add_put does in this case; the source span and the
   // longest source are unchanged).
   const QpLast& last = rec.src_reuse;
-  if (last.epoch == m_epoch && last.va == r.local_va && last.bytes == r.bytes) {  // the same source (same QP)
+  if (is_last(last, r.local_va, r.bytes)) {  // the same source (same QP)
     const Ps posted = posted_ps(r.doorbell_ps);
     if (!may_follow_writes(r.qp.pe, posted) &&
         CompletionKnowledge::known(rec.completions, last.win->last.wqe_index).t > posted) {
@@ -159,9 +159,9 @@ void SrcReuseChecker::add_put(const WqeRecord& r, QpRecord& rec) {
   const SourceKey key{r.local_va, r.bytes, r.qp.slot, r.qp.qp};
   QpLast& last = rec.src_reuse;
   bool new_source = false;
-  if (!(last.epoch == m_epoch && last.is(key))) {
+  if (!is_last(last, key.va, key.bytes)) {
     const auto inserted = m_sources[pe].try_emplace(key, single);
-    last = {&inserted.first->second, m_epoch, key.va, key.bytes};
+    last = {&inserted.first->second, m_epoch};
     new_source = inserted.second;
   }
   Window& win = *last.win;

@@ -53,14 +53,12 @@ class SrcReuseChecker : public Checker {
   };
   // Kept in the QP's record: the window its last put went to (a QP's puts mostly reuse one
   // source), so that the next put of that source skips the map. Valid while no window has been
-  // erased and no map moved since (`epoch` == m_epoch). The source's key less its slot and QP,
-  // which are the record's own (32 bytes, not 40).
+  // erased and no map moved since (`epoch` == m_epoch). Whether a put has that window's source is
+  // read from the window itself (its puts' source; the slot and QP are the record's own), which
+  // the same-source put reads and writes anyway: 16 bytes in the record, not 32 (qp_record.h).
   struct QpLast {
     Window* win = nullptr;
     uint64_t epoch = 0;
-    uint64_t va = 0;
-    uint32_t bytes = 0;
-    bool is(const SourceKey& k) const { return va == k.va && bytes == k.bytes; }  // same QP
   };
 
  private:
@@ -96,6 +94,10 @@ class SrcReuseChecker : public Checker {
     Put first;
     const QpRecord* rec;  // their QP's record (QpTable's entries never move): no lookup to judge
   };
+  // Whether `last` names a live window of this source (the same QP's: the record's).
+  bool is_last(const QpLast& last, uint64_t va, uint32_t bytes) const {
+    return last.epoch == m_epoch && last.win->last.local_va == va && last.win->last.bytes == bytes;
+  }
   // A put whose window is not simply extended (on_executed): judged against the core writes
   // that may follow its post, then filed in a new or extended window.
   void add_put(const WqeRecord& r, QpRecord& rec);

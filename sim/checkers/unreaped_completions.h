@@ -27,7 +27,7 @@ class UnreapedCompletionsChecker : public Checker {
   void on_kernel_trap(int pe, int core, const char* kernel, const std::string& why, Ps t) override;
   void finish(Ps end_ps, bool completed) override;
 
-  // 16 bytes, all written on a WQE's execution (qp_record.h lays the record out by line); the
+  // 20 bytes, all written on a WQE's execution (qp_record.h lays the record out by line); the
   // QP is the record's key (QpTable::in_order names it). The recent (CQE index, WQE index) are
   // the record's CQE log's (`completions.cqes`, reader kUnreaped): oldest first, the newest 4096
   // not yet returned.
@@ -37,7 +37,29 @@ class UnreapedCompletionsChecker : public Checker {
     // The log's oldest CQE index for this reader while it is not empty: the test for returned
     // CQEs on each WQE reads the record's line, not the log's oldest entry (written long before).
     uint32_t front_cqe = 0;
+    uint32_t newest_cqe = 0;  // the log's newest for this reader (while it is not empty)
     bool errors = false;
+    // Whether the reader's CQE indices may skip one (none does while every CQE of the QP comes
+    // through on_executed): without, the next front is front_cqe + 1, not read from the log.
+    // Past 4096 kept, each WQE moves the front, and its entry, written 4096 CQEs before, was a
+    // cache miss per WQE.
+    bool gaps = false;
+    // The CQE `cqe_index` was just logged in `w` (its newest for this reader): forgets the CQEs
+    // returned already (before `consumed`) and all but the newest `kept`.
+    void on_logged(uint32_t cqe_index, CqeLog& w, size_t kept) {
+      constexpr CqeLog::Reader kMine = CqeLog::kUnreaped;
+      if (w.size(kMine) == 1) {
+        front_cqe = cqe_index;
+        gaps = false;
+      } else if (cqe_index != newest_cqe + 1) {
+        gaps = true;
+      }
+      newest_cqe = cqe_index;
+      while (!w.empty(kMine) && (w.size(kMine) > kept || static_cast<int32_t>(front_cqe - consumed) < 0)) {
+        w.pop_front(kMine);
+        if (!w.empty(kMine)) front_cqe = __builtin_expect(gaps, false) ? w.front(kMine).cqe : front_cqe + 1;
+      }
+    }
   };
  private:
   static constexpr size_t kKept = 4096;
@@ -48,15 +70,7 @@ inline void UnreapedCompletionsChecker::on_executed(const WqeRecord& r, QpComple
   if (!(r.flags & udma::flag::kCqe) && r.status == 0) return;  // no CQE asked for
   ++c.requested;
   if (r.status != 0 || r.substatus != 0) c.errors = true;
-  if (r.cqe_ps != 0) {  // already in the record's CQE log (cqe_log.h)
-    constexpr CqeLog::Reader kMine = CqeLog::kUnreaped;
-    if (w.size(kMine) == 1) c.front_cqe = r.cqe_index;
-    // Forget CQEs returned already, and all but the newest kKept.
-    while (!w.empty(kMine) && (w.size(kMine) > kKept || static_cast<int32_t>(c.front_cqe - c.consumed) < 0)) {
-      w.pop_front(kMine);
-      if (!w.empty(kMine)) c.front_cqe = w.front(kMine).cqe;
-    }
-  }
+  if (r.cqe_ps != 0) c.on_logged(r.cqe_index, w, kKept);  // already in the record's CQE log (cqe_log.h)
 }
 
 }  // namespace symsim
