@@ -1,10 +1,12 @@
 // The CQ rings by address, for CompletionKnowledge's question on every GM read: is this a CQE
 // slot, and of which QP? The answer is the map's (the ring with the greatest base at or below the
-// address, if the address is inside it), found through the 64 KiB chunk: each chunk met is
+// address, if the address is inside it), found through the 2 MiB chunk: each chunk met is
 // classed once as holding no ring, one ring, or several, so a read outside the rings (most of
 // them) or in a chunk of one ring costs one probe, not a walk of a tree of all QPs' rings
 // (131,072 at EP 256: 17 levels, a cache miss each). A ring added later re-classes the chunks it
-// covers that were met.
+// covers that were met. 2 MiB: a UDMA CQ ring is 2 MiB (32,768 CQEs of 64 B) and a PE's rings lie
+// end to end, SQ then CQ, so a chunk holds at most one CQ ring whatever the rings' alignment, and
+// adding one re-classes two or three chunks (64 KiB chunks made it 33 probes per QP).
 #pragma once
 #include <algorithm>
 #include <cstdint>
@@ -57,7 +59,7 @@ class CqRingIndex {
   }
 
  private:
-  static constexpr unsigned kChunkShift = 16;
+  static constexpr unsigned kChunkShift = 21;
   static constexpr uint64_t kEmptyKey = UINT64_MAX;
   static constexpr uint32_t kNone = UINT32_MAX, kSeveral = UINT32_MAX - 1, kStale = UINT32_MAX - 2;
 

@@ -1,6 +1,7 @@
 // CompletionKnowledge's CQ rings by address: the index answers as the map of rings by base did
 // (the ring with the greatest base at or below the address, when the address lies inside it),
-// for rings that share a 64 KiB chunk, rings that straddle chunks, rings added or replaced after
+// for rings that share a chunk (2 MiB), rings that straddle chunks, rings laid end to end as a
+// PE's SQ and CQ rings are, rings added or replaced after
 // their chunks were looked up, and addresses outside every ring.
 #include <gtest/gtest.h>
 
@@ -40,7 +41,7 @@ TEST(CqRingIndex, AnswersAsTheMapOfRingsByBase) {
   CqRingIndex<Owner> index;
   std::map<uintptr_t, std::pair<uint64_t, Owner*>> rings;
   const uintptr_t base = uintptr_t{1} << 40;
-  const uint64_t span = uint64_t{64} << 20;  // 1,024 chunks of 64 KiB
+  const uint64_t span = uint64_t{64} << 20;  // 32 chunks: rings overlap and share chunks
   auto probe_all = [&](int n) {
     for (int i = 0; i < n; ++i) {
       const uintptr_t a = base + rng() % span;
@@ -80,4 +81,31 @@ TEST(CqRingIndex, AnAddressOutsideEveryRingFindsNone) {
   EXPECT_EQ(index.find(ring + 4096), nullptr);
   EXPECT_EQ(indexed(index, ring + 8192), &owners[1]);
   EXPECT_EQ(indexed(index, ring + 100), &owners[0]);
+}
+
+TEST(CqRingIndex, RingsEndToEndAsAPesSqAndCqRings) {
+  // SQ, CQ, SQ, CQ ... of 2 MiB each from a base 4 KiB past a 2 MiB boundary; only the CQs are
+  // indexed (as CompletionKnowledge does). Every chunk then holds parts of at most one CQ ring.
+  const uint64_t ring = uint64_t{2} << 20;
+  const uintptr_t base = (uintptr_t{1} << 40) + 4096;
+  std::vector<Owner> owners(64);
+  CqRingIndex<Owner> index;
+  std::map<uintptr_t, std::pair<uint64_t, Owner*>> rings;
+  std::mt19937_64 rng(11);
+  for (size_t q = 0; q < owners.size(); ++q) {
+    const uintptr_t cq = base + (2 * q + 1) * ring;
+    index.add(cq, ring, &owners[q]);
+    rings[cq] = {ring, &owners[q]};
+    for (int i = 0; i < 100; ++i) {  // the CQE slots polled, and addresses in the SQs between
+      const uintptr_t a = base + rng() % (2 * owners.size() * ring + ring);
+      ASSERT_EQ(indexed(index, a), reference(rings, a)) << "address offset " << (a - base);
+    }
+  }
+  for (size_t q = 0; q < owners.size(); ++q) {
+    const uintptr_t cq = base + (2 * q + 1) * ring;
+    EXPECT_EQ(indexed(index, cq), &owners[q]);
+    EXPECT_EQ(indexed(index, cq + ring - 64), &owners[q]);
+    EXPECT_EQ(index.find(cq - 1), nullptr);     // the SQ's last byte
+    EXPECT_EQ(index.find(cq + ring), nullptr);  // the next SQ's first
+  }
 }
