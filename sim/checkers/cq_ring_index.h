@@ -27,6 +27,7 @@ class CqRingIndex {
     Owner* owner = nullptr;
   };
   bool empty() const { return m_rings.empty(); }
+  size_t chunks_met() const { return m_chunks.size(); }
   // Adds (or replaces) the ring at `base`: `bytes` long, `owner`'s.
   void add(uintptr_t base, uint64_t bytes, Owner* owner) {
     auto [it, fresh] = m_rings.emplace(base, static_cast<uint32_t>(m_list.size()));
@@ -51,8 +52,9 @@ class CqRingIndex {
   // The ring whose base is the greatest at or below `a`, if `a` is inside it; else null.
   const Ring* find(uintptr_t a) const {
     const uint64_t chunk = a >> kChunkShift;
-    const uint32_t* c = m_chunks.find(chunk);
-    const uint32_t cls = c && *c != kStale ? *c : classify(chunk);
+    if (chunk >= kEmptyKey) return in_ring(predecessor(a), a);  // past 2^53: not kept (none in user space)
+    const uint32_t* c = m_chunks.find(static_cast<uint32_t>(chunk));
+    const uint32_t cls = c && *c != kStale ? *c : classify(static_cast<uint32_t>(chunk));
     if (cls == kNone) return nullptr;
     if (cls == kSeveral) return in_ring(predecessor(a), a);
     return in_ring(&m_list[cls], a);
@@ -60,7 +62,7 @@ class CqRingIndex {
 
  private:
   static constexpr unsigned kChunkShift = 21;
-  static constexpr uint64_t kEmptyKey = UINT64_MAX;
+  static constexpr uint32_t kEmptyKey = UINT32_MAX;
   static constexpr uint32_t kNone = UINT32_MAX, kSeveral = UINT32_MAX - 1, kStale = UINT32_MAX - 2;
 
   static const Ring* in_ring(const Ring* r, uintptr_t a) {
@@ -73,8 +75,8 @@ class CqRingIndex {
   // The chunk's class from the map: no ring reaches it, one ring does and no other begins before
   // it inside the chunk (so every address of the chunk gets that ring or none from the map), or
   // several.
-  uint32_t classify(uint64_t chunk) const {
-    const uintptr_t begin = chunk << kChunkShift, end = begin + (uintptr_t{1} << kChunkShift);
+  uint32_t classify(uint32_t chunk) const {
+    const uintptr_t begin = uintptr_t{chunk} << kChunkShift, end = begin + (uintptr_t{1} << kChunkShift);
     auto it = m_rings.upper_bound(end - 1);  // first ring beginning at or past the chunk's end
     uint32_t cls = kNone;
     if (it != m_rings.begin()) {
@@ -94,14 +96,15 @@ class CqRingIndex {
   // The chunks of [begin, begin + bytes), where met, are classed again on their next lookup.
   void forget(uintptr_t begin, uint64_t bytes) {
     if (bytes == 0) return;
-    for (uint64_t c = begin >> kChunkShift; c <= (begin + bytes - 1) >> kChunkShift; ++c)
-      if (m_chunks.find(c)) m_chunks.set(c, kStale);
+    for (uint64_t c = begin >> kChunkShift; c <= (begin + bytes - 1) >> kChunkShift && c < kEmptyKey; ++c)
+      if (m_chunks.find(static_cast<uint32_t>(c))) m_chunks.set(static_cast<uint32_t>(c), kStale);
   }
 
   std::map<uintptr_t, uint32_t> m_rings;  // base -> index in m_list
   std::vector<Ring> m_list;
-  // Chunk -> class (kNone, kSeveral, or a ring's index); kStale: classify again.
-  mutable ProbeTable<uint64_t, uint32_t, kEmptyKey> m_chunks{10, 1};
+  // Chunk -> class (kNone, kSeveral, or a ring's index); kStale: classify again. 8-byte slots:
+  // a 2 MiB chunk of a 48-bit address fits 27 bits (EP 256 meets a few hundred thousand chunks).
+  mutable ProbeTable<uint32_t, uint32_t, kEmptyKey> m_chunks{10, 1};
 };
 
 }  // namespace symsim
