@@ -23,7 +23,7 @@ void CompletionKnowledge::on_executed(const WqeRecord& r, QpRecord& rec, bool un
     s.ring_pe = r.qp.pe;
     if (q && q->cq_base && q->cq_depth) {
       s.cq_depth = q->cq_depth;
-      m_cq_rings[reinterpret_cast<uintptr_t>(q->cq_base)] = &s;
+      m_cq_rings.add(reinterpret_cast<uintptr_t>(q->cq_base), uint64_t{q->cq_depth} * udma::kCqeBytes, &s);
     }
   }
   // A CQ holds at most cq_depth unconsumed CQEs: more means its consumer is not telling us.
@@ -52,10 +52,10 @@ void CompletionKnowledge::on_cq_consumed(uint32_t consumer_index, Ps t, QpRecord
 void CompletionKnowledge::on_gm_observe(int pe, int core, const uint8_t* addr, uint64_t, Ps t, SiteRef) {
   if (m_cq_rings.empty()) return;
   const auto a = reinterpret_cast<uintptr_t>(addr);
-  auto it = m_cq_rings.upper_bound(a);
-  if (it == m_cq_rings.begin()) return;
-  QpState& s = *std::prev(it)->second;
-  const uintptr_t offset = a - std::prev(it)->first;
+  const auto* ring = m_cq_rings.find(a);  // the map's answer: the ring below `a`, if `a` is in it
+  if (!ring) return;
+  QpState& s = *ring->owner;
+  const uintptr_t offset = a - ring->base;
   if (offset >= uint64_t{s.cq_depth} * udma::kCqeBytes || s.ring_pe != pe || s.cqes.empty(CqeLog::kKnown)) return;
   // The CQE written last into this slot. Not pending any more: it was reaped (the reap covered
   // it), so reading it tells nothing new.

@@ -13,6 +13,7 @@
 #include <map>
 
 #include "sim/checkers/checker_context.h"
+#include "sim/checkers/cq_ring_index.h"
 #include "sim/checkers/cqe_log.h"
 #include "sim/checkers/ring_fifo.h"
 #include "models/ascend/ascend_observer.h"
@@ -118,7 +119,7 @@ class CompletionKnowledge : public AscendObserver {
   CheckerContext& m_ctx;
   const QpTable<QpRecord>& m_qps;  // shared (CheckerSet's); entries never move: m_cq_rings points into it
   // CQ rings by base address, to find the QP of a polled CQE slot (one entry per QP).
-  std::map<uintptr_t, QpState*> m_cq_rings;
+  CqRingIndex<QpState> m_cq_rings;
   Post m_executed_post;
 };
 
