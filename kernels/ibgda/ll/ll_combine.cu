@@ -45,6 +45,9 @@ __global__ void ll_combine(LLCombineArgs a) {
   for (int t = static_cast<int>(sm * warps + warp); t < a.tokens; t += static_cast<int>(num_sms * warps)) {
     const bool chosen = static_cast<int>(lane) < a.topk && ptx::ldg(a.topk_idx + static_cast<int64_t>(t) * a.topk + lane) >= 0;
     const uint32_t slots = __ballot_sync(0xffffffffu, chosen);  // bit k: top-k slot k holds an expert
+    // 16 B per lane and load. The SASS (s24-window) unrolls the top-k loop by 4 and issues a
+    // group's 4 loads before it adds the first.
+    const ptx::LoadsBeforeUse unrolled(4);
     for (int i = static_cast<int>(lane); i < vecs; i += 32) {
       int4 sum = make_int4(0, 0, 0, 0);
       for (int k = 0; k < a.topk; ++k) {
