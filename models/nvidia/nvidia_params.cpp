@@ -53,6 +53,7 @@ ParamTable NvidiaParams::table() {
       {"mem.acquire_load_ns", "an acquire load (ld.acquire: LDG.STRONG then CCTL.IVALL, the L1's invalidation) of a word the thread changed by one of its last two atomics or reds (a grid sync's or a barrier's poll): the thread's next instruction issues this long after the load's return", R, 0, 1e6, &acquire_load_ns},
       {"mem.acquire_sys_load_ns", "as mem.acquire_load_ns, for a system-scope acquire load (ld.acquire.sys: LDG.STRONG.SYS then CCTL.IVALL)", R, 0, 1e6, &acquire_sys_load_ns},
       {"mem.poll_phase_ns", "a GPU-scope acquire poll loop's second poll goes out this x (CTA index) / (CTAs in the launch) later: the pollers' phases spread over their poll period, as on the GPU", R, 0, 1e6, &poll_phase_ns},
+      {"mem.acquire_on_change", "1: a GPU-scope acquire poll (ld.acquire.gpu) also pays mem.acquire_load_ns when it reads another value than the thread's last poll of the word read (another SM's store seen: the flag rows); 0: only a load of the thread's own atomic's word pays", I, 0, 1, &acquire_on_change},
       {"tma.issue_ns", "TMA bulk-copy issue and completion overhead", R, 0, 1e6, &tma_issue_ns},
       {"tma.load_issue_ns", "issuing thread's cost per bulk load", R, 0, 1e6, &tma_load_issue_ns},
       {"tma.arm_ns", "issuing thread's cost to arm an mbarrier for bulk loads (arrive.expect_tx or expect_tx)", R, 0, 1e6, &tma_arm_ns},

@@ -58,6 +58,7 @@ struct NvidiaParams {
   double acquire_load_ns = 0;      // an acquire load's CCTL.IVALL: the thread's next instruction waits this long after its return
   double acquire_sys_load_ns = 0;  // ... of a system-scope acquire load (ld.acquire.sys)
   double poll_phase_ns = 0;        // a GPU-scope acquire poll loop's second poll: this x CTA index / CTAs later
+  double acquire_on_change = 0;    // 1: a GPU-scope acquire poll that reads another value than the thread's last poll of the word pays too
   // Atomics at the L2.
   double atomic_unit_ns = 0;           // a returning atomic above a load's L2 round trip
   double atomic_miss_ns = 0;           // ... more when its line is not in L2

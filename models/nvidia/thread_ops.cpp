@@ -245,12 +245,16 @@ Ps poll_phase_ps(const CudaThread& t, const NvidiaParams& p) {
 
 // An acquire load pays mem.acquire_*_load_ns when it reads a word the thread changed by one of
 // its last two atomics or reds (the grid sync's count, the NVLink barrier's own signal): rows
-// shim.grid_sync.*.c1_ns and shim.signal_wait.*.pe1_ns. An acquire load of a word that only
-// others, or plain stores, changed (a count read once, a litmus flag) does not: with that cost,
-// 4-CTA rows shim.dispatch_phases.*.p3_ns and app row litmus_mp_release_acquire leave 10% / 15%
-// (docs/hw-accuracy.md, twenty-eighth pass (s23-sync)).
-bool acquire_paid(const CudaThread& t, uintptr_t a) {
-  return t.own_rmw_words[0] == a || t.own_rmw_words[1] == a;
+// shim.grid_sync.*.c1_ns and shim.signal_wait.*.pe1_ns. With mem.acquire_on_change 1 a GPU-scope
+// acquire poll also pays when it reads another value than the thread's last poll of the word
+// (the poll that sees another SM's store): row flag.release_acquire_gpu.one_way_ns. A first read
+// of a word others changed (a count read once) does not pay: with that cost, 4-CTA rows
+// shim.dispatch_phases.*.p3_ns leave 10% (docs/hw-accuracy.md, twenty-eighth pass (s23-sync)).
+// System-scope polls keep the own-word rule: paying on the change, app row
+// litmus_mp_release_acquire goes 0.95 -> 1.25 (thirtieth pass (s24-flag)).
+bool acquire_paid(const CudaThread& t, uintptr_t a, uint64_t v, Scope scope, const NvidiaParams& p) {
+  if (t.own_rmw_words[0] == a || t.own_rmw_words[1] == a) return true;
+  return p.acquire_on_change > 0 && scope != Scope::Sys && t.last_poll_addr == a && t.last_poll_value != v;
 }
 
 // Waits for the last returning atomic's result, if not yet waited for.
@@ -326,9 +330,10 @@ void load(void* out, const void* addr, uint32_t bytes, Sem sem, Scope scope, Sit
   if (strong) {
     const uint64_t v = read_u(static_cast<const uint8_t*>(out), std::min<uint32_t>(bytes, 8));
     t.wait.value = v;
+    const bool paid = ptx::has_acquire(sem) && acquire_paid(t, a, v, scope, sys.params());  // before poll() records v
     s.poll(t, a, v, bytes);
     t.local_ps = std::max(t.local_ps, sys.read_return_ps(owner, gpu, bytes, sample));
-    if (ptx::has_acquire(sem) && acquire_paid(t, a))
+    if (paid)
       t.local_ps += ns_to_ps(scope == Scope::Sys ? sys.params().acquire_sys_load_ns : sys.params().acquire_load_ns);
     if (behind_rmw) use_rmw(t);  // the code after the poll compares its value with the atomic's
   } else {

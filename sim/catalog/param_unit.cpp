@@ -24,7 +24,7 @@ constexpr Suffix kSuffixes[] = {
     {"idle_poll_sleep", "0/1"}, {"_atomics", "0/1"},      {"_local_drain", "0/1"},
     {"channels", "count"},      {"_holds_engine", "0/1"},   {"_uses_loads", "0/1"},
     {"_before_use", "count"},   {"_allocates", "0/1"},      {"_pays_fence", "0/1"},
-    {"_wait_for_fill", "0/1"}, {"_shifted_unaligned", "0/1"},
+    {"_wait_for_fill", "0/1"}, {"_shifted_unaligned", "0/1"}, {"_on_change", "0/1"},
 };
 
 }  // namespace

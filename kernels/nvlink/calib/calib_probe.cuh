@@ -60,7 +60,11 @@ enum CalibProbeMode : int {
   // Sixteenth pass: mode 12's round with dispatch's per-token work between its load and its store,
   // by the bits of `stride` (dispatch_step_probe.cu; from bit 16 the routing's parts alone), ns per step and warp.
   kProbeDispatchStep = 29,
+  // Thirtieth pass: hw/calib/bench_flags.cu's flag ping-pong between two CTAs' thread 0
+  // (flag_probe.cu), `count` round trips, ns one way (rows flag.*.one_way_ns).
+  kProbeFlagPingPong = 30,
 };
+constexpr int kFlagProbeOwnAtomic = 8;  // mode 30's `inflight` bit: the poller's atom.add 0 on its flag before each wait
 constexpr uint32_t kTmaCodeAfterWait = 1000;  // mode 27's `stride` from here: the code once per round, after the wait
 
 struct CalibProbeArgs {
@@ -95,6 +99,9 @@ int launch_dispatch_step_probe(int ctas, int threads, int smem_bytes, const Cali
 int launch_dispatch_route_probe(int ctas, int threads, int smem_bytes, const CalibProbeArgs& args);
 // Modes 14 and 15 with `stride` >= 1 << 16: the grid sync and signal-and-wait, release apart (sync_probe.cu).
 int launch_sync_probe(int ctas, int threads, const CalibProbeArgs& args);
+// Mode 30: `inflight` & 7 the ordering flavour (0 relaxed.sys, 1 release/acquire.sys, 2 relaxed.gpu,
+// 3 release/acquire.gpu, 4 volatile), + kFlagProbeOwnAtomic; two CTAs, flags in the window's first 256 B.
+int launch_flag_probe(const CalibProbeArgs& args);
 // Mode 22: `count` tokens of `bytes` each (x, then the receive buffer and recv_x of 16 B + `bytes`
 // messages, in the window); in `word` the barrier's workspace, then from this int the send
 // counter, the count, the total, a pad and the routing table (`count` x 8 zeros: every expert is this PE's).

@@ -81,6 +81,15 @@ __device__ __forceinline__ int ld_relaxed_sys(const int* p SYMSIM_SITE_PARAM) {
   return SYMSIM_LD(int, p, Relaxed, Sys);
 #endif
 }
+__device__ __forceinline__ int ld_relaxed_gpu(const int* p SYMSIM_SITE_PARAM) {
+#if defined(__CUDACC__)
+  int r;
+  asm volatile("ld.relaxed.gpu.global.b32 %0, [%1];" : "=r"(r) : "l"(p) : "memory");
+  return r;
+#else
+  return SYMSIM_LD(int, p, Relaxed, Gpu);
+#endif
+}
 __device__ __forceinline__ int ld_volatile(const int* p SYMSIM_SITE_PARAM) {
 #if defined(__CUDACC__)
   int r;
@@ -185,6 +194,20 @@ __device__ __forceinline__ void st_relaxed_sys(int64_t* p, int64_t v SYMSIM_SITE
   asm volatile("st.relaxed.sys.global.b64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
 #else
   SYMSIM_ST(int64_t, p, v, Relaxed, Sys);
+#endif
+}
+__device__ __forceinline__ void st_relaxed_gpu(int* p, int v SYMSIM_SITE_PARAM) {
+#if defined(__CUDACC__)
+  asm volatile("st.relaxed.gpu.global.b32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+#else
+  SYMSIM_ST(int, p, v, Relaxed, Gpu);
+#endif
+}
+__device__ __forceinline__ void st_volatile(int* p, int v SYMSIM_SITE_PARAM) {
+#if defined(__CUDACC__)
+  asm volatile("st.volatile.global.b32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+#else
+  SYMSIM_ST(int, p, v, Relaxed, Sys);  // .volatile is .relaxed.sys
 #endif
 }
 __device__ __forceinline__ void st_release_sys(int* p, int v SYMSIM_SITE_PARAM) {
