@@ -28,14 +28,13 @@ struct PooledStack {
 };
 }  // namespace
 
-StackPool::StackPool(size_t stack_bytes)
-    : m_stack_bytes((stack_bytes + kPageBytes - 1) / kPageBytes * kPageBytes), m_stride(m_stack_bytes + kPageBytes) {}
+StackPool::StackPool(size_t stack_bytes) : m_stack_bytes((stack_bytes + 4095) / 4096 * 4096) {}
 
 boost::context::stack_context StackPool::allocate() {
   if (m_free.empty()) {
-    m_chunks.emplace_back(m_stride * kStacksPerChunk, true, "fiber stacks");
+    m_chunks.emplace_back(m_stack_bytes * kStacksPerChunk, true, "fiber stacks");
     uint8_t* b = m_chunks.back().base();
-    for (size_t i = kStacksPerChunk; i-- > 0;) m_free.push_back(b + i * m_stride);
+    for (size_t i = kStacksPerChunk; i-- > 0;) m_free.push_back(b + i * m_stack_bytes);
   }
   uint8_t* low = m_free.back();
   m_free.pop_back();

@@ -32,11 +32,6 @@ class StackPool {
 
  private:
   size_t m_stack_bytes;
-  // Stacks start this far apart: their size and one page never touched. A power-of-two stride
-  // (64 KiB) put the same stack offset of every fiber in the same few sets of a cache indexed by
-  // those address bits (cachegrind's LL; a real cache too where the stacks are on huge pages), and
-  // a resumption touches the same offsets of each stack (docs/performance.md, session 24).
-  size_t m_stride;
   std::vector<SparseRegion> m_chunks;
   std::vector<uint8_t*> m_free;  // low ends of free stacks
   size_t m_in_use = 0, m_peak = 0;

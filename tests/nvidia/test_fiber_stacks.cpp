@@ -4,7 +4,6 @@
 #include <gtest/gtest.h>
 #include <sys/mman.h>
 
-#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -62,22 +61,6 @@ TEST(FiberStacks, AFiberReachingTheLowestPageCountsAsAnOverflowOnce) {
   // The same stack is handed out next, clean: a shallow fiber on it adds nothing.
   run_fiber(pool, 1024);
   EXPECT_EQ(pool.overflows(), 1u);
-}
-
-TEST(FiberStacks, StacksAreNotAPowerOfTwoApartAndTheGapIsNeverTouched) {
-  StackPool pool(65536);
-  boost::context::stack_context a = pool.allocate();
-  boost::context::stack_context b = pool.allocate();
-  const auto top_a = reinterpret_cast<uintptr_t>(a.sp), top_b = reinterpret_cast<uintptr_t>(b.sp);
-  const uintptr_t apart = top_a > top_b ? top_a - top_b : top_b - top_a;
-  // 64 KiB and one page: the same offset of two stacks falls in different cache sets.
-  EXPECT_EQ(apart, 65536u + kPage);
-  EXPECT_EQ(a.size, 65536u);
-  // The page between them belongs to neither stack and is not resident.
-  const auto* gap = reinterpret_cast<const uint8_t*>(std::min(top_a, top_b));
-  EXPECT_FALSE(resident(gap));
-  pool.deallocate(b);
-  pool.deallocate(a);
 }
 
 }  // namespace
