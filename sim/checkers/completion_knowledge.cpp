@@ -52,11 +52,12 @@ void CompletionKnowledge::on_cq_consumed(uint32_t consumer_index, Ps t, QpRecord
 void CompletionKnowledge::on_gm_observe(int pe, int core, const uint8_t* addr, uint64_t, Ps t, SiteRef) {
   if (m_cq_rings.empty()) return;
   const auto a = reinterpret_cast<uintptr_t>(addr);
-  const auto* ring = m_cq_rings.find(a);  // the map's answer: the ring below `a`, if `a` is in it
+  // The ring holding `a` (its extent is the owner's cq_depth CQEs, so the offset is inside it).
+  const auto* ring = m_cq_rings.find(a);
   if (!ring) return;
   QpState& s = *ring->owner;
   const uintptr_t offset = a - ring->base;
-  if (offset >= uint64_t{s.cq_depth} * udma::kCqeBytes || s.ring_pe != pe || s.cqes.empty(CqeLog::kKnown)) return;
+  if (s.ring_pe != pe || s.cqes.empty(CqeLog::kKnown)) return;
   // The CQE written last into this slot. Not pending any more: it was reaped (the reap covered
   // it), so reading it tells nothing new.
   const auto slot = static_cast<uint32_t>(offset / udma::kCqeBytes);

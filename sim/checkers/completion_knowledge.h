@@ -10,7 +10,6 @@
 // per event, nothing allocated per WQE once warm, and a binary search per completion query.
 #pragma once
 #include <cstdint>
-#include <map>
 
 #include "sim/checkers/checker_context.h"
 #include "sim/checkers/cq_ring_index.h"
