@@ -405,3 +405,12 @@ TEST(PerSmModel, StoreWriteBacksDoNotDelayOtherThreadsMisses) {
 TEST(PerSmModel, LanesOnAFillingLineWaitForIt) {  // shim.reduce_row.l2.7k.k8.c1w1_ns
   EXPECT_GT(probe(reduce_k8_64m(1, {"platform.l2.hits_wait_for_fill=1"})), 13870 + 14 * 2 * 184.0);  // 2+ more HBM waits a lane step
 }
+
+// The reduce's SASS issues its k source loads in pairs, but the tail after its by-4 loop issues a
+// first load alone: with k = 2 both loads are used one at a time, two L2 waits a lane step (the
+// GPU's row 7,143 ns, k = 1's 4,296). With pairs for k = 2 too the model read 4,203 (0.59).
+TEST(PerSmModel, TwoSourceRowsAreReducedOneLoadAtATime) {  // shim.reduce_row.l2.7k.k2.w16m.c1w1_ns
+  EXPECT_NEAR(probe({"kernel.args.mode=13", "kernel.args.bytes=7168", "kernel.args.inflight=2", "kernel.args.warps=1",
+                     "kernel.args.count=16", "kernel.args.window_kib=16384", "kernel.args.hot=1", "kernel.blocks=1"}),
+              7143, 0.03 * 7143);
+}
