@@ -18,6 +18,12 @@ bool L2Residency::access(uintptr_t a, uint64_t bytes) {
   return all;
 }
 
+void L2Residency::displace(uint64_t bytes) {
+  const uint64_t lines = (bytes + kLineBytes - 1) / kLineBytes;
+  const uint64_t held = m_lines.size();
+  if (held + lines > m_capacity_lines) m_lines.drop_oldest(held + lines - m_capacity_lines);
+}
+
 Ps L2Residency::atomic_slot(uintptr_t addr, Ps arrive_ps, uint64_t warp_key, Ps issue_ps, Ps same_address_ps) {
   auto [it, fresh] = m_atomics.try_emplace(addr);
   AtomicAddr& s = it->second;

@@ -21,6 +21,10 @@ class L2Residency {
   // one was already held.
   bool access(uintptr_t a, uint64_t bytes);
 
+  // `bytes` written through the L2 without staying in it (a host memset, l2.memset_displaces):
+  // as many of the least recently used lines leave as the writes would need room for.
+  void displace(uint64_t bytes);
+
   // When an atomic arriving at `arrive_ps` on `addr` is performed: after the one before it on
   // that address plus `same_address_ps`, unless it is another lane of the same warp
   // instruction (same `warp_key`, same `issue_ps`), which rides on that request.

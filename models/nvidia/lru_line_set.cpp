@@ -56,4 +56,21 @@ bool LruLineSet::touch(uint64_t line) {
   return false;
 }
 
+void LruLineSet::drop_oldest(uint64_t n) {
+  if (n == 0 || m_nodes.empty()) return;
+  // The survivors, oldest first, are put back in order: rare (a host memset), so rebuilt
+  // rather than given a free list that every touch would have to check.
+  std::vector<uint64_t> kept;
+  if (n < m_nodes.size()) {
+    kept.reserve(m_nodes.size() - n);
+    uint32_t node = m_oldest;
+    for (uint64_t i = 0; i < n; ++i) node = m_nodes[node].newer;
+    for (; node != kNone; node = m_nodes[node].newer) kept.push_back(m_nodes[node].line);
+  }
+  m_nodes.clear();
+  m_index.clear();
+  m_newest = m_oldest = kNone;
+  for (uint64_t line : kept) touch(line);
+}
+
 }  // namespace symsim::nv

@@ -36,6 +36,7 @@ ParamTable NvidiaParams::table() {
       {"sm.atomic_issue_ns", "one global atomic through the SM's atomic issue port", R, 0, 1e6, &sm_atomic_issue_ns},
       {"l2.effective_bytes", "L2 capacity for scattered lines (least recently used out; a miss goes to HBM)", I, 0, kBig, &l2_effective_bytes},
       {"l2.memset_allocates", "1: a host cudaMemset writes its lines into L2 (the last ones that fit stay, what was there before leaves), as a cudaMemcpy does; 0: it leaves the L2 as it was", I, 0, 1, &l2_memset_allocates},
+      {"l2.memset_displaces", "with l2.memset_allocates 0: 1, a host cudaMemset's writes pass through the L2 and push out as many of its least recently used lines as they need room for (a memset larger than the L2 leaves none of what was there), without its own lines staying; 0: it leaves the L2 as it was", I, 0, 1, &l2_memset_displaces},
       {"l2.hits_wait_for_fill", "1: a plain 16 B load hitting a line that another load is still bringing in from HBM waits until the line is in (a warp's lanes on one missing line all wait for its fill: one LDG.128 on the GPU); 0: it hits at once. Narrower loads (words) always hit at once", I, 0, 1, &l2_hits_wait_for_fill},
       {"atomic.unit_ns", "a returning atomic above a load's L2 round trip", R, 0, 1e6, &atomic_unit_ns},
       {"atomic.miss_ns", "a returning atomic's extra time when its line is not in L2", R, 0, 1e6, &atomic_miss_ns},

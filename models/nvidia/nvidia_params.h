@@ -46,6 +46,7 @@ struct NvidiaParams {
   double hbm_latency_ns = 0;       // extra for a bulk read served by HBM instead of L2
   double l2_effective_bytes = 0;   // what the L2 holds of scattered lines (LRU; misses go to HBM)
   double l2_memset_allocates = 0;    // 1: a host cudaMemset's lines are in L2 after it
+  double l2_memset_displaces = 0;    // 1: (with allocates 0) its writes push the oldest lines out all the same
   double l2_hits_wait_for_fill = 0;  // 1: a plain load hitting a line still coming in from HBM waits for it
   double hbm_bytes = 0;
   double hbm_gbytes_per_s = 0;

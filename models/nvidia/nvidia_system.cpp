@@ -76,6 +76,10 @@ bool NvidiaSystem::l2_access(const void* p, uint64_t bytes) {
   return m_l2[m_memory.gpu_of(p)].access(reinterpret_cast<uintptr_t>(p), bytes);
 }
 
+void NvidiaSystem::l2_displace(const void* p, uint64_t bytes) {
+  if (m_memory.in_hbm(p, bytes)) m_l2[m_memory.gpu_of(p)].displace(bytes);
+}
+
 Landing NvidiaSystem::store_landing(int from, int owner, uint64_t bytes, Ps t_ps) {
   const Ps l2 = ns_to_ps(m_params.l2_latency_ns);
   const uint32_t unit = static_cast<uint32_t>(m_params.nvlink_visibility_bytes);

@@ -63,6 +63,7 @@ class NvidiaSystem : public sc_core::sc_module {
   // Brings [p, p + bytes) into its owner's L2 when it is GPU memory (writes of any agent
   // allocate there); true when it was all there already.
   bool l2_access(const void* p, uint64_t bytes);
+  void l2_displace(const void* p, uint64_t bytes);  // a host memset's writes that do not stay
   BandwidthResource& pcie_up(int gpu) { return m_pcie_up[gpu]; }      // GPU -> NIC
   BandwidthResource& pcie_down(int gpu) { return m_pcie_down[gpu]; }  // NIC -> GPU
 

@@ -47,6 +47,26 @@ TEST(LruLineSet, EvictsTheLeastRecentlyUsedLine) {
   EXPECT_EQ(s.size(), 3u);
 }
 
+TEST(LruLineSet, DropsItsOldestLinesAndKeepsTheOrderOfTheRest) {
+  symsim::nv::LruLineSet s(4);
+  for (uint64_t line : {1, 2, 3, 4}) s.touch(line);
+  s.touch(1);        // order, oldest first: 2 3 4 1
+  s.drop_oldest(2);  // 2 and 3 leave
+  EXPECT_EQ(s.size(), 2u);
+  EXPECT_FALSE(s.holds(2));
+  EXPECT_FALSE(s.holds(3));
+  EXPECT_TRUE(s.holds(4));
+  EXPECT_TRUE(s.holds(1));
+  s.touch(5);
+  s.touch(6);
+  EXPECT_FALSE(s.touch(7));  // full again: 4, the oldest survivor, goes first
+  EXPECT_FALSE(s.holds(4));
+  EXPECT_TRUE(s.holds(1));
+  s.drop_oldest(10);  // more than held: nothing stays
+  EXPECT_EQ(s.size(), 0u);
+  EXPECT_FALSE(s.touch(1));
+}
+
 TEST(LruLineSet, ZeroCapacityHoldsNothing) {
   symsim::nv::LruLineSet s(0);
   EXPECT_FALSE(s.touch(1));

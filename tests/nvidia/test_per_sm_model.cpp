@@ -128,6 +128,23 @@ TEST(L2Residency, TheLeastRecentlyUsedLineGoesFirst) {
   EXPECT_FALSE(l2.access(128, 1));
 }
 
+// A host memset's writes that do not stay in L2 (l2.memset_displaces) still need room there: the
+// oldest lines leave, as many as the L2 lacks; one larger than the L2 leaves none of them.
+TEST(L2Residency, AMemsetDisplacesOnlyWhatItNeedsRoomFor) {
+  constexpr uint64_t kLine = symsim::nv::L2Residency::kLineBytes;
+  symsim::nv::L2Residency l2(4 * kLine);
+  EXPECT_FALSE(l2.access(0, 2 * kLine));  // lines 0, 1
+  l2.displace(2 * kLine);                 // room for two: nothing leaves
+  EXPECT_TRUE(l2.access(0, 2 * kLine));
+  EXPECT_FALSE(l2.access(2 * kLine, kLine));  // line 2; held 0 1 2
+  l2.displace(2 * kLine);                     // one too many: line 0, the oldest, leaves
+  EXPECT_TRUE(l2.access(kLine, 2 * kLine));
+  EXPECT_FALSE(l2.access(0, 1));
+  l2.displace(100 * kLine);  // larger than the L2
+  EXPECT_FALSE(l2.access(kLine, 1));
+  EXPECT_FALSE(l2.access(2 * kLine, 1));
+}
+
 TEST(L2Residency, LanesOfOneWarpInstructionShareOneAtomicSlot) {
   symsim::nv::L2Residency l2(1 << 20);
   const symsim::Ps first = l2.atomic_slot(64, 1000, 7, 500, 700);
@@ -295,22 +312,35 @@ namespace {
 std::vector<std::string> rows_once(int inflight, int hot) {
   return {"kernel.args.mode=23",  "kernel.args.bytes=7168",  "kernel.args.inflight=" + std::to_string(inflight),
           "kernel.args.warps=1",  "kernel.args.count=32",    "kernel.args.window_kib=1024",
-          "kernel.args.hot=" + std::to_string(hot), "kernel.blocks=1", "platform.l2.memset_allocates=1"};
+          "kernel.args.hot=" + std::to_string(hot), "kernel.blocks=1"};
 }
 
 }  // namespace
 
-// With l2.memset_allocates (0 in the h200 preset for now: docs/hw-accuracy.md, seventeenth pass
-// (s19-mem)) a host cudaMemset's writes allocate in L2, so 160 MiB of them push a window written
-// before out of it: the window's rows then read from HBM (19,970 ns on the H200, 11,960 from L2).
+// A host cudaMemset's writes pass through the L2 (l2.memset_displaces, 1 on h200 since the
+// thirty-first pass (s25-load); its own lines do not stay, l2.memset_allocates 0), so 160 MiB of
+// them push a window written before out of it: the window's rows then read from HBM (19,970 ns
+// on the H200, 11,960 from L2). The model reads 18,800 (its never-written row's time).
 TEST(PerSmModel, AMemsetPushesAWindowOutOfL2) {  // fresh.bulk_load.evicted.7168.32r.c1w1_ns
-  EXPECT_NEAR(probe(rows_once(3, 2)), 19970, 0.15 * 19970);  // 0.52 of it with the L2 left as it was
+  EXPECT_NEAR(probe(rows_once(3, 2)), 18800, 0.02 * 18800);
+}
+
+TEST(PerSmModel, AMemsetThatLeavesTheL2AsItWasLeavesTheWindowIn) {  // 0.52 of the row, as before s25-load
+  auto kept = rows_once(3, 2);
+  kept.push_back("platform.l2.memset_displaces=0");
+  EXPECT_LT(probe(kept), 0.6 * 19970);
+}
+
+TEST(PerSmModel, AMemsetWhoseLinesStayPushesTheWindowOutToo) {  // l2.memset_allocates 1: the same row time
+  auto kept = rows_once(3, 2);
+  kept.push_back("platform.l2.memset_allocates=1");
+  EXPECT_NEAR(probe(kept), 18800, 0.02 * 18800);
 }
 
 // The same for a warp's plain 16 B loads: 56,400 / 57,810 ns in the seventeenth pass's call (the
-// eighth pass's machine read 95,300); 0.6 of it with the window left in L2. 51,120 ns (0.90) since
-// the loop's code between loads issues at sm.code_indep_insn_ns (twenty-second pass (s22-code)):
-// the model pays HBM once a row where the GPU pays it at every wait (twentieth pass (s21-load)).
+// eighth pass's machine read 95,300; the stored row 58,130); 0.67 of it with the window left in L2
+// (l2.memset_displaces 0). With the window out the model reads 62,380 ns, its never-written row's
+// time (every lane waiting for its line at each of the loop's 4 waits a row, below).
 TEST(PerSmModel, PlainLoadsOfAWindowAMemsetPushedOut) {  // fresh.plain_load.evicted.7168.32r.c1w1_ns
   EXPECT_NEAR(probe(rows_once(4, 2)), 57100, 0.15 * 57100);
 }
@@ -374,4 +404,13 @@ TEST(PerSmModel, StoreWriteBacksDoNotDelayOtherThreadsMisses) {
 // off, the first lane pays it and the others hit at once: 13,870 ns (0.54 of the GPU).
 TEST(PerSmModel, LanesOnAFillingLineWaitForIt) {  // shim.reduce_row.l2.7k.k8.c1w1_ns
   EXPECT_GT(probe(reduce_k8_64m(1, {"platform.l2.hits_wait_for_fill=1"})), 13870 + 14 * 2 * 184.0);  // 2+ more HBM waits a lane step
+}
+
+// The reduce's SASS issues its k source loads in pairs, but the tail after its by-4 loop issues a
+// first load alone: with k = 2 both loads are used one at a time, two L2 waits a lane step (the
+// GPU's row 7,143 ns, k = 1's 4,296). With pairs for k = 2 too the model read 4,203 (0.59).
+TEST(PerSmModel, TwoSourceRowsAreReducedOneLoadAtATime) {  // shim.reduce_row.l2.7k.k2.w16m.c1w1_ns
+  EXPECT_NEAR(probe({"kernel.args.mode=13", "kernel.args.bytes=7168", "kernel.args.inflight=2", "kernel.args.warps=1",
+                     "kernel.args.count=16", "kernel.args.window_kib=16384", "kernel.args.hot=1", "kernel.blocks=1"}),
+              7143, 0.03 * 7143);
 }

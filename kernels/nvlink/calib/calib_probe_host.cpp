@@ -158,7 +158,7 @@ void calib_probe_host(int rank, const symsim::KernelArgs& a) {
   if (shim) threads = 32 * warps, ctas = a.blocks();
   uint64_t window = a.u64("window_kib") * 1024;
   if (tma) window -= window % (static_cast<uint64_t>(warps) * args.bytes);
-  if (tma && !a.u64("hot")) {  // streamed: no copy revisits a line
+  if (tma && (a.u64("hot") == 0 || a.u64("hot") == 5)) {  // streamed: no copy revisits a line
     args.per_thread = static_cast<int>(std::min<uint64_t>(args.per_thread, window / (static_cast<uint64_t>(warps) * args.bytes)));
   }
   args.bufs = tma ? std::max(1, std::min(args.inflight, kSmemBudget / (warps * static_cast<int>(args.bytes)))) : 1;
@@ -197,15 +197,16 @@ void calib_probe_host(int rank, const symsim::KernelArgs& a) {
   } else {
     cudaMalloc(reinterpret_cast<void**>(&args.buf), window);
   }
-  if (hot) {  // written just before: the window is in L2 (zeros, or from 3 on bytes as varied as a token's)
+  const bool varied = hot == 3 || hot == 4;
+  if (hot && hot != 5) {  // written just before: the window is in L2 (zeros, or with 3 and 4 bytes as varied as a token's)
     std::vector<uint8_t> bytes(window, 0);
-    if (hot >= 3) {
+    if (varied) {
       uint32_t x = 12345;
       for (uint8_t& b : bytes) b = static_cast<uint8_t>((x = x * 1664525u + 1013904223u) >> 24);
     }
     cudaMemcpy(args.buf, bytes.data(), window, cudaMemcpyHostToDevice);
   }
-  if (hot == 2) {  // then pushed out of L2 (60 MiB) by writing 160 MiB elsewhere
+  if (hot == 2 || hot == 5) {  // then pushed out of L2 (60 MiB) by writing 160 MiB elsewhere (5: never written)
     constexpr size_t kEvictBytes = size_t{160} << 20;
     void* evict = nullptr;
     cudaMalloc(&evict, kEvictBytes);
@@ -229,7 +230,7 @@ void calib_probe_host(int rank, const symsim::KernelArgs& a) {
   if (slot_rows || pull) {  // never written: as the application's recv_x
     const uint64_t rows = slot_rows ? static_cast<uint64_t>(args.per_thread) * ctas * warps : args.per_thread;
     cudaMalloc(reinterpret_cast<void**>(&args.out), rows * args.bytes);
-    if (slot_rows && hot >= 3) cudaMemset(args.out, 0, rows * args.bytes);  // written before, as the window
+    if (slot_rows && varied) cudaMemset(args.out, 0, rows * args.bytes);  // written before, as the window
   }
   if (app) {
     app_dispatch(rank, ctas, threads, args);
@@ -325,6 +326,6 @@ SYMSIM_REGISTER_KERNEL(calib_probe, {"calib_probe", "nvidia",
                                       {"warps", "issuing warps (TMA modes) or warps running the chain or loop (modes 7, 8, 10), or warps per CTA (modes 11-15)", 1, kCalibProbeMaxWarps, 1},
                                       {"count", "copies per issuing warp, loads, atomics, shuffles, votes or loop iterations per thread, reductions per CTA", 1, 1 << 20, 1024},
                                       {"window_kib", "KiB of memory the probe walks", 1, 1 << 22, 1024},
-                                      {"hot", "0: the window is never written (fresh memory), 1: written with zeros just before (in L2), 2: written, then 160 MiB elsewhere (out of L2), 3: written with varied bytes, 4: as 3 in the symmetric heap", 0, 4, 1},
+                                      {"hot", "0: the window is never written (fresh memory), 1: written with zeros just before (in L2), 2: written, then 160 MiB elsewhere (out of L2), 3: written with varied bytes, 4: as 3 in the symmetric heap, 5: never written, then 160 MiB elsewhere (the L2 as after 2, the window as 0)", 0, 5, 1},
                                       {"stride", "bytes between chain elements (mode 27: code loop iterations before each copy; 1000 + n: n once per round after the wait; mode 28: after each store's wait; mode 29: the per-token work's parts, from 1 << 16 the routing's)", 0, 1 << 23, 256}},
                                      132, calib_probe_host});

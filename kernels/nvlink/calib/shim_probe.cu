@@ -105,8 +105,12 @@ __global__ void shim_probe(CalibProbeArgs a) {
     CopyWalk w = copy_walk(a, static_cast<uint64_t>(a.inflight));
     const int vecs = static_cast<int>(a.bytes / 16);
     // The SASS (s19b) unrolls the sources' loop by 16 but issues its loads in pairs, each pair
-    // used before the next pair's loads.
+    // used before the next pair's loads. Its tail after the by-4 loop (k % 4 sources) issues a
+    // first load alone, then the rest (0x13d0, 0x1510 / 0x1540): for k = 2 both loads one at a
+    // time (row shim.reduce_row.l2.7k.k2.w16m.c1w1_ns, 7,143 ns: k = 1's 4,296 and one more L2
+    // wait a lane step). k = 6 would have pairs, then two singles; no row has it (misaligned).
     const ptx::LoadsBeforeUse pairs(2);
+    const ptx::LoadsBeforeUse tail(a.inflight == 2 ? 1 : 2);
     for (int r = 0; r < a.per_thread; ++r, w.next()) {
       for (int i = static_cast<int>(lane); i < vecs; i += 32) {
         int4 sum = make_int4(0, 0, 0, 0);
