@@ -2,7 +2,9 @@
 // simulator runs, so rows flag.*.one_way_ns are calibration rows. Thread 0 of CTA 0 and of
 // CTA 1 (two SMs) pass a count back and forth on two flags, each in its own 128 B line; CTA 0
 // starts. `inflight` & 7 is the ordering flavour (calib.cuh's numbering), + 8: before each
-// wait the poller adds 0 to its own flag by a relaxed GPU-scope atomic (rows *.own_atomic.*).
+// wait the poller adds 0 to its own flag by a relaxed GPU-scope atomic (rows *.own_atomic.*);
+// + 16 / + 32 with flavours 1 and 3: the store / the load relaxed, the release or the acquire
+// alone (thirty-first pass (s25-flag): which side pays the ordering's cost).
 // The loop is flag_ping_pong.cuh's, bench_flags' own; the flavour is chosen once, outside it.
 #include "kernels/nvlink/calib/calib_probe.cuh"
 #include "kernels/nvlink/calib/flag_ping_pong.cuh"
@@ -38,12 +40,31 @@ struct Volatile : OwnAtomic {
   static __device__ int load(const int* p) { return ptx::ld_volatile(p); }
 };
 
+// One side's accesses ordered, the other's relaxed.
+template <class StoreFlag, class LoadFlag>
+struct Split : OwnAtomic {
+  static __device__ void store(int* p, int v) { StoreFlag::store(p, v); }
+  static __device__ int load(const int* p) { return LoadFlag::load(p); }
+};
+
 template <class Flag>
 __device__ void ping_pong(bool own_atomic, int* mine, int* theirs, int iters, bool initiator) {
   if (own_atomic) {
     flag_ping_pong<Flag, true>(mine, theirs, iters, initiator);
   } else {
     flag_ping_pong<Flag, false>(mine, theirs, iters, initiator);
+  }
+}
+
+template <class Ordered, class Relaxed>
+__device__ void ping_pong_ordered(int inflight, int* mine, int* theirs, int iters, bool initiator) {
+  const bool own_atomic = inflight & kFlagProbeOwnAtomic;
+  if (inflight & kFlagProbeStoreRelaxed) {
+    ping_pong<Split<Relaxed, Ordered>>(own_atomic, mine, theirs, iters, initiator);
+  } else if (inflight & kFlagProbeLoadRelaxed) {
+    ping_pong<Split<Ordered, Relaxed>>(own_atomic, mine, theirs, iters, initiator);
+  } else {
+    ping_pong<Ordered>(own_atomic, mine, theirs, iters, initiator);
   }
 }
 
@@ -59,9 +80,13 @@ __global__ void flag_probe(CalibProbeArgs a) {
   if (threadIdx.x == 0) {
     switch (flavour) {
       case kFlagRelaxedSys: ping_pong<RelaxedSys>(own_atomic, mine, theirs, a.per_thread, initiator); break;
-      case kFlagReleaseAcquireSys: ping_pong<ReleaseAcquireSys>(own_atomic, mine, theirs, a.per_thread, initiator); break;
+      case kFlagReleaseAcquireSys:
+        ping_pong_ordered<ReleaseAcquireSys, RelaxedSys>(a.inflight, mine, theirs, a.per_thread, initiator);
+        break;
       case kFlagRelaxedGpu: ping_pong<RelaxedGpu>(own_atomic, mine, theirs, a.per_thread, initiator); break;
-      case kFlagReleaseAcquireGpu: ping_pong<ReleaseAcquireGpu>(own_atomic, mine, theirs, a.per_thread, initiator); break;
+      case kFlagReleaseAcquireGpu:
+        ping_pong_ordered<ReleaseAcquireGpu, RelaxedGpu>(a.inflight, mine, theirs, a.per_thread, initiator);
+        break;
       default: ping_pong<Volatile>(own_atomic, mine, theirs, a.per_thread, initiator); break;
     }
   }
