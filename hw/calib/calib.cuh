@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "kernels/nvlink/calib/flag_ping_pong.cuh"
+#include "flag_ping_pong.cuh"
 
 #define CALIB_CHECK(call)                                                                                   \
   do {                                                                                                      \

@@ -5,9 +5,9 @@
 // wait the poller adds 0 to its own flag by a relaxed GPU-scope atomic (rows *.own_atomic.*);
 // + 16 / + 32 with flavours 1 and 3: the store / the load relaxed, the release or the acquire
 // alone (thirty-first pass (s25-flag): which side pays the ordering's cost).
-// The loop is flag_ping_pong.cuh's, bench_flags' own; the flavour is chosen once, outside it.
+// The loop is hw/calib/flag_ping_pong.cuh's, bench_flags' own; the flavour is chosen once, outside it.
+#include "hw/calib/flag_ping_pong.cuh"
 #include "kernels/nvlink/calib/calib_probe.cuh"
-#include "kernels/nvlink/calib/flag_ping_pong.cuh"
 #include "symsim_launch.cuh"
 #include "symsim_ptx.cuh"
 

@@ -1,6 +1,6 @@
 #!/bin/bash
 # Session 25's s25-flag device question (carry: ["build-dev-s25f"], made by prepare.sh here), < 60 s:
-# 1. calib_probe mode 30 with the flag loop of kernels/nvlink/calib/flag_ping_pong.cuh (the flavour no
+# 1. calib_probe mode 30 with the flag loop of hw/calib/flag_ping_pong.cuh (the flavour no
 #    longer switched inside the poll loop), the 8 flag rows of hw/diff/s24f_set.json: the stored
 #    flag_probe.md rows measured the old loop;
 # 2. the release/acquire rows taken apart (hw/diff/s25f_set.json: the store or the load relaxed);

@@ -4,6 +4,8 @@
 // static store(int*, int), load(const int*) and own_atomic(int*): a template parameter, so
 // the loop holds only that flavour's accesses and no branch on it (a switch inside the loop
 // made mode 30's poll period longer on the GPU than bench_flags': thirty-first pass (s25-flag)).
+// Here, beside calib.cuh, because hw/calib is also built outside the tree (docs/includes.md);
+// flag_probe.cu includes it by its path from the root.
 #pragma once
 // __device__: CUDA's runtime header under nvcc, the shim's (symsim/cuda/device.h) for the simulator.
 #if defined(__CUDACC__)
