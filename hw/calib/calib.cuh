@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "flag_ping_pong.cuh"
+
 #define CALIB_CHECK(call)                                                                                   \
   do {                                                                                                      \
     const cudaError_t calib_err_ = (call);                                                                  \
@@ -123,6 +125,16 @@ __device__ __forceinline__ int flag_load(const int* p) {
   if constexpr (kFlavour == 4) asm volatile("ld.volatile.global.b32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
   return v;
 }
+// flag_ping_pong's flavour policy over the accesses above.
+template <int kFlavour>
+struct AsmFlag {
+  static __device__ __forceinline__ void store(int* p, int v) { flag_store<kFlavour>(p, v); }
+  static __device__ __forceinline__ int load(const int* p) { return flag_load<kFlavour>(p); }
+  static __device__ __forceinline__ void own_atomic(int* p) {
+    int old = 0;
+    asm volatile("atom.relaxed.gpu.global.add.u32 %0, [%1], 0;" : "=r"(old) : "l"(p) : "memory");
+  }
+};
 inline const char* flavour_name(int f) {
   static const char* names[] = {"relaxed_sys", "release_acquire_sys", "relaxed_gpu", "release_acquire_gpu", "volatile"};
   return names[f];
@@ -136,16 +148,7 @@ inline const char* flavour_name(int f) {
 template <int kFlavour, bool kOwnAtomic = false>
 __device__ __forceinline__ void ping_pong(int* mine, int* theirs, int iters, bool initiator, uint64_t* elapsed_ns) {
   const uint64_t t0 = globaltimer_ns();
-  for (int i = 1; i <= iters; ++i) {
-    if (initiator) flag_store<kFlavour>(theirs, i);
-    if constexpr (kOwnAtomic) {
-      int old = 0;
-      asm volatile("atom.relaxed.gpu.global.add.u32 %0, [%1], 0;" : "=r"(old) : "l"(mine) : "memory");
-    }
-    while (flag_load<kFlavour>(mine) != i) {
-    }
-    if (!initiator) flag_store<kFlavour>(theirs, i);
-  }
+  flag_ping_pong<AsmFlag<kFlavour>, kOwnAtomic>(mine, theirs, iters, initiator);
   if (initiator) *elapsed_ns = globaltimer_ns() - t0;
 }
 

@@ -82,8 +82,8 @@ TEST(CodeCost, TheRoundsCodeAfterABulkWaitRunsInsideIt16k) {  // tma_store_code.
   EXPECT_NEAR(store_code_round_ns(16384, 0), 340.2, 34.02);
 }
 
-TEST(CodeCost, WithoutTheRuleTheRoundPaysItsCodeAfterTheWait) {
-  EXPECT_NEAR(store_code_round_ns(1024, 0, {"platform.sm.code_after_bulk_wait_ns=0"}), 131.0, 1.0);
+TEST(CodeCost, WithoutTheRuleTheRoundPaysItsCodeAfterTheWait) {  // 131.0 at the weak-store window's 50 ns
+  EXPECT_NEAR(store_code_round_ns(1024, 0, {"platform.sm.code_after_bulk_wait_ns=0"}), 125.6, 1.0);
 }
 
 TEST(CodeCost, OnlyTheCodeRightAfterTheWaitIsInside) {
@@ -109,12 +109,14 @@ double plain_store_rows_ns(int warps, int ctas, int rows, std::vector<std::strin
 // The loop's code between two of a thread's plain stores is a loop whose iterations do not wait
 // for each other: nvcc unrolls it and issues it back to back, sm.code_indep_insn_ns (1.045, row
 // code.imad_indep8.w1_ns) an instruction (twenty-second pass (s22-code)). Row
-// fresh.plain_store.l2.7168.512r.c4w4_ns 14,770 ns: 15,090 simulated.
+// fresh.plain_store.l2.7168.512r.c4w4_ns 14,770 ns: 14,940 simulated (15,090 at the weak-store
+// window's 50 ns, before the thirty-first pass (s25-flag)).
 TEST(CodeCost, CodeBetweenPlainStoresIssuesAtTheIndependentRate) {
   EXPECT_NEAR(plain_store_rows_ns(4, 4, 512), 14770, 1477);
 }
 
 TEST(CodeCost, AtTheDependentRateThePlainStoreRowIsSlow) {
-  // The same code at sm.code_insn_ns (2.387) an instruction: 17,390 ns, 1.18x the row.
-  EXPECT_GT(plain_store_rows_ns(4, 4, 512, {"platform.sm.code_indep_insn_ns=2.387"}), 1.15 * 14770);
+  // The same code at sm.code_insn_ns (2.387) an instruction: 16,590 ns, 1.12x the row (17,390 at
+  // the weak-store window's 50 ns, before the thirty-first pass (s25-flag)); 14,940 at the rule's rate.
+  EXPECT_GT(plain_store_rows_ns(4, 4, 512, {"platform.sm.code_indep_insn_ns=2.387"}), 1.10 * 14770);
 }

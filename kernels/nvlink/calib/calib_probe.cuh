@@ -65,6 +65,9 @@ enum CalibProbeMode : int {
   kProbeFlagPingPong = 30,
 };
 constexpr int kFlagProbeOwnAtomic = 8;  // mode 30's `inflight` bit: the poller's atom.add 0 on its flag before each wait
+// Mode 30's `inflight` bits for flavours 1 and 3 (release/acquire): the store relaxed (the acquire
+// poll alone), or the load relaxed (the release store alone), at the flavour's scope.
+constexpr int kFlagProbeStoreRelaxed = 16, kFlagProbeLoadRelaxed = 32;
 constexpr uint32_t kTmaCodeAfterWait = 1000;  // mode 27's `stride` from here: the code once per round, after the wait
 
 struct CalibProbeArgs {
@@ -100,7 +103,8 @@ int launch_dispatch_route_probe(int ctas, int threads, int smem_bytes, const Cal
 // Modes 14 and 15 with `stride` >= 1 << 16: the grid sync and signal-and-wait, release apart (sync_probe.cu).
 int launch_sync_probe(int ctas, int threads, const CalibProbeArgs& args);
 // Mode 30: `inflight` & 7 the ordering flavour (0 relaxed.sys, 1 release/acquire.sys, 2 relaxed.gpu,
-// 3 release/acquire.gpu, 4 volatile), + kFlagProbeOwnAtomic; two CTAs, flags in the window's first 256 B.
+// 3 release/acquire.gpu, 4 volatile), + kFlagProbeOwnAtomic, + kFlagProbeStoreRelaxed or
+// kFlagProbeLoadRelaxed (flavours 1, 3); two CTAs, flags in the window's first 256 B.
 int launch_flag_probe(const CalibProbeArgs& args);
 // Mode 22: `count` tokens of `bytes` each (x, then the receive buffer and recv_x of 16 B + `bytes`
 // messages, in the window); in `word` the barrier's workspace, then from this int the send
