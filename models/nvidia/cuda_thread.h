@@ -98,6 +98,10 @@ struct alignas(64) CudaThread {
   Ps bulk_open_ps = 0;
   bool bulk_open = false;
   Ps bulk_load_from_ps = 0;  // tma.load_after_store_ns: the next bulk load starts no sooner
+  // The thread's last bulk store: where its destination ended and when its bytes had all landed
+  // (a store that continues it while in flight is not unaligned there: tma.cpp).
+  uintptr_t bulk_store_end = 0;
+  Ps bulk_store_landed_ps = 0;
   Ps bulk_store_from_ps = 0;  // tma.store_gap_ns: the next bulk store issues no sooner
   std::vector<Ps> bulk_groups;
   uintptr_t last_poll_addr = 0;

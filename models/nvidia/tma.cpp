@@ -213,8 +213,14 @@ void tma_store(void* gmem_dst, const void* smem_src, uint32_t bytes, Site site) 
   // them (rows shim.copy_round_warp.*: the next load waits for the last store's bytes from about
   // its issue, not tma.store_gap_ns later). Else it holds the engine for tma.engine_ns at issue.
   // A store that starts or ends inside a 128 B line writes its bytes at a lower rate (rows
-  // shim.store_round_warp.l2.{7168,7184}.c1w{4,8}_ns, tma.store_unaligned_gbytes_per_s).
-  const bool unaligned = p.tma_store_unaligned_gbytes_per_s > 0 && unaligned_bulk(gmem_dst, bytes);
+  // shim.store_round_warp.l2.{7168,7184}.c1w{4,8}_ns, tma.store_unaligned_gbytes_per_s), unless
+  // it starts where the thread's last bulk store ended while that one is still in flight: the
+  // line they share is written whole (rows shim.store_round_warp.l2.{7184,7k}.c1w1_ns, one warp's
+  // 7184 B messages back to back: 118.5 ns a round, 117.5 for 7168 B; with 4 or 8 warps each
+  // message's neighbours are other warps' and the rate is 45.5 GB/s; docs/hw-accuracy.md,
+  // thirty-first pass (s25-store)).
+  const bool continues = t.bulk_store_end == a && t.bulk_store_landed_ps > t.local_ps;
+  const bool unaligned = p.tma_store_unaligned_gbytes_per_s > 0 && unaligned_bulk(gmem_dst, bytes) && !continues;
   const double write_gbytes_per_s = unaligned ? p.tma_store_unaligned_gbytes_per_s : p.sm_store_gbytes_per_s;
   const Ps write_ps = transfer_ps(bytes, write_gbytes_per_s);
   const bool holds = p.tma_store_holds_engine != 0;
@@ -234,6 +240,8 @@ void tma_store(void* gmem_dst, const void* smem_src, uint32_t bytes, Site site) 
   t.order.bulk.add({a, a + bytes, last,
                     {WriterKind::Tma, gpu, static_cast<int>(t.cta->index), static_cast<int>(t.tid), site.file, site.line}});
   t.bulk_open = true;
+  t.bulk_store_end = a + bytes;
+  t.bulk_store_landed_ps = last;
   t.bulk_open_ps = std::max(t.bulk_open_ps, last);
   s.advance(t, ns_to_ps(p.tma_store_issue_ns));
 }

@@ -96,6 +96,17 @@ TEST(ShimSteps, UnalignedStoresWithoutTheRate) {  // the h200 with the store rat
                        "platform.tma.store_unaligned_gbytes_per_s=0"}), 457.9, 1.0);
 }
 
+// Thirty-first pass (s25-store): one warp's 7184 B messages back to back (message k at k x 7184),
+// each store starting where the warp's last one, still in flight, ended: their shared line is
+// written whole, so the stores go at the aligned rate (the model gave 160.4 ns before, 1.35x).
+TEST(ShimSteps, OneWarpsBackToBackUnalignedStoresAtTheAlignedRate) {  // shim.store_round_warp.l2.7184.c1w1_ns 118.5
+  EXPECT_NEAR(step_ns({"kernel.args.mode=20", "kernel.args.bytes=7184"}), 118.5, 11.9);
+}
+
+TEST(ShimSteps, OneWarpsAlignedStoresUnchanged) {  // shim.store_round_warp.l2.7168.c1w1_ns 117.5; the model 116.2 before
+  EXPECT_NEAR(step_ns({"kernel.args.mode=20", "kernel.args.bytes=7168"}), 116.2, 0.5);
+}
+
 // Twentieth pass (s21-route): a row bulk-loaded from whole lines to 16 B into a line of shared
 // memory (dispatch's header before it) takes the engine as an unaligned one
 // (tma.load_shifted_unaligned): mode 29's routing probe, bare round, four warps of one SM.

@@ -7,7 +7,8 @@
 //   2 plain 16 B stores by the warp's lanes, 3 bulk loads (the warp waits on the mbarrier),
 //   4 plain 16 B loads by the warp's lanes, 5 bulk stores each followed by two plain 4 B stores
 //   to `word` (pull's source words right after its row's store); + 8: the shared buffers the
-//   bulk stores send are filled with varied bytes first (else never written).
+//   bulk stores send are filled with varied bytes first (else never written). + 16 or + 32:
+//   store_order_probe below.
 // Thread 0 of each CTA times its CTA with clock64.
 #include "kernels/nvlink/calib/calib_probe.cuh"
 #include "symsim_launch.cuh"
@@ -70,8 +71,59 @@ __global__ void fresh_rows_probe(CalibProbeArgs a) {
   if (thread == 0) a.cycles[blockIdx.x] = static_cast<unsigned long long>(clock64() - t0);
 }
 
+// Session 25's device questions on one warp's stores (mode 23 with `inflight` + 16 or + 32; a
+// kernel of its own, so that fresh_rows_probe's rows keep their code): `inflight` & 7 is 1, 2 or
+// 5 as there. + 16: no `__syncwarp` after each row (does the GPU's WARPSYNC wait for the warp's
+// stores to land? rows fresh.plain_store.*.c1w1, fresh.bulk_store_words.*.c1w1); + 32 (bulk
+// stores): mode 20's order, every lane waits, `__syncwarp`, lane 0 fences and stores, every lane
+// commits (rows shim.store_round_warp.l2.7168.c1w1.n512 114 ns a row, fresh.bulk_store.*.c1w1 153);
+// with `inflight` & 7 of 2 or 5, + 32 runs fresh_rows_probe's loop here (this kernel's control).
+__global__ void store_order_probe(CalibProbeArgs a) {
+  SYMSIM_EXTERN_SHARED(uint8_t, smem);
+  const uint32_t thread = threadIdx.x, lane = thread % 32, warp = thread / 32;
+  const int warps_all = static_cast<int>(gridDim.x * (blockDim.x / 32));
+  const int me = static_cast<int>(blockIdx.x * (blockDim.x / 32) + warp);
+  const uint8_t* bufs = smem + kCalibProbeMbarBytes + static_cast<size_t>(warp) * 2 * a.bytes;
+  const bool row_sync = !(a.inflight & 16), round_order = a.inflight & 32;
+  const int op = a.inflight & 7;
+  __syncthreads();
+  const long long t0 = clock64();
+  int k = 0;
+  for (int r = me; r < a.per_thread; r += warps_all, ++k) {
+    uint8_t* row = a.buf + static_cast<uint64_t>(r) * a.bytes;
+    const uint8_t* buf = bufs + (k & 1) * a.bytes;
+    if (op == 2) {
+      const int4 v = make_int4(r, 1, 2, static_cast<int>(lane));
+      for (uint32_t i = lane * 16; i < a.bytes; i += 32 * 16) ptx::st_na(reinterpret_cast<int4*>(row + i), v);
+    } else if (round_order && op == 1) {
+      ptx::tma_store_wait<1>();
+      __syncwarp();
+      if (lane == 0) {
+        ptx::tma_store_fence();
+        ptx::tma_store_1d(row, buf, a.bytes);
+      }
+      ptx::tma_store_commit();
+    } else if (lane == 0) {
+      ptx::tma_store_wait<1>();
+      ptx::tma_store_fence();
+      ptx::tma_store_1d(row, buf, a.bytes);
+      ptx::tma_store_commit();
+      if (op == 5) {
+        ptx::st_na(a.word + 2 * r, 0);
+        ptx::st_na(a.word + 2 * r + 1, r);
+      }
+    }
+    if (row_sync) __syncwarp();
+  }
+  if (lane == 0) ptx::tma_store_wait<0>();
+  __syncthreads();
+  if (thread == 0) a.cycles[blockIdx.x] = static_cast<unsigned long long>(clock64() - t0);
+}
+
 }  // namespace
 
 int launch_fresh_rows_probe(int ctas, int threads, int smem_bytes, const CalibProbeArgs& args) {
+  if (args.inflight & 48)
+    return SYMSIM_LAUNCH(store_order_probe, dim3(ctas), dim3(threads), static_cast<size_t>(smem_bytes), nullptr, args);
   return SYMSIM_LAUNCH(fresh_rows_probe, dim3(ctas), dim3(threads), static_cast<size_t>(smem_bytes), nullptr, args);
 }
