@@ -20,7 +20,6 @@ class LruLineSet {
   bool touch(uint64_t line);
   bool holds(uint64_t line) const { return find(line) != kNone; }
   uint64_t size() const { return m_nodes.size(); }
-  uint64_t capacity() const { return m_capacity; }
   // The `n` least recently used lines leave (all of them when n >= size()).
   void drop_oldest(uint64_t n);
 
