@@ -102,6 +102,7 @@ struct alignas(64) CudaThread {
   // (a store that continues it while in flight is not unaligned there: tma.cpp).
   uintptr_t bulk_store_end = 0;
   Ps bulk_store_landed_ps = 0;
+  Ps bulk_store_issue_ps = 0;  // when it was issued (tma.load_after_store_issue_ns)
   Ps bulk_store_from_ps = 0;  // tma.store_gap_ns: the next bulk store issues no sooner
   std::vector<Ps> bulk_groups;
   uintptr_t last_poll_addr = 0;

@@ -242,6 +242,7 @@ void tma_store(void* gmem_dst, const void* smem_src, uint32_t bytes, Site site) 
   t.bulk_open = true;
   t.bulk_store_end = a + bytes;
   t.bulk_store_landed_ps = last;
+  t.bulk_store_issue_ps = t.local_ps;
   t.bulk_open_ps = std::max(t.bulk_open_ps, last);
   s.advance(t, ns_to_ps(p.tma_store_issue_ns));
 }
@@ -270,8 +271,14 @@ void tma_wait(uint32_t pending, Site site) {
   // The code up to its next operation runs inside the wait, up to sm.code_after_bulk_wait_ns
   // (code_cost.cpp; this_thread() clears it at that operation).
   t.code_paid_by_wait_ps = std::min(waited_ps, ns_to_ps(this_system().params().sm_code_after_bulk_wait_ns));
-  const double after_store_ns = this_system().params().tma_load_after_store_ns;
-  if (drop > 0 && t.bulk_groups.empty() && after_store_ns > 0) t.bulk_load_from_ps = t.local_ps + ns_to_ps(after_store_ns);
+  const auto& p = this_system().params();
+  // The next bulk load starts tma.load_after_store_ns after this wait, and no sooner than
+  // tma.load_after_store_issue_ns after the last store's issue: small rounds whose store lands
+  // early still pay the floor (rows shim.copy_round{,_read,_2buf,_other}.l2.{1k,4k}.c1w1_ns read
+  // 481-484 ns at 1 KiB and 4 KiB alike; docs/hw-accuracy.md, thirty-second pass (s26-copy)).
+  if (drop > 0 && t.bulk_groups.empty() && (p.tma_load_after_store_ns > 0 || p.tma_load_after_store_issue_ns > 0))
+    t.bulk_load_from_ps = std::max(t.local_ps + ns_to_ps(p.tma_load_after_store_ns),
+                                   t.bulk_store_issue_ps + ns_to_ps(p.tma_load_after_store_issue_ns));
   // Landed stores no longer need ordering; with no group left in flight none are pending.
   t.order.bulk.prune(now_ps());
   if (t.bulk_groups.empty() && !t.bulk_open) t.order.bulk.clear();

@@ -65,7 +65,28 @@ TEST(ShimSteps, CombinesSendStep7kLoadsLaterAfterItsStoresWait) {  // shim.copy_
 // nineteenth pass's jump fit (the loop's code); 471.0 with the twentieth's
 // sm.code_after_bulk_wait_ns (the code right after the step's wait_group runs inside it).
 TEST(ShimSteps, CombinesSendStep7kWithoutTheRule) {
-  EXPECT_NEAR(step_ns({"kernel.args.mode=11", "kernel.args.bytes=7168", "platform.tma.load_after_store_ns=0"}), 471.0, 1.0);
+  EXPECT_NEAR(step_ns({"kernel.args.mode=11", "kernel.args.bytes=7168", "platform.tma.load_after_store_ns=0",
+                       "platform.tma.load_after_store_issue_ns=0"}),
+              471.0, 1.0);
+}
+
+// Thirty-second pass (s26-copy): the same step at 1 KiB takes the GPU as long as at 4 KiB (rows
+// shim.copy_round.l2.{1k,4k}.c1w1_ns 481.4 / 481.5): the load after the store's wait starts no
+// sooner than tma.load_after_store_issue_ns (228 ns) after the store's issue.
+TEST(ShimSteps, CombinesSendStep1kLoadsNoSoonerThanTheFloorAfterItsStore) {  // shim.copy_round.l2.1k.c1w1_ns 481.4
+  EXPECT_NEAR(step_ns({"kernel.args.mode=11", "kernel.args.bytes=1024"}), 481.4, 48.1);
+}
+
+// Without the floor the 1 KiB round is the 7 KiB one less its bytes' time (397.2 ns, 0.83 of the row).
+TEST(ShimSteps, CombinesSendStep1kWithoutTheFloor) {
+  EXPECT_NEAR(step_ns({"kernel.args.mode=11", "kernel.args.bytes=1024", "platform.tma.load_after_store_issue_ns=0"}),
+              397.2, 1.0);
+}
+
+// The floor does not reach a 7 KiB round: its store lands later than the floor; the round is
+// 524.2 ns with it as without it (row shim.copy_round.l2.7168.c1w1_ns 509.6).
+TEST(ShimSteps, CombinesSendStep7kIsNotHeldByTheFloor) {
+  EXPECT_NEAR(step_ns({"kernel.args.mode=11", "kernel.args.bytes=7168"}), 524.2, 0.5);
 }
 
 // Seventh pass: bulk copies that start or end inside a 128 B line (dispatch's 7184 B messages)
