@@ -47,12 +47,6 @@ constexpr uint64_t kFaultsPerBudgetCheck = 256;
 constexpr uint64_t kEvictBatchPages = 256;
 // A page with its nonzero bytes spread wider than this stays mapped (saving it would save little).
 constexpr uintptr_t kMaxSavedBytes = 1024;
-// The memory one page-table page maps. A ring's pages are alone in their span (a ring is 2 MiB,
-// and each holds a few WQEs or CQEs at its start), so every ring touched costs a page-table page
-// of its own: 1.1 GiB of them at EP 256. Handing back the whole span, when the page evicted is
-// the only one mapped there, lets the kernel free that table too (Linux 6.14's PT_RECLAIM frees an
-// empty table under a MADV_DONTNEED that covers all of it; older kernels keep it, as before).
-constexpr uintptr_t kSpanBytes = uintptr_t{2} << 20;
 
 struct Saved {
   uint16_t offset = 0;  // of the first nonzero byte
@@ -68,14 +62,6 @@ struct Range {
   // the range were handed back as zero (forget), or a page listed twice was evicted. Only those
   // are looked up with mincore before eviction (one system call each: 5% of EP 256's kernel time).
   uint64_t unsure_below = 0;
-  // Pages the handler mapped in each kSpanBytes span (from span_base), less those evicted while
-  // known to be mapped: never below the pages mapped there (a page handed back by forget, or
-  // evicted from an unsure entry, is not subtracted). A span whose count is 1 when its known page
-  // is evicted holds that page only, and is handed back whole. Off (spans_ok false) for a range
-  // that had pages mapped before it was watched, or one where a page was found mapped already.
-  uintptr_t span_base = 0;
-  std::vector<uint16_t> span_pages;
-  bool spans_ok = false;
 };
 
 // A page the handler mapped, numbered in the order it was mapped.
@@ -159,26 +145,10 @@ bool save(Store& s, Range& range, uintptr_t page, bool unsure) {
   return true;
 }
 
-uint16_t& span_count(Range& range, uintptr_t page) { return range.span_pages[(page - range.span_base) / kSpanBytes]; }
-
-// What to hand back for an evicted page: the page, or its whole span when that holds nothing else.
-iovec eviction_of(Store& s, Range& range, uintptr_t page, bool unsure) {
-  const iovec one{reinterpret_cast<void*>(page), kPageBytes};
-  if (unsure) return one;  // perhaps listed twice: its count stays (too high is safe)
-  uint16_t& count = span_count(range, page);
-  const uintptr_t span = page & ~(kSpanBytes - 1);
-  const bool whole = range.spans_ok && count == 1 && span >= range.begin && span + kSpanBytes <= range.end;
-  if (count > 0) --count;
-  if (!whole) return one;
-  ++s.stats.spans_freed;
-  return {reinterpret_cast<void*>(span), kSpanBytes};
-}
-
 // Evicts the oldest mapped pages: their bytes saved, then handed back in one call.
 void evict_oldest(Store& s) {
   iovec* pages = g_evicting;
   size_t n = 0;
-  uint64_t bytes = 0;
   const uint64_t batch = std::clamp<uint64_t>(s.budget_pages / 4, 1, kEvictBatchPages);
   for (uint64_t i = 0; i < batch && !s.mapped.empty(); ++i) {
     const Mapped m = s.mapped.front();
@@ -191,15 +161,14 @@ void evict_oldest(Store& s) {
     --range->mapped_pages;
     const bool unsure = m.number < range->unsure_below;
     if (!save(s, *range, m.page, unsure)) continue;
-    pages[n] = eviction_of(s, *range, m.page, unsure);
-    bytes += pages[n++].iov_len;
+    pages[n++] = {reinterpret_cast<void*>(m.page), kPageBytes};
     // A page dropped and mapped again is listed twice: its later entry must not take it as mapped.
     if (unsure) range->unsure_below = s.mapped_count;
   }
   if (n == 0) return;
-  if (s.pidfd < 0 || syscall(SYS_process_madvise, s.pidfd, pages, n, MADV_DONTNEED, 0) != static_cast<long>(bytes)) {
+  if (s.pidfd < 0 || syscall(SYS_process_madvise, s.pidfd, pages, n, MADV_DONTNEED, 0) != static_cast<long>(n * kPageBytes)) {
     for (size_t i = 0; i < n; ++i)
-      if (madvise(pages[i].iov_base, pages[i].iov_len, MADV_DONTNEED) != 0) fail("madvise failed");
+      if (madvise(pages[i].iov_base, kPageBytes, MADV_DONTNEED) != 0) fail("madvise failed");
   }
   s.stats.evicted += n;
 }
@@ -220,11 +189,7 @@ void map_page(Store& s, Range& range, uintptr_t page) {
   if (ioctl(s.uffd, UFFDIO_COPY, &copy) != 0) {
     if (errno != EEXIST) fail("UFFDIO_COPY failed");
     range.unsure_below = s.mapped_count + 1;  // mapped already, perhaps listed: its entries ask
-    range.spans_ok = false;                   // mapped by whom? the counts may be short
   }
-  uint16_t& count = span_count(range, page);
-  if (count < UINT16_MAX) ++count;
-  else range.spans_ok = false;
   s.mapped.push_back({page, s.mapped_count++});
   ++range.mapped_pages;
   ++s.stats.faults;
@@ -291,11 +256,9 @@ void print_stats() {
     return;
   }
   const Stats st = store().stats;
-  std::fprintf(stderr,
-               "symsim: cold pages: %llu faults, %llu of them restoring an evicted page, %llu evictions (%llu with "
-               "their page table's span)\n",
+  std::fprintf(stderr, "symsim: cold pages: %llu faults, %llu of them restoring an evicted page, %llu evictions\n",
                static_cast<unsigned long long>(st.faults), static_cast<unsigned long long>(st.restored),
-               static_cast<unsigned long long>(st.evicted), static_cast<unsigned long long>(st.spans_freed));
+               static_cast<unsigned long long>(st.evicted));
 }
 
 bool open_store(Store& s) {
@@ -340,13 +303,6 @@ Store& opened_store() {
   return s;
 }
 
-// True when no page of [base, base + size) is mapped (one mincore call): the handler maps them all then.
-bool nothing_mapped(uint8_t* base, uint64_t size_bytes) {
-  std::vector<unsigned char> present((size_bytes + kPageBytes - 1) / kPageBytes);
-  if (mincore(base, size_bytes, present.data()) != 0) return false;
-  return std::all_of(present.begin(), present.end(), [](unsigned char p) { return !(p & 1); });
-}
-
 }  // namespace
 
 bool watch(uint8_t* base, uint64_t size_bytes) {
@@ -365,9 +321,6 @@ bool watch(uint8_t* base, uint64_t size_bytes) {
   Range range;
   range.begin = reinterpret_cast<uintptr_t>(base);
   range.end = range.begin + size_bytes;
-  range.span_base = range.begin & ~(kSpanBytes - 1);
-  range.span_pages.assign((range.end - range.span_base + kSpanBytes - 1) / kSpanBytes, 0);
-  range.spans_ok = nothing_mapped(base, size_bytes);
   auto at = std::upper_bound(s.ranges.begin(), s.ranges.end(), range.begin,
                              [](uintptr_t x, const Range& r) { return x < r.begin; });
   s.ranges.insert(at, std::move(range));

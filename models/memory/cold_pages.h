@@ -34,7 +34,6 @@ struct Stats {
   uint64_t faults = 0;     // pages mapped by the handler
   uint64_t restored = 0;   // of those, pages mapped again with saved bytes
   uint64_t evicted = 0;    // pages handed back
-  uint64_t spans_freed = 0;  // of those, handed back with their whole 2 MiB span (its page table freed)
   uint64_t saved_bytes = 0;  // bytes held for evicted pages now
 };
 Stats stats();

@@ -4,7 +4,6 @@
 
 #include "sim/catalog/hazard_id.h"
 #include "sim/checkers/checker.h"
-#include "sim/checkers/chunked_vector.h"
 #include "models/core/page_multimap.h"
 
 namespace symsim {
@@ -34,7 +33,7 @@ class CoreWriteRaceChecker : public Checker {
   // A PE's GM writes since the last barrier, each kept once and filed by index under every 4 KiB
   // page it touches (a token row spans 2-4 pages: an index per page, not a copy of the write).
   struct PeWrites {
-    ChunkedVector<Write, 1024> writes;  // not a doubling vector: 66 MiB over 256 PEs at MoE EP 256
+    std::vector<Write> writes;
     PageMultimap<uint32_t> pages;
     uint64_t seq = 0;
   };

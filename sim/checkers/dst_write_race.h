@@ -4,7 +4,6 @@
 
 #include "sim/catalog/hazard_id.h"
 #include "sim/checkers/checker.h"
-#include "sim/checkers/chunked_vector.h"
 #include "sim/checkers/completion_knowledge.h"
 #include "models/core/page_multimap.h"
 #include "models/core/qp_table.h"
@@ -57,7 +56,7 @@ class DstWriteRaceChecker : public Checker {
   // The newest landing per (range, QP) on each destination PE, kept in one pool and filed
   // under every 4 KiB page it touches (an earlier write of the same QP to the same bytes is
   // ordered before it anyway). A WQE visits only the landings on its own pages.
-  ChunkedVector<Landing, 1024> m_pool;  // not a doubling vector: 64 MiB at MoE EP 256
+  std::vector<Landing> m_pool;
   std::vector<uint32_t> m_free;
   std::vector<PageMultimap<uint32_t>> m_pages;  // by destination PE
   // Landings complete and settled are forgotten by a sweep that looks at two pool entries per WQE.

@@ -131,30 +131,3 @@ TEST(ColdPages, ClearedListedPagesAreEvictedSafely) {
   if (after.faults == before.faults) GTEST_SKIP() << "userfaultfd is not available here: nothing was watched";
   EXPECT_GT(after.evicted - before.evicted, uint64_t{kPages});
 }
-
-// A page alone in its 2 MiB span (a ring's first page) is handed back with the whole span, so the
-// kernel may free its page table too; a span holding two mapped pages is handed back a page at a
-// time, and every page reads back its bytes either way.
-TEST(ColdPages, LonePagesGoWithTheirSpan) {
-  constexpr uint64_t kSpan = uint64_t{2} << 20;
-  constexpr int kSpans = 8;
-  SparseRegion region((kSpans + 1) * kSpan, true, "test.cold.spans");
-  region.watch_cold_pages();
-  const uint64_t budget = cold_pages::set_budget_pages(2);
-  const cold_pages::Stats before = cold_pages::stats();
-  const uintptr_t first = (reinterpret_cast<uintptr_t>(region.base()) + kSpan - 1) & ~(kSpan - 1);
-  auto page = [&](int span, int i) { return reinterpret_cast<uint8_t*>(first + span * kSpan + i * kPage); };
-  // Span 0 holds pages 0 and 1, every other span its page 0 only.
-  for (int span = 0; span < kSpans; ++span) std::memcpy(page(span, 0), pattern(span).data(), kPage);
-  std::memcpy(page(0, 1), pattern(kSpans).data(), kPage);
-  for (int round = 0; round < 3; ++round) {
-    for (int span = kSpans - 1; span >= 0; --span)
-      ASSERT_EQ(std::memcmp(page(span, 0), pattern(span).data(), kPage), 0) << "span " << span << " round " << round;
-    ASSERT_EQ(std::memcmp(page(0, 1), pattern(kSpans).data(), kPage), 0) << "round " << round;
-  }
-  const cold_pages::Stats after = cold_pages::stats();
-  cold_pages::set_budget_pages(budget);
-  if (after.faults == before.faults) GTEST_SKIP() << "userfaultfd is not available here: nothing was watched";
-  EXPECT_GT(after.spans_freed - before.spans_freed, uint64_t{kSpans});
-  EXPECT_LT(after.spans_freed - before.spans_freed, after.evicted - before.evicted);  // span 0's go a page at a time
-}
