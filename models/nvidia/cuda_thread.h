@@ -91,6 +91,7 @@ struct alignas(64) CudaThread {
   // operation other than a strong load of that word or a clock read waits for it (use_loads).
   uintptr_t rmw_word = 0;
   uint32_t poll_loop_polls = 0;  // strong loads of one word in a row (0: the loop's first)
+  bool poll_phase_set = false;   // mem.poll_phase_once: the thread's poll loops have their phase
   uintptr_t own_rmw_words[2] = {0, 0};  // the words of its last two atomics / reds, latest first
   Ps rmw_back_ps = 0;
   // TMA bulk store groups: completion time of each committed group, oldest first, and the

@@ -59,6 +59,8 @@ struct NvidiaParams {
   double acquire_load_ns = 0;      // an acquire load's CCTL.IVALL: the thread's next instruction waits this long after its return
   double acquire_sys_load_ns = 0;  // ... of a system-scope acquire load (ld.acquire.sys)
   double poll_phase_ns = 0;        // a GPU-scope acquire poll loop's second poll: this x CTA index / CTAs later
+  double poll_phase_once = 0;      // 1: only in the thread's first such loop of the launch; later loops keep the phase
+  double acquire_gpu_last_rmw = 0;  // 1: a GPU-scope acquire load pays for the word of the thread's last atomic only
   double acquire_on_change = 0;    // 1: a GPU-scope acquire poll that reads another value than the thread's last poll of the word pays too
   // Atomics at the L2.
   double atomic_unit_ns = 0;           // a returning atomic above a load's L2 round trip

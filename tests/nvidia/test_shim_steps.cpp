@@ -345,7 +345,8 @@ TEST(ShimSteps, GridSyncsPollOverlapsTheArrivalsAtomic) {
 }
 
 // Twenty-eighth pass (s23-sync): the pollers that are not the last arrival spread over their poll
-// period (mem.poll_phase_ns 225), as the GPU's do: 4 CTAs 804.2 ns (in step: 655.1).
+// period, as the GPU's do: 4 CTAs 804.2 ns (in step: 655.1); since the thirty-second pass
+// (s26-phases, mem.poll_phase_once, tests/nvidia/test_poll_phase.cpp) 736.6.
 TEST(ShimSteps, GridSyncsPollersSpreadOverThePollPeriod) {  // shim.grid_sync.relaxed.c4_ns 774.5
   EXPECT_NEAR(sync_ns(14, 3, "kernel.blocks=4"), 774.5, 77.5);
 }
