@@ -83,9 +83,10 @@ void mbar_init_fence() {
   t.local_ps += ns_to_ps(this_system().params().sm_mbar_init_fence_ns);
 }
 
-void syncwarp_all(uint32_t mask, Site site) {
-  this_thread().syncwarp_all = true;
-  warp_op(WarpOp::Sync, mask, 0, 0, 32, site);
+void next_syncwarp_all() {
+  CudaThread* t = g_running.thread;
+  if (!t) throw_outside_kernel();
+  t->syncwarp_all = true;
 }
 
 uint32_t live_lanes() {

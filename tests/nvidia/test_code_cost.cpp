@@ -129,6 +129,6 @@ TEST(CodeCost, AtTheDependentRateThePlainStoreRowIsSlow) {
   // (14,940 at the rule's rate) while each warp's __syncwarp waited for its stores to land; since
   // the thirty-second pass (s26-bulk) the loop's WARPSYNC.ALL waits for them to leave the SM only,
   // the four warps keep the write path busy at either rate (14,990 against 14,750), and the rate
-  // shows in one warp's row: 10,650 ns against 6,735 (row fresh.plain_store.l2.7168.32r.c1w1_ns).
-  EXPECT_GT(plain_store_rows_ns(1, 1, 32, {"platform.sm.code_indep_insn_ns=2.387"}), 1.5 * 6735);
+  // shows in one warp's row: 11,010 ns against 7,107 (row fresh.plain_store.l2.7168.32r.c1w1_ns, 7,731 on the GPU).
+  EXPECT_GT(plain_store_rows_ns(1, 1, 32, {"platform.sm.code_indep_insn_ns=2.387"}), 1.5 * 7107);
 }
