@@ -91,6 +91,7 @@ struct alignas(64) CudaThread {
   // operation other than a strong load of that word or a clock read waits for it (use_loads).
   uintptr_t rmw_word = 0;
   uint32_t poll_loop_polls = 0;  // strong loads of one word in a row (0: the loop's first)
+  bool poll_phase_set = false;   // mem.poll_phase_once: the thread's poll loops have their phase
   uintptr_t own_rmw_words[2] = {0, 0};  // the words of its last two atomics / reds, latest first
   Ps rmw_back_ps = 0;
   // TMA bulk store groups: completion time of each committed group, oldest first, and the
@@ -103,6 +104,10 @@ struct alignas(64) CudaThread {
   uintptr_t bulk_store_end = 0;
   Ps bulk_store_landed_ps = 0;
   Ps bulk_store_issue_ps = 0;  // when it was issued (tma.load_after_store_issue_ns)
+  // When the bytes of its plain and bulk stores have all left the SM (their turn on the write
+  // path done): what a __syncwarp its SASS runs as WARPSYNC.ALL waits for (ptx::syncwarp_all).
+  Ps writes_out_ps = 0;
+  bool syncwarp_all = false;  // its next __syncwarp is one (set by ptx::syncwarp_all)
   Ps bulk_store_from_ps = 0;  // tma.store_gap_ns: the next bulk store issues no sooner
   std::vector<Ps> bulk_groups;
   uintptr_t last_poll_addr = 0;

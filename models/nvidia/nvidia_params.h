@@ -22,6 +22,7 @@ struct NvidiaParams {
   double sm_shfl_indep_ns = 0;     // a shuffle of the warp's last shuffle's operands: issue after it
   double sm_vote_ns = 0;           // ... a vote's (ballot, any, all, reduce)
   double sm_syncwarp_ns = 0;       // __syncwarp release after the last lane arrives
+  double sm_syncwarp_all_ns = 0;   // a __syncwarp run as WARPSYNC.ALL: after the lane's stores have left the SM
   // The SM's issue time per warp instruction (its warps share it): integer work, shuffles, votes.
   double sm_issue_slot_ns = 0;
   double sm_shfl_slot_ns = 0;
@@ -59,6 +60,8 @@ struct NvidiaParams {
   double acquire_load_ns = 0;      // an acquire load's CCTL.IVALL: the thread's next instruction waits this long after its return
   double acquire_sys_load_ns = 0;  // ... of a system-scope acquire load (ld.acquire.sys)
   double poll_phase_ns = 0;        // a GPU-scope acquire poll loop's second poll: this x CTA index / CTAs later
+  double poll_phase_once = 0;      // 1: only in the thread's first such loop of the launch; later loops keep the phase
+  double acquire_gpu_last_rmw = 0;  // 1: a GPU-scope acquire load pays for the word of the thread's last atomic only
   double acquire_on_change = 0;    // 1: a GPU-scope acquire poll that reads another value than the thread's last poll of the word pays too
   // Atomics at the L2.
   double atomic_unit_ns = 0;           // a returning atomic above a load's L2 round trip

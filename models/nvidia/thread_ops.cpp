@@ -238,6 +238,11 @@ void track_load(CudaThread& t, GpuScheduler& s, Ps returns_ps) {
 // System-scope polls keep their step: no row measures their spread (at 225 ns on them the
 // receive polls of ll_dispatch_ep16 shift so that test LowLatencyDispatch.CountsOnTheDataQp...
 // reports a flag_before_data on a count read by a poll).
+// With mem.poll_phase_once the delay is paid in a thread's first such loop only. A CTA's poll
+// loop keeps its phase from one grid sync to the next (each CTA leaves at its own poll and
+// arrives again the same code later), the last arrival is the CTA just behind the last one in
+// phase, and the others' waits then average (c - 1) / c of the poll period whatever the spread:
+// rows shim.grid_sync.{,probe.}c{2,4,16,32}_ns, docs/hw-accuracy.md, thirty-second pass (s26-phases).
 Ps poll_phase_ps(const CudaThread& t, const NvidiaParams& p) {
   if (p.poll_phase_ns <= 0 || t.cta == nullptr || t.cta->launch == nullptr) return 0;
   return ns_to_ps(p.poll_phase_ns * t.cta->index / t.cta->launch->grid.count());
@@ -252,8 +257,12 @@ Ps poll_phase_ps(const CudaThread& t, const NvidiaParams& p) {
 // shim.dispatch_phases.*.p3_ns leave 10% (docs/hw-accuracy.md, twenty-eighth pass (s23-sync)).
 // System-scope polls keep the own-word rule: paying on the change, app row
 // litmus_mp_release_acquire goes 0.95 -> 1.25 (thirtieth pass (s24-flag)).
+// With mem.acquire_gpu_last_rmw 1 a GPU-scope load pays for its own word only behind the thread's
+// last atomic (the grid sync's poll): dispatch's count read after the grid sync, of the word its
+// slot atomic changed, does not (rows shim.dispatch_phases.*.p2_ns / p3_ns, thirty-second pass).
 bool acquire_paid(const CudaThread& t, uintptr_t a, uint64_t v, Scope scope, const NvidiaParams& p) {
-  if (t.own_rmw_words[0] == a || t.own_rmw_words[1] == a) return true;
+  if (t.own_rmw_words[0] == a) return true;
+  if (t.own_rmw_words[1] == a && (scope == Scope::Sys || p.acquire_gpu_last_rmw == 0)) return true;
   return p.acquire_on_change > 0 && scope != Scope::Sys && t.last_poll_addr == a && t.last_poll_value != v;
 }
 
@@ -313,7 +322,10 @@ void load(void* out, const void* addr, uint32_t bytes, Sem sem, Scope scope, Sit
   // behind the thread's own atomic (that one starts a loop).
   const bool repoll = strong && !behind_rmw && t.last_poll_addr == a;
   t.poll_loop_polls = repoll ? t.poll_loop_polls + 1 : 0;
-  if (strong && ptx::has_acquire(sem) && scope != Scope::Sys && t.poll_loop_polls == 1) t.local_ps += poll_phase_ps(t, sys.params());
+  if (strong && ptx::has_acquire(sem) && scope != Scope::Sys && t.poll_loop_polls == 1) {
+    if (sys.params().poll_phase_once == 0 || !t.poll_phase_set) t.local_ps += poll_phase_ps(t, sys.params());
+    t.poll_phase_set = true;
+  }
   // A strong load reads the owner's memory when the request gets there; a weak (data) load
   // is pipelined: modelled as reading at issue, and the thread goes on.
   Ps sample = strong ? t.local_ps + sys.one_way_ps(gpu, owner) : t.local_ps;
@@ -391,6 +403,7 @@ void store(void* addr, const void* value, uint32_t bytes, Sem sem, Scope scope, 
   if (queued > t.local_ps) s.sync_to(t, queued);
   sys.l2_access(addr, bytes);
   const Ps issue = std::max(t.local_ps, accepted);  // its bytes leave the SM
+  t.writes_out_ps = std::max(t.writes_out_ps, issue + transfer_ps(bytes, p.sm_store_gbytes_per_s));
   Landing l = sys.store_landing(gpu, owner, bytes, issue);
   Ps first = l.first_ps + sys.reorder_jitter_ps(owner != gpu);
   // A thread's writes to the same bytes land in program order (coherence).

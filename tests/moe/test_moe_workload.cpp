@@ -48,6 +48,35 @@ TEST(MoeWorkload, SameSeedSameRoutingOtherRankOrLaunchDiffers) {
   EXPECT_EQ(make_rank_input(w, 1, 0).x, make_rank_input(w, 1, 0).x);
 }
 
+// routing_of's pairs by expert rank: each rank's pairs of the routing, in pair order, exactly
+// those a scan of every pair finds (the dispatch check's order of slots depends on it).
+TEST(MoeWorkload, RoutingOfListsEachRanksPairsInOrder) {
+  const WorkloadSpec w = spec(1.2);
+  const Routing& r = routing_of(w, 5, 1);
+  EXPECT_EQ(r.topk_idx, make_routing(w, 5, 1).topk_idx);
+  ASSERT_EQ(r.rank_begin.size(), w.ep + 1);
+  for (uint32_t rank = 0; rank < w.ep; ++rank) {
+    std::vector<uint32_t> want;
+    for (uint32_t p = 0; p < w.tokens * w.top_k; ++p)
+      if (static_cast<uint32_t>(r.topk_idx[p]) / w.experts_per_rank == rank) want.push_back(p);
+    const std::vector<uint32_t> got(r.by_rank.begin() + r.rank_begin[rank], r.by_rank.begin() + r.rank_begin[rank + 1]);
+    EXPECT_EQ(got, want) << "rank " << rank;
+  }
+}
+
+// The expert popularity is kept for the last workload asked: another workload in between
+// changes nothing.
+TEST(MoeWorkload, RoutingIsTheSameWhateverWasAskedBefore) {
+  const WorkloadSpec a = spec(0), b = spec(1.2);
+  const std::vector<int32_t> first = make_routing(a, 2, 0).topk_idx;
+  WorkloadSpec c = spec(0);
+  c.seed = 8;
+  (void)make_routing(b, 2, 0);
+  (void)make_routing(c, 2, 0);
+  EXPECT_EQ(make_routing(a, 2, 0).topk_idx, first);
+  EXPECT_NE(make_routing(b, 2, 0).topk_idx, first);
+}
+
 // With a Zipf exponent the busiest expert gets far more than its uniform share.
 TEST(MoeWorkload, ZipfSkewsExpertLoad) {
   auto busiest = [](const WorkloadSpec& w) {

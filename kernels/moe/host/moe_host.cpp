@@ -85,9 +85,9 @@ void verify_dispatch(const WorkloadSpec& w, const MoeTiling& t, uint32_t launch)
     const Routing& r = routing_of(w, src, launch);
     // The tokens of `src` for each local expert, in the order they took slots there.
     for (std::vector<uint32_t>& toks : routed) toks.clear();
-    for (uint32_t p = 0; p < w.tokens * w.top_k; ++p) {
-      const uint32_t e = static_cast<uint32_t>(r.topk_idx[p]);
-      if (e / w.experts_per_rank == pe) routed[e % w.experts_per_rank].push_back(p / w.top_k);
+    for (uint32_t i = r.rank_begin[pe]; i < r.rank_begin[pe + 1]; ++i) {  // this rank's pairs, in pair order
+      const uint32_t p = r.by_rank[i];
+      routed[static_cast<uint32_t>(r.topk_idx[p]) % w.experts_per_rank].push_back(p / w.top_k);
     }
     for (uint32_t le = 0; le < w.experts_per_rank; ++le) {
       const std::vector<uint32_t>& toks = routed[le];

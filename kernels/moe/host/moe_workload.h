@@ -27,6 +27,11 @@ struct WorkloadSpec {
 struct Routing {
   std::vector<int32_t> topk_idx;    // [tokens][top_k], distinct experts per token
   std::vector<float> topk_weight;   // [tokens][top_k], positive, summing to ~1
+  // Filled by routing_of only: the pairs (token * top_k + k) whose expert lives on rank r are
+  // by_rank[rank_begin[r] .. rank_begin[r + 1]), in pair order. A rank's dispatch check reads
+  // its own pairs of every source instead of every pair (O(EP^2) pairs a run at large EP).
+  std::vector<uint32_t> rank_begin;  // [ep + 1]
+  std::vector<uint32_t> by_rank;     // [tokens * top_k]
 };
 Routing make_routing(const WorkloadSpec& w, uint32_t rank, uint32_t launch);
 // The same, generated once per process: every rank's host checks what every other rank sent,

@@ -1,0 +1,65 @@
+// The grid sync's cost by CTA count and dispatch's count read (docs/hw-accuracy.md, thirty-second
+// pass (s26-phases)). On the GPU a CTA's poll loop keeps its phase from one grid sync to the next,
+// so the last arrival rotates through the CTAs and the others' waits average (c - 1) / c of the
+// poll period: rows shim.grid_sync.{c2,c4,c16,c32}_ns 718.3 / 632.0 / 857.3 / 877.6 ns fit
+// 480 + P (c - 1) / c with P about 400. The h200 preset sets the phase once
+// (mem.poll_phase_once 1); a GPU-scope acquire pays for its own word behind the last atomic only
+// (mem.acquire_gpu_last_rmw 1).
+#include "tests/nvidia/nvidia_test_util.h"
+
+using namespace nvtest;
+
+namespace {
+
+// comm::grid_sync (calib_probe mode 14), 64 syncs: ns per sync.
+double grid_sync_ns(int ctas, const std::string& extra = "") {
+  std::vector<std::string> sets = {"platform=h200", "kernel.args.mode=14", "kernel.args.bytes=16",
+                                   "kernel.args.inflight=1", "kernel.args.warps=4", "kernel.args.count=64",
+                                   "kernel.args.window_kib=1", "kernel.args.hot=1", "kernel.blocks=" + std::to_string(ctas)};
+  if (!extra.empty()) sets.push_back(extra);
+  return calib_probe_value(sets);
+}
+
+// Dispatch's body at one PE, 4 CTAs x 4 warps, 8 tokens, up to the second grid sync (mode 22, p2).
+double dispatch_p2_ns(const std::string& extra = "") {
+  std::vector<std::string> sets = {"platform=h200", "kernel.args.mode=22", "kernel.args.bytes=7168",
+                                   "kernel.args.inflight=2", "kernel.args.warps=4", "kernel.args.count=8",
+                                   "kernel.args.window_kib=1024", "kernel.args.hot=0", "kernel.blocks=4"};
+  if (!extra.empty()) sets.push_back(extra);
+  return calib_probe_value(sets);
+}
+
+}  // namespace
+
+// The model's figures in the comments.
+
+TEST(PollPhase, GridSyncAt32CtasWaitsAbout31Of32Periods) {  // shim.grid_sync.c32_ns 877.6 (859.9)
+  EXPECT_NEAR(grid_sync_ns(32), 877.6, 87.8);
+}
+
+TEST(PollPhase, GridSyncAt16Ctas) {  // shim.grid_sync.c16_ns 857.3 (823.0)
+  EXPECT_NEAR(grid_sync_ns(16), 857.3, 85.7);
+}
+
+// With the delay on every loop's second poll (session 23's rule) a CTA that misses the flip by a
+// few ns pays a period and its delay: 1004 ns at 32 CTAs.
+TEST(PollPhase, DelayOnEveryLoopPaysAPeriodAndTheDelay) {
+  EXPECT_GT(grid_sync_ns(32, "platform.mem.poll_phase_once=0"), 877.6 * 1.1);
+}
+
+// The spread only sets the phases: any spread of about a period gives the same mean (823.0 at
+// 391 ns, 824 at 500).
+TEST(PollPhase, TheMeanWaitDoesNotHangOnTheSpread) {
+  EXPECT_NEAR(grid_sync_ns(16, "platform.mem.poll_phase_ns=500"), 823.0, 823.0 * 0.02);
+}
+
+// Sm 0's read of the send counter after the grid sync (its slot atomic changed the word two
+// atomics before) no longer pays mem.acquire_load_ns: 4,790 ns (the GPU 4,088; median reading 4,391).
+TEST(PollPhase, DispatchsCountReadAfterTheGridSyncDoesNotPay) {  // shim.dispatch_phases.fresh.8tok.h7168.p2_ns
+  EXPECT_LT(dispatch_p2_ns(), 4950);
+}
+
+// With the last two atomics' words at GPU scope too (before this pass) the read pays: 5,084 ns.
+TEST(PollPhase, DispatchsCountReadPaysWithTheLastTwoWords) {
+  EXPECT_GT(dispatch_p2_ns("platform.mem.acquire_gpu_last_rmw=0"), 4950);
+}
