@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "models/core/time.h"
+#include "models/nvidia/tma_engine_mva.h"
 
 namespace symsim::nv {
 
@@ -49,6 +50,7 @@ class SmUnit {
 
 struct SmPorts {
   SmUnit tma_engine;
+  TmaEngineMva tma_mva;  // the engine as a mean-value closed queue once threads share it (tma.engine_mva)
   SmUnit write_path;
   SmUnit atomic_issue;
 };

@@ -1,0 +1,54 @@
+#include "models/nvidia/tma_engine_mva.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "models/nvidia/sm_ports.h"
+
+namespace symsim::nv {
+
+double TmaEngineMva::queue_seen(uint32_t n, double away_per_engine) {
+  // Exact MVA in units of E: r_k = 1 + Q_{k-1}, X_k = k / (r_k + d), Q_k = X_k r_k.
+  double q = 0;
+  for (uint32_t k = 1; k < n; ++k) {
+    const double r = 1 + q;
+    q = static_cast<double>(k) * r / (r + away_per_engine);
+  }
+  return q;
+}
+
+double TmaEngineMva::queue_seen_at(double n, double away_per_engine) {
+  // Between two whole populations, linearly: the wait moves smoothly as threads' shares move.
+  const double lo = std::floor(n);
+  const double q_lo = queue_seen(static_cast<uint32_t>(lo), away_per_engine);
+  if (n <= lo) return q_lo;
+  return q_lo + (n - lo) * (queue_seen(static_cast<uint32_t>(lo) + 1, away_per_engine) - q_lo);
+}
+
+Ps TmaEngineMva::book(SmUnit& fifo, uint32_t tid, Ps ready_ps, Ps engine_ps) {
+  if (m_threads.size() <= tid) m_threads.resize(tid + 1);
+  Thread& th = m_threads[tid];
+  const bool first = !th.seen;
+  if (first) th.seen = true, ++m_count;
+  const double e = static_cast<double>(engine_ps);
+  m_all_engine_ps += e;
+  m_engine_sq_ps2 += e * (2 * th.engine_ps + e);  // (S + e)^2 - S^2
+  th.engine_ps += e;
+  if (m_count < 2 || first) {
+    const Ps start = fifo.reserve(ready_ps, engine_ps);
+    th.end_ps = std::max(th.end_ps, start + engine_ps);
+    return start;
+  }
+  m_away_ps += static_cast<double>(ready_ps > th.end_ps ? ready_ps - th.end_ps : 0);
+  m_engine_ps += static_cast<double>(engine_ps);
+  const double d = m_away_ps / m_engine_ps;
+  // The population: the threads' participation ratio by engine time, (sum S)^2 / sum S^2 (N warps
+  // alike: N; a lane that issued a few copies beside them a small part of one, not one).
+  const double n = std::max(1.0, m_all_engine_ps * m_all_engine_ps / m_engine_sq_ps2);
+  const Ps wait = static_cast<Ps>(static_cast<double>(engine_ps) * queue_seen_at(n, d) + 0.5);
+  const Ps start = std::max(ready_ps, th.end_ps) + wait;
+  th.end_ps = start + engine_ps;
+  return start;
+}
+
+}  // namespace symsim::nv

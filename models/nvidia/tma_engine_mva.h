@@ -1,0 +1,53 @@
+// The SM's TMA engine as a mean-value closed queue once two threads of its CTA share it
+// (tma.engine_mva; docs/hw-accuracy.md, thirty-second pass (s26-mva)).
+//
+// On the GPU the warps of one SM issuing bulk copies behave as a closed queue on its engine
+// (s25-route: 15 of 15 one-SM rows within 10% of its mean-value analysis). The model's warps
+// start in step; a FIFO engine with fixed copy times keeps them staggered (round max(N x E, one
+// warp)) and exact sharing keeps them in step (N x E + D): neither is the closed queue's mean,
+// which needs the copies' phases to vary, and varied copy times make the rows move with the
+// variation's phase (s26-route). Here a shared copy waits the closed queue's mean wait instead of
+// queueing: E x Q(N-1), Q from the exact MVA recursion over n = 1..N on the SM's counts (N the
+// threads that used the engine as their participation ratio by engine time, linear between
+// whole populations; D / E the ratio of their summed time away from the engine
+// between copies to their summed engine time). So every warp's round comes out at the closed queue's
+// mean whatever the warps' phases; no queue state, no random stream, nothing to fit.
+// A thread's first copy queues on the FIFO engine (warps do start together); one issuing thread
+// alone keeps the FIFO engine for every copy. State per SM (reset with its ports for each CTA).
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "models/core/time.h"
+
+namespace symsim::nv {
+
+class SmUnit;
+
+class TmaEngineMva {
+ public:
+  // The start on the engine of a copy of engine time `engine_ps` that thread `tid` of the SM's
+  // CTA is ready to issue at `ready_ps` (its wait included); `fifo` is the SM's FIFO engine.
+  Ps book(SmUnit& fifo, uint32_t tid, Ps ready_ps, Ps engine_ps);
+
+  // The closed queue's mean number at the engine seen by an arriving copy, Q(n - 1), for n
+  // threads whose time away from the engine is `away_per_engine` times their time on it.
+  static double queue_seen(uint32_t n, double away_per_engine);
+  // The same for a population between two whole ones (linear between them).
+  static double queue_seen_at(double n, double away_per_engine);
+
+ private:
+  struct Thread {
+    bool seen = false;
+    Ps end_ps = 0;  // when its last copy leaves the engine
+    double engine_ps = 0;  // its copies' engine time
+  };
+  std::vector<Thread> m_threads;
+  uint32_t m_count = 0;       // threads that used the engine
+  double m_away_ps = 0;       // summed time away from the engine between a thread's copies
+  double m_engine_ps = 0;     // summed engine time of those copies
+  double m_all_engine_ps = 0;  // every copy's engine time ...
+  double m_engine_sq_ps2 = 0;  // ... and the sum of each thread's total squared
+};
+
+}  // namespace symsim::nv

@@ -1,0 +1,86 @@
+// The SM's TMA engine as a mean-value closed queue (tma.engine_mva): one issuing thread keeps
+// the FIFO engine; once threads share it each one's round comes out at the closed queue's mean
+// (the exact MVA of hw/diff/route_closed_queue.py), whatever their phases; the same calls give
+// the same times and a new CTA's ports start over.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "models/nvidia/sm_ports.h"
+
+namespace {
+
+using symsim::Ps;
+using symsim::nv::SmPorts;
+using symsim::nv::TmaEngineMva;
+
+constexpr Ps kEnginePs = 235400;  // dispatch's round on the engine: 7168 B / 92.5 + 7184 B / 45.5 GB/s
+
+// hw/diff/route_engine_forms.py's `mva` column: c1w1 540.6 ns at 2 / 4 / 8 warps: 643 / 973 / 1883.
+TEST(TmaEngineMva, QueueSeenIsTheClosedQueuesMean) {
+  const double e = 235.4, d = 540.6 - 235.4;
+  const double expect[] = {643, 973, 1883};
+  const uint32_t warps[] = {2, 4, 8};
+  for (int i = 0; i < 3; ++i)
+    EXPECT_NEAR(e * (1 + TmaEngineMva::queue_seen(warps[i], d / e)) + d, expect[i], 1.0) << warps[i];
+  EXPECT_DOUBLE_EQ(TmaEngineMva::queue_seen(1, 0.5), 0.0);
+  EXPECT_NEAR(TmaEngineMva::queue_seen(5, 0.0), 4.0, 1e-12);  // saturated: every other thread queued
+}
+
+TEST(TmaEngineMva, OneThreadKeepsTheFifo) {
+  SmPorts ports;
+  Ps ready = 0;
+  for (int i = 0; i < 10; ++i) {
+    const Ps start = ports.tma_mva.book(ports.tma_engine, 0, ready, kEnginePs);
+    EXPECT_EQ(start, ready);
+    ready = start + kEnginePs + 100000;
+  }
+}
+
+// N threads in step, each looping over D of its own work and a copy: from their second copy on
+// each round is the closed queue's mean round (within 1% over 200 rounds), where the FIFO engine
+// gives max(N x E, E + D).
+Ps mean_round_ps(uint32_t n, Ps away_ps, SmPorts& ports) {
+  std::vector<Ps> ready(n, 0), first_end(n, 0), last_end(n, 0);
+  constexpr int kRounds = 200;
+  for (int r = 0; r < kRounds; ++r)
+    for (uint32_t w = 0; w < n; ++w) {
+      const Ps start = ports.tma_mva.book(ports.tma_engine, 32 * w, ready[w], kEnginePs);
+      last_end[w] = start + kEnginePs;
+      if (r == 20) first_end[w] = last_end[w];
+      ready[w] = last_end[w] + away_ps;
+    }
+  return (last_end[0] - first_end[0]) / (kRounds - 21);
+}
+
+TEST(TmaEngineMva, RoundsAreTheClosedQueuesMean) {
+  for (uint32_t n : {2u, 4u, 8u}) {
+    SmPorts ports;
+    const Ps away_ps = 540600 - kEnginePs;
+    const double d = static_cast<double>(away_ps) / static_cast<double>(kEnginePs);
+    const double mva_ps = static_cast<double>(kEnginePs) * (1 + TmaEngineMva::queue_seen(n, d)) + static_cast<double>(away_ps);
+    EXPECT_NEAR(static_cast<double>(mean_round_ps(n, away_ps, ports)) / mva_ps, 1.0, 0.01) << n;
+  }
+}
+
+// A lane that issued a few copies beside four warps is a small part of a customer, not a fifth
+// one (intranode dispatch's lanes made the population 13-14 and its kernel 2-3x slower).
+TEST(TmaEngineMva, AFewCopiesOfAnotherLaneAreNotACustomer) {
+  SmPorts ports;
+  for (uint32_t lane = 1; lane <= 8; ++lane) ports.tma_mva.book(ports.tma_engine, lane, 0, kEnginePs);
+  const Ps away_ps = 540600 - kEnginePs;
+  const double d = static_cast<double>(away_ps) / static_cast<double>(kEnginePs);
+  const double four_ps = static_cast<double>(kEnginePs) * (1 + TmaEngineMva::queue_seen(4, d)) + static_cast<double>(away_ps);
+  EXPECT_NEAR(static_cast<double>(mean_round_ps(4, away_ps, ports)) / four_ps, 1.0, 0.05);
+}
+
+TEST(TmaEngineMva, SameCallsSameTimesAndNewPortsStartOver) {
+  SmPorts a, b;
+  EXPECT_EQ(mean_round_ps(4, 300000, a), mean_round_ps(4, 300000, b));
+  SmPorts c;
+  const Ps first = c.tma_mva.book(c.tma_engine, 0, 0, kEnginePs);
+  c = SmPorts{};
+  EXPECT_EQ(c.tma_mva.book(c.tma_engine, 0, 0, kEnginePs), first);
+}
+
+}  // namespace
