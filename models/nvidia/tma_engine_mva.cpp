@@ -7,22 +7,27 @@
 
 namespace symsim::nv {
 
+namespace {
+// One step of exact MVA in units of E: from Q_{k-1} to Q_k (r_k = 1 + Q_{k-1}, X_k = k / (r_k + d), Q_k = X_k r_k).
+double mva_step(uint32_t k, double q, double away_per_engine) {
+  const double r = 1 + q;
+  return static_cast<double>(k) * r / (r + away_per_engine);
+}
+}  // namespace
+
 double TmaEngineMva::queue_seen(uint32_t n, double away_per_engine) {
-  // Exact MVA in units of E: r_k = 1 + Q_{k-1}, X_k = k / (r_k + d), Q_k = X_k r_k.
   double q = 0;
-  for (uint32_t k = 1; k < n; ++k) {
-    const double r = 1 + q;
-    q = static_cast<double>(k) * r / (r + away_per_engine);
-  }
+  for (uint32_t k = 1; k < n; ++k) q = mva_step(k, q, away_per_engine);
   return q;
 }
 
 double TmaEngineMva::queue_seen_at(double n, double away_per_engine) {
   // Between two whole populations, linearly: the wait moves smoothly as threads' shares move.
-  const double lo = std::floor(n);
-  const double q_lo = queue_seen(static_cast<uint32_t>(lo), away_per_engine);
+  // Q(lo + 1 - 1) is one step past Q(lo - 1): one recursion for both ends.
+  const uint32_t lo = static_cast<uint32_t>(std::floor(n));
+  const double q_lo = queue_seen(lo, away_per_engine);
   if (n <= lo) return q_lo;
-  return q_lo + (n - lo) * (queue_seen(static_cast<uint32_t>(lo) + 1, away_per_engine) - q_lo);
+  return q_lo + (n - lo) * (mva_step(lo, q_lo, away_per_engine) - q_lo);
 }
 
 Ps TmaEngineMva::book(SmUnit& fifo, uint32_t tid, Ps ready_ps, Ps engine_ps) {
