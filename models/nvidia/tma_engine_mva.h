@@ -27,18 +27,14 @@ class SmUnit;
 class TmaEngineMva {
  public:
   // The start on the engine of a copy of engine time `engine_ps` that thread `tid` of the SM's
-  // CTA is ready to issue at `ready_ps` (its wait included); `fifo` is the SM's FIFO engine;
-  // `service_cv2` the squared coefficient of variation of the copies' engine times
-  // (tma.engine_mva_service_cv2: 1 exponential, exact MVA; below 1 the copy in service has less left).
-  Ps book(SmUnit& fifo, uint32_t tid, Ps ready_ps, Ps engine_ps, double service_cv2 = 1);
+  // CTA is ready to issue at `ready_ps` (its wait included); `fifo` is the SM's FIFO engine.
+  Ps book(SmUnit& fifo, uint32_t tid, Ps ready_ps, Ps engine_ps);
 
   // The closed queue's mean number at the engine seen by an arriving copy, Q(n - 1), for n
-  // threads whose time away from the engine is `away_per_engine` times their time on it; with
-  // `service_cv2` < 1 the wait it sees, r_n - 1 of approximate MVA (the one in service counts
-  // (1 + service_cv2) / 2 of a copy).
-  static double queue_seen(uint32_t n, double away_per_engine, double service_cv2 = 1);
+  // threads whose time away from the engine is `away_per_engine` times their time on it.
+  static double queue_seen(uint32_t n, double away_per_engine);
   // The same for a population between two whole ones (linear between them).
-  static double queue_seen_at(double n, double away_per_engine, double service_cv2 = 1);
+  static double queue_seen_at(double n, double away_per_engine);
 
  private:
   struct Thread {

@@ -40,12 +40,12 @@ TEST(TmaEngineMva, OneThreadKeepsTheFifo) {
 // N threads in step, each looping over D of its own work and a copy: from their second copy on
 // each round is the closed queue's mean round (within 1% over 200 rounds), where the FIFO engine
 // gives max(N x E, E + D).
-Ps mean_round_ps(uint32_t n, Ps away_ps, SmPorts& ports, double service_cv2 = 1) {
+Ps mean_round_ps(uint32_t n, Ps away_ps, SmPorts& ports) {
   std::vector<Ps> ready(n, 0), first_end(n, 0), last_end(n, 0);
   constexpr int kRounds = 200;
   for (int r = 0; r < kRounds; ++r)
     for (uint32_t w = 0; w < n; ++w) {
-      const Ps start = ports.tma_mva.book(ports.tma_engine, 32 * w, ready[w], kEnginePs, service_cv2);
+      const Ps start = ports.tma_mva.book(ports.tma_engine, 32 * w, ready[w], kEnginePs);
       last_end[w] = start + kEnginePs;
       if (r == 20) first_end[w] = last_end[w];
       ready[w] = last_end[w] + away_ps;
@@ -81,35 +81,6 @@ TEST(TmaEngineMva, SameCallsSameTimesAndNewPortsStartOver) {
   const Ps first = c.tma_mva.book(c.tma_engine, 0, 0, kEnginePs);
   c = SmPorts{};
   EXPECT_EQ(c.tma_mva.book(c.tma_engine, 0, 0, kEnginePs), first);
-}
-
-// Less variable engine times (tma.engine_mva_service_cv2 < 1): the copy in service has (1 + c2) / 2
-// of a copy left. hw/diff/route_mva_cv.py's columns for c1w1 540.6 ns at 2 warps: 643 / 617 / 592
-// for c2 1 / 0.5 / 0; at 4 and 8 warps the engine is busy all the time: N x E, not less.
-TEST(TmaEngineMva, LessVariableCopiesWaitLessAtTwoThreads) {
-  const double e = 235.4, d = 540.6 - 235.4;
-  EXPECT_NEAR(e * (1 + TmaEngineMva::queue_seen(2, d / e, 1.0)) + d, 643, 1.0);
-  EXPECT_NEAR(e * (1 + TmaEngineMva::queue_seen(2, d / e, 0.5)) + d, 617, 1.0);
-  EXPECT_NEAR(e * (1 + TmaEngineMva::queue_seen(2, d / e, 0.0)) + d, 592, 1.0);
-  for (uint32_t n : {4u, 8u})
-    EXPECT_NEAR(e * (1 + TmaEngineMva::queue_seen(n, d / e, 0.0)) + d, n * e, 1.0) << n;
-  EXPECT_NEAR(TmaEngineMva::queue_seen(5, 0.0, 0.0), 4.0, 1e-12);  // saturated: every other thread queued
-  EXPECT_DOUBLE_EQ(TmaEngineMva::queue_seen(1, 0.5, 0.0), 0.0);
-  // Between whole populations linearly, as with exponential times.
-  const double half = TmaEngineMva::queue_seen_at(2.5, d / e, 0.5);
-  EXPECT_NEAR(half, (TmaEngineMva::queue_seen(2, d / e, 0.5) + TmaEngineMva::queue_seen(3, d / e, 0.5)) / 2, 1e-12);
-}
-
-TEST(TmaEngineMva, RoundsFollowTheLessVariableQueue) {
-  for (double c2 : {0.0, 0.5}) {
-    for (uint32_t n : {2u, 4u}) {
-      SmPorts ports;
-      const Ps away_ps = 540600 - kEnginePs;
-      const double d = static_cast<double>(away_ps) / static_cast<double>(kEnginePs);
-      const double mva_ps = static_cast<double>(kEnginePs) * (1 + TmaEngineMva::queue_seen(n, d, c2)) + static_cast<double>(away_ps);
-      EXPECT_NEAR(static_cast<double>(mean_round_ps(n, away_ps, ports, c2)) / mva_ps, 1.0, 0.01) << n << " " << c2;
-    }
-  }
 }
 
 }  // namespace
