@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """How well the stored calibration rows reproduce, and the simulator's count among those that do (issue 19).
 
-  calib_reproduce.py --sim SIM_DIR HW_DIR [HW_DIR ...] [--calib-md FILE ...] [--rows]
+  calib_reproduce.py --sim SIM_DIR HW_DIR [HW_DIR ...] [--calib-md FILE ...] [--rows] [--reps]
 
 SIM_DIR: calib_families.py's --out folder (the simulator's run of every row). HW_DIR: a folder of
 symsim-hw results written by `hw_diff.py hw` (ID/result.json), measured with the procedure that made
@@ -16,6 +16,10 @@ within X of the stored value. Printed per family: rows, re-measured, within 5% /
 simulator within 10% of the stored value, over all rows and over the rows that reproduce within 10%.
 The last column and line: the simulator against each row's median reading (the stored value and every
 re-measured one), a reference that one odd reading cannot move; rows not re-measured keep the stored value.
+--reps (s27-route): one more line, the simulator against each row's median *repetition*: every
+repetition but the first of every HW_DIR's run (measured.checks_by_repetition; symsim-hw keeps them
+with SYMSIM_HW_KEEP_REPETITIONS=1), for rows whose last repetition is one draw of a wide spread
+(the two-warp rows spread 20-34% over one run's repetitions); rows without repetitions as above.
 Nothing is written; stored rows and CALIB_TABLES stay as they are.
 """
 import argparse
@@ -71,12 +75,29 @@ def readings(hw_dirs, calib_mds, tool_rows):
     return out
 
 
+def repetitions(hw_dirs, tool_rows):
+    """Row -> every repetition but the first of every folder's run (measured.checks_by_repetition)."""
+    ids, out = entry_rows(), collections.defaultdict(list)
+    for d in hw_dirs:
+        for name in sorted(os.listdir(d)):
+            r = hw_diff.read(os.path.join(d, name, "result.json"))
+            row = ids.get(name)
+            if not r or r.get("status") != "pass" or not row or row in tool_rows:
+                continue
+            reps = [hw_diff.probe_value({"checks": checks})
+                    for checks in (r.get("measured") or {}).get("checks_by_repetition") or []]
+            out[row].extend(v for v in reps[1:] if v is not None)
+    return out
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--sim", required=True, help="calib_families.py's --out folder")
     p.add_argument("hw", nargs="*", help="symsim-hw result folders (stored rows' procedure)")
     p.add_argument("--calib-md", action="append", default=[], help="symsim-calib's output, for its rows")
     p.add_argument("--rows", action="store_true", help="and every re-measured row outside 10%%")
+    p.add_argument("--reps", action="store_true",
+                   help="and the simulator against each row's median repetition (repetitions 2..n of every folder)")
     a = p.parse_args()
 
     sim = calib_families.ratios(a.sim)  # row -> sim / stored
@@ -114,6 +135,15 @@ def main():
     errs = sorted(abs(m - 1) for m in med.values())
     print(f"Simulator within 10% of the median reading: {tot['sim_med']} of {tot['rows']} "
           f"(median |error| {errs[len(errs) // 2] * 100:.1f}%).")
+    if a.reps:
+        reps = repetitions(a.hw, calib_tool_rows())
+        med_rep = {row: sim[row] * stored[row][0] / statistics.median(reps[row]) if reps.get(row) else med[row]
+                   for row in sim}
+        errs = sorted(abs(m - 1) for m in med_rep.values())
+        print(f"Simulator within 10% of the median repetition: "
+              f"{sum(abs(m - 1) <= calib_families.TOLERANCE for m in med_rep.values())} of {len(sim)} "
+              f"({sum(1 for r in sim if reps.get(r))} rows with repetitions; the rest as the median reading; "
+              f"median |error| {errs[len(errs) // 2] * 100:.1f}%).")
     if a.rows:
         print()
         for row in sorted(r for r in dev if dev[r] > 0.10):
