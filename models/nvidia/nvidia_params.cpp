@@ -51,7 +51,7 @@ ParamTable NvidiaParams::table() {
       {"mem.fence_sys_ns", "extra cost of a system-scope fence", R, 0, 1e6, &fence_sys_ns},
       {"mem.fence_gpu_ns", "extra cost of a GPU-scope fence (release at GPU scope included)", R, 0, 1e6, &fence_gpu_ns},
       {"mem.fence_sys_hides_local_drain", "1: a system-scope fence's own time covers draining writes to the thread's own GPU (they then cost a GPU-scope drain only); 0: it starts after them", I, 0, 1, &fence_sys_hides_local},
-      {"mem.idle_release_pays_fence", "1: a release store or atomic whose thread has no write in flight pays mem.fence_gpu_ns / mem.fence_sys_ns as a fence does; 0: its MEMBAR costs nothing then (fence instructions pay always)", I, 0, 1, &idle_release_pays_fence},
+      {"mem.idle_release_pays_fence", "1: a release store or atomic whose thread has no write in flight pays mem.fence_gpu_ns / mem.fence_sys_ns as a fence does; 0: its MEMBAR costs nothing then (fence instructions pay always); 2: only at system scope", I, 0, 2, &idle_release_pays_fence},
       {"mem.acquire_load_ns", "an acquire load (ld.acquire: LDG.STRONG then CCTL.IVALL, the L1's invalidation) of a word the thread changed by one of its last two atomics or reds (a grid sync's or a barrier's poll): the thread's next instruction issues this long after the load's return", R, 0, 1e6, &acquire_load_ns},
       {"mem.acquire_sys_load_ns", "as mem.acquire_load_ns, for a system-scope acquire load (ld.acquire.sys: LDG.STRONG.SYS then CCTL.IVALL)", R, 0, 1e6, &acquire_sys_load_ns},
       {"mem.poll_phase_ns", "a GPU-scope acquire poll loop's second poll goes out this x (CTA index) / (CTAs in the launch) later: the pollers' phases spread over their poll period, as on the GPU", R, 0, 1e6, &poll_phase_ns},
