@@ -30,18 +30,7 @@ namespace {
 
 void release_into(CudaThread& t, SyncCarry& carry) {
   prune_landed(t);
-  bool wait = true;
-  if (t.syncwarp_all) {
-    // A __syncwarp the loop's SASS runs as WARPSYNC.ALL (ptx::syncwarp_all): the lane waits for
-    // its stores' bytes, plain and bulk, to leave the SM, not to land, and pays sm.syncwarp_all_ns;
-    // its writes travel to the other lanes as obligations (rows fresh.bulk_store.*.c1w1: 153-158 ns
-    // a row against mode 20's 114, whose __syncwarp is BRA.DIV + NOP; docs/hw-accuracy.md,
-    // thirty-second pass (s26-bulk)).
-    t.syncwarp_all = false;
-    t.local_ps = std::max(t.local_ps, t.writes_out_ps) + ns_to_ps(this_system().params().sm_syncwarp_all_ns);
-    wait = false;
-  }
-  this_system().order().barrier_arrive(t.order, t.local_ps, carry, wait);
+  this_system().order().barrier_arrive(t.order, t.local_ps, carry);
 }
 
 }  // namespace
@@ -81,12 +70,6 @@ void mbar_init_fence() {
   use_loads(t);
   this_scheduler().busy(t);
   t.local_ps += ns_to_ps(this_system().params().sm_mbar_init_fence_ns);
-}
-
-void next_syncwarp_all() {
-  CudaThread* t = g_running.thread;
-  if (!t) throw_outside_kernel();
-  t->syncwarp_all = true;
 }
 
 uint32_t live_lanes() {

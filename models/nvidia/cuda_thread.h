@@ -104,10 +104,6 @@ struct alignas(64) CudaThread {
   uintptr_t bulk_store_end = 0;
   Ps bulk_store_landed_ps = 0;
   Ps bulk_store_issue_ps = 0;  // when it was issued (tma.load_after_store_issue_ns)
-  // When the bytes of its plain and bulk stores have all left the SM (their turn on the write
-  // path done): what a __syncwarp its SASS runs as WARPSYNC.ALL waits for (ptx::syncwarp_all).
-  Ps writes_out_ps = 0;
-  bool syncwarp_all = false;  // its next __syncwarp is one (set by ptx::syncwarp_all)
   Ps bulk_store_from_ps = 0;  // tma.store_gap_ns: the next bulk store issues no sooner
   std::vector<Ps> bulk_groups;
   uintptr_t last_poll_addr = 0;

@@ -18,7 +18,6 @@ ParamTable NvidiaParams::table() {
       {"sm.shfl_indep_ns", "a warp shuffle of the same operands as the warp's last shuffle (a loop reading one register across lanes): issue after it, not waiting for its result", R, 0, 1e6, &sm_shfl_indep_ns},
       {"sm.vote_ns", "a warp vote or reduction (ballot, any, all, reduce): result after the last lane arrives", R, 0, 1e6, &sm_vote_ns},
       {"sm.syncwarp_ns", "__syncwarp: release after the last lane arrives", R, 0, 1e6, &sm_syncwarp_ns},
-      {"sm.syncwarp_all_ns", "a __syncwarp the loop's SASS runs as WARPSYNC.ALL (ptx::syncwarp_all): each lane waits for its stores' bytes to leave the SM (not to land), then this", R, 0, 1e6, &sm_syncwarp_all_ns},
       {"sm.issue_slot_ns", "the SM's time per warp instruction of integer work, shared by its warps (a warp's op costs at least warps x this)", R, 0, 1e6, &sm_issue_slot_ns},
       {"sm.shfl_slot_ns", "the SM's time per warp shuffle, shared by its warps", R, 0, 1e6, &sm_shfl_slot_ns},
       {"sm.vote_slot_ns", "the SM's time per warp vote, shared by its warps", R, 0, 1e6, &sm_vote_slot_ns},

@@ -22,7 +22,6 @@ struct NvidiaParams {
   double sm_shfl_indep_ns = 0;     // a shuffle of the warp's last shuffle's operands: issue after it
   double sm_vote_ns = 0;           // ... a vote's (ballot, any, all, reduce)
   double sm_syncwarp_ns = 0;       // __syncwarp release after the last lane arrives
-  double sm_syncwarp_all_ns = 0;   // a __syncwarp run as WARPSYNC.ALL: after the lane's stores have left the SM
   // The SM's issue time per warp instruction (its warps share it): integer work, shuffles, votes.
   double sm_issue_slot_ns = 0;
   double sm_shfl_slot_ns = 0;

@@ -406,7 +406,6 @@ void store(void* addr, const void* value, uint32_t bytes, Sem sem, Scope scope, 
   if (queued > t.local_ps) s.sync_to(t, queued);
   sys.l2_access(addr, bytes);
   const Ps issue = std::max(t.local_ps, accepted);  // its bytes leave the SM
-  t.writes_out_ps = std::max(t.writes_out_ps, issue + transfer_ps(bytes, p.sm_store_gbytes_per_s));
   Landing l = sys.store_landing(gpu, owner, bytes, issue);
   Ps first = l.first_ps + sys.reorder_jitter_ps(owner != gpu);
   // A thread's writes to the same bytes land in program order (coherence).

@@ -241,7 +241,6 @@ void tma_store(void* gmem_dst, const void* smem_src, uint32_t bytes, Site site) 
   }
   const Ps start = t.cta->ports.write_path.reserve(engine, write_ps);
   sys.l2_access(gmem_dst, bytes);
-  t.writes_out_ps = std::max(t.writes_out_ps, start + write_ps);  // its bytes have left the SM
   const Landing l = stretched(sys.store_landing(gpu, owner, bytes, start), bytes,
                               start + ns_to_ps(p.tma_store_ns), write_gbytes_per_s);
   const Ps first = l.first_ps + sys.reorder_jitter_ps(owner != gpu);

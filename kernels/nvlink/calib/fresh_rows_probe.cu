@@ -63,8 +63,7 @@ __global__ void fresh_rows_probe(CalibProbeArgs a) {
         sum.x += v.x, sum.y += v.y, sum.z += v.z, sum.w += v.w;
       }
     }
-    // Its SASS runs this as WARPSYNC.ALL every row (fresh_rows_probe.sass 0x1640, s21-dev).
-    ptx::syncwarp_all();
+    __syncwarp();
   }
   if (lane == 0) ptx::tma_store_wait<0>();
   if (sum.x + sum.y + sum.z + sum.w == 0x12345678) a.cycles[gridDim.x] = 1;

@@ -174,21 +174,6 @@ struct LoadsBeforeUse {
 #endif
 };
 
-// A __syncwarp that the loop's SASS runs as WARPSYNC.ALL, read off it as LoadsBeforeUse is: the
-// warp diverged before it and reconverges there (fresh_rows_probe's loop, 0x1640), where a
-// __syncwarp of a warp the compiler knows converged is BRA.DIV + NOP (shim_parts_probe's mode 20
-// loop). The model then waits for the lane's stores to leave the SM, not to land
-// (sm.syncwarp_all_ns). On the GPU: __syncwarp. In the host build the same __syncwarp call after
-// a mark, so that the kernel's counted code stays what the plain __syncwarp was (the GPU's is).
-__device__ __forceinline__ void syncwarp_all(SYMSIM_SITE_ONLY) {
-#if defined(__CUDACC__)
-  __syncwarp();
-#else
-  ::symsim::nv::next_syncwarp_all();
-  __syncwarp(0xffffffffu, site_);
-#endif
-}
-
 // ---- stores -------------------------------------------------------------------------------
 __device__ __forceinline__ void st_relaxed_sys(int* p, int v SYMSIM_SITE_PARAM) {
 #if defined(__CUDACC__)
