@@ -94,6 +94,10 @@ class CheckerSet::Hub : public AscendObserver {
   SiteIndex* m_sites;
   WriteHistory* m_history;
   CompletionKnowledge* m_completions;
+  // Whether any member keeps a part of the record for the event (one test, not one per member).
+  bool m_post_needs_record = false;
+  bool m_bell_store_needs_record = false;
+  bool m_execution_needs_record = false;
   // By rank (sim/catalog): the order the rules report in when one event trips several.
   TornWqeChecker* m_torn_wqe = nullptr;                   // 30
   CqOverflowChecker* m_cq_overflow = nullptr;             // 40
