@@ -96,10 +96,6 @@ void CheckerSet::Hub::on_doorbell_store(const QpRef& q, bool cq, uint32_t value,
   if (m_multi_producer) m_multi_producer->on_bell_store(q, value, core, t, site, rec.producers);
 }
 
-void CheckerSet::Hub::on_sq_doorbell(const QpRef& q, uint32_t producer_index, Ps t) {
-  if (m_history) m_history->on_sq_rung(producer_index, t, qp(q).bells);
-}
-
 void CheckerSet::Hub::on_wqe_fetched(const QpRef& q, uint32_t wqe_index, const uint8_t* slot, uint32_t bytes, Ps t) {
   // The store first: torn_wqe's call (only while copies into the PE's rings are pending) is then the last.
   if (m_completion_errors) m_completion_errors->on_fetched(q, wqe_index, slot, bytes);

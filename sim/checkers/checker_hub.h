@@ -1,4 +1,5 @@
-// The per-WQE hooks (post, doorbell store, SQ doorbell, fetch, execution, reap, CQ doorbell),
+// The per-WQE hooks (post, doorbell store, fetch, execution, reap, CQ doorbell; not the SQ
+// doorbell: the one the engine last acted on is the engine's QP's, UdmaQp::sq_rung_value),
 // the copies and the pipe syncs of every Ascend rule, behind one observer: the models' hook
 // dispatch calls it once per event, and it calls the enabled rules directly (no virtual call,
 // no listener list per rule), in the order they were attached before (the call-site index, the
@@ -48,7 +49,6 @@ class CheckerSet::Hub : public AscendObserver {
 
   void on_wqe_post(const PostRecord& p) override;
   void on_doorbell_store(const QpRef& q, bool cq, uint32_t value, int core, Ps t, SiteRef site) override;
-  void on_sq_doorbell(const QpRef& q, uint32_t producer_index, Ps t) override;
   void on_wqe_fetched(const QpRef& q, uint32_t wqe_index, const uint8_t* slot, uint32_t bytes, Ps t) override;
   void on_wqe_executed(const WqeRecord& r) override;
   void on_cqe_reaped(const QpRef& q, uint32_t cqe_index, const uint8_t* cqe, int core, Ps t) override;
@@ -58,8 +58,9 @@ class CheckerSet::Hub : public AscendObserver {
   void on_block_start(int pe, int core, const char* kernel, Ps t) override;
 
  private:
-  // A WQE's post, doorbell store and SQ doorbell come in a row for one QP: remember the QP
-  // looked up last (the table's entries never move); the table lookup is out of line.
+  // A WQE's post and doorbell store come in a row for one QP: remember the QP looked up last
+  // (the table's entries never move); the table lookup is out of line (the engine serves the
+  // QPs in turn: an execution's QP is mostly not the last one).
   QpRecord& qp(const QpRef& q) {
     if (is_last(q)) return *m_last;
     return look_up(q);
