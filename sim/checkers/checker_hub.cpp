@@ -103,7 +103,7 @@ void CheckerSet::Hub::on_wqe_fetched(const QpRef& q, uint32_t wqe_index, const u
 }
 
 void CheckerSet::Hub::on_wqe_executed(const WqeRecord& r) {
-  QpRecord* rec = m_execution_needs_record ? &qp(r.qp) : nullptr;
+  QpRecord* rec = m_execution_needs_record ? &qp_of_execution(r.qp) : nullptr;
   // Its CQE goes into the record's CQE log once, for the two rules that keep CQEs (cqe_log.h):
   // by the completion record, or here when that is off.
   if (m_completions) {
