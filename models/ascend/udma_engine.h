@@ -56,6 +56,8 @@ struct UdmaQp {
   // The last SQ doorbell the engine acted on (a backward one too): for the hang report (the
   // checkers read it here rather than keep it per QP themselves, a lookup per doorbell).
   uint32_t sq_rung_value = 0;
+  Ps sq_rung_ps = kNeverRung;  // when (kNeverRung: no SQ doorbell yet); beside the fields ring_sq touches
+  static constexpr Ps kNeverRung = ~Ps{0};
   uint8_t* cq_base = nullptr;
   uint32_t cq_depth = 0;
   uint32_t cq_produced = 0;  // CQEs written (monotonic)
@@ -72,8 +74,6 @@ struct UdmaQp {
   Ps last_amo_result_ps = 0; // atomic results return in order (one AMO buffer per QP)
   uint64_t sq_doorbell_addr = 0;
   uint64_t cq_doorbell_addr = 0;
-  Ps sq_rung_ps = kNeverRung;  // when (kNeverRung: no SQ doorbell yet)
-  static constexpr Ps kNeverRung = ~Ps{0};
 };
 
 // The engine is the doorbell socket's forward interface itself: a store reaches b_transport
