@@ -131,6 +131,8 @@ void UdmaEngine::serve(const DoorbellEvent& ev) {
 }
 
 inline void UdmaEngine::ring_sq(UdmaQp& q, uint32_t producer_index, Ps t) {
+  q.sq_rung_value = producer_index;
+  q.sq_rung_ps = t;
   m_env.hooks.emit<&Observer::on_sq_doorbell>(q.ref, producer_index, t);
   const auto ahead = static_cast<int32_t>(producer_index - q.sq_doorbell);
   if (ahead < 0) {

@@ -53,6 +53,11 @@ struct UdmaQp {
   uint32_t sq_depth_bb = 0;
   uint32_t sq_fetched = 0;   // WQEBBs consumed so far (monotonic)
   uint32_t sq_doorbell = 0;  // last producer index rung
+  // The last SQ doorbell the engine acted on (a backward one too): for the hang report (the
+  // checkers read it here rather than keep it per QP themselves, a lookup per doorbell).
+  uint32_t sq_rung_value = 0;
+  Ps sq_rung_ps = kNeverRung;  // when (kNeverRung: no SQ doorbell yet); beside the fields ring_sq touches
+  static constexpr Ps kNeverRung = ~Ps{0};
   uint8_t* cq_base = nullptr;
   uint32_t cq_depth = 0;
   uint32_t cq_produced = 0;  // CQEs written (monotonic)

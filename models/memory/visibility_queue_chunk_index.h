@@ -69,8 +69,11 @@ class ChunkIndex {
     } else {
       n = static_cast<uint32_t>(m_nodes.size());
       m_nodes.emplace_back();
+      // Only here can the filed nodes pass two a bucket (with none free, every node is filed):
+      // the test stays off the common path, a node taken from the free list (the put path's).
+      if (m_nodes.size() > 2 * m_heads.size()) grow();
     }
-    if (++m_used > 2 * m_heads.size()) grow();
+    ++m_used;
     uint32_t& head = m_heads[bucket(chunk)];
     m_nodes[n] = Node{chunk, id, kNil, head, sibling};
     if (head != kNil) m_nodes[head].prev = n;

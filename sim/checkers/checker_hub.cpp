@@ -51,6 +51,9 @@ CheckerSet::Hub::Hub(const CheckerContext& ctx, QpRecords& qps, SiteIndex* sites
     pick(m_unaligned, c.get());
     pick(m_core_race, c.get());
   }
+  m_post_needs_record = m_sites || m_completions || m_multi_producer;
+  m_bell_store_needs_record = m_sites || m_multi_producer;
+  m_execution_needs_record = m_completions || m_unreaped || m_flag_before_data || m_src_reuse || m_dst_race;
 }
 
 bool CheckerSet::Hub::empty() const {
@@ -77,7 +80,7 @@ __attribute__((noinline)) void CheckerSet::Hub::log_cqe_for_unreaped(const WqeRe
 }
 
 void CheckerSet::Hub::on_wqe_post(const PostRecord& p) {
-  if (!m_sites && !m_completions && !m_multi_producer) return;
+  if (!m_post_needs_record) return;
   QpRecord& rec = qp(p.qp);
   if (m_sites) m_sites->on_post(p, rec.sites);
   if (m_completions) m_completions->on_post(p, rec.completions);
@@ -87,14 +90,10 @@ void CheckerSet::Hub::on_wqe_post(const PostRecord& p) {
 void CheckerSet::Hub::on_doorbell_store(const QpRef& q, bool cq, uint32_t value, int core, Ps t, SiteRef site) {
   if (cq) return;  // every listener keeps SQ doorbell stores only
   // (The write history's hang report reads the stores from the call-site index.)
-  if (!m_sites && !m_multi_producer) return;
+  if (!m_bell_store_needs_record) return;
   QpRecord& rec = qp(q);
   if (m_sites) m_sites->on_bell_store(value, core, t, site, rec.sites);
   if (m_multi_producer) m_multi_producer->on_bell_store(q, value, core, t, site, rec.producers);
-}
-
-void CheckerSet::Hub::on_sq_doorbell(const QpRef& q, uint32_t producer_index, Ps t) {
-  if (m_history) m_history->on_sq_rung(producer_index, t, qp(q).bells);
 }
 
 void CheckerSet::Hub::on_wqe_fetched(const QpRef& q, uint32_t wqe_index, const uint8_t* slot, uint32_t bytes, Ps t) {
@@ -104,12 +103,11 @@ void CheckerSet::Hub::on_wqe_fetched(const QpRef& q, uint32_t wqe_index, const u
 }
 
 void CheckerSet::Hub::on_wqe_executed(const WqeRecord& r) {
-  QpRecord* rec =
-      m_completions || m_unreaped || m_flag_before_data || m_src_reuse || m_dst_race ? &qp(r.qp) : nullptr;
+  QpRecord* rec = m_execution_needs_record ? &qp_of_execution(r.qp) : nullptr;
   // Its CQE goes into the record's CQE log once, for the two rules that keep CQEs (cqe_log.h):
   // by the completion record, or here when that is off.
   if (m_completions) {
-    m_completions->on_executed(r, *rec, m_unreaped != nullptr);
+    m_completions->on_executed(r, rec->completions, m_unreaped != nullptr);
   } else if (m_unreaped && r.cqe_ps != 0) {
     log_cqe_for_unreaped(r, *rec);
   }
@@ -122,9 +120,9 @@ void CheckerSet::Hub::on_wqe_executed(const WqeRecord& r) {
   }
   if (m_unreaped) m_unreaped->on_executed(r, rec->unreaped, rec->completions.cqes);  // (inline: its own test first)
   if (r.status != 0) return;  // the data rules judge only WQEs that moved bytes
-  if (m_src_reuse) m_src_reuse->on_executed(r, *rec);
-  if (m_dst_race) m_dst_race->on_executed(r, *rec);
-  if (m_flag_before_data) m_flag_before_data->on_executed(r, *rec);
+  if (m_src_reuse) m_src_reuse->on_executed(r, rec->src_reuse, rec->completions, *rec);
+  if (m_dst_race) m_dst_race->on_executed(r, rec->dst_race);
+  if (m_flag_before_data) m_flag_before_data->on_executed(r, rec->flag_before_data);
   if (m_gm_bounds) m_gm_bounds->on_executed(r);
 }
 

@@ -1,4 +1,5 @@
-// The per-WQE hooks (post, doorbell store, SQ doorbell, fetch, execution, reap, CQ doorbell),
+// The per-WQE hooks (post, doorbell store, fetch, execution, reap, CQ doorbell; not the SQ
+// doorbell: the one the engine last acted on is the engine's QP's, UdmaQp::sq_rung_value),
 // the copies and the pipe syncs of every Ascend rule, behind one observer: the models' hook
 // dispatch calls it once per event, and it calls the enabled rules directly (no virtual call,
 // no listener list per rule), in the order they were attached before (the call-site index, the
@@ -8,6 +9,7 @@
 // hear it; a SetFlag's or WaitFlag's pending SetFlag is looked up once for the two rules that
 // need it.
 #pragma once
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -48,7 +50,6 @@ class CheckerSet::Hub : public AscendObserver {
 
   void on_wqe_post(const PostRecord& p) override;
   void on_doorbell_store(const QpRef& q, bool cq, uint32_t value, int core, Ps t, SiteRef site) override;
-  void on_sq_doorbell(const QpRef& q, uint32_t producer_index, Ps t) override;
   void on_wqe_fetched(const QpRef& q, uint32_t wqe_index, const uint8_t* slot, uint32_t bytes, Ps t) override;
   void on_wqe_executed(const WqeRecord& r) override;
   void on_cqe_reaped(const QpRef& q, uint32_t cqe_index, const uint8_t* cqe, int core, Ps t) override;
@@ -58,13 +59,33 @@ class CheckerSet::Hub : public AscendObserver {
   void on_block_start(int pe, int core, const char* kernel, Ps t) override;
 
  private:
-  // A WQE's post, doorbell store and SQ doorbell come in a row for one QP: remember the QP
-  // looked up last (the table's entries never move); the table lookup is out of line.
+  // A WQE's post and doorbell store come in a row for one QP: remember the QP looked up last
+  // (the table's entries never move); the table lookup is out of line (the engine serves the
+  // QPs in turn: an execution's QP is mostly not the last one).
   QpRecord& qp(const QpRef& q) {
     if (is_last(q)) return *m_last;
     return look_up(q);
   }
   QpRecord& look_up(const QpRef& q);
+  // The execution's: the engine serves the QPs in turn, so its QP is mostly not the last one. A
+  // small direct-mapped table of records by QP answers it inline (the table lookup is a call,
+  // about 45 instructions a WQE); a miss fills its slot from the table.
+  QpRecord& qp_of_execution(const QpRef& q) {
+    if (is_last(q)) return *m_last;
+    // QpTable's key (24 bits of PE, 20 of slot + 1, 20 of QP): put-heavy's 32 QPs fall in 32
+    // different slots of 64 (a cheaper mix of the two words collided for a few).
+    const uint64_t key = uint64_t{static_cast<uint32_t>(q.pe) & 0xFFFFFFu} << 40 |
+                         uint64_t{static_cast<uint32_t>(q.slot + 1) & 0xFFFFFu} << 20 |
+                         (static_cast<uint32_t>(q.qp) & 0xFFFFFu);
+    Recent& e = m_recent[(key * 0x9E3779B97F4A7C15ull) >> (64 - kRecentBits)];
+    if (e.key == key) {
+      remember(q, e.rec);
+      return *e.rec;
+    }
+    QpRecord& rec = look_up(q);
+    e = {key, &rec};
+    return rec;
+  }
   // The same for an event that makes no record (a reap): a core's credit-check reap comes
   // between its doorbell store and its next post of the same QP, so it is mostly m_last too.
   QpRecord* find(const QpRef& q) { return is_last(q) ? m_last : find_in_table(q); }
@@ -91,9 +112,19 @@ class CheckerSet::Hub : public AscendObserver {
   QpRecord* m_last = nullptr;
   uint64_t m_last_pe_slot = uint64_t{0x80000000u};  // {pe INT_MIN, slot 0}: no QP yet
   uint32_t m_last_qp = 0;
+  struct Recent {
+    uint64_t key = ~uint64_t{0};  // no QP's key is all ones (QpTable): empty
+    QpRecord* rec = nullptr;
+  };
+  static constexpr unsigned kRecentBits = 6;  // 64 slots, 1 KiB (128 found no more)
+  std::array<Recent, size_t{1} << kRecentBits> m_recent;
   SiteIndex* m_sites;
   WriteHistory* m_history;
   CompletionKnowledge* m_completions;
+  // Whether any member keeps a part of the record for the event (one test, not one per member).
+  bool m_post_needs_record = false;
+  bool m_bell_store_needs_record = false;
+  bool m_execution_needs_record = false;
   // By rank (sim/catalog): the order the rules report in when one event trips several.
   TornWqeChecker* m_torn_wqe = nullptr;                   // 30
   CqOverflowChecker* m_cq_overflow = nullptr;             // 40

@@ -9,28 +9,13 @@
 
 namespace symsim {
 
-void CompletionKnowledge::on_executed(const WqeRecord& r, QpRecord& rec, bool unreaped) {
-  QpState& s = rec.completions;
-  m_executed_post = {r.wqe_index, -1, r.doorbell_ps, false};
-  while (!s.posts.empty() && s.posts.front().wqe <= r.wqe_index) {
-    const PostSlot& front = s.posts.front();
-    if (front.wqe == r.wqe_index) m_executed_post = {front.wqe, front.core, front.t, true};
-    s.posts.pop_front();
+void CompletionKnowledge::first_cqe(const WqeRecord& r, QpState& s) {
+  const UdmaQp* q = m_ctx.engine_qp(r.qp);
+  s.ring_pe = r.qp.pe;
+  if (q && q->cq_base && q->cq_depth) {
+    s.cq_depth = q->cq_depth;
+    m_cq_rings.add(reinterpret_cast<uintptr_t>(q->cq_base), uint64_t{q->cq_depth} * udma::kCqeBytes, &s);
   }
-  if (r.cqe_ps == 0) return;
-  if (!s.cqes.written()) {  // first CQE of the QP: where its CQ ring lies, for polls of its slots
-    const UdmaQp* q = m_ctx.engine_qp(r.qp);
-    s.ring_pe = r.qp.pe;
-    if (q && q->cq_base && q->cq_depth) {
-      s.cq_depth = q->cq_depth;
-      m_cq_rings.add(reinterpret_cast<uintptr_t>(q->cq_base), uint64_t{q->cq_depth} * udma::kCqeBytes, &s);
-    }
-  }
-  // A CQ holds at most cq_depth unconsumed CQEs: more means its consumer is not telling us.
-  // (cq_depth is read only past kKeep: it lies on a line the execution does not touch.)
-  const size_t known = s.cqes.size(CqeLog::kKnown);
-  if (known >= kKeep && known >= s.cq_depth) s.cqes.pop_front(CqeLog::kKnown);
-  s.cqes.push(Cqe{r.cqe_index, r.wqe_index, r.cqe_ps}, true, unreaped);
 }
 
 void CompletionKnowledge::on_cq_consumed(uint32_t consumer_index, Ps t, QpRecord* rec) {

@@ -32,8 +32,8 @@ class CompletionKnowledge : public AscendObserver {
   struct QpState;
   void on_post(const PostRecord& p, QpState& mine);
   // Writes the WQE's CQE into the record's CQE log, for unreaped_completions too when
-  // `unreaped` (its rule is on).
-  void on_executed(const WqeRecord& r, QpRecord& rec, bool unreaped);
+  // `unreaped` (its rule is on). `s`: the QP's part of its record. Inline (the hub's execution).
+  void on_executed(const WqeRecord& r, QpState& s, bool unreaped);
   void on_reaped(uint32_t cqe_index, int core, Ps t, QpState* mine);
   void on_cq_consumed(uint32_t consumer_index, Ps t, QpRecord* rec);
   // A core of `pe` read [addr, addr + bytes) at `t` (a poll of a CQE slot counts as a reap).
@@ -115,6 +115,9 @@ class CompletionKnowledge : public AscendObserver {
     s.any_reap = true;
   }
 
+  // The QP's first CQE: where its CQ ring lies, for polls of its slots (out of line).
+  void first_cqe(const WqeRecord& r, QpState& s);
+
   CheckerContext& m_ctx;
   const QpTable<QpRecord>& m_qps;  // shared (CheckerSet's); entries never move: m_cq_rings points into it
   // CQ rings by base address, to find the QP of a polled CQE slot (one entry per QP).
@@ -138,6 +141,22 @@ inline void CompletionKnowledge::on_post(const PostRecord& p, QpState& s) {
   // Room is made before the push so that the ring stays at kKeep (posted, never executed: a hang).
   if (s.posts.size() == kKeep) s.posts.pop_front();
   s.posts.emplace_back(PostSlot{p.wqe_index, p.core, p.t});
+}
+
+inline void CompletionKnowledge::on_executed(const WqeRecord& r, QpState& s, bool unreaped) {
+  m_executed_post = {r.wqe_index, -1, r.doorbell_ps, false};
+  while (!s.posts.empty() && s.posts.front().wqe <= r.wqe_index) {
+    const PostSlot& front = s.posts.front();
+    if (front.wqe == r.wqe_index) m_executed_post = {front.wqe, front.core, front.t, true};
+    s.posts.pop_front();
+  }
+  if (r.cqe_ps == 0) return;
+  if (!s.cqes.written()) first_cqe(r, s);
+  // A CQ holds at most cq_depth unconsumed CQEs: more means its consumer is not telling us.
+  // (cq_depth is read only past kKeep: it lies on a line the execution does not touch.)
+  const size_t known = s.cqes.size(CqeLog::kKnown);
+  if (known >= kKeep && known >= s.cq_depth) s.cqes.pop_front(CqeLog::kKnown);
+  s.cqes.push(Cqe{r.cqe_index, r.wqe_index, r.cqe_ps}, true, unreaped);
 }
 
 inline CompletionKnowledge::Known CompletionKnowledge::known(const QpState& s, uint32_t wqe) {

@@ -35,12 +35,17 @@ void DstWriteRaceChecker::forget(uint32_t id) {
   for (uint64_t page = first_page(e.begin), last = last_page(e.begin, e.end); page <= last; ++page)
     pages.erase(page, id);
   e.live = false;
+  --m_live;
+  if (e.launch == m_launch) --m_live_this_launch;
   m_free.push_back(id);
   ++m_epoch;
 }
 
 void DstWriteRaceChecker::on_block_start(int, int, const char*, Ps) {
-  if (m_running++ == 0) ++m_launch;
+  if (m_running++ == 0) {
+    ++m_launch;
+    m_live_this_launch = 0;
+  }
 }
 
 void DstWriteRaceChecker::on_block_end(int, int, const char*, Ps) { --m_running; }
@@ -65,9 +70,7 @@ bool DstWriteRaceChecker::settled(const Landing& e) const {
   return k != CompletionKnowledge::kNever && m_barriers.back() >= k;
 }
 
-// Inlined: a call per WQE here is measurable (MoE EP 8).
-[[gnu::always_inline]] inline void DstWriteRaceChecker::sweep() {
-  // Forget writes long complete: two pool entries per WQE, round robin.
+void DstWriteRaceChecker::sweep_visit() {
   const Ps now = sim_now_ps();
   for (int i = 0; i < 2 && !m_pool.empty(); ++i) {
     if (m_sweep >= m_pool.size()) m_sweep = 0;
@@ -75,28 +78,6 @@ bool DstWriteRaceChecker::settled(const Landing& e) const {
     if (e.live && e.complete_ps + kKeepPs < now && settled(e)) forget(static_cast<uint32_t>(m_sweep));
     ++m_sweep;
   }
-}
-
-void DstWriteRaceChecker::on_executed(const WqeRecord& r, QpRecord& rec) {
-  if (r.status != 0) return;
-  int dst_pe = -1;
-  uint64_t begin = 0, end = 0;
-  if (r.opcode == udma::kWrite || r.opcode == udma::kWriteImm || r.opcode == udma::kWriteWithNotify) {
-    dst_pe = r.target_pe, begin = r.remote_va, end = r.remote_va + r.bytes;
-  } else if (r.opcode == udma::kRead) {
-    dst_pe = r.qp.pe, begin = r.local_va, end = r.local_va + r.bytes;
-  } else {
-    return;
-  }
-  if (dst_pe < 0) return;
-  QpLast& cached = rec.dst_race;
-  Landing* mine = cached.epoch == m_epoch ? &m_pool[cached.id] : nullptr;
-  if (mine && mine->begin == begin && mine->end == end && mine->dst_pe == dst_pe) {
-    *mine = {begin, end, r.qp, r.wqe_index, r.doorbell_ps, r.complete_ps, dst_pe, true, m_launch};  // races with nothing
-  } else {
-    judge_and_file(r, dst_pe, begin, end, cached);
-  }
-  sweep();
 }
 
 void DstWriteRaceChecker::judge_and_file(const WqeRecord& r, int dst_pe, uint64_t begin, uint64_t end,
@@ -150,8 +131,11 @@ void DstWriteRaceChecker::judge_and_file(const WqeRecord& r, int dst_pe, uint64_
   const Landing landing{begin, end, r.qp, r.wqe_index, r.doorbell_ps, r.complete_ps, dst_pe, true, m_launch};
   uint32_t id = same;
   if (same != UINT32_MAX) {
+    if (m_pool[same].launch != m_launch) ++m_live_this_launch;
     m_pool[same] = landing;
   } else {
+    ++m_live;
+    ++m_live_this_launch;
     if (!m_free.empty()) {
       id = m_free.back();
       m_free.pop_back();

@@ -5,6 +5,7 @@
 #include "sim/catalog/hazard_id.h"
 #include "sim/checkers/checker.h"
 #include "sim/checkers/completion_knowledge.h"
+#include "models/ascend/wqe_layout.h"
 #include "models/core/page_multimap.h"
 #include "models/core/qp_table.h"
 
@@ -24,7 +25,10 @@ class DstWriteRaceChecker : public Checker {
   void on_block_start(int pe, int core, const char* kernel, Ps t) override;
   void on_block_end(int pe, int core, const char* kernel, Ps t) override;
   void on_device_barrier(Ps t) override;
-  void on_executed(const WqeRecord& r, QpRecord& rec);  // rec: r's QP (qp_record.h)
+  struct QpLast;
+  // `cached`: r's QP's part of its record (qp_record.h). Inline (the hub's execution): mostly
+  // the QP's landing on the same range, replaced.
+  void on_executed(const WqeRecord& r, QpLast& cached);
 
   // Kept in the QP's record: the landing its last WQE replaced or added, when no other QP's
   // landing overlapped it. While no landing has been added or forgotten since (`epoch` ==
@@ -49,7 +53,20 @@ class DstWriteRaceChecker : public Checker {
   // files it (replacing its QP's landing on the same range) and updates `cached`.
   void judge_and_file(const WqeRecord& r, int dst_pe, uint64_t begin, uint64_t end, QpLast& cached);
   void forget(uint32_t id);
-  void sweep();  // after each WQE
+  // After each WQE: forget writes long complete, two pool entries per WQE, round robin.
+  void sweep() {
+    if (m_barriers.empty() && m_live_this_launch == m_live) {
+      // None can be settled (no barrier, no landing of an earlier launch): the cursor moves as
+      // the visit would, without reading the entries (a cache miss each).
+      for (int i = 0; i < 2 && !m_pool.empty(); ++i) {
+        if (m_sweep >= m_pool.size()) m_sweep = 0;
+        ++m_sweep;
+      }
+      return;
+    }
+    sweep_visit();
+  }
+  void sweep_visit();
   // Whether the poster (`core` of PE `pe`, at `post_ps`) knew `e` complete.
   bool ordered_after(const Landing& e, int pe, int core, Ps post_ps) const;
   bool settled(const Landing& e) const;  // every later post anywhere is ordered after it
@@ -61,11 +78,37 @@ class DstWriteRaceChecker : public Checker {
   std::vector<PageMultimap<uint32_t>> m_pages;  // by destination PE
   // Landings complete and settled are forgotten by a sweep that looks at two pool entries per WQE.
   size_t m_sweep = 0;
+  // Live landings, and those of them filed in this launch: while they are equal and no device
+  // barrier came, no landing can be settled, and the sweep reads none.
+  size_t m_live = 0;
+  size_t m_live_this_launch = 0;
   uint64_t m_epoch = 1;  // moves on when a landing is added or forgotten (QpLast)
   const CompletionKnowledge& m_known;  // shared (posts and reaps), fed before this checker's hooks
   std::vector<Ps> m_barriers;         // device barrier release times, in order
   int m_running = 0;                  // blocks running on every PE
   uint64_t m_launch = 0;
 };
+
+inline void DstWriteRaceChecker::on_executed(const WqeRecord& r, QpLast& cached) {
+  if (r.status != 0) return;
+  int dst_pe = -1;
+  uint64_t begin = 0, end = 0;
+  if (r.opcode == udma::kWrite || r.opcode == udma::kWriteImm || r.opcode == udma::kWriteWithNotify) {
+    dst_pe = r.target_pe, begin = r.remote_va, end = r.remote_va + r.bytes;
+  } else if (r.opcode == udma::kRead) {
+    dst_pe = r.qp.pe, begin = r.local_va, end = r.local_va + r.bytes;
+  } else {
+    return;
+  }
+  if (dst_pe < 0) return;
+  Landing* mine = cached.epoch == m_epoch ? &m_pool[cached.id] : nullptr;
+  if (mine && mine->begin == begin && mine->end == end && mine->dst_pe == dst_pe) {
+    if (mine->launch != m_launch) ++m_live_this_launch;
+    *mine = {begin, end, r.qp, r.wqe_index, r.doorbell_ps, r.complete_ps, dst_pe, true, m_launch};  // races with nothing
+  } else {
+    judge_and_file(r, dst_pe, begin, end, cached);
+  }
+  sweep();
+}
 
 }  // namespace symsim

@@ -17,50 +17,9 @@ namespace symsim {
 
 SYMSIM_ASCEND_CHECKER(FlagBeforeDataChecker, "flag_before_data", 120, "a reader saw a flag its sender posted after some data, then read that data unordered", kFlagBeforeData);
 
-namespace {
-
-bool lands_remote(uint8_t opcode) {
-  return opcode == udma::kWrite || opcode == udma::kWriteImm || opcode == udma::kWriteWithNotify ||
-         opcode == udma::kFaa || opcode == udma::kCas;
-}
-
-}  // namespace
-
 uint64_t FlagBeforeDataChecker::key(const QpRef& q) {
   return uint64_t{static_cast<uint32_t>(q.pe)} << 40 | uint64_t{static_cast<uint32_t>(q.slot + 1) & 0xFFFFFu} << 20 |
          (static_cast<uint32_t>(q.qp) & 0xFFFFFu);
-}
-
-void FlagBeforeDataChecker::on_executed(const WqeRecord& r, QpRecord& rec) {
-  if (r.status != 0) return;
-  QpOrder& s = rec.flag_before_data;
-  const Ps post_ps = m_known.executed_post().t;
-  // What orders earlier WQEs of the QP before this one (udma_ordering.h): a fence here or
-  // before (a fenced WQE starts after every earlier one completed, and later ones start after
-  // it), SO here, or RO here after an SO WQE.
-  if (r.flags & udma::flag::kFence) s.fence_seen = true, s.fence_bound = r.wqe_index;
-  bool has_order = s.fence_seen;
-  uint32_t ordered_below = s.fence_seen ? s.fence_bound : 0;
-  const uint8_t odr = r.flags & udma::kPlaceOrderMask;
-  if (odr == udma::kOdrStrong) {
-    has_order = true;
-    ordered_below = r.wqe_index;
-    s.so_seen = true;
-    s.last_so = r.wqe_index;
-  } else if (odr == udma::kOdrRelaxed && s.so_seen) {
-    has_order = true;
-    ordered_below = std::max(ordered_below, s.last_so + 1);
-  }
-  uint64_t dst;
-  if (lands_remote(r.opcode)) {
-    dst = r.remote_va;
-  } else if (r.opcode == udma::kRead) {
-    dst = r.local_va;
-  } else {
-    return;
-  }
-  m_landings.add(dst, dst + r.bytes,
-                 Landing{{r.qp, r.wqe_index, r.bytes, r.remote_write_ps}, post_ps, ordered_below, has_order, dst});
 }
 
 void FlagBeforeDataChecker::on_device_barrier(Ps) { m_readers = {}; }

@@ -11,10 +11,13 @@
 // reader (the best flag seen per QP and per sender): each event costs O(1) amortised, plus the
 // overlap query of a read.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <unordered_map>
 #include <vector>
 
+#include "models/ascend/udma_ordering.h"
+#include "models/ascend/wqe_layout.h"
 #include "sim/catalog/hazard_id.h"
 #include "sim/checkers/checker.h"
 #include "sim/checkers/completion_knowledge.h"
@@ -30,7 +33,10 @@ inline constexpr HazardId kFlagBeforeData{"flag_before_data", "a flag was observ
 class FlagBeforeDataChecker : public Checker {
  public:
   explicit FlagBeforeDataChecker(CheckerContext& ctx) : Checker(ctx), m_known(*ctx.completions) {}
-  void on_executed(const WqeRecord& r, QpRecord& rec);  // rec: r's QP (qp_record.h)
+  struct QpOrder;
+  // `s`: r's QP's part of its record (qp_record.h). Inline (the hub's execution): a landing
+  // filed per WQE.
+  void on_executed(const WqeRecord& r, QpOrder& s);
   // The hub calls it with the copy's ends classified (checker_hub.h).
   void on_copy(const CopyRecord& c, const CopyEnds& at);
   void on_gm_observe(int pe, int core, const uint8_t* addr, uint64_t bytes, Ps t, SiteRef site) override;
@@ -104,5 +110,37 @@ class FlagBeforeDataChecker : public Checker {
   const CompletionKnowledge& m_known;
   PerCore<Reader> m_readers;
 };
+
+inline void FlagBeforeDataChecker::on_executed(const WqeRecord& r, QpOrder& s) {
+  if (r.status != 0) return;
+  const Ps post_ps = m_known.executed_post().t;
+  // What orders earlier WQEs of the QP before this one (udma_ordering.h): a fence here or
+  // before (a fenced WQE starts after every earlier one completed, and later ones start after
+  // it), SO here, or RO here after an SO WQE.
+  if (r.flags & udma::flag::kFence) s.fence_seen = true, s.fence_bound = r.wqe_index;
+  bool has_order = s.fence_seen;
+  uint32_t ordered_below = s.fence_seen ? s.fence_bound : 0;
+  const uint8_t odr = r.flags & udma::kPlaceOrderMask;
+  if (odr == udma::kOdrStrong) {
+    has_order = true;
+    ordered_below = r.wqe_index;
+    s.so_seen = true;
+    s.last_so = r.wqe_index;
+  } else if (odr == udma::kOdrRelaxed && s.so_seen) {
+    has_order = true;
+    ordered_below = std::max(ordered_below, s.last_so + 1);
+  }
+  uint64_t dst;
+  if (r.opcode == udma::kWrite || r.opcode == udma::kWriteImm || r.opcode == udma::kWriteWithNotify ||
+      r.opcode == udma::kFaa || r.opcode == udma::kCas) {
+    dst = r.remote_va;
+  } else if (r.opcode == udma::kRead) {
+    dst = r.local_va;
+  } else {
+    return;
+  }
+  m_landings.add(dst, dst + r.bytes,
+                 Landing{{r.qp, r.wqe_index, r.bytes, r.remote_write_ps}, post_ps, ordered_below, has_order, dst});
+}
 
 }  // namespace symsim

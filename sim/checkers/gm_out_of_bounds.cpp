@@ -72,19 +72,6 @@ void GmOutOfBoundsChecker::on_copy(const CopyRecord& c, const CopyEnds& at) {
   }
 }
 
-void GmOutOfBoundsChecker::on_executed(const WqeRecord& r) {
-  if (r.status != 0) return;
-  const bool remote_side = r.opcode == udma::kWrite || r.opcode == udma::kWriteImm ||
-                           r.opcode == udma::kWriteWithNotify || r.opcode == udma::kRead;
-  const uint64_t local_len = (r.opcode == udma::kFaa || r.opcode == udma::kCas) ? udma::atomic_width(r.bytes) : r.bytes;
-  const uint64_t remote_len = remote_side ? r.bytes : udma::atomic_width(r.bytes);
-  // Nearly always both ranges lie in allocations found before: no search, no report frame.
-  if ((local_len == 0 || cached(reinterpret_cast<const uint8_t*>(r.local_va), local_len)) &&
-      (remote_len == 0 || cached(reinterpret_cast<const uint8_t*>(r.remote_va), remote_len)))
-    return;
-  check(r, local_len, remote_len);
-}
-
 void GmOutOfBoundsChecker::check(const WqeRecord& r, uint64_t local_len, uint64_t remote_len) {
   struct Side {
     uint64_t va;

@@ -3,6 +3,7 @@
 #include <string>
 #include <utility>
 
+#include "models/ascend/wqe_layout.h"
 #include "models/core/probe_table.h"
 #include "sim/catalog/hazard_id.h"
 #include "sim/checkers/checker.h"
@@ -18,6 +19,7 @@ class GmOutOfBoundsChecker : public Checker {
   void on_alloc(int pe, const char* kind, const uint8_t* p, uint64_t bytes) override;
   // The hub calls it with the copy's ends classified (checker_hub.h).
   void on_copy(const CopyRecord& c, const CopyEnds& at);
+  // Inline (the hub's execution): nearly always both ranges lie in allocations found before.
   void on_executed(const WqeRecord& r);
   struct Alloc {
     const uint8_t* begin;
@@ -60,5 +62,18 @@ class GmOutOfBoundsChecker : public Checker {
   }
   bool probed(const uint8_t* p, uint64_t len) const;
 };
+
+inline void GmOutOfBoundsChecker::on_executed(const WqeRecord& r) {
+  if (r.status != 0) return;
+  const bool remote_side = r.opcode == udma::kWrite || r.opcode == udma::kWriteImm ||
+                           r.opcode == udma::kWriteWithNotify || r.opcode == udma::kRead;
+  const uint64_t local_len = (r.opcode == udma::kFaa || r.opcode == udma::kCas) ? udma::atomic_width(r.bytes) : r.bytes;
+  const uint64_t remote_len = remote_side ? r.bytes : udma::atomic_width(r.bytes);
+  // Nearly always both ranges lie in allocations found before: no search, no report frame.
+  if ((local_len == 0 || cached(reinterpret_cast<const uint8_t*>(r.local_va), local_len)) &&
+      (remote_len == 0 || cached(reinterpret_cast<const uint8_t*>(r.remote_va), remote_len)))
+    return;
+  check(r, local_len, remote_len);
+}
 
 }  // namespace symsim

@@ -12,6 +12,7 @@
 #pragma once
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -51,14 +52,19 @@ struct Item<T, true> {
 template <typename T>
 class IntervalList {
  public:
-  explicit IntervalList(size_t capacity = 8192) : m_capacity(capacity) {}
+  explicit IntervalList(size_t capacity = 8192) : m_capacity(capacity) {
+    size_t slots = 1;
+    while (slots < capacity) slots *= 2;
+    m_mask = slots - 1;
+  }
 
-  // The range is built in its slot, not default-filled and then assigned (one per WQE in
-  // flag_before_data).
-  size_t add(uint64_t begin, uint64_t end, T value) {
-    if (m_items.size() == m_capacity) evict();
-    const size_t id = m_first_id + m_items.size();
-    m_items.emplace_back(Item(begin, end, std::move(value)));
+  // The range goes into the slot of its id (ids are consecutive: id & m_mask), so a push keeps
+  // no head or size and tests no growth (one per WQE in flag_before_data).
+  size_t add(uint64_t begin, uint64_t end, const T& value) {
+    if (!m_items) m_items.reset(new Item[m_mask + 1]);
+    if (m_next_id - m_first_id == m_capacity) evict();
+    const size_t id = m_next_id++;
+    m_items[id & m_mask] = Item(begin, end, value);
     const auto [first, last] = pages(begin, end);
     for (uint64_t p = first; p <= last; ++p) {
       const uint64_t seq = m_first_filing + m_filings.size();
@@ -67,8 +73,8 @@ class IntervalList {
     return id;
   }
   const T* get(size_t id) const {
-    if (id < m_first_id || id >= m_first_id + m_items.size()) return nullptr;
-    return &m_items[id - m_first_id].value;
+    if (id < m_first_id || id >= m_next_id) return nullptr;
+    return &m_items[id & m_mask].value;
   }
   // Calls fn(id, const T&) for each kept range overlapping [begin, end), by begin, then oldest
   // first (a range of no bytes overlaps a query that strictly contains its address).
@@ -79,14 +85,14 @@ class IntervalList {
     for (uint64_t p = first; p <= last; ++p) {
       for (uint64_t n = m_newest.get(p); n != PageHeads::kNone && n >= m_first_filing;) {
         const Filing& f = m_filings[n - m_first_filing];
-        const Item& item = m_items[f.id - m_first_id];
+        const Item& item = m_items[f.id & m_mask];
         if (item.begin() < end && item.end() > begin) m_found.emplace_back(item.begin(), f.id);
         n = f.older;
       }
     }
     std::sort(m_found.begin(), m_found.end());
     if (first != last) m_found.erase(std::unique(m_found.begin(), m_found.end()), m_found.end());
-    for (const auto& [b, id] : m_found) fn(id, m_items[id - m_first_id].value);
+    for (const auto& [b, id] : m_found) fn(id, m_items[id & m_mask].value);
   }
 
  private:
@@ -101,17 +107,20 @@ class IntervalList {
     return {begin / kPage, (end > begin ? end - 1 : begin) / kPage};
   }
   void evict() {
-    const Item& old = m_items.front();
+    const Item& old = m_items[m_first_id & m_mask];
     const auto [first, last] = pages(old.begin(), old.end());
     m_filings.drop_front(last - first + 1);  // the oldest filings are its own
     m_first_filing += last - first + 1;
-    m_items.pop_front();
     ++m_first_id;
   }
 
   size_t m_capacity;
-  RingFifo<Item> m_items;
+  // Ranges [m_first_id, m_next_id), range `id` at m_items[id & m_mask] (allocated at the
+  // first add: a power of two at least the capacity).
+  std::unique_ptr<Item[]> m_items;
+  size_t m_mask = 0;
   size_t m_first_id = 0;
+  size_t m_next_id = 0;
   RingFifo<Filing> m_filings;
   uint64_t m_first_filing = 0;  // the sequence number of m_filings' front
   PageHeads m_newest;           // page -> its newest filing

@@ -29,9 +29,6 @@ constexpr uint64_t kPageBytes = 4096;
 // The pages [begin, begin + bytes) touches (no bytes: the page of `begin`).
 uint64_t first_page(uint64_t begin) { return begin / kPageBytes; }
 uint64_t last_page(uint64_t begin, uint64_t bytes) { return (bytes ? begin + bytes - 1 : begin) / kPageBytes; }
-bool reads_source(uint8_t opcode) {
-  return opcode == udma::kWrite || opcode == udma::kWriteImm || opcode == udma::kWriteWithNotify;
-}
 }  // namespace
 
 Ps SrcReuseChecker::doorbell_delay_ps() const {
@@ -99,29 +96,6 @@ void SrcReuseChecker::on_block_end(int pe, int, const char*, Ps) {
   ++m_epoch;
   for (auto it = sources.begin(); it != sources.end();)
     it = it->second.complete_ps < now ? sources.erase(it) : std::next(it);
-}
-
-void SrcReuseChecker::on_executed(const WqeRecord& r, QpRecord& rec) {
-  if (!reads_source(r.opcode) || r.status != 0) return;
-  // The common case (put-heavy: every put): the QP's last put had the same source, no core
-  // write may start after this post, and the PE does not yet know that put complete. Then the
-  // put only extends that window (what add_put does in this case; the source span and the
-  // longest source are unchanged).
-  const QpLast& last = rec.src_reuse;
-  if (is_last(last, r.local_va, r.bytes)) {  // the same source (same QP)
-    const Ps posted = posted_ps(r.doorbell_ps);
-    if (!may_follow_writes(r.qp.pe, posted) &&
-        CompletionKnowledge::known(rec.completions, last.win->last.wqe_index).t > posted) {
-      Window& win = *last.win;
-      win.last = put_of(r);
-      win.complete_ps = std::max(win.complete_ps, r.complete_ps);
-      if (win.first.wqe_index == r.wqe_index)
-        queue(r.complete_ps, {r.qp.pe, SourceKey{r.local_va, r.bytes, r.qp.slot, r.qp.qp}, &win, m_epoch});
-      prune(sim_now_ps());
-      return;
-    }
-  }
-  add_put(r, rec);
 }
 
 void SrcReuseChecker::add_put(const WqeRecord& r, QpRecord& rec) {

@@ -6,6 +6,8 @@
 #include <vector>
 #include <utility>
 
+#include "models/ascend/wqe_layout.h"
+#include "models/core/sim_now.h"
 #include "sim/catalog/hazard_id.h"
 #include "sim/checkers/checker.h"
 #include "sim/checkers/completion_knowledge.h"
@@ -28,7 +30,10 @@ class SrcReuseChecker : public Checker {
   explicit SrcReuseChecker(CheckerContext& ctx) : Checker(ctx), m_known(*ctx.completions) {}
   void on_block_start(int pe, int core, const char* kernel, Ps t) override;
   void on_block_end(int pe, int core, const char* kernel, Ps t) override;
-  void on_executed(const WqeRecord& r, QpRecord& rec);  // rec: r's QP (qp_record.h)
+  struct QpLast;
+  // `last` and `done` are r's QP's parts of its record `rec` (qp_record.h). Inline (the hub's
+  // execution): mostly the put extends its QP's last window.
+  void on_executed(const WqeRecord& r, const QpLast& last, const CompletionKnowledge::QpState& done, QpRecord& rec);
   // The hub calls it with the copy's ends classified (checker_hub.h).
   void on_copy(const CopyRecord& c, const CopyEnds& at);
   void on_gm_store(const StoreRecord& s) override;
@@ -209,5 +214,29 @@ class SrcReuseChecker : public Checker {
   std::vector<uint64_t> m_found;   // scratch: the seqs one WQE meets
   Ps m_max_lead_ps = 0;
 };
+
+inline void SrcReuseChecker::on_executed(const WqeRecord& r, const QpLast& last, const CompletionKnowledge::QpState& done,
+                                         QpRecord& rec) {
+  const bool reads_source = r.opcode == udma::kWrite || r.opcode == udma::kWriteImm || r.opcode == udma::kWriteWithNotify;
+  if (!reads_source || r.status != 0) return;
+  // The common case (put-heavy: every put): the QP's last put had the same source, no core
+  // write may start after this post, and the PE does not yet know that put complete. Then the
+  // put only extends that window (what add_put does in this case; the source span and the
+  // longest source are unchanged).
+  if (is_last(last, r.local_va, r.bytes)) {  // the same source (same QP)
+    const Ps posted = posted_ps(r.doorbell_ps);
+    if (!may_follow_writes(r.qp.pe, posted) &&
+        CompletionKnowledge::known(done, last.win->last.wqe_index).t > posted) {
+      Window& win = *last.win;
+      win.last = put_of(r);
+      win.complete_ps = std::max(win.complete_ps, r.complete_ps);
+      if (win.first.wqe_index == r.wqe_index)
+        queue(r.complete_ps, {r.qp.pe, SourceKey{r.local_va, r.bytes, r.qp.slot, r.qp.qp}, &win, m_epoch});
+      prune(sim_now_ps());
+      return;
+    }
+  }
+  add_put(r, rec);
+}
 
 }  // namespace symsim

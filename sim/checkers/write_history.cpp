@@ -69,14 +69,14 @@ std::string WriteHistory::faults_on(const QpRef& q) const {
 }
 
 std::string WriteHistory::doorbells(const QpRef& q) const {
-  const QpRecord* rec = m_ctx.qps->find(q);
-  const Bells* seen = rec && rec->bells.rung ? &rec->bells : nullptr;
+  const UdmaQp* engine = m_ctx.engine_qp(q);
+  const UdmaQp* seen = engine && engine->sq_rung_ps != UdmaQp::kNeverRung ? engine : nullptr;
   const SiteIndex::Doorbell* stored = m_ctx.sites.last_doorbell(q);
   if (!seen && !stored) return "no SQ doorbell was rung";
   std::string out = stored ? fmt::format("last SQ doorbell stored: producer index {} at {}{}", stored->value,
                                          us_text(stored->t), at_site(stored->site))
                            : "no SQ doorbell stored by a kernel";
-  out += seen ? fmt::format("; the engine last acted on producer index {} at {}", seen->seen_value, us_text(seen->seen_ps))
+  out += seen ? fmt::format("; the engine last acted on producer index {} at {}", seen->sq_rung_value, us_text(seen->sq_rung_ps))
               : "; the engine never received a doorbell";
   return out;
 }

@@ -27,23 +27,14 @@ class WriteHistory : public AscendObserver {
   // The hub calls it with the copy's ends classified (checker_hub.h).
   void on_copy(const CopyRecord& c, const CopyEnds& at);
   void on_fault(const FaultEvent& f) override;
-  struct Bells;
-  void on_sq_rung(uint32_t producer, Ps t, Bells& mine);  // mine: the QP's record's (qp_record.h)
 
   // "PE 0 QP 0 WQE 3 (WRITE) landed it at 5.1 us", or "" when nothing recorded wrote it by `t`.
   std::string last_writer(const void* addr, uint64_t bytes, Ps t) const;
   // Faults recorded on `q` (e.g. a dropped doorbell), "" when none.
   std::string faults_on(const QpRef& q) const;
-  // The last SQ doorbell a core stored for `q` and the last one the engine acted on.
+  // The last SQ doorbell a core stored for `q` (m_ctx.sites) and the last one the engine acted
+  // on (the engine's QP keeps it: UdmaQp::sq_rung_value, sq_rung_ps).
   std::string doorbells(const QpRef& q) const;
-
-  // The SQ doorbell the engine last acted on, kept in the QP's record (the ones kernels
-  // stored: m_ctx.sites).
-  struct Bells {
-    Ps seen_ps = 0;
-    uint32_t seen_value = 0;
-    bool rung = false;
-  };
 
  private:
   // Kept as fields and put in words only when a hang is reported. One entry per WQE (its data,
@@ -114,7 +105,5 @@ inline void WriteHistory::on_executed(const WqeRecord& r) {
   // A CQE's address is worked out only when a hang report asks (it costs a QP lookup).
   if (w.data || r.cqe_ps != 0) add(w);
 }
-
-inline void WriteHistory::on_sq_rung(uint32_t producer, Ps t, Bells& mine) { mine = {t, producer, true}; }
 
 }  // namespace symsim
