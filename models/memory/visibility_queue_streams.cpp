@@ -34,8 +34,8 @@ inline void VisibilityQueue::expire_early(Ps now_ps) {
     const uint32_t i = m_early_order[m_early_head++];
     EarlyWrite& w = m_early[i];
     m_early_chunks.erase(w.node);
-    if (w.old.capacity() > 4096) {  // a large rewrite's bytes go back; small ones are reused
-      std::vector<uint8_t>().swap(w.old);
+    if (w.old.capacity() > kKeptOldBytes) {  // a large rewrite's buffer goes to the spares; small ones stay
+      m_spare_old.give(std::move(w.old));
     } else {
       w.old.clear();
     }
@@ -63,6 +63,10 @@ inline void VisibilityQueue::remember_early(const uint8_t* begin, uint64_t len, 
   w.begin = begin;
   w.len = len;
   w.write_ps = write_ps;
+  if (len > w.old.capacity()) {  // a spare still in cache, not a fresh allocation
+    std::vector<uint8_t> spare = m_spare_old.take(len);
+    if (spare.capacity() > 0) w.old = std::move(spare);
+  }
   w.old.assign(begin, begin + len);
   w.node = m_early_chunks.insert(i, chunk_of(begin, kStreamChunkBytes), chunk_of(begin + len - 1, kStreamChunkBytes));
   m_early_order.push_back(i);
