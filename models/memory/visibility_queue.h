@@ -216,7 +216,10 @@ class VisibilityQueue {
   std::vector<EarlyWrite> m_early;
   // An early write keeps its buffer up to this size when it expires; a larger one (a token's
   // 7-14 KiB in MoE: every WaitFlag on an MTE3 copy into a staging buffer) goes to the spares,
-  // which the next large one takes (spare_buffers.h). The spares hold a few hundred tokens.
+  // which the next large one takes (spare_buffers.h). They come back in bursts, as the FIFO of
+  // early writes expires (up to 98 MiB at once at EP 256), but a cap above a few MiB costs more
+  // than it saves: the allocator, denied the buffers kept, grows the heap on fresh huge pages
+  // (docs/performance.md, session 27).
   static constexpr size_t kKeptOldBytes = 4096;
   SpareBuffers m_spare_old{8u << 20};
   std::vector<uint32_t> m_early_free;
