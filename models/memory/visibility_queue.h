@@ -18,6 +18,7 @@
 
 #include "models/core/time.h"
 #include "models/memory/memory_watch.h"
+#include "models/memory/spare_buffers.h"
 #include "models/memory/visibility_queue_chunk_index.h"
 #include "models/memory/visibility_queue_heap.h"
 #include "models/core/page_multimap.h"
@@ -213,6 +214,14 @@ class VisibilityQueue {
     uint32_t node = ChunkIndex::kNil;  // its first node in m_early_chunks
   };
   std::vector<EarlyWrite> m_early;
+  // An early write keeps its buffer up to this size when it expires; a larger one (a token's
+  // 7-14 KiB in MoE: every WaitFlag on an MTE3 copy into a staging buffer) goes to the spares,
+  // which the next large one takes (spare_buffers.h). They come back in bursts, as the FIFO of
+  // early writes expires (up to 98 MiB at once at EP 256), but a cap above a few MiB costs more
+  // than it saves: the allocator, denied the buffers kept, grows the heap on fresh huge pages
+  // (docs/performance.md, session 27).
+  static constexpr size_t kKeptOldBytes = 4096;
+  SpareBuffers m_spare_old{8u << 20};
   std::vector<uint32_t> m_early_free;
   ChunkIndex m_early_chunks;
   std::vector<uint32_t> m_early_order;  // oldest first from m_early_head

@@ -14,6 +14,14 @@ namespace {
 inline uint64_t chunk_of(const uint8_t* p, uint64_t chunk_bytes) {
   return reinterpret_cast<uintptr_t>(p) / chunk_bytes;
 }
+
+// A spare buffer still in cache for `old`, rather than a fresh allocation. Out of line, so that
+// remember_early still inlines into before_write: the put path's 64-byte WQEs fit the slot's
+// own buffer and never come here.
+[[gnu::noinline]] void take_spare(SpareBuffers& spares, std::vector<uint8_t>& old, uint64_t len) {
+  std::vector<uint8_t> spare = spares.take(len);
+  if (spare.capacity() > 0) old = std::move(spare);
+}
 }  // namespace
 
 VisibilityQueue::Handle VisibilityQueue::schedule_stream(Ps first_visible_ps, Ps unit_interval_ps, uint32_t unit_bytes,
@@ -34,8 +42,8 @@ inline void VisibilityQueue::expire_early(Ps now_ps) {
     const uint32_t i = m_early_order[m_early_head++];
     EarlyWrite& w = m_early[i];
     m_early_chunks.erase(w.node);
-    if (w.old.capacity() > 4096) {  // a large rewrite's bytes go back; small ones are reused
-      std::vector<uint8_t>().swap(w.old);
+    if (w.old.capacity() > kKeptOldBytes) {  // a large rewrite's buffer goes to the spares; small ones stay
+      m_spare_old.give(std::move(w.old));
     } else {
       w.old.clear();
     }
@@ -63,6 +71,7 @@ inline void VisibilityQueue::remember_early(const uint8_t* begin, uint64_t len, 
   w.begin = begin;
   w.len = len;
   w.write_ps = write_ps;
+  if (len > w.old.capacity()) take_spare(m_spare_old, w.old, len);
   w.old.assign(begin, begin + len);
   w.node = m_early_chunks.insert(i, chunk_of(begin, kStreamChunkBytes), chunk_of(begin + len - 1, kStreamChunkBytes));
   m_early_order.push_back(i);
