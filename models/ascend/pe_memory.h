@@ -17,6 +17,7 @@ struct PeMemory {
   BumpAllocator heap;          // the symmetric heap (registered for remote access)
   SparseRegion queue_region;   // SQ and CQ rings, reserved once the QP count is known
   BumpAllocator rings;
+  bool warm_ring_tables = false;  // ring page tables made ahead on a helper thread (page_table_warmer.h)
   uint32_t heap_token = 0;  // token a remote WRITE/READ must present
   udma::Eid eid{};
 

@@ -8,6 +8,7 @@
 
 #include "models/ascend/ring.h"
 #include "models/ascend/udma_atomic_alu.h"
+#include "models/memory/page_table_warmer.h"
 
 namespace symsim {
 
@@ -87,6 +88,10 @@ int UdmaEngine::create_qp(const QpRef& ref, int target_pe, uint32_t sq_depth_bb,
   if (!q.sq_base || !q.cq_base) throw std::runtime_error("HBM ring area exhausted on PE " + std::to_string(m_pe));
   q.sq_base = dmi_pointer(q.sq_base, uint64_t{sq_depth_bb} * kWqebbBytes);
   q.cq_base = dmi_pointer(q.cq_base, uint64_t{cq_depth} * kCqeBytes);
+  if (mem.warm_ring_tables) {  // each ring's first page: the only one most rings touch
+    page_table_warmer::warm(q.sq_base);
+    page_table_warmer::warm(q.cq_base);
+  }
   const auto index = static_cast<int>(m_qps.size());
   q.tp_id = static_cast<uint32_t>(index);
   q.sq_doorbell_addr = reinterpret_cast<uint64_t>(m_doorbells.base()) + index * kDoorbellStride;

@@ -1,6 +1,7 @@
 #include "models/memory/sparse_region.h"
 
 #include "models/memory/cold_pages.h"
+#include "models/memory/page_table_warmer.h"
 
 #include <sys/mman.h>
 
@@ -126,7 +127,10 @@ void SparseRegion::watch_cold_pages() {
 
 void SparseRegion::unmap() {
   delist();
-  if (m_cold) cold_pages::unwatch(m_base, m_size);
+  if (m_cold) {
+    page_table_warmer::drop_pending();  // the run is ending: what is queued is for regions going now
+    cold_pages::unwatch(m_base, m_size);
+  }
   if (m_base) munmap(m_base, m_size);
 }
 

@@ -21,6 +21,7 @@ class SparseRegion {
   // Keeps this region's resident pages under a budget by evicting the oldest with their few
   // nonzero bytes saved (cold_pages.h): for regions whose touched pages are mostly empty.
   void watch_cold_pages();
+  bool cold() const { return m_cold; }
 
   uint8_t* base() const { return m_base; }
   uint64_t size() const { return m_size; }

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "models/memory/page_table_warmer.h"
+
 #include <random>
 #include <stdexcept>
 
@@ -9,6 +11,9 @@ namespace symsim {
 
 namespace {
 constexpr uint64_t kMetaBytes = uint64_t{256} << 20;
+// From this many QPs on a PE (EP 32 with 2 QPs a peer) its rings' page tables are made on a helper
+// thread; fewer are not worth a thread (docs/performance.md, Session 27).
+constexpr uint64_t kWarmRingTablesMinQps = 64;
 }
 
 AscendSystem::AscendSystem(const AscendParams& params, int n_pes, uint64_t seed, sc_core::sc_module_name name)
@@ -65,6 +70,9 @@ void AscendSystem::reserve_queues(int pe, uint64_t qp_count) {
                           static_cast<uint64_t>(m_params.udma_cq_depth) * 64;
   m.queue_region = SparseRegion(std::max<uint64_t>(qp_count, 1) * per_qp, true, fmt::format("pe{}.queues", pe));
   m.queue_region.watch_cold_pages();  // each ring's few WQEs or CQEs sit at the start of its own page
+  // A ring's first page costs a page table of its own (a 2 MiB ring per span); with many rings
+  // a helper thread makes them ahead (only where the store watches: nothing is mapped).
+  m.warm_ring_tables = m.queue_region.cold() && qp_count >= kWarmRingTablesMinQps && page_table_warmer::enabled();
   m.rings = BumpAllocator(m.queue_region.base(), m.queue_region.size());
   m_addresses.add({reinterpret_cast<uintptr_t>(m.queue_region.base()),
                    reinterpret_cast<uintptr_t>(m.queue_region.base()) + m.queue_region.size(), pe, -1,
