@@ -27,6 +27,7 @@
 #include "bench/process_stats.h"
 #include "kernels/registry/kernel_registry.h"
 #include "models/platform/ascend_system.h"
+#include "sim/runner/heap_warmer.h"
 #include "sim/runner/huge_heap.h"
 #include "sim/runner/runner.h"
 #include "sim/scenario/scenario.h"
@@ -110,6 +111,7 @@ int bench_table() {
 
 int main(int argc, char* argv[]) {
   symsim::reexec_with_huge_heap(argv);  // as symsim does (sim/cli/main.cpp)
+  symsim::start_heap_warmer();
   setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
   return sc_core::sc_elab_and_sim(argc, argv);
 }

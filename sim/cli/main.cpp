@@ -16,6 +16,7 @@
 #include "sim/io/output_file.h"
 #include "kernels/registry/kernel_registry.h"
 #include "sim/io/strict_json.h"
+#include "sim/runner/heap_warmer.h"
 #include "sim/runner/huge_heap.h"
 #include "sim/runner/platform_family.h"
 #include "sim/runner/runner.h"
@@ -40,6 +41,7 @@ constexpr int kExitPass = 0, kExitInput = 2, kExitInternal = 3;
 // Our own main: silence SystemC's banner (stdout is for results), then elaborate as usual.
 int main(int argc, char* argv[]) {
   reexec_with_huge_heap(argv);
+  start_heap_warmer();  // big runs only (sim/runner/heap_warmer.h)
   setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
   // Past a file-size limit (ulimit -f) a write fails with EFBIG and is reported with its path,
   // instead of the process being killed part-way through a file.
