@@ -111,7 +111,7 @@ int bench_table() {
 
 int main(int argc, char* argv[]) {
   symsim::reexec_with_huge_heap(argv);  // as symsim does (sim/cli/main.cpp)
-  symsim::start_heap_warmer();
+  symsim::start_heap_warmer(argv);
   setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
   return sc_core::sc_elab_and_sim(argc, argv);
 }

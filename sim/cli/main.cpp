@@ -41,7 +41,7 @@ constexpr int kExitPass = 0, kExitInput = 2, kExitInternal = 3;
 // Our own main: silence SystemC's banner (stdout is for results), then elaborate as usual.
 int main(int argc, char* argv[]) {
   reexec_with_huge_heap(argv);
-  start_heap_warmer();  // big runs only (sim/runner/heap_warmer.h)
+  start_heap_warmer(argv);  // big runs only (sim/runner/heap_warmer.h)
   setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
   // Past a file-size limit (ulimit -f) a write fails with EFBIG and is reported with its path,
   // instead of the process being killed part-way through a file.

@@ -1,5 +1,7 @@
 #include "sim/runner/heap_warmer.h"
 
+#include "sim/runner/huge_heap.h"
+
 #include <pthread.h>
 #include <signal.h>
 #include <sys/mman.h>
@@ -72,9 +74,9 @@ bool enabled_from_env() {
 
 }  // namespace
 
-void start_heap_warmer() {
+void start_heap_warmer(char* argv[]) {
   const char* tunables = std::getenv("GLIBC_TUNABLES");
-  if (!tunables || !std::strstr(tunables, kHeapWarmTunables)) return;
+  if (!tunables || !std::strstr(tunables, kHeapWarmTunables) || run_pes(argv) < kHeapWarmMinPes) return;
   if (!enabled_from_env()) return;
   // Signals stay with the simulation thread.
   sigset_t all, previous;

@@ -12,8 +12,12 @@
 namespace symsim {
 
 // Starts the helper when this start's GLIBC_TUNABLES carries the top pad reexec_with_huge_heap
-// sets for big runs (kHeapWarmTunables), unless SYMSIM_HEAP_WARM=0. Call once, early in main().
-void start_heap_warmer();
+// sets for big runs (kHeapWarmTunables) and the arguments name a big run (a child that inherits
+// the variable for a small one starts none), unless SYMSIM_HEAP_WARM=0. Call once, early in main().
+void start_heap_warmer(char* argv[]);
+
+// From this many PEs on (run_pes, huge_heap.h) a run's second start gets the top pad and the helper.
+inline constexpr int kHeapWarmMinPes = 64;
 
 // What the second start of a big run adds to GLIBC_TUNABLES: a 32 MiB top pad (the helper's lead),
 // and the mmap and trim thresholds the dynamic ones reach anyway (a top pad turns them off).

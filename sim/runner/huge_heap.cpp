@@ -22,9 +22,6 @@ constexpr const char* kTunable = "glibc.malloc.hugetlb";
 // start (about 10 ms) and the huge pages' clearing (slow where the host backs them on first
 // touch) cost more than they save (docs/performance.md, Session 17: MoE at scale).
 constexpr int kHugeHeapMinPes = 8;
-// From this many PEs on the heap grows by hundreds of MiB (1.1 GiB at EP 256), and a helper
-// thread faults its new huge pages in ahead (heap_warmer.h), which needs glibc's top pad.
-constexpr int kHeapWarmMinPes = 64;
 // A scenario is read here only when it is a regular file of a plausible size: a FIFO or a device
 // would block or never end before the loader reports it (exit 2, "not a regular file").
 constexpr off_t kMaxScenarioBytes = 4 << 20;
@@ -80,6 +77,8 @@ void reexec_with_huge_heap(char* argv[]) {
   if (pes < kHugeHeapMinPes) return;
   const std::string old = tunables ? tunables : "";
   std::string value = (old.empty() ? "" : old + ":") + kTunable + "=1";
+  // From 64 PEs the heap grows by hundreds of MiB (1.1 GiB at EP 256) and a helper thread faults
+  // its new huge pages in ahead (heap_warmer.h), which needs glibc's top pad.
   if (pes >= kHeapWarmMinPes) value = value + ":" + kHeapWarmTunables;
   if (setenv("GLIBC_TUNABLES", value.c_str(), 1) != 0) return;
   // By its path, not /proc/self/exe: the process keeps its name (ps, top).
