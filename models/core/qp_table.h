@@ -59,12 +59,14 @@ class QpTable {
     return out;
   }
 
- private:
   // 24 bits of PE, 20 of slot (+1: -1 is "none"), 20 of QP index: key order is (PE, slot, QP).
+  // Public for caches in front of the table (CheckerSet::Hub's).
   static uint64_t pack(const QpRef& q) {
     return uint64_t{static_cast<uint32_t>(q.pe) & 0xFFFFFFu} << 40 |
            uint64_t{static_cast<uint32_t>(q.slot + 1) & 0xFFFFFu} << 20 | (static_cast<uint32_t>(q.qp) & 0xFFFFFu);
   }
+
+ private:
   static QpRef unpack(uint64_t k) {
     return {static_cast<int>(k >> 40), static_cast<int>((k >> 20) & 0xFFFFFu) - 1, static_cast<int>(k & 0xFFFFFu)};
   }

@@ -72,11 +72,9 @@ class CheckerSet::Hub : public AscendObserver {
   // about 45 instructions a WQE); a miss fills its slot from the table.
   QpRecord& qp_of_execution(const QpRef& q) {
     if (is_last(q)) return *m_last;
-    // QpTable's key (24 bits of PE, 20 of slot + 1, 20 of QP): put-heavy's 32 QPs fall in 32
-    // different slots of 64 (a cheaper mix of the two words collided for a few).
-    const uint64_t key = uint64_t{static_cast<uint32_t>(q.pe) & 0xFFFFFFu} << 40 |
-                         uint64_t{static_cast<uint32_t>(q.slot + 1) & 0xFFFFFu} << 20 |
-                         (static_cast<uint32_t>(q.qp) & 0xFFFFFu);
+    // QpTable's key, mixed: put-heavy's 32 QPs fall in 32 different slots of 64 (a cheaper mix
+    // of the two words collided for a few).
+    const uint64_t key = QpTable<QpRecord>::pack(q);
     Recent& e = m_recent[(key * 0x9E3779B97F4A7C15ull) >> (64 - kRecentBits)];
     if (e.key == key) {
       remember(q, e.rec);
