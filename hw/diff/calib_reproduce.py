@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """How well the stored calibration rows reproduce, and the simulator's count among those that do (issue 19).
 
-  calib_reproduce.py --sim SIM_DIR HW_DIR [HW_DIR ...] [--calib-md FILE ...] [--rows] [--reps]
+  calib_reproduce.py --sim SIM_DIR HW_DIR [HW_DIR ...] [--calib-md FILE ...] [--rows] [--reps] [--early K]
 
 SIM_DIR: calib_families.py's --out folder (the simulator's run of every row). HW_DIR: a folder of
 symsim-hw results written by `hw_diff.py hw` (ID/result.json), measured with the procedure that made
@@ -20,6 +20,9 @@ re-measured one), a reference that one odd reading cannot move; rows not re-meas
 repetition but the first of every HW_DIR's run (measured.checks_by_repetition; symsim-hw keeps them
 with SYMSIM_HW_KEEP_REPETITIONS=1), for rows whose last repetition is one draw of a wide spread
 (the two-warp rows spread 20-34% over one run's repetitions); rows without repetitions as above.
+--early K (s28-route): one more line, the simulator against each row's median of every HW_DIR run's first K
+repetitions, before the procedure's climb over a run (multi-SM rows climb 10-30% by the 11th repetition, one-SM
+rows later; docs/hw-accuracy.md, thirty-fourth pass); rows without repetitions against the stored value.
 Nothing is written; stored rows and CALIB_TABLES stay as they are.
 """
 import argparse
@@ -75,8 +78,9 @@ def readings(hw_dirs, calib_mds, tool_rows):
     return out
 
 
-def repetitions(hw_dirs, tool_rows):
-    """Row -> every repetition but the first of every folder's run (measured.checks_by_repetition)."""
+def repetitions(hw_dirs, tool_rows, first=None):
+    """Row -> every repetition but the first of every folder's run (measured.checks_by_repetition);
+    with `first`: each run's first `first` repetitions instead (runs of fewer than 6 left out)."""
     ids, out = entry_rows(), collections.defaultdict(list)
     for d in hw_dirs:
         for name in sorted(os.listdir(d)):
@@ -86,7 +90,10 @@ def repetitions(hw_dirs, tool_rows):
                 continue
             reps = [hw_diff.probe_value({"checks": checks})
                     for checks in (r.get("measured") or {}).get("checks_by_repetition") or []]
-            out[row].extend(v for v in reps[1:] if v is not None)
+            if first is None:
+                out[row].extend(v for v in reps[1:] if v is not None)
+            elif len(reps) >= 6:
+                out[row].extend(v for v in reps[:first] if v is not None)
     return out
 
 
@@ -98,6 +105,8 @@ def main():
     p.add_argument("--rows", action="store_true", help="and every re-measured row outside 10%%")
     p.add_argument("--reps", action="store_true",
                    help="and the simulator against each row's median repetition (repetitions 2..n of every folder)")
+    p.add_argument("--early", type=int, metavar="K",
+                   help="and the simulator against each row's median of every folder's first K repetitions")
     a = p.parse_args()
 
     sim = calib_families.ratios(a.sim)  # row -> sim / stored
@@ -143,6 +152,15 @@ def main():
         print(f"Simulator within 10% of the median repetition: "
               f"{sum(abs(m - 1) <= calib_families.TOLERANCE for m in med_rep.values())} of {len(sim)} "
               f"({sum(1 for r in sim if reps.get(r))} rows with repetitions; the rest as the median reading; "
+              f"median |error| {errs[len(errs) // 2] * 100:.1f}%).")
+    if a.early:
+        early = repetitions(a.hw, calib_tool_rows(), first=a.early)
+        med_early = {row: sim[row] * stored[row][0] / statistics.median(early[row]) if early.get(row)
+                     else sim[row] for row in sim}
+        errs = sorted(abs(m - 1) for m in med_early.values())
+        print(f"Simulator within 10% of the median of each run's first {a.early} repetitions: "
+              f"{sum(abs(m - 1) <= calib_families.TOLERANCE for m in med_early.values())} of {len(sim)} "
+              f"({sum(1 for r in sim if early.get(r))} rows with repetitions; the rest against the stored value; "
               f"median |error| {errs[len(errs) // 2] * 100:.1f}%).")
     if a.rows:
         print()
