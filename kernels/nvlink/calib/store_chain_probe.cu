@@ -10,6 +10,9 @@
 //   3 as 0 with the row's address walked (an add a row, not r x bytes from `a.bytes`)
 //   4 as 0 with two 4 B stores to `word` after the commit (mode 23's op 5, the words rows)
 //   5 as 4 without the `__syncwarp()`
+//   6 plain 16 B stores by every lane, then `__syncwarp()` (mode 23's op 2: the same loop read 241.6 ns
+//     a row in fresh_rows_probe and 314.7 in store_order_probe, session 27's call A)
+//   7 as 6 without the `__syncwarp()`
 // A kernel of its own, so that fresh_rows_probe's and store_order_probe's rows keep their code.
 // Thread 0 of each CTA times its CTA with clock64.
 #include "kernels/nvlink/calib/calib_probe.cuh"
@@ -37,7 +40,7 @@ __global__ void store_chain_probe(CalibProbeArgs a) {
   const int warps_all = static_cast<int>(gridDim.x * (blockDim.x / 32));
   const int me = static_cast<int>(blockIdx.x * (blockDim.x / 32) + warp);
   const uint8_t* bufs = smem + kCalibProbeMbarBytes + static_cast<size_t>(warp) * 2 * a.bytes;
-  constexpr bool kRowSync = kVariant == 0 || kVariant == 3 || kVariant == 4;
+  constexpr bool kRowSync = kVariant == 0 || kVariant == 3 || kVariant == 4 || kVariant == 6;
   __syncthreads();
   const long long t0 = clock64();
   if (kVariant == 2) {
@@ -53,6 +56,13 @@ __global__ void store_chain_probe(CalibProbeArgs a) {
     for (int r = me; r < a.per_thread; r += warps_all, ++k, row += step) {
       if (lane == 0) store_row<kVariant>(a, row, bufs + (k & 1) * a.bytes, r);
       __syncwarp();  // WARPSYNC.ALL in the SASS
+    }
+  } else if (kVariant >= 6) {
+    for (int r = me; r < a.per_thread; r += warps_all) {
+      uint8_t* row = a.buf + static_cast<uint64_t>(r) * a.bytes;
+      const int4 v = make_int4(r, 1, 2, static_cast<int>(lane));
+      for (uint32_t i = lane * 16; i < a.bytes; i += 32 * 16) ptx::st_na(reinterpret_cast<int4*>(row + i), v);
+      if (kRowSync) __syncwarp();
     }
   } else {
     int k = 0;
@@ -78,6 +88,8 @@ int launch_store_chain_probe(int ctas, int threads, int smem_bytes, const CalibP
     case 3: return SYMSIM_LAUNCH(store_chain_probe<3>, grid, block, smem, nullptr, args);
     case 4: return SYMSIM_LAUNCH(store_chain_probe<4>, grid, block, smem, nullptr, args);
     case 5: return SYMSIM_LAUNCH(store_chain_probe<5>, grid, block, smem, nullptr, args);
-    default: return cudaErrorInvalidValue;
+    case 6: return SYMSIM_LAUNCH(store_chain_probe<6>, grid, block, smem, nullptr, args);
+    case 7: return SYMSIM_LAUNCH(store_chain_probe<7>, grid, block, smem, nullptr, args);
   }
+  return cudaErrorInvalidValue;
 }
