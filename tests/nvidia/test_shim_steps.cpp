@@ -310,6 +310,25 @@ TEST(ShimSteps, PlainStoresWaitingForTheWritePath) {  // 15,120 against 14,940 (
   EXPECT_GT(fresh_rows_value(2, 1, "platform.sm.store_queue_ns=0"), 1.01 * 14940);
 }
 
+// store_chain_probe (calib_probe mode 23 + 64): one warp's 512 bulk-stored rows of 7168 B, mode 23's store sequence
+// without its op dispatch. Device call D1 of session 28 (H100): 58,470 ns with lane 0's branch and a WARPSYNC.ALL
+// a row (v0), 58,450 without the `__syncwarp` (v1), 58,490 with lane 0 running the loop alone (v2): the SM's write
+// path, so the WARPSYNC.ALL costs nothing there (docs/hw-accuracy.md, thirty-fourth pass (s28-store)).
+namespace {
+double store_chain_ns(int variant) {
+  return calib_probe_value({"platform=h200", "kernel.args.mode=23", "kernel.args.bytes=7168", "kernel.args.count=512",
+                            "kernel.args.warps=1", "kernel.blocks=1", "kernel.args.window_kib=16384", "kernel.args.hot=1",
+                            "kernel.args.inflight=" + std::to_string(64 + variant)});
+}
+}  // namespace
+
+TEST(ShimSteps, OneWarpsBulkStoresReadTheWritePathWithTheirWarpsync) {  // one simulation a test
+  EXPECT_NEAR(store_chain_ns(0), 58470, 0.05 * 58470);
+}
+TEST(ShimSteps, OneWarpsBulkStoresReadTheWritePathWithoutTheirWarpsync) {
+  EXPECT_NEAR(store_chain_ns(1), 58450, 0.05 * 58450);
+}
+
 // The grid sync's and the signal's release apart (calib_probe modes 14 / 15 with `stride` >= 65536,
 // sync_probe.cu; docs/hw-accuracy.md, eighteenth pass (s19-route2)). ns per sync, one CTA of 4 warps.
 namespace {

@@ -114,6 +114,8 @@ int launch_dispatch_phases_probe(int ctas, int threads, int smem_bytes, const Ca
 // Mode 23: `count` rows of `bytes`, each once; `inflight` the operation (1 bulk stores, 2 plain
 // stores, 3 bulk loads, 4 plain loads, 5 bulk stores each followed by two 4 B stores to `word`).
 int launch_fresh_rows_probe(int ctas, int threads, int smem_bytes, const CalibProbeArgs& args);
+// Mode 23 + 64: the op-1 loop with one thing taken out, by `inflight` & 7 (store_chain_probe.cu).
+int launch_store_chain_probe(int ctas, int threads, int smem_bytes, const CalibProbeArgs& args);
 // Mode 26: per warp, kPullPhaseStamps words: clock64 ticks from the warp's entry to the end of
 // the set-up, the first barrier, the loop, the last store's wait, the last barrier; the global
 // timer at entry and at exit (ns, 0 in the simulator); the warp's pulled tokens.

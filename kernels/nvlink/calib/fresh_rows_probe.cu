@@ -8,7 +8,7 @@
 //   4 plain 16 B loads by the warp's lanes, 5 bulk stores each followed by two plain 4 B stores
 //   to `word` (pull's source words right after its row's store); + 8: the shared buffers the
 //   bulk stores send are filled with varied bytes first (else never written). + 16 or + 32:
-//   store_order_probe below.
+//   store_order_probe below. + 64: store_chain_probe.cu's variants of the op-1 loop.
 // Thread 0 of each CTA times its CTA with clock64.
 #include "kernels/nvlink/calib/calib_probe.cuh"
 #include "symsim_launch.cuh"
@@ -123,6 +123,7 @@ __global__ void store_order_probe(CalibProbeArgs a) {
 }  // namespace
 
 int launch_fresh_rows_probe(int ctas, int threads, int smem_bytes, const CalibProbeArgs& args) {
+  if (args.inflight & 64) return launch_store_chain_probe(ctas, threads, smem_bytes, args);  // store_chain_probe.cu
   if (args.inflight & 48)
     return SYMSIM_LAUNCH(store_order_probe, dim3(ctas), dim3(threads), static_cast<size_t>(smem_bytes), nullptr, args);
   return SYMSIM_LAUNCH(fresh_rows_probe, dim3(ctas), dim3(threads), static_cast<size_t>(smem_bytes), nullptr, args);
