@@ -14,6 +14,10 @@ void UnalignedAccessChecker::on_copy(const CopyRecord& c, const CopyEnds& at) {
     return !w.unified_buffer || (reinterpret_cast<uintptr_t>(w.p) - w.region->begin) % 32 == 0;
   };
   if ((c.byte_granular || c.bytes % 32 == 0) && aligned(at.src) && aligned(at.dst)) return;  // the usual case
+  judge_copy(c);
+}
+
+void UnalignedAccessChecker::judge_copy(const CopyRecord& c) {
   std::string why;
   if (!c.byte_granular && c.bytes % 32 != 0)
     why = fmt::format("DataCopy of {} bytes, not a multiple of 32 B (DataCopyPad moves byte lengths)", c.bytes);
