@@ -61,13 +61,7 @@ void CoreWriteRaceChecker::on_copy(const CopyRecord& c, const CopyEnds& at) {
 }
 
 void CoreWriteRaceChecker::report(const CopyRecord& c, const Write& conflict, const uint8_t* begin) {
-  Hazard h;
-  h.id = kCoreWriteRace.name;
-  h.pe = c.pe;
-  h.core = c.core;
-  h.addr = m_ctx.addr(std::max(conflict.begin, begin));
-  h.time_ps = c.issue_ps;
-  h.site = site_text(c.site);
+  Hazard h = m_ctx.at_copy(kCoreWriteRace, c, std::max(conflict.begin, begin));
   // Observed: both copies were in flight at once, so either could land last this run.
   h.observed = conflict.issue_ps <= c.visible_ps && c.issue_ps <= conflict.visible_ps;
   const std::string edge = fmt::format("no cross-core barrier between AIV core {}'s write and AIV core {}'s",

@@ -64,13 +64,7 @@ void GmOutOfBoundsChecker::on_copy(const CopyRecord& c, const CopyEnds& at) {
 void GmOutOfBoundsChecker::report_copy(const CopyRecord& c, const uint8_t* p) {
   std::string near;
   inside(p, c.bytes, &near);
-  Hazard h;
-  h.id = kGmOutOfBounds.name;
-  h.pe = c.pe;
-  h.core = c.core;
-  h.addr = m_ctx.addr(p);
-  h.time_ps = c.issue_ps;
-  h.site = site_text(c.site);
+  Hazard h = m_ctx.at_copy(kGmOutOfBounds, c, p);
   h.detail = fmt::format("a copy {} {} GM bytes at {} outside every allocation: {}", p == c.src ? "reads" : "writes",
                          c.bytes, h.addr, near);
   m_ctx.log.report(std::move(h));

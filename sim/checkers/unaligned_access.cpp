@@ -27,13 +27,7 @@ void UnalignedAccessChecker::judge_copy(const CopyRecord& c) {
       why = fmt::format("Unified Buffer address {} is not 32 B aligned", m_ctx.addr(p));
   }
   if (why.empty()) return;
-  Hazard h;
-  h.id = kUnalignedAccess.name;
-  h.pe = c.pe;
-  h.core = c.core;
-  h.addr = m_ctx.addr(c.dst);
-  h.time_ps = c.issue_ps;
-  h.site = site_text(c.site);
+  Hazard h = m_ctx.at_copy(kUnalignedAccess, c, c.dst);
   h.detail = why;
   m_ctx.log.report(std::move(h));
 }
