@@ -176,9 +176,9 @@ class VisibilityQueue {
   // Applies the units of `e` due at or before `now_ps` that come before `next` (the least other
   // key; nullptr: none); true when the whole write is visible.
   bool apply_before(Entry& e, Ps now_ps, const VisibilityHeap::Key* next);
+  void settle_due(Ps now_ps);  // settle() once a key is due
   // The top key's owner applies what is due before the next key, and its key moves on. `h`: the
   // lane's oldest write, from its key (the lane's own state is looked at only when it is done).
-  void settle_due(Ps now_ps);  // settle() once a key is due
   void settle_lane(Lane lane, Handle h, Ps now_ps);
   void settle_write(Handle h, Ps now_ps);
   // The lane's oldest write has gone: drop the writes forced meanwhile and key the next one, or
