@@ -296,7 +296,7 @@ Ps VisibilityQueue::earliest_write_ps(const uint8_t* begin, const uint8_t* end) 
   return best;
 }
 
-void VisibilityQueue::settle(Ps now_ps) {
+void VisibilityQueue::settle_due(Ps now_ps) {
   for (;;) {
     m_heap.file_due(now_ps);  // a held key, or one an action just scheduled
     if (m_heap.empty() || m_heap.top().t > now_ps) return;

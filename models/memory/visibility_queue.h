@@ -73,8 +73,11 @@ class VisibilityQueue {
   // `touches` / `touch_len`: the memory the action may write, for readers asleep on it.
   Handle schedule_action(Ps t_ps, DoneFn action, uint8_t* touches = nullptr, uint64_t touch_len = 0);
 
-  // Applies every unit visible at or before `now_ps`.
-  void settle(Ps now_ps);
+  // Applies every unit visible at or before `now_ps`. Inline: at most syncs nothing is due, and then
+  // the call and its frame (a line of a coroutine stack gone cold at scale) are skipped.
+  void settle(Ps now_ps) {
+    if (m_heap.next_t() <= now_ps) settle_due(now_ps);
+  }
   // Makes a scheduled write fully visible now (the writer waited for its completion).
   void force(Handle h);
   // `len` bytes from `src` written to `dst` now by a writer that would force them at once, though
@@ -173,6 +176,7 @@ class VisibilityQueue {
   // Applies the units of `e` due at or before `now_ps` that come before `next` (the least other
   // key; nullptr: none); true when the whole write is visible.
   bool apply_before(Entry& e, Ps now_ps, const VisibilityHeap::Key* next);
+  void settle_due(Ps now_ps);  // settle() once a key is due
   // The top key's owner applies what is due before the next key, and its key moves on. `h`: the
   // lane's oldest write, from its key (the lane's own state is looked at only when it is done).
   void settle_lane(Lane lane, Handle h, Ps now_ps);

@@ -4,6 +4,7 @@
 
 #include <cstring>
 
+#include "models/ascend/ascend_observer.h"
 #include "models/ascend/wqe_layout.h"
 #include "models/platform/ascend_system.h"
 #include "symsim/code_site.h"
@@ -80,6 +81,17 @@ Hazard CheckerContext::at_wqe(const HazardId& id, const QpRef& q, uint32_t wqe, 
   h.wqe = wqe;
   h.time_ps = t;
   h.site = site_text(sites.site_of(q, wqe));
+  return h;
+}
+
+Hazard CheckerContext::at_copy(const HazardId& id, const CopyRecord& c, const void* addr) const {
+  Hazard h;
+  h.id = id.name;
+  h.pe = c.pe;
+  h.core = c.core;
+  h.addr = this->addr(addr);
+  h.time_ps = c.issue_ps;
+  h.site = site_text(c.site);
   return h;
 }
 

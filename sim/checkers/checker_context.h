@@ -18,6 +18,7 @@ namespace symsim {
 
 class AscendSystem;
 struct Region;
+struct CopyRecord;
 class CompletionKnowledge;
 struct QpRecord;
 struct UdmaQp;
@@ -48,6 +49,8 @@ struct CheckerContext {
   PendingFlags* pending_flags = nullptr;
   // A hazard at a QP's WQE, with the site that posted it filled in.
   Hazard at_wqe(const HazardId& id, const QpRef& q, uint32_t wqe, Ps t) const;
+  // A hazard at an AIV core's copy (its PE, core, issue time and site), at `addr`.
+  Hazard at_copy(const HazardId& id, const CopyRecord& c, const void* addr) const;
 
   // What kind of memory holds an address. A copy's ends are classified once by the hub
   // (CopyEnds); a store's rules ask of its destination twice: the last two addresses classified

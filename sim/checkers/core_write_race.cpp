@@ -45,30 +45,7 @@ void CoreWriteRaceChecker::on_copy(const CopyRecord& c, const CopyEnds& at) {
         found = true;
       }
     });
-  if (found) {
-    Hazard h;
-    h.id = kCoreWriteRace.name;
-    h.pe = c.pe;
-    h.core = c.core;
-    h.addr = m_ctx.addr(std::max(conflict.begin, begin));
-    h.time_ps = c.issue_ps;
-    h.site = site_text(c.site);
-    // Observed: both copies were in flight at once, so either could land last this run.
-    h.observed = conflict.issue_ps <= c.visible_ps && c.issue_ps <= conflict.visible_ps;
-    const std::string edge = fmt::format("no cross-core barrier between AIV core {}'s write and AIV core {}'s",
-                                         conflict.core, c.core);
-    h.detail = h.observed
-                   ? fmt::format("AIV core {} writes GM bytes that AIV core {} also wrote{} since the last cross-core "
-                                 "barrier, and both were in flight at once: which bytes remain depends on timing; {} "
-                                 "(give each core its own slice, or synchronise)",
-                                 c.core, conflict.core, at_site(conflict.site), edge)
-                   : fmt::format("AIV core {} writes GM bytes that AIV core {} also wrote{} since the last cross-core "
-                                 "barrier; core {}'s write was visible at {}, before this one was issued at {}, only "
-                                 "by timing: {} (give each core its own slice, or synchronise)",
-                                 c.core, conflict.core, at_site(conflict.site), conflict.core,
-                                 us_text(conflict.visible_ps), us_text(c.issue_ps), edge);
-    m_ctx.log.report(std::move(h));
-  }
+  if (found) report(c, conflict, begin);
   const Write w{begin, end, c.core, pe.seq++, c.site, c.issue_ps, std::max(c.issue_ps, c.visible_ps)};
   // A core rewriting the same bytes (a buffer cleared or refilled in a loop) keeps one record; such
   // a record is filed under the same pages as this write, so its first page is enough to look at.
@@ -81,6 +58,25 @@ void CoreWriteRaceChecker::on_copy(const CopyRecord& c, const CopyEnds& at) {
   const auto index = static_cast<uint32_t>(pe.writes.size());
   pe.writes.push_back(w);
   for (uint64_t page = first; page <= last; ++page) pe.pages.insert(page, index);
+}
+
+void CoreWriteRaceChecker::report(const CopyRecord& c, const Write& conflict, const uint8_t* begin) {
+  Hazard h = m_ctx.at_copy(kCoreWriteRace, c, std::max(conflict.begin, begin));
+  // Observed: both copies were in flight at once, so either could land last this run.
+  h.observed = conflict.issue_ps <= c.visible_ps && c.issue_ps <= conflict.visible_ps;
+  const std::string edge = fmt::format("no cross-core barrier between AIV core {}'s write and AIV core {}'s",
+                                       conflict.core, c.core);
+  h.detail = h.observed
+                 ? fmt::format("AIV core {} writes GM bytes that AIV core {} also wrote{} since the last cross-core "
+                               "barrier, and both were in flight at once: which bytes remain depends on timing; {} "
+                               "(give each core its own slice, or synchronise)",
+                               c.core, conflict.core, at_site(conflict.site), edge)
+                 : fmt::format("AIV core {} writes GM bytes that AIV core {} also wrote{} since the last cross-core "
+                               "barrier; core {}'s write was visible at {}, before this one was issued at {}, only "
+                               "by timing: {} (give each core its own slice, or synchronise)",
+                               c.core, conflict.core, at_site(conflict.site), conflict.core,
+                               us_text(conflict.visible_ps), us_text(c.issue_ps), edge);
+  m_ctx.log.report(std::move(h));
 }
 
 }  // namespace symsim

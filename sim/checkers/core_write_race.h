@@ -37,6 +37,9 @@ class CoreWriteRaceChecker : public Checker {
     PageMultimap<uint32_t> pages;
     uint64_t seq = 0;
   };
+  // Out of line: the report's Hazard and strings would otherwise widen on_copy's stack frame, whose
+  // lines every copy touches on a coroutine stack gone cold (docs/performance.md, s28-ep).
+  [[gnu::cold, gnu::noinline]] void report(const CopyRecord& c, const Write& conflict, const uint8_t* begin);
   std::vector<int> m_running;      // blocks running, by PE
   std::vector<PeWrites> m_writes;  // by PE
 };

@@ -57,19 +57,17 @@ void GmOutOfBoundsChecker::on_copy(const CopyRecord& c, const CopyEnds& at) {
   for (const CheckerContext::Where* w : {&at.src, &at.dst}) {
     const auto* p = static_cast<const uint8_t*>(w->p);
     if (cached(p, c.bytes) || w->unified_buffer || inside(p, c.bytes, nullptr)) continue;
-    std::string near;
-    inside(p, c.bytes, &near);
-    Hazard h;
-    h.id = kGmOutOfBounds.name;
-    h.pe = c.pe;
-    h.core = c.core;
-    h.addr = m_ctx.addr(p);
-    h.time_ps = c.issue_ps;
-    h.site = site_text(c.site);
-    h.detail = fmt::format("a copy {} {} GM bytes at {} outside every allocation: {}", p == c.src ? "reads" : "writes",
-                           c.bytes, h.addr, near);
-    m_ctx.log.report(std::move(h));
+    report_copy(c, p);
   }
+}
+
+void GmOutOfBoundsChecker::report_copy(const CopyRecord& c, const uint8_t* p) {
+  std::string near;
+  inside(p, c.bytes, &near);
+  Hazard h = m_ctx.at_copy(kGmOutOfBounds, c, p);
+  h.detail = fmt::format("a copy {} {} GM bytes at {} outside every allocation: {}", p == c.src ? "reads" : "writes",
+                         c.bytes, h.addr, near);
+  m_ctx.log.report(std::move(h));
 }
 
 void GmOutOfBoundsChecker::check(const WqeRecord& r, uint64_t local_len, uint64_t remote_len) {
@@ -81,14 +79,18 @@ void GmOutOfBoundsChecker::check(const WqeRecord& r, uint64_t local_len, uint64_
   for (const Side& s : sides) {
     const auto* p = reinterpret_cast<const uint8_t*>(s.va);
     if (s.len == 0 || cached(p, s.len) || inside(p, s.len, nullptr)) continue;
-    std::string near;
-    inside(p, s.len, &near);
-    Hazard h = m_ctx.at_wqe(kGmOutOfBounds, r.qp, r.wqe_index, r.fetch_ps);
-    h.addr = m_ctx.addr(s.va);
-    h.detail = fmt::format("WQE {} ({} of {} bytes) has its {} range of {} bytes at {} outside every allocation: {}",
-                           r.wqe_index, opcode_text(r.opcode), r.bytes, s.what, s.len, h.addr, near);
-    m_ctx.log.report(std::move(h));
+    report_wqe(r, s.va, s.len, s.what);
   }
+}
+
+void GmOutOfBoundsChecker::report_wqe(const WqeRecord& r, uint64_t va, uint64_t len, const char* what) {
+  std::string near;
+  inside(reinterpret_cast<const uint8_t*>(va), len, &near);
+  Hazard h = m_ctx.at_wqe(kGmOutOfBounds, r.qp, r.wqe_index, r.fetch_ps);
+  h.addr = m_ctx.addr(va);
+  h.detail = fmt::format("WQE {} ({} of {} bytes) has its {} range of {} bytes at {} outside every allocation: {}",
+                         r.wqe_index, opcode_text(r.opcode), r.bytes, what, len, h.addr, near);
+  m_ctx.log.report(std::move(h));
 }
 
 }  // namespace symsim

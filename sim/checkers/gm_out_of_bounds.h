@@ -30,6 +30,10 @@ class GmOutOfBoundsChecker : public Checker {
  private:
   // Reports each side of r's ranges (local, remote) outside every allocation.
   void check(const WqeRecord& r, uint64_t local_len, uint64_t remote_len);
+  // The reports, out of line: their strings and Hazard would otherwise widen the callers' stack
+  // frames, whose lines every copy touches on a coroutine stack gone cold (docs/performance.md, s28-ep).
+  [[gnu::cold, gnu::noinline]] void report_copy(const CopyRecord& c, const uint8_t* p);
+  [[gnu::cold, gnu::noinline]] void report_wqe(const WqeRecord& r, uint64_t va, uint64_t len, const char* what);
   // The allocation holding [p, p+len), or null; `near` gets the one p falls in or after.
   bool inside(const uint8_t* p, uint64_t len, std::string* near) const;
   std::vector<Alloc> m_allocs;  // sorted by begin: searched on every copy and WQE

@@ -89,13 +89,7 @@ void PipeSyncMissingChecker::report(const CopyRecord& c, const Conflict& f) {
   const uint8_t* wb = c.dst;
   Access& a = *f.a;
   a.reported |= bit;
-  Hazard h;
-  h.id = kPipeSyncMissing.name;
-  h.pe = c.pe;
-  h.core = c.core;
-  h.addr = m_ctx.addr(f.raw ? std::max(a.begin, rb) : std::max(a.begin, wb));
-  h.time_ps = c.issue_ps;
-  h.site = site_text(c.site);
+  Hazard h = m_ctx.at_copy(kPipeSyncMissing, c, f.raw ? std::max(a.begin, rb) : std::max(a.begin, wb));
   h.detail = fmt::format(
       "PIPE_{} {} bytes that PIPE_{} {}{} with no SetFlag/WaitFlag<{}_{}> or PipeBarrier between them: on the "
       "device the two pipes run concurrently, so PIPE_{} may see {} bytes",

@@ -50,6 +50,11 @@ void SrcReuseChecker::judge(const Window& win, const Rewrite& w) {
     if (w.t < posted_ps(win.last.doorbell_ps) || settled(win, win.last, w.t)) return;
     r = &win.last;
   }
+  report(win, w, *r, src);
+}
+
+void SrcReuseChecker::report(const Window& win, const Rewrite& w, const Put& put, const uint8_t* src) {
+  const Put* r = &put;
   const bool observed = w.t < win.complete_ps;
   Hazard h;
   h.id = kSrcReuseBeforeCompletion.name;

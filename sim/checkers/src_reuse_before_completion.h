@@ -114,6 +114,9 @@ class SrcReuseChecker : public Checker {
   }
   void on_rewrite(const Rewrite& w);
   void judge(const Window& win, const Rewrite& w);
+  // judge()'s report, out of line: its Hazard and strings would otherwise widen judge()'s stack
+  // frame, whose lines a rewrite touches on a coroutine stack gone cold (docs/performance.md, s28-ep).
+  [[gnu::cold, gnu::noinline]] void report(const Window& win, const Rewrite& w, const Put& put, const uint8_t* src);
   // When a put rung at `doorbell_ps` was posted.
   Ps posted_ps(Ps doorbell_ps) const {
     return doorbell_ps - (m_doorbell_delay_ps != kNoDelayYet ? m_doorbell_delay_ps : doorbell_delay_ps());

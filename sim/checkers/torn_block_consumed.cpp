@@ -48,22 +48,27 @@ void TornBlockConsumedChecker::read(int pe, int core, const uint8_t* addr, uint6
     if (!early && !u.saw_early.count({pe, core})) continue;  // still waiting on the old flag
     if (u.reported) continue;
     u.reported = true;
-    Hazard h;
-    h.id = kTornBlockConsumed.name;
-    h.pe = pe;
-    h.core = core;
-    h.addr = m_ctx.addr(f.addr);
-    h.time_ps = t;
-    h.site = site_text(site);
-    h.detail = fmt::format(
-        "AIV core {} of PE {} read bytes {}..{} of the {} B unit at {} at {}, after reading its landed part, but "
-        "those bytes land only at {} (the unit from PE {} QP {} WQE {} arrived in parts): the block was consumed "
-        "torn. A flag inside the data block is only safe where the fabric makes the block visible at once; "
-        "publish with put_signal (the signal lands after all the data) instead",
-        core, pe, f.late_addr - f.addr, f.late_addr - f.addr + f.late_bytes - 1, f.bytes, h.addr, us_text(t),
-        us_text(f.late_ps), f.qp.pe, f.qp.qp, f.wqe);
-    m_ctx.log.report(std::move(h));
+    report(u, pe, core, t, site);
   }
+}
+
+void TornBlockConsumedChecker::report(const Torn& u, int pe, int core, Ps t, SiteRef site) {
+  const FaultEvent& f = u.f;
+  Hazard h;
+  h.id = kTornBlockConsumed.name;
+  h.pe = pe;
+  h.core = core;
+  h.addr = m_ctx.addr(f.addr);
+  h.time_ps = t;
+  h.site = site_text(site);
+  h.detail = fmt::format(
+      "AIV core {} of PE {} read bytes {}..{} of the {} B unit at {} at {}, after reading its landed part, but "
+      "those bytes land only at {} (the unit from PE {} QP {} WQE {} arrived in parts): the block was consumed "
+      "torn. A flag inside the data block is only safe where the fabric makes the block visible at once; "
+      "publish with put_signal (the signal lands after all the data) instead",
+      core, pe, f.late_addr - f.addr, f.late_addr - f.addr + f.late_bytes - 1, f.bytes, h.addr, us_text(t),
+      us_text(f.late_ps), f.qp.pe, f.qp.qp, f.wqe);
+  m_ctx.log.report(std::move(h));
 }
 
 }  // namespace symsim

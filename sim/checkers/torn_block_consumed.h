@@ -26,6 +26,9 @@ class TornBlockConsumedChecker : public Checker {
     bool reported = false;
   };
   void read(int pe, int core, const uint8_t* addr, uint64_t bytes, Ps t, SiteRef site);
+  // Out of line: the report's Hazard and strings would otherwise widen read()'s stack frame, whose
+  // lines every copy touches on a coroutine stack gone cold (docs/performance.md, s28-ep).
+  [[gnu::cold, gnu::noinline]] void report(const Torn& u, int pe, int core, Ps t, SiteRef site);
   std::vector<Torn> m_torn;
 };
 

@@ -35,13 +35,7 @@ void UbOutOfBoundsChecker::report(const CopyRecord& c, const CheckerContext::Whe
   const uint8_t* ub = reinterpret_cast<const uint8_t*>(r->begin);
   const uint64_t allocated = r->pe >= 0 && r->core >= 0 ? m_layouts[{r->pe, r->core}].allocated : 0;
   const uint64_t off = static_cast<uint64_t>(p - ub);
-  Hazard h;
-  h.id = kUbOutOfBounds.name;
-  h.pe = c.pe;
-  h.core = c.core;
-  h.addr = m_ctx.addr(p);
-  h.time_ps = c.issue_ps;
-  h.site = site_text(c.site);
+  Hazard h = m_ctx.at_copy(kUbOutOfBounds, c, p);
   if (r->core != c.core)
     h.detail = fmt::format("a copy on AIV core {} {} {} bytes of AIV core {}'s Unified Buffer", c.core, side, bytes,
                            r->core);

@@ -14,6 +14,10 @@ void UnalignedAccessChecker::on_copy(const CopyRecord& c, const CopyEnds& at) {
     return !w.unified_buffer || (reinterpret_cast<uintptr_t>(w.p) - w.region->begin) % 32 == 0;
   };
   if ((c.byte_granular || c.bytes % 32 == 0) && aligned(at.src) && aligned(at.dst)) return;  // the usual case
+  judge_copy(c);
+}
+
+void UnalignedAccessChecker::judge_copy(const CopyRecord& c) {
   std::string why;
   if (!c.byte_granular && c.bytes % 32 != 0)
     why = fmt::format("DataCopy of {} bytes, not a multiple of 32 B (DataCopyPad moves byte lengths)", c.bytes);
@@ -23,13 +27,7 @@ void UnalignedAccessChecker::on_copy(const CopyRecord& c, const CopyEnds& at) {
       why = fmt::format("Unified Buffer address {} is not 32 B aligned", m_ctx.addr(p));
   }
   if (why.empty()) return;
-  Hazard h;
-  h.id = kUnalignedAccess.name;
-  h.pe = c.pe;
-  h.core = c.core;
-  h.addr = m_ctx.addr(c.dst);
-  h.time_ps = c.issue_ps;
-  h.site = site_text(c.site);
+  Hazard h = m_ctx.at_copy(kUnalignedAccess, c, c.dst);
   h.detail = why;
   m_ctx.log.report(std::move(h));
 }

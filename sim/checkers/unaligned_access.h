@@ -13,6 +13,11 @@ class UnalignedAccessChecker : public Checker {
   using Checker::Checker;
   // The hub calls it with the copy's ends classified (checker_hub.h).
   void on_copy(const CopyRecord& c, const CopyEnds& at);
+
+ private:
+  // The unusual case, out of line: its strings and Hazard would otherwise widen on_copy's stack
+  // frame, whose lines every copy touches on a coroutine stack gone cold (docs/performance.md, s28-ep).
+  [[gnu::cold, gnu::noinline]] void judge_copy(const CopyRecord& c);
 };
 
 }  // namespace symsim

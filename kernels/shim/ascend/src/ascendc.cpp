@@ -151,6 +151,19 @@ void copy_blocks(uint8_t* dst, uint64_t dst_stride_bytes, const uint8_t* src, ui
 }  // namespace detail
 }  // namespace AscendC
 
+namespace {
+
+// A copy that runs off device memory: the checkers see it, then the kernel stops. Out of line, so
+// that its strings do not widen copy_blocks_at's stack frame (docs/performance.md, s28-ep).
+[[gnu::cold, gnu::noinline]] void copy_outside_device_memory(symsim::CopyRecord& r, symsim::shim::CallSite site) {
+  r.visible_ps = r.issue_ps;
+  symsim::shim::system().hooks().emit<&symsim::AscendObserver::on_copy>(r);
+  symsim::shim::trap(fmt::format("{}: a copy of {} bytes runs outside device memory (Unified Buffer or HBM region)",
+                                 symsim::shim::where(site), r.bytes));
+}
+
+}  // namespace
+
 void symsim::shim::copy_blocks_at(uint8_t* dst, uint64_t dst_stride_bytes, const uint8_t* src,
                                   uint64_t src_stride_bytes, uint64_t block_bytes, uint64_t blocks,
                                   bool byte_granular, CallSite site) {
@@ -190,13 +203,7 @@ void symsim::shim::copy_blocks_at(uint8_t* dst, uint64_t dst_stride_bytes, const
     // A copy must stay inside device memory: one running off a buffer would write the
     // simulator's own memory. The checkers see it first, then the kernel stops.
     const bool inside = piece_bytes == 0 || (sys.addresses().find(to, piece_bytes) && sys.addresses().find(from, piece_bytes));
-    if (!inside) {
-      r.visible_ps = r.issue_ps;
-      sys.hooks().emit<&symsim::AscendObserver::on_copy>(r);
-      symsim::shim::trap(fmt::format("{}: a copy of {} bytes runs outside device memory (Unified Buffer or HBM "
-                                     "region)",
-                                     symsim::shim::where(site), piece_bytes));
-    }
+    if (!inside) copy_outside_device_memory(r, site);
     // A GM side in another PE's HBM (a peer's address from aclshmem_ptr): across the fabric.
     const int peer = pipe == AivPipe::kMte3 && d && d->pe != c.pe()   ? d->pe
                      : pipe == AivPipe::kMte2 && s && s->pe != c.pe() ? s->pe
