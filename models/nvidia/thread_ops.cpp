@@ -218,6 +218,23 @@ Ps weak_load_return_ps(NvidiaSystem& sys, int gpu, int owner, const void* addr, 
   return back;
 }
 
+// A 16 B data load sm.load_far_bytes or more from the first data load of its group (the loads
+// the thread issued since it last used loaded data) returns sm.load_far_ns later. Combine's
+// reduce (calib_probe mode 13, one warp, window in L2) pays ~32 ns more for a pair of loads
+// from two source rows 7 KiB apart than for one whose rows are 512 B or 1 KiB apart, in its
+// by-4 loop and its by-8 block alike (H200, session 27's call C), while a single load's wait does
+// not move with the row size; mode 23's groups of 4 loads 512 B apart in one row read as near.
+// docs/hw-accuracy.md, thirty-fourth pass (s28-reduce).
+Ps far_load_ps(CudaThread& t, uintptr_t a, const NvidiaParams& p) {
+  if (p.sm_load_far_ns <= 0) return 0;
+  if (t.loads_count == 0 || t.load_group_addr == 0) {
+    t.load_group_addr = a;
+    return 0;
+  }
+  const uintptr_t d = a > t.load_group_addr ? a - t.load_group_addr : t.load_group_addr - a;
+  return static_cast<double>(d) >= p.sm_load_far_bytes ? ns_to_ps(p.sm_load_far_ns) : 0;
+}
+
 // The thread keeps at most sm.loads_in_flight_per_thread data loads out: one more waits for
 // the oldest to return. The shim cannot see when loaded data is used: loads overlap each other
 // only, and the thread's next operation of another kind waits for them (use_loads).
@@ -288,6 +305,7 @@ void use_data_loads(CudaThread& t) {
   Ps latest = t.local_ps;
   for (uint32_t i = 0; i < t.loads_count; ++i) latest = std::max(latest, t.loads[(t.loads_head + i) % CudaThread::kMaxLoadsInFlight]);
   t.loads_count = 0;
+  t.load_group_addr = 0;
   if (latest > t.local_ps) this_scheduler().advance(t, latest - t.local_ps);
   // Loads kernel code has used: the register's write-back to that use (sm.load_use_ns), then the
   // code that waited for them.
@@ -354,7 +372,8 @@ void load(void* out, const void* addr, uint32_t bytes, Sem sem, Scope scope, Sit
   } else {
     s.busy(t);
     t.wait = {};
-    track_load(t, s, weak_load_return_ps(sys, gpu, owner, addr, bytes, sample));
+    const Ps far = data_load && owner == gpu ? far_load_ps(t, a, sys.params()) : 0;
+    track_load(t, s, weak_load_return_ps(sys, gpu, owner, addr, bytes, sample) + far);
     t.loads_narrow |= bytes < 16;
     t.local_ps += ns_to_ps(sys.params().sm_load_issue_ns);
     if (data_load) t.code_op = kCodeOpDataLoad;
