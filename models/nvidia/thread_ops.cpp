@@ -218,21 +218,25 @@ Ps weak_load_return_ps(NvidiaSystem& sys, int gpu, int owner, const void* addr, 
   return back;
 }
 
-// A 16 B data load sm.load_far_bytes or more from the first data load of its group (the loads
-// the thread issued since it last used loaded data) returns sm.load_far_ns later. Combine's
-// reduce (calib_probe mode 13, one warp, window in L2) pays ~32 ns more for a pair of loads
-// from two source rows 7 KiB apart than for one whose rows are 512 B or 1 KiB apart, in its
-// by-4 loop and its by-8 block alike (H200, session 27's call C), while a single load's wait does
-// not move with the row size; mode 23's groups of 4 loads 512 B apart in one row read as near.
+// Where a 16 B data load of the SM's own GPU lies against the first data load of its group (the
+// loads the thread issued since it last used loaded data): the first, near (within
+// sm.load_far_bytes of it) or far. A far one returns sm.load_far_ns later: combine's reduce
+// (calib_probe mode 13, one warp, window in L2) pays ~32 ns more for a pair of loads from two source
+// rows 7 KiB apart than for one whose rows are 512 B or 1 KiB apart, in its by-4 loop and its by-8
+// block alike (H200, session 27's call C), while a single load's wait does not move with the row
+// size. A near one issues at sm.load_near_issue_ns instead of sm.load_issue_ns (fitted from 8 B
+// loads of random lines), so a group's later loads go out sooner: mode 23's groups of 4 loads
+// 512 B apart in one row (rows fresh.plain_load.*.c1w1: 1.04-1.13 of the GPU at 8.5 ns, 1.02-1.08
+// at 0; a pair's wait does not move, its second load's issue is paid after it is out).
 // docs/hw-accuracy.md, thirty-fourth pass (s28-reduce).
-Ps far_load_ps(CudaThread& t, uintptr_t a, const NvidiaParams& p) {
-  if (p.sm_load_far_ns <= 0) return 0;
+enum class LoadPlace : uint8_t { First, Near, Far };
+LoadPlace place_in_group(CudaThread& t, uintptr_t a, const NvidiaParams& p) {
   if (t.loads_count == 0 || t.load_group_addr == 0) {
     t.load_group_addr = a;
-    return 0;
+    return LoadPlace::First;
   }
   const uintptr_t d = a > t.load_group_addr ? a - t.load_group_addr : t.load_group_addr - a;
-  return static_cast<double>(d) >= p.sm_load_far_bytes ? ns_to_ps(p.sm_load_far_ns) : 0;
+  return static_cast<double>(d) >= p.sm_load_far_bytes ? LoadPlace::Far : LoadPlace::Near;
 }
 
 // The thread keeps at most sm.loads_in_flight_per_thread data loads out: one more waits for
@@ -372,10 +376,12 @@ void load(void* out, const void* addr, uint32_t bytes, Sem sem, Scope scope, Sit
   } else {
     s.busy(t);
     t.wait = {};
-    const Ps far = data_load && owner == gpu ? far_load_ps(t, a, sys.params()) : 0;
+    const auto& p = sys.params();
+    const LoadPlace place = data_load && owner == gpu ? place_in_group(t, a, p) : LoadPlace::First;
+    const Ps far = place == LoadPlace::Far ? ns_to_ps(p.sm_load_far_ns) : 0;
     track_load(t, s, weak_load_return_ps(sys, gpu, owner, addr, bytes, sample) + far);
     t.loads_narrow |= bytes < 16;
-    t.local_ps += ns_to_ps(sys.params().sm_load_issue_ns);
+    t.local_ps += ns_to_ps(place == LoadPlace::Near ? p.sm_load_near_issue_ns : p.sm_load_issue_ns);
     if (data_load) t.code_op = kCodeOpDataLoad;
   }
 }
