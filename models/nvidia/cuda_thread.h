@@ -113,6 +113,9 @@ struct alignas(64) CudaThread {
   // Data loads in flight: when each returns (a ring, at most sm.loads_in_flight_per_thread).
   static constexpr uint32_t kMaxLoadsInFlight = 16;
   std::array<Ps, kMaxLoadsInFlight> loads{};
+  // The first 16 B data load of the group now in flight (0: none since the last use): a later
+  // one of the group sm.load_far_bytes or more from it returns sm.load_far_ns later.
+  uintptr_t load_group_addr = 0;
   // The lines a resumption touches first (the scheduler prefetches them for the next thread).
   static constexpr size_t kHotBytes = 192;
 };

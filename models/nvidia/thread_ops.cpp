@@ -218,6 +218,27 @@ Ps weak_load_return_ps(NvidiaSystem& sys, int gpu, int owner, const void* addr, 
   return back;
 }
 
+// Where a 16 B data load of the SM's own GPU lies against the first data load of its group (the
+// loads the thread issued since it last used loaded data): the first, near (within
+// sm.load_far_bytes of it) or far. A far one returns sm.load_far_ns later: combine's reduce
+// (calib_probe mode 13, one warp, window in L2) pays ~32 ns more for a pair of loads from two source
+// rows 7 KiB apart than for one whose rows are 512 B or 1 KiB apart, in its by-4 loop and its by-8
+// block alike (H200, session 27's call C), while a single load's wait does not move with the row
+// size. A near one issues at sm.load_near_issue_ns instead of sm.load_issue_ns (fitted from 8 B
+// loads of random lines), so a group's later loads go out sooner: mode 23's groups of 4 loads
+// 512 B apart in one row (rows fresh.plain_load.*.c1w1: 1.04-1.13 of the GPU at 8.5 ns, 1.02-1.08
+// at 0; a pair's wait does not move, its second load's issue is paid after it is out).
+// docs/hw-accuracy.md, thirty-fourth pass (s28-reduce).
+enum class LoadPlace : uint8_t { First, Near, Far };
+LoadPlace place_in_group(CudaThread& t, uintptr_t a, const NvidiaParams& p) {
+  if (t.loads_count == 0 || t.load_group_addr == 0) {
+    t.load_group_addr = a;
+    return LoadPlace::First;
+  }
+  const uintptr_t d = a > t.load_group_addr ? a - t.load_group_addr : t.load_group_addr - a;
+  return static_cast<double>(d) >= p.sm_load_far_bytes ? LoadPlace::Far : LoadPlace::Near;
+}
+
 // The thread keeps at most sm.loads_in_flight_per_thread data loads out: one more waits for
 // the oldest to return. The shim cannot see when loaded data is used: loads overlap each other
 // only, and the thread's next operation of another kind waits for them (use_loads).
@@ -288,6 +309,7 @@ void use_data_loads(CudaThread& t) {
   Ps latest = t.local_ps;
   for (uint32_t i = 0; i < t.loads_count; ++i) latest = std::max(latest, t.loads[(t.loads_head + i) % CudaThread::kMaxLoadsInFlight]);
   t.loads_count = 0;
+  t.load_group_addr = 0;
   if (latest > t.local_ps) this_scheduler().advance(t, latest - t.local_ps);
   // Loads kernel code has used: the register's write-back to that use (sm.load_use_ns), then the
   // code that waited for them.
@@ -354,9 +376,12 @@ void load(void* out, const void* addr, uint32_t bytes, Sem sem, Scope scope, Sit
   } else {
     s.busy(t);
     t.wait = {};
-    track_load(t, s, weak_load_return_ps(sys, gpu, owner, addr, bytes, sample));
+    const auto& p = sys.params();
+    const LoadPlace place = data_load && owner == gpu ? place_in_group(t, a, p) : LoadPlace::First;
+    const Ps far = place == LoadPlace::Far ? ns_to_ps(p.sm_load_far_ns) : 0;
+    track_load(t, s, weak_load_return_ps(sys, gpu, owner, addr, bytes, sample) + far);
     t.loads_narrow |= bytes < 16;
-    t.local_ps += ns_to_ps(sys.params().sm_load_issue_ns);
+    t.local_ps += ns_to_ps(place == LoadPlace::Near ? p.sm_load_near_issue_ns : p.sm_load_issue_ns);
     if (data_load) t.code_op = kCodeOpDataLoad;
   }
 }
