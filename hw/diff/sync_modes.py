@@ -11,27 +11,17 @@ group comes from the sync word's address share one pattern in a pass.
 """
 import argparse
 import glob
-import json
 import os
 import re
 import statistics
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import calib_drift  # noqa: E402
+import hw_diff  # noqa: E402
 
 GAP = 0.12
-
-
-def values(path):
-    with open(path) as f:
-        r = json.load(f)
-    out = []
-    for rep in r.get("measured", {}).get("checks_by_repetition", []):
-        v = None
-        for c in rep:
-            m = re.search(r"value=([\d.]+) ns", c.get("detail", ""))
-            if m:
-                v = float(m.group(1))
-        if v is not None:
-            out.append(v)
-    return out
 
 
 def pattern(vs):
@@ -55,7 +45,7 @@ def main():
             entry = os.path.basename(os.path.dirname(path))
             if not re.search(a.match, entry):
                 continue
-            vs = values(path)
+            vs = calib_drift.repetitions(hw_diff.read(path))
             if not vs:
                 continue
             pat, cut = pattern(vs)
