@@ -5,7 +5,7 @@
 
 For every entry folder (ID/result.json with `measured.checks_by_repetition`, symsim-hw run with
 SYMSIM_HW_KEEP_REPETITIONS=1) prints the repetitions' values (ns), their median, and a pattern of
-L / H per repetition: a row is bimodal when its largest gap between sorted values is over 12% of the
+L / H per repetition: a row is bimodal when its largest gap between sorted values is over 10% of the
 median; L / H are the two sides of that gap ('-' for every repetition when it is not). Rows whose
 group comes from the sync word's address share one pattern in a pass.
 """
@@ -21,7 +21,7 @@ sys.path.insert(0, HERE)
 import calib_drift  # noqa: E402
 import hw_diff  # noqa: E402
 
-GAP = 0.12
+GAP = 0.10
 
 
 def pattern(vs):
