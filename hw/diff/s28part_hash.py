@@ -52,14 +52,15 @@ def probe_pairs(B, count):
                 yield a, a + B
 
 
+def pages_of(B, count):
+    """(a >> 12, b >> 12, weight) of the probe's pairs (bits below 12 do not enter any h)."""
+    c = collections.Counter((a >> 12, b >> 12) for a, b in probe_pairs(B, count))
+    n = sum(c.values())
+    return [(x, z, w / n) for (x, z), w in c.items()]
+
+
 def pair_pages(y):
-    """Per size: (a >> 12, b >> 12, weight) of the probe's pairs (bits below 12 do not enter any h)."""
-    G = {}
-    for B in y:
-        c = collections.Counter((a >> 12, b >> 12) for a, b in probe_pairs(B, 32 if B <= 4096 else 16))
-        n = sum(c.values())
-        G[B] = [(x, z, w / n) for (x, z), w in c.items()]
-    return G
+    return {B: pages_of(B, 32 if B <= 4096 else 16) for B in y}  # D1 / D2's counts
 
 
 def fit(f, Y):
@@ -79,34 +80,69 @@ def search(y, G):
     frac = lambda h: [sum(w for x, z, w in G[B] if h(x) != h(z)) for B in sizes]
     best = {}
     for M in range(1, 1 << 9):  # parity of bits 12-20, window 2 MiB aligned
-        best.setdefault('parity', []).append((fit(frac(lambda x: PARITY[x & M]), Y), 'bits %s' % [12 + i for i in range(9) if M >> i & 1], frac(lambda x: PARITY[x & M])))
+        h = lambda x, M=M: PARITY[x & M]
+        best.setdefault('parity', []).append((fit(frac(h), Y), 'bits %s' % [12 + i for i in range(9) if M >> i & 1], frac(h), h))
     for extra in itertools.chain([()], itertools.combinations(range(14, 21), 1), itertools.combinations(range(14, 21), 2)):
         M = sum(1 << (b - 12) for b in (12, 13) + extra)
         for off in range(512):  # the window at any 4 KiB offset of its 2 MiB
-            f = frac(lambda x: PARITY[(x + off) & M])
-            best.setdefault('parity+offset', []).append((fit(f, Y), 'bits %s, base +%d KiB' % ([12 + i for i in range(9) if M >> i & 1], 4 * off), f))
+            h = lambda x, M=M, off=off: PARITY[(x + off) & M]
+            f = frac(h)
+            best.setdefault('parity+offset', []).append((fit(f, Y), 'bits %s, base +%d KiB' % ([12 + i for i in range(9) if M >> i & 1], 4 * off), f, h))
     for N in (3, 5, 6):
         for k in range(13, 19):
             for M in range(16):
                 for S in range(1, 1 << (N - 1)):
-                    h = lambda x: PARITY[x & M] ^ ((S >> ((x >> (k - 12)) % N)) & 1)
+                    h = lambda x, M=M, S=S, k=k, N=N: PARITY[x & M] ^ ((S >> ((x >> (k - 12)) % N)) & 1)
                     f = frac(h)
-                    best.setdefault('parity^mod', []).append((fit(f, Y), 'bits %s ^ ((a >> %d) mod %d in %s)' % ([12 + i for i in range(4) if M >> i & 1], k, N, [i for i in range(N) if S >> i & 1]), f))
+                    best.setdefault('parity^mod', []).append((fit(f, Y), 'bits %s ^ ((a >> %d) mod %d in %s)' % ([12 + i for i in range(4) if M >> i & 1], k, N, [i for i in range(N) if S >> i & 1]), f, h))
+    # b12 ^ b13 ^ G(bits 16-21) for any G (64 free choices): a local search from 12 fixed starts.
+    import random
+    for start in range(12):
+        rnd = random.Random(start); tab = [rnd.randint(0, 1) for _ in range(64)]
+        h = lambda x, tab=tab: PARITY[x & 3] ^ tab[(x >> 4) & 63]
+        cur = fit(frac(h), Y)[0]; better = True
+        while better:
+            better = False
+            for i in range(64):
+                tab[i] ^= 1; r = fit(frac(h), Y)[0]
+                if r < cur - 1e-9: cur, better = r, True
+                else: tab[i] ^= 1
+        best.setdefault('b12^b13^G(bits 16-21), any G', []).append((fit(frac(h), Y), 'G = %s' % ''.join(map(str, tab)), frac(h), h))
     return sizes, best
 
 
+def bounds(y, passes):
+    """4 and 8 KiB pairs (bit 12, bit 13 alone) always far, 16 and 32 KiB (bit 14, 15 alone) never: over the
+    probe's samples h = b12 ^ b13 ^ G(bits 16 and up) for some G. Whatever G (per row: a window's
+    2 MiB pages are the driver's), a pair whose parity of bits 12, 13 differs and whose bits 16 and up
+    agree is far, one whose parity agrees and bits 16 and up agree near: the fraction's bounds."""
+    print('\n## any h = b12 ^ b13 ^ G(bits 16 and up): bounds on the far fraction; read (near 25, full 110) over repetitions 1-5')
+    for B in y:
+        P = list(probe_pairs(B, 32 if B <= 4096 else 16))
+        par = lambda a: ((a >> 12) ^ (a >> 13)) & 1
+        near = sum(1 for a, b in P if par(a) == par(b) and a >> 16 == b >> 16) / len(P)
+        far = sum(1 for a, b in P if par(a) != par(b) and a >> 16 == b >> 16) / len(P)
+        reps = sorted(((R[(B, 4)][i] - R[(B, 2)][i]) / (B / 512) - 25) / 85 for R in passes if (B, 4) in R for i in range(5))
+        print('%5g KiB: %.2f-%.2f; read %.2f-%.2f (median %.2f), first three %.2f' % (B / 1024, far, 1 - near, reps[0], reps[-1], statistics.median(reps), (y[B] - 25) / 85))
+
+
 def main(folders):
-    y = per_step([read_pass(f) for f in folders])
+    passes = [read_pass(f) for f in folders]
+    y = per_step(passes)
+    bounds(y, passes)
     sizes, best = search(y, pair_pages(y))
     print('size KiB      ' + ' '.join('%6s' % ('%g' % (B / 1024)) for B in sizes))
     print('GPU ns/step   ' + ' '.join('%6.1f' % y[B] for B in sizes))
+    ask = [(int(m.group(1)), int(m.group(2))) for m in re.finditer(r'l2\.(\d+)\.k4\.c(\d+)', open(os.path.join(os.path.dirname(__file__), 's28part_rows.json')).read())]
     for fam, rows in best.items():
         rows.sort(key=lambda t: t[0][0])
         print('\n## %s: %d candidates, best 3 (rms / max residual ns; near + extra x fraction)' % (fam, len(rows)))
-        for (rms, mx, c, d), name, f in rows[:3]:
+        for (rms, mx, c, d), name, f, _ in rows[:3]:
             print('%s: rms %.1f, max %.1f, near %.1f, extra %.1f' % (name, rms, mx, c, d))
             print('  predicted  ' + ' '.join('%6.2f' % v for v in f))
             print('  read       ' + ' '.join('%6.2f' % ((y[B] - c) / d) for B in sizes))
+        h = rows[0][3]
+        print('  s28part_rows.json (KiB x count): ' + ', '.join('%g x %d %.2f' % (B / 1024, n, sum(w for x, z, w in pages_of(B, n) if h(x) != h(z))) for B, n in ask))
 
 
 if __name__ == '__main__':
