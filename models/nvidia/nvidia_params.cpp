@@ -33,6 +33,7 @@ ParamTable NvidiaParams::table() {
       {"sm.loads_in_flight_per_thread", "data loads one thread keeps in flight; the next waits for the oldest to return", I, 1, 16, &sm_loads_in_flight},
       {"sm.load_far_bytes", "a 16 B data load at least this far from the first data load of its group (the thread's loads since it last used loaded data) is a far one (with sm.load_far_ns)", I, 1, kBig, &sm_load_far_bytes},
       {"sm.load_far_ns", "a far 16 B data load (sm.load_far_bytes) of the SM's own GPU returns this much later than a near one; the group's use waits for it (0: off)", R, 0, 1e6, &sm_load_far_ns},
+      {"sm.load_far_partition_bits", "device-offset address bits whose parity sends a 16 B data load to one L2 half: with a mask, a data load in the other half from its group's first is the far one (sm.load_far_ns) in place of sm.load_far_bytes' distance (0: the distance)", I, 0, kBig, &sm_load_far_partition_bits},
       {"sm.load_near_issue_ns", "cost of a 16 B data load of the SM's own GPU within sm.load_far_bytes of its group's first (a near one), in place of sm.load_issue_ns", R, 0, 1e6, &sm_load_near_issue_ns},
       {"sm.store_gbytes_per_s", "the SM's write path (stores and bulk stores together)", R, 0.001, 1e5, &sm_store_gbytes_per_s},
       {"sm.store_queue_ns", "how far the SM's write path may be booked ahead of a thread before its next plain store waits (the stores it has queued go out meanwhile)", R, 0, 1e6, &sm_store_queue_ns},

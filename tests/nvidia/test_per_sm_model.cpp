@@ -446,6 +446,19 @@ TEST(PerSmModel, APairOfLoadsOfAdjacentRowsIsNear) {
   EXPECT_NEAR(1116, 1108, 0.03 * 1108);
 }
 
+// sm.load_far_partition_bits 12288 (bits 12 ^ 13 of the device offset, prototype, s28-part): the
+// pair's two loads in the two L2 halves pay sm.load_far_ns, as calls D1 / D2 (H100) read. 16 KiB
+// rows: every pair in one half, the row as without the far rule (17,240; the distance rule 19,290;
+// the GPU's k4 row 17,360-17,520, near as its 1 and 2 KiB rows). 8 KiB rows: every pair in two
+// halves, 8,647 + 16 lane steps x 2 pairs x 32 ns. One simulation per test process.
+TEST(PerSmModel, PairsInOneL2HalfAreNearWhateverTheirDistance) {
+  EXPECT_NEAR(probe(reduce_k4(16384, {"platform.sm.load_far_partition_bits=12288"})), 17240, 10.0);
+}
+
+TEST(PerSmModel, PairsInTwoL2HalvesAreFar) {
+  EXPECT_NEAR(probe(reduce_k4(8192, {"platform.sm.load_far_partition_bits=12288"})), 8647 + 16 * 2 * 32.0, 1.0);
+}
+
 // The reduce's SASS issues its k source loads in pairs, but the tail after its by-4 loop issues a
 // first load alone: with k = 2 both loads are used one at a time, two L2 waits a lane step (the
 // GPU's row 7,143 ns, k = 1's 4,296). With pairs for k = 2 too the model read 4,203 (0.59).
