@@ -21,7 +21,7 @@ DeviceMemory::DeviceMemory(int n_gpus, uint64_t hbm_bytes)
   for (int g = 0; g < n_gpus; ++g) {
     m_gpus[g].runtime = BumpAllocator(base(g), kRuntimeBytes);
     m_gpus[g].sym = BumpAllocator(base(g) + kRuntimeBytes, sym_bytes);
-    m_gpus[g].priv = BumpAllocator(base(g) + kRuntimeBytes + sym_bytes, hbm_bytes - kRuntimeBytes - sym_bytes);
+    m_gpus[g].priv = BumpAllocator(base(g) + priv_offset(), hbm_bytes - priv_offset());
   }
 }
 
@@ -44,15 +44,25 @@ std::string DeviceMemory::name(const void* p) const {
   if (g < 0) return "";
   const uint64_t off = static_cast<uint64_t>(static_cast<const uint8_t*>(p) - base(g));
   const uint64_t sym_bytes = (m_hbm_bytes - kRuntimeBytes) / 2;
+  const uint64_t priv = priv_offset();
   char buf[64];
   if (off < kRuntimeBytes) {
     std::snprintf(buf, sizeof(buf), "gpu%d.runtime+%#llx", g, static_cast<unsigned long long>(off));
   } else if (off < kRuntimeBytes + sym_bytes) {
     std::snprintf(buf, sizeof(buf), "gpu%d.heap+%#llx", g, static_cast<unsigned long long>(off - kRuntimeBytes));
+  } else if (off < priv) {
+    std::snprintf(buf, sizeof(buf), "gpu%d.heap+%#llx", g, static_cast<unsigned long long>(off - kRuntimeBytes));
   } else {
-    std::snprintf(buf, sizeof(buf), "gpu%d.dev+%#llx", g, static_cast<unsigned long long>(off - kRuntimeBytes - sym_bytes));
+    std::snprintf(buf, sizeof(buf), "gpu%d.dev+%#llx", g, static_cast<unsigned long long>(off - priv));
   }
   return buf;
+}
+
+// Private allocations start on a cuMem granule, as the GPU's large cudaMalloc windows do: their
+// device-offset bits 12-20 are then the GPU's (sm.load_far_partition_bits).
+uint64_t DeviceMemory::priv_offset() const {
+  const uint64_t sym_bytes = (m_hbm_bytes - kRuntimeBytes) / 2;
+  return (kRuntimeBytes + sym_bytes + kGranule - 1) / kGranule * kGranule;
 }
 
 uint8_t* DeviceMemory::private_alloc(int gpu, uint64_t bytes, uint64_t align) {

@@ -46,11 +46,14 @@ class DeviceMemory {
   uint64_t sym_used(int gpu) const { return m_gpus[gpu].sym.used(); }
   // Private device allocation (cudaMalloc).
   uint8_t* private_alloc(int gpu, uint64_t bytes, uint64_t align);
+  // Large private allocations are aligned as the GPU's driver aligns them (a 2 MiB page).
+  static constexpr uint64_t kLargeAllocAlign = uint64_t{2} << 20;
   // "gpu1.heap+0x200", "gpu0.runtime+0x40", "gpu2.dev+0x0"; empty outside HBM. Host addresses
   // change from run to run, so reports name memory this way (results stay byte-identical).
   std::string name(const void* p) const;
 
  private:
+  uint64_t priv_offset() const;  // the private carve's device offset: the heap's end, 2 MiB aligned
   struct Carve {
     BumpAllocator runtime, sym, priv;
   };

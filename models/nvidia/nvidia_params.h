@@ -40,6 +40,7 @@ struct NvidiaParams {
   double sm_loads_in_flight = 0;   // data loads one thread keeps in flight before it waits for the oldest
   double sm_load_far_bytes = 0;    // a 16 B data load this far or farther from its group's first ...
   double sm_load_far_ns = 0;       // ... returns this much later (0: off)
+  double sm_load_far_partition_bits = 0;  // with a mask: far = the other L2 half by these device-offset bits' parity
   double sm_load_near_issue_ns = 0;  // a 16 B data load nearer than that issues at this cost, not sm_load_issue_ns
   double sm_store_gbytes_per_s = 0;  // the SM's write path: stores and bulk stores together
   double sm_store_queue_ns = 0;    // the write path booked this far ahead before a plain store waits

@@ -230,13 +230,29 @@ Ps weak_load_return_ps(NvidiaSystem& sys, int gpu, int owner, const void* addr, 
 // at 0; a pair's wait does not move, its second load's issue is paid after it is out).
 // docs/hw-accuracy.md, thirty-fourth pass (s28-reduce).
 enum class LoadPlace : uint8_t { First, Near, Far };
-LoadPlace place_in_group(CudaThread& t, uintptr_t a, const NvidiaParams& p) {
+struct LoadPlacing {
+  LoadPlace place = LoadPlace::First;  // by distance from the group's first (the near issue; the far wait without a hash)
+  bool far_wait = false;               // returns sm.load_far_ns later
+};
+// With sm.load_far_partition_bits the far wait follows the L2 half of the two loads instead of
+// their distance: the parity of those bits of the device offset (DeviceMemory::base), the GPU's
+// address bits where large allocations are 2 MiB aligned (calls D1 / D2, H100: bits 12 ^ 13 fit
+// 1-8 and 16-32 KiB pairs). docs/hw-accuracy.md, thirty-fourth pass (s28-part).
+bool partition_of(uintptr_t a, uint64_t bits) {
+  const DeviceMemory& m = this_system().memory();
+  const int g = m.gpu_of(reinterpret_cast<const void*>(a));
+  const uint64_t off = g < 0 ? a : a - reinterpret_cast<uintptr_t>(m.base(g));
+  return __builtin_parityll(off & bits) != 0;
+}
+LoadPlacing place_in_group(CudaThread& t, uintptr_t a, const NvidiaParams& p) {
   if (t.loads_count == 0 || t.load_group_addr == 0) {
     t.load_group_addr = a;
-    return LoadPlace::First;
+    return {};
   }
   const uintptr_t d = a > t.load_group_addr ? a - t.load_group_addr : t.load_group_addr - a;
-  return static_cast<double>(d) >= p.sm_load_far_bytes ? LoadPlace::Far : LoadPlace::Near;
+  const LoadPlace place = static_cast<double>(d) >= p.sm_load_far_bytes ? LoadPlace::Far : LoadPlace::Near;
+  const auto bits = static_cast<uint64_t>(p.sm_load_far_partition_bits);
+  return {place, bits ? partition_of(a, bits) != partition_of(t.load_group_addr, bits) : place == LoadPlace::Far};
 }
 
 // The thread keeps at most sm.loads_in_flight_per_thread data loads out: one more waits for
@@ -377,11 +393,11 @@ void load(void* out, const void* addr, uint32_t bytes, Sem sem, Scope scope, Sit
     s.busy(t);
     t.wait = {};
     const auto& p = sys.params();
-    const LoadPlace place = data_load && owner == gpu ? place_in_group(t, a, p) : LoadPlace::First;
-    const Ps far = place == LoadPlace::Far ? ns_to_ps(p.sm_load_far_ns) : 0;
+    const LoadPlacing at = data_load && owner == gpu ? place_in_group(t, a, p) : LoadPlacing{};
+    const Ps far = at.far_wait ? ns_to_ps(p.sm_load_far_ns) : 0;
     track_load(t, s, weak_load_return_ps(sys, gpu, owner, addr, bytes, sample) + far);
     t.loads_narrow |= bytes < 16;
-    t.local_ps += ns_to_ps(place == LoadPlace::Near ? p.sm_load_near_issue_ns : p.sm_load_issue_ns);
+    t.local_ps += ns_to_ps(at.place == LoadPlace::Near ? p.sm_load_near_issue_ns : p.sm_load_issue_ns);
     if (data_load) t.code_op = kCodeOpDataLoad;
   }
 }

@@ -426,14 +426,15 @@ std::vector<std::string> reduce_k4(int bytes, std::vector<std::string> more = {}
 
 }  // namespace
 
-// sm.load_far_ns / sm.load_far_bytes (h200 32 ns / 4 KiB): a pair whose loads are one 7 KiB row apart
-// waits 32 ns longer than one whose rows are adjacent 1 KiB ones (H200, session 27's call C: k4 - k2
-// a lane step 90 ns at 7 KiB, 28 at 1 KiB). shim.reduce_row.l2.7k.k4.w16m.c1w1_ns: the GPU 8,345
-// (call C) / 8,276-8,360 (session 24); the model 8,469 with the rule (14 lane steps x 2 pairs x 32 ns
-// over the 7,573 without it, 0.91 of the GPU). One simulation per test process.
+// sm.load_far_ns / sm.load_far_partition_bits (h200 38 ns / bits 12 ^ 13; s28-reduce's 32 ns / 4 KiB
+// distance until s28-part): a pair whose loads are one 7 KiB row apart waits longer than one whose
+// rows are adjacent 1 KiB ones (H200, session 27's call C: k4 - k2 a lane step 90 ns at 7 KiB, 28 at
+// 1 KiB). shim.reduce_row.l2.7k.k4.w16m.c1w1_ns: the GPU 8,345 (call C) / 8,276-8,360 (session 24);
+// the model 8,485 with the rule: 24 of the 28 pairs in two L2 halves x 38 ns over the 7,573
+// without it (1.02 of the GPU). One simulation per test process.
 TEST(PerSmModel, APairOfLoadsARowApartWaitsLongerThanAnAdjacentPair) {
-  EXPECT_NEAR(probe(reduce_k4(7168)), 7573 + 14 * 2 * 32.0, 1.0);
-  EXPECT_NEAR(7573 + 14 * 2 * 32.0, 8345, 0.03 * 8345);
+  EXPECT_NEAR(probe(reduce_k4(7168)), 7573 + 24 * 38.0, 1.0);
+  EXPECT_NEAR(7573 + 24 * 38.0, 8345, 0.03 * 8345);
 }
 
 TEST(PerSmModel, APairOfLoadsARowApartWithoutTheRule) {
@@ -444,6 +445,19 @@ TEST(PerSmModel, APairOfLoadsARowApartWithoutTheRule) {
 TEST(PerSmModel, APairOfLoadsOfAdjacentRowsIsNear) {
   EXPECT_NEAR(probe(reduce_k4(1024)), 1116, 1.0);
   EXPECT_NEAR(1116, 1108, 0.03 * 1108);
+}
+
+// sm.load_far_partition_bits 12288 (bits 12 ^ 13 of the device offset, prototype, s28-part): the
+// pair's two loads in the two L2 halves pay sm.load_far_ns, as calls D1 / D2 (H100) read. 16 KiB
+// rows: every pair in one half, the row as without the far rule (17,240; the distance rule 19,290;
+// the GPU's k4 row 17,360-17,520, near as its 1 and 2 KiB rows). 8 KiB rows: every pair in two
+// halves, 8,647 + 16 lane steps x 2 pairs x 38 ns (h200's sm.load_far_ns). One simulation per test process.
+TEST(PerSmModel, PairsInOneL2HalfAreNearWhateverTheirDistance) {
+  EXPECT_NEAR(probe(reduce_k4(16384, {"platform.sm.load_far_partition_bits=12288"})), 17240, 10.0);
+}
+
+TEST(PerSmModel, PairsInTwoL2HalvesAreFar) {
+  EXPECT_NEAR(probe(reduce_k4(8192, {"platform.sm.load_far_partition_bits=12288"})), 8647 + 16 * 2 * 38.0, 1.0);
 }
 
 // The reduce's SASS issues its k source loads in pairs, but the tail after its by-4 loop issues a

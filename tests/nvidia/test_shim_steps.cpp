@@ -275,10 +275,11 @@ TEST(ShimSteps, BulkLoadsFromFreshMemoryMissL2) {
 // the one-warp row of the same loop 1.13 (1.32 at 3): the GPU's c4w4 row is slower than 4 loads
 // out allow, its c1w1 row faster. 37,200 since the group's loads after its first, 512 B apart,
 // issue at sm.load_near_issue_ns 0 (thirty-fourth pass (s28-reduce); the row re-measured
-// 36,610-49,460 on the H200, median repetition 35,950: 1.03).
-TEST(ShimSteps, PlainLoadsIssueSeveralBeforeTheirUse) { EXPECT_NEAR(fresh_rows_value(4, 1), 37200, 0.02 * 37200); }
+// 36,610-49,460 on the H200, median repetition 35,950: 1.03). 38,420 since a group crossing a
+// 4 KiB boundary of the other parity of bits 12 ^ 13 waits sm.load_far_ns (s28-part; 1.07).
+TEST(ShimSteps, PlainLoadsIssueSeveralBeforeTheirUse) { EXPECT_NEAR(fresh_rows_value(4, 1), 38420, 0.02 * 38420); }
 TEST(ShimSteps, PlainLoadsTakeTheirLoopsCountNotThePresets) {  // main 0668c37 read 104,300: each load waited for
-  EXPECT_NEAR(fresh_rows_value(4, 1, "platform.sm.loads_before_use=1"), 37200, 0.02 * 37200);
+  EXPECT_NEAR(fresh_rows_value(4, 1, "platform.sm.loads_before_use=1"), 38420, 0.02 * 38420);
 }
 
 // fresh.plain_store.l2.7168.512r.c4w4_ns 14770 ns: four warps' stores keep the SM's write path

@@ -231,7 +231,9 @@ cudaError_t cudaMalloc(void** p, size_t bytes) {
   cuda::host();
   if (!p) return cuda::set_error(cudaErrorInvalidValue);
   try {
-    *p = cuda::system().memory().private_alloc(cuda::my_rank(), bytes, 256);
+    // The GPU's driver puts an allocation of 2 MiB or more on its own 2 MiB pages (s28-part).
+    const uint64_t align = bytes >= nv::DeviceMemory::kLargeAllocAlign ? nv::DeviceMemory::kLargeAllocAlign : 256;
+    *p = cuda::system().memory().private_alloc(cuda::my_rank(), bytes, align);
   } catch (const std::exception&) {
     return cuda::set_error(cudaErrorMemoryAllocation);
   }
