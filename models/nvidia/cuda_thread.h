@@ -116,6 +116,7 @@ struct alignas(64) CudaThread {
   // The first 16 B data load of the group now in flight (0: none since the last use): a later
   // one of the group sm.load_far_bytes or more from it returns sm.load_far_ns later.
   uintptr_t load_group_addr = 0;
+  bool load_group_half = false;  // its L2 half by sm.load_far_partition_bits (read once a group)
   // The lines a resumption touches first (the scheduler prefetches them for the next thread).
   static constexpr size_t kHotBytes = 192;
 };

@@ -245,14 +245,15 @@ bool partition_of(uintptr_t a, uint64_t bits) {
   return __builtin_parityll(off & bits) != 0;
 }
 LoadPlacing place_in_group(CudaThread& t, uintptr_t a, const NvidiaParams& p) {
+  const auto bits = static_cast<uint64_t>(p.sm_load_far_partition_bits);
   if (t.loads_count == 0 || t.load_group_addr == 0) {
     t.load_group_addr = a;
+    if (bits) t.load_group_half = partition_of(a, bits);
     return {};
   }
   const uintptr_t d = a > t.load_group_addr ? a - t.load_group_addr : t.load_group_addr - a;
   const LoadPlace place = static_cast<double>(d) >= p.sm_load_far_bytes ? LoadPlace::Far : LoadPlace::Near;
-  const auto bits = static_cast<uint64_t>(p.sm_load_far_partition_bits);
-  return {place, bits ? partition_of(a, bits) != partition_of(t.load_group_addr, bits) : place == LoadPlace::Far};
+  return {place, bits ? partition_of(a, bits) != t.load_group_half : place == LoadPlace::Far};
 }
 
 // The thread keeps at most sm.loads_in_flight_per_thread data loads out: one more waits for
