@@ -97,9 +97,10 @@ void CheckerSet::Hub::on_doorbell_store(const QpRef& q, bool cq, uint32_t value,
 }
 
 void CheckerSet::Hub::on_wqe_fetched(const QpRef& q, uint32_t wqe_index, const uint8_t* slot, uint32_t bytes, Ps t) {
-  // The store first: torn_wqe's call (only while copies into the PE's rings are pending) is then the last.
-  if (m_completion_errors) m_completion_errors->on_fetched(q, wqe_index, slot, bytes);
-  if (m_torn_wqe && m_torn_wqe->copies_pending(q.pe)) m_torn_wqe->on_fetched(q, wqe_index, slot, bytes, t);
+  // torn_wqe's only (while copies into the PE's rings are pending); completion_errors reads an
+  // error's WQE from its ring when it reports. With torn_wqe off the hub does not hear fetches.
+  if (!m_torn_wqe) return unhandled();
+  if (m_torn_wqe->copies_pending(q.pe)) m_torn_wqe->on_fetched(q, wqe_index, slot, bytes, t);
 }
 
 void CheckerSet::Hub::on_wqe_executed(const WqeRecord& r) {

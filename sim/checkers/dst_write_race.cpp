@@ -71,6 +71,7 @@ bool DstWriteRaceChecker::settled(const Landing& e) const {
 }
 
 void DstWriteRaceChecker::sweep_visit() {
+  catch_up();
   const Ps now = sim_now_ps();
   for (int i = 0; i < 2 && !m_pool.empty(); ++i) {
     if (m_sweep >= m_pool.size()) m_sweep = 0;
@@ -141,6 +142,7 @@ void DstWriteRaceChecker::judge_and_file(const WqeRecord& r, int dst_pe, uint64_
       m_free.pop_back();
       m_pool[id] = landing;
     } else {
+      catch_up();  // the moves made so far were over the pool as it was
       id = static_cast<uint32_t>(m_pool.size());
       m_pool.push_back(landing);
     }

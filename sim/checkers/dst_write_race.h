@@ -57,16 +57,25 @@ class DstWriteRaceChecker : public Checker {
   void sweep() {
     if (m_barriers.empty() && m_live_this_launch == m_live) {
       // None can be settled (no barrier, no landing of an earlier launch): the cursor moves as
-      // the visit would, without reading the entries (a cache miss each).
-      for (int i = 0; i < 2 && !m_pool.empty(); ++i) {
-        if (m_sweep >= m_pool.size()) m_sweep = 0;
-        ++m_sweep;
-      }
+      // the visit would, without reading the entries (a cache miss each), and only when it is
+      // next read (catch_up): until then the pool keeps its size.
+      m_unswept += 2;
       return;
     }
     sweep_visit();
   }
   void sweep_visit();
+  // Makes the cursor's m_unswept moves (each: back to the start past the end, then one on),
+  // before the cursor is read or the pool grows.
+  void catch_up() {
+    if (m_unswept == 0) return;
+    const size_t n = m_pool.size();
+    if (n != 0) {
+      const size_t from = m_sweep >= n ? 0 : m_sweep;
+      m_sweep = (from + (m_unswept - 1) % n) % n + 1;
+    }
+    m_unswept = 0;
+  }
   // Whether the poster (`core` of PE `pe`, at `post_ps`) knew `e` complete.
   bool ordered_after(const Landing& e, int pe, int core, Ps post_ps) const;
   bool settled(const Landing& e) const;  // every later post anywhere is ordered after it
@@ -78,6 +87,7 @@ class DstWriteRaceChecker : public Checker {
   std::vector<PageMultimap<uint32_t>> m_pages;  // by destination PE
   // Landings complete and settled are forgotten by a sweep that looks at two pool entries per WQE.
   size_t m_sweep = 0;
+  uint64_t m_unswept = 0;  // the cursor's moves not made yet (catch_up)
   // Live landings, and those of them filed in this launch: while they are equal and no device
   // barrier came, no landing can be settled, and the sweep reads none.
   size_t m_live = 0;

@@ -2,10 +2,14 @@
 // "which kept ranges overlap [begin, end)" in (begin, insertion) order. Ranges live in one ring
 // and are filed by 4 KiB page: each page a range covers gets a filing in a second ring, linked
 // to the page's previous filing, and PageHeads keeps each page's newest. Ranges and filings
-// leave in the order they came, so an eviction only drops ring fronts (no index erase), an add
+// leave in the order they came, so an eviction only drops ring fronts (no index erase), filing
 // costs one table probe per page, and a query walks its own pages' chains until they reach an
 // evicted filing. Nothing is allocated once warm. Ids stay valid until evicted, and a later add
 // has a larger id.
+// Ranges are filed when a query comes, not when they are added (the ranges added since the last
+// query, in id order, those evicted meanwhile never): flag_before_data adds a landing per WQE,
+// and a run whose cores read no landed data (put-heavy) files none. The chains a query walks
+// hold the same live ranges in the same order either way.
 // A payload that knows its own range (`static constexpr bool kKeepsRange = true` with begin()
 // and end()) is kept alone, without a copy of the bounds: flag_before_data's 64-byte landing is
 // one cache line per WQE, not two (each add touches its entry's line, a miss by the next add).
@@ -65,12 +69,7 @@ class IntervalList {
     if (m_next_id - m_first_id == m_capacity) evict();
     const size_t id = m_next_id++;
     m_items[id & m_mask] = Item(begin, end, value);
-    const auto [first, last] = pages(begin, end);
-    for (uint64_t p = first; p <= last; ++p) {
-      const uint64_t seq = m_first_filing + m_filings.size();
-      m_filings.emplace_back(Filing{id, m_newest.set(p, seq, m_first_filing)});
-    }
-    return id;
+    return id;  // filed by the next query (file_added)
   }
   const T* get(size_t id) const {
     if (id < m_first_id || id >= m_next_id) return nullptr;
@@ -80,6 +79,7 @@ class IntervalList {
   // first (a range of no bytes overlaps a query that strictly contains its address).
   template <typename Fn>
   void overlapping(uint64_t begin, uint64_t end, Fn fn) const {
+    if (m_filed_id != m_next_id) file_added();
     m_found.clear();
     const auto [first, last] = pages(begin, end);
     for (uint64_t p = first; p <= last; ++p) {
@@ -107,11 +107,29 @@ class IntervalList {
     return {begin / kPage, (end > begin ? end - 1 : begin) / kPage};
   }
   void evict() {
-    const Item& old = m_items[m_first_id & m_mask];
-    const auto [first, last] = pages(old.begin(), old.end());
-    m_filings.drop_front(last - first + 1);  // the oldest filings are its own
-    m_first_filing += last - first + 1;
+    if (m_first_id < m_filed_id) {  // filed: the oldest filings are its own
+      const Item& old = m_items[m_first_id & m_mask];
+      const auto [first, last] = pages(old.begin(), old.end());
+      m_filings.drop_front(last - first + 1);
+      m_first_filing += last - first + 1;
+    } else {
+      m_filed_id = m_first_id + 1;  // never filed, and never will be
+    }
     ++m_first_id;
+  }
+  // Files the ranges added since the last query, oldest first: the filings (and the pages'
+  // chains) come out as if each had been filed when added, less those already evicted.
+  // Out of line: once per query that follows adds.
+  [[gnu::noinline]] void file_added() const {
+    for (size_t id = m_filed_id; id != m_next_id; ++id) {
+      const Item& item = m_items[id & m_mask];
+      const auto [first, last] = pages(item.begin(), item.end());
+      for (uint64_t p = first; p <= last; ++p) {
+        const uint64_t seq = m_first_filing + m_filings.size();
+        m_filings.emplace_back(Filing{id, m_newest.set(p, seq, m_first_filing)});
+      }
+    }
+    m_filed_id = m_next_id;
   }
 
   size_t m_capacity;
@@ -121,9 +139,12 @@ class IntervalList {
   size_t m_mask = 0;
   size_t m_first_id = 0;
   size_t m_next_id = 0;
-  RingFifo<Filing> m_filings;
-  uint64_t m_first_filing = 0;  // the sequence number of m_filings' front
-  PageHeads m_newest;           // page -> its newest filing
+  // The index by page, brought up to date by a query (file_added): ranges [m_first_id,
+  // m_filed_id) are filed, [m_filed_id, m_next_id) not yet.
+  mutable size_t m_filed_id = 0;
+  mutable RingFifo<Filing> m_filings;
+  mutable uint64_t m_first_filing = 0;  // the sequence number of m_filings' front
+  mutable PageHeads m_newest;           // page -> its newest filing
   mutable std::vector<std::pair<uint64_t, size_t>> m_found;  // scratch for one query
 };
 

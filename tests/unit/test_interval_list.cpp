@@ -3,6 +3,7 @@
 // pages a range covers, and evicted ranges are gone from every page they covered.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "sim/checkers/interval_list.h"
@@ -58,6 +59,40 @@ TEST(IntervalList, ManyRangesOnOnePageOutliveEvictionsAndTableRebuilds) {
   for (int page = 0; page < 500; ++page) {
     const std::vector<int> want = page >= 436 ? std::vector<int>{9500 + page} : std::vector<int>{};
     EXPECT_EQ(hits(l, uint64_t(page) * 4096, uint64_t(page) * 4096 + 4096), want) << page;
+  }
+}
+
+// Ranges are filed when a query comes (interval_list.h): queries between adds leave some
+// ranges filed and some not when the oldest are evicted; every query answers as a plain list
+// of the newest `capacity` ranges would.
+TEST(IntervalList, QueriesBetweenAddsAnswerAsAPlainListOfTheNewest) {
+  constexpr size_t kCapacity = 16;
+  IntervalList<int> l(kCapacity);
+  struct Kept {
+    uint64_t b, e;
+    int v;
+  };
+  std::vector<Kept> plain;  // the newest kCapacity, oldest first
+  uint64_t x = 12345;
+  const auto next = [&x](uint64_t n) {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    return (x >> 33) % n;
+  };
+  for (int i = 0; i < 3000; ++i) {
+    const uint64_t b = next(40) * 1024 + next(1024);
+    const uint64_t e = b + next(3 * 4096);  // up to four pages, some of no bytes
+    l.add(b, e, i);
+    plain.push_back({b, e, i});
+    if (plain.size() > kCapacity) plain.erase(plain.begin());
+    if (next(7) != 0) continue;  // queries after one add in seven, on average
+    const uint64_t qb = next(40) * 1024, qe = qb + 1 + next(2 * 4096);
+    std::vector<std::pair<uint64_t, int>> want;
+    for (const Kept& k : plain)
+      if (k.b < qe && k.e > qb) want.emplace_back(k.b, k.v);  // as overlapping() tests it
+    std::stable_sort(want.begin(), want.end(), [](const auto& a, const auto& c) { return a.first < c.first; });
+    std::vector<int> want_v;
+    for (const auto& w : want) want_v.push_back(w.second);
+    EXPECT_EQ(hits(l, qb, qe), want_v) << "after add " << i;
   }
 }
 
