@@ -13,6 +13,7 @@
 #include "kernels/moe/aiv_direct/aiv_input.h"
 #include "kernels/moe/common/moe_tiling.h"
 #include "acl/acl.h"
+#include "models/memory/sparse_region.h"
 #include "kernels/registry/kernel_constraints.h"
 #include "kernels/registry/kernel_registry.h"
 #include "kernels/moe/host/moe_timing.h"
@@ -127,15 +128,9 @@ void verify_dispatch(const WorkloadSpec& w, const MoeTiling& t, uint32_t launch)
 // carry the launch's epoch instead.)
 void verify_window_cleared(const WorkloadSpec& w, const MoeTiling& t, uint32_t launch) {
   const uint32_t* counts = device_view<uint32_t>(t.recv_count);
-  const auto zero = [](const uint8_t* p, uint64_t n) {  // 8 bytes at a time (slot sizes are multiples of 512)
-    uint64_t acc = 0;
-    for (uint64_t i = 0; i + 8 <= n; i += 8) {
-      uint64_t v;
-      std::memcpy(&v, p + i, 8);
-      acc |= v;
-    }
-    return acc == 0 && std::all_of(p + n / 8 * 8, p + n, [](uint8_t b) { return b == 0; });
-  };
+  // The memory model's own zero test (libc memcmp against zeros): a loop of 64-bit ORs here was
+  // 1,200 instructions a WQE at full size (docs/performance.md, session 29).
+  const auto zero = [](const uint8_t* p, uint64_t n) { return symsim::SparseRegion::is_zero(p, n); };
   uint64_t dirty = 0, slots = 0;
   std::string first;
   for (uint32_t le = 0; le < w.experts_per_rank; ++le)
