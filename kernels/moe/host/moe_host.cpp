@@ -79,13 +79,20 @@ void verify_dispatch(const WorkloadSpec& w, const MoeTiling& t, uint32_t launch)
   const uint32_t* src_tokens = device_view<uint32_t>(t.recv_src_token);
   uint64_t tokens = 0, wrong_tokens = 0, wrong_counts = 0;
   std::string first;
-  std::vector<uint8_t> want(t.token_payload_bytes);
+  // A source's token is drawn once per check, however many of this rank's experts it went to
+  // (drawing it for every slot was 10,300 instructions a WQE at EP 8 full size; docs/performance.md,
+  // session 29). Kept in one buffer for the run, as verify_combine's landing: a buffer made per
+  // check would be fresh pages to fault in on every rank.
+  static std::vector<uint8_t> drawn;  // [token][payload] of the source being checked
+  if (drawn.size() < size_t{w.tokens} * t.token_payload_bytes) drawn.resize(size_t{w.tokens} * t.token_payload_bytes);
+  std::vector<bool> is_drawn(w.tokens);
   std::vector<std::vector<uint32_t>> routed(w.experts_per_rank);
   std::vector<int64_t> per_expert(w.experts_per_rank, 0);  // tokens each local expert received
   for (uint32_t src = 0; src < w.ep; ++src) {
     const Routing& r = routing_of(w, src, launch);
     // The tokens of `src` for each local expert, in the order they took slots there.
     for (std::vector<uint32_t>& toks : routed) toks.clear();
+    std::fill(is_drawn.begin(), is_drawn.end(), false);
     for (uint32_t i = r.rank_begin[pe]; i < r.rank_begin[pe + 1]; ++i) {  // this rank's pairs, in pair order
       const uint32_t p = r.by_rank[i];
       routed[static_cast<uint32_t>(r.topk_idx[p]) % w.experts_per_rank].push_back(p / w.top_k);
@@ -94,9 +101,13 @@ void verify_dispatch(const WorkloadSpec& w, const MoeTiling& t, uint32_t launch)
       const std::vector<uint32_t>& toks = routed[le];
       per_expert[le] += static_cast<int64_t>(toks.size());
       for (uint32_t j = 0; j < toks.size(); ++j) {
-        token_payload(w, r, src, launch, toks[j], want.data());
+        uint8_t* want = &drawn[size_t{toks[j]} * t.token_payload_bytes];
+        if (!is_drawn[toks[j]]) {
+          token_payload(w, r, src, launch, toks[j], want);
+          is_drawn[toks[j]] = true;
+        }
         ++tokens;
-        const bool same = std::memcmp(device_view(t.recv_addr(le, src, j)), want.data(), want.size()) == 0 &&
+        const bool same = std::memcmp(device_view(t.recv_addr(le, src, j)), want, t.token_payload_bytes) == 0 &&
                           src_tokens[t.slot(le, src, j)] == toks[j];
         if (!same && wrong_tokens++ == 0)
           first = fmt::format("token {} of rank {} for expert {} (slot {}) differs", toks[j], src,
