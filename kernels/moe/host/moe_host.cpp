@@ -13,6 +13,7 @@
 #include "kernels/moe/aiv_direct/aiv_input.h"
 #include "kernels/moe/common/moe_tiling.h"
 #include "acl/acl.h"
+#include "models/memory/sparse_region.h"
 #include "kernels/registry/kernel_constraints.h"
 #include "kernels/registry/kernel_registry.h"
 #include "kernels/moe/host/moe_timing.h"
@@ -78,13 +79,20 @@ void verify_dispatch(const WorkloadSpec& w, const MoeTiling& t, uint32_t launch)
   const uint32_t* src_tokens = device_view<uint32_t>(t.recv_src_token);
   uint64_t tokens = 0, wrong_tokens = 0, wrong_counts = 0;
   std::string first;
-  std::vector<uint8_t> want(t.token_payload_bytes);
+  // A source's token is drawn once per check, however many of this rank's experts it went to
+  // (drawing it for every slot was 10,300 instructions a WQE at EP 8 full size; docs/performance.md,
+  // session 29). Kept in one buffer for the run, as verify_combine's landing: a buffer made per
+  // check would be fresh pages to fault in on every rank.
+  static std::vector<uint8_t> drawn;  // [token][payload] of the source being checked
+  if (drawn.size() < size_t{w.tokens} * t.token_payload_bytes) drawn.resize(size_t{w.tokens} * t.token_payload_bytes);
+  std::vector<bool> is_drawn(w.tokens);
   std::vector<std::vector<uint32_t>> routed(w.experts_per_rank);
   std::vector<int64_t> per_expert(w.experts_per_rank, 0);  // tokens each local expert received
   for (uint32_t src = 0; src < w.ep; ++src) {
     const Routing& r = routing_of(w, src, launch);
     // The tokens of `src` for each local expert, in the order they took slots there.
     for (std::vector<uint32_t>& toks : routed) toks.clear();
+    std::fill(is_drawn.begin(), is_drawn.end(), false);
     for (uint32_t i = r.rank_begin[pe]; i < r.rank_begin[pe + 1]; ++i) {  // this rank's pairs, in pair order
       const uint32_t p = r.by_rank[i];
       routed[static_cast<uint32_t>(r.topk_idx[p]) % w.experts_per_rank].push_back(p / w.top_k);
@@ -93,9 +101,13 @@ void verify_dispatch(const WorkloadSpec& w, const MoeTiling& t, uint32_t launch)
       const std::vector<uint32_t>& toks = routed[le];
       per_expert[le] += static_cast<int64_t>(toks.size());
       for (uint32_t j = 0; j < toks.size(); ++j) {
-        token_payload(w, r, src, launch, toks[j], want.data());
+        uint8_t* want = &drawn[size_t{toks[j]} * t.token_payload_bytes];
+        if (!is_drawn[toks[j]]) {
+          token_payload(w, r, src, launch, toks[j], want);
+          is_drawn[toks[j]] = true;
+        }
         ++tokens;
-        const bool same = std::memcmp(device_view(t.recv_addr(le, src, j)), want.data(), want.size()) == 0 &&
+        const bool same = std::memcmp(device_view(t.recv_addr(le, src, j)), want, t.token_payload_bytes) == 0 &&
                           src_tokens[t.slot(le, src, j)] == toks[j];
         if (!same && wrong_tokens++ == 0)
           first = fmt::format("token {} of rank {} for expert {} (slot {}) differs", toks[j], src,
@@ -127,15 +139,9 @@ void verify_dispatch(const WorkloadSpec& w, const MoeTiling& t, uint32_t launch)
 // carry the launch's epoch instead.)
 void verify_window_cleared(const WorkloadSpec& w, const MoeTiling& t, uint32_t launch) {
   const uint32_t* counts = device_view<uint32_t>(t.recv_count);
-  const auto zero = [](const uint8_t* p, uint64_t n) {  // 8 bytes at a time (slot sizes are multiples of 512)
-    uint64_t acc = 0;
-    for (uint64_t i = 0; i + 8 <= n; i += 8) {
-      uint64_t v;
-      std::memcpy(&v, p + i, 8);
-      acc |= v;
-    }
-    return acc == 0 && std::all_of(p + n / 8 * 8, p + n, [](uint8_t b) { return b == 0; });
-  };
+  // The memory model's own zero test (libc memcmp against zeros): a loop of 64-bit ORs here was
+  // 1,200 instructions a WQE at full size (docs/performance.md, session 29).
+  const auto zero = [](const uint8_t* p, uint64_t n) { return symsim::SparseRegion::is_zero(p, n); };
   uint64_t dirty = 0, slots = 0;
   std::string first;
   for (uint32_t le = 0; le < w.experts_per_rank; ++le)
@@ -164,8 +170,12 @@ void verify_combine(const WorkloadSpec& w, const MoeTiling& t, uint32_t launch) 
   const std::vector<uint16_t> want = reference_combine(w, make_rank_input(w, t.my_rank, launch));
   const uint16_t* got = device_view<uint16_t>(t.out);
   uint64_t wrong = 0, first = 0;
-  for (size_t i = 0; i < want.size(); ++i)
-    if (got[i] != want[i] && wrong++ == 0) first = i;
+  // Element by element only when something differs (to count and find the first): a rank's
+  // output compared a byte at a time was 3,100 instructions a WQE at full size, libc's memcmp a
+  // few hundred (docs/performance.md, session 29).
+  if (std::memcmp(got, want.data(), want.size() * sizeof want[0]) != 0)
+    for (size_t i = 0; i < want.size(); ++i)
+      if (got[i] != want[i] && wrong++ == 0) first = i;
   symsim::check(wrong == 0,
                 fmt::format("pe {} launch {}: combine output ({} tokens x {}) equals the host reference", t.my_rank,
                             launch, w.tokens, w.hidden),
