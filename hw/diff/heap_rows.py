@@ -8,7 +8,7 @@ that probes it, as calib_families.py counts it, and written twice: as stored (it
 calib_reproduce.py reads the answer as a re-measurement of the row) and with `kernel.args.heap=1`, the
 window in the symmetric heap, the same bytes (entry `<id>_heap`, row `<row less _ns>.heap_ns`). A --freed
 row is written a third time with `kernel.args.heap=2` (cudaMalloc memory given back when the probe
-returns: `.freed_ns`); a --control row only as stored. calib_probe's `heap` argument:
+returns: `.freed_ns`); a --control row only as stored, before the others. calib_probe's `heap` argument:
 kernels/nvlink/calib/calib_probe_host.cpp; docs/hw-accuracy.md, thirty-fifth pass (s29-heap).
 """
 import argparse
@@ -57,10 +57,9 @@ def main():
     missing = [r for r in a.rows + a.freed + a.control if r not in known]
     if missing:
         sys.exit("not a calibration row some set simulates: " + " ".join(missing))
-    entries = []
+    entries = [placed(known[row], 0) for row in a.control]  # first: a pass cut short still has them
     for row in a.rows:
         entries += [placed(known[row], 0), placed(known[row], 1)] + ([placed(known[row], 2)] if row in a.freed else [])
-    entries += [placed(known[row], 0) for row in a.control]
     with open(a.out, "w") as f:
         json.dump({"doc": a.doc, "entries": entries}, f, indent=1)
         f.write("\n")
