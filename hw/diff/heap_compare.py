@@ -16,7 +16,10 @@ heap's (last; median of 2-11), a freed window's (last), heap / cudaMalloc, and p
 heap's last (the simulator must give the same figure in every placement: a group where it does not is marked).
 Then per simulator the groups within 10% of each reference. --calib NAME=DIR (calib_families.py's --out of
 that binary): every calibration row counted with the stored reference, then with the heap's reading as the
-reference of each row that has one ("replaced"), then with the heap rows added as rows of their own ("both").
+reference of each row that has one ("replaced"), then with the heap rows added as rows of their own ("both");
+rows of one warp in all keep their stored value (one warp reads alike in both placements, session 28's call D1).
+--proxy-rows Q.json --first-of HW_DIR...: then also the multi-warp rows of a question not answered yet, each against
+the median of its runs' first repetition in those folders (which D1 / D2 read within 0-7% of the heap's).
 """
 import argparse
 import collections
@@ -28,6 +31,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import calib_families  # noqa: E402
+import calib_reproduce  # noqa: E402
 import hw_diff  # noqa: E402
 
 TOL = calib_families.TOLERANCE
@@ -69,6 +73,12 @@ def sim_value(sim_dir, entry):
     return hw_diff.probe_value(hw_diff.read(os.path.join(sim_dir, entry["id"], "result.json")))
 
 
+def warps_in_all(entry):
+    """kernel.blocks x kernel.args.warps of the entry's configuration."""
+    sets = dict(x.split("=", 1) for x in entry["sets"])
+    return int(sets.get("kernel.blocks", 1)) * int(sets.get("kernel.args.warps", 1))
+
+
 def stored_row(group, table, stored_of):
     row = group[0]["row"]
     if row not in table and stored_of:
@@ -88,6 +98,10 @@ def main():
     p.add_argument("--sim", action="append", default=[], metavar="NAME=DIR")
     p.add_argument("--calib", action="append", default=[], metavar="NAME=DIR")
     p.add_argument("--stored-of", default="", metavar="A=B")
+    p.add_argument("--proxy-rows", nargs="*", default=[], metavar="ROWS.json",
+                   help="a question not answered yet: its multi-warp rows without a heap reading take --first-of's")
+    p.add_argument("--first-of", nargs="*", default=[], metavar="HW_DIR",
+                   help="GPU folders (calib_reproduce.py's): the median of each run's first repetition")
     a = p.parse_args()
     table = hw_diff.calib_rows(hw_diff.CALIB_TABLES)
     sims = [s.split("=", 1) for s in a.sim]
@@ -106,7 +120,8 @@ def main():
     heap_ref = {}
     for g, row, m, h, fr in found:
         stored = table[row][0] if row else None
-        heap_ref[row or g[0]["row"]] = (h[-1], g[1])
+        if warps_in_all(g[0]) > 1:  # one warp reads alike in both placements (call D1): it keeps its stored value
+            heap_ref[row or g[0]["row"]] = (h[-1], g[1])
         cells = []
         for n, d in sims:
             vs = {where: sim_value(d, e) for where, e in g.items()}
@@ -131,6 +146,14 @@ def main():
               f"{c['stored']}, this call's cudaMalloc last {c['malloc_last']} (its reps 1-3 {c['malloc_early']}), "
               f"heap last {c['heap_last']} (heap median {c['heap_median']})")
 
+    proxy = {}  # stored row -> the first repetitions' median, for the question's rows not read in the heap yet
+    if a.proxy_rows and a.first_of:
+        first = calib_reproduce.repetitions(a.first_of, calib_reproduce.calib_tool_rows(), first=1)
+        for g in groups(a.proxy_rows):
+            row = stored_row(g, table, a.stored_of)
+            if row and row not in heap_ref and warps_in_all(g[0]) > 1 and first.get(row):
+                proxy[row] = statistics.median(first[row])
+
     for spec in a.calib:
         n, d = spec.split("=", 1)
         sim_dir = dict(sims).get(n)
@@ -144,6 +167,11 @@ def main():
         print(f"{n} calibration rows within 10%: stored {stored_in} of {len(ratios)}; the {len(moved)} rows with a heap "
               f"reading against it (replaced) {replaced} of {len(ratios)}"
               + (f"; heap rows added (both) {both} of {len(ratios) + len(extra)}" if extra else ""))
+        if proxy:
+            ref = {row: heap_ref[row][0] if row in heap_ref else proxy.get(row, table[row][0]) for row in sim_of}
+            print(f"{n}   and the {len(proxy)} other multi-warp rows of {' '.join(a.proxy_rows)} against their runs' "
+                  f"first repetition (a stand-in for the heap): {sum(within(v, ref[row]) for row, v in sim_of.items())} "
+                  f"of {len(ratios)}")
 
 
 if __name__ == "__main__":
