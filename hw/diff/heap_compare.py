@@ -11,7 +11,7 @@ s28phases2_rows.json). DIR: the device's `hw_diff.py hw` folders (every repetiti
 The stored calibration row of a group is its cudaMalloc entry's row; with --stored-of A=B, A replaced by B
 in that row where it is not a calibration row itself (s28phases2's `l2data` rows stand for the stored `l2` ones).
 
-Per group: stored (H200), this call's cudaMalloc reading (last repetition; median of repetitions 1-3), the
+Per group: stored (H200), this call's cudaMalloc reading (last repetition; first repetition), the
 heap's (last; median of 2-11), a freed window's (last), heap / cudaMalloc, and per simulator its figure / the
 heap's last (the simulator must give the same figure in every placement: a group where it does not is marked).
 Then per simulator the groups within 10% of each reference. --calib NAME=DIR (calib_families.py's --out of
@@ -19,7 +19,7 @@ that binary): every calibration row counted with the stored reference, then with
 reference of each row that has one ("replaced"), then with the heap rows added as rows of their own ("both");
 rows of one warp in all keep their stored value (one warp reads alike in both placements, session 28's call D1).
 --proxy-rows Q.json --first-of HW_DIR...: then also the multi-warp rows of a question not answered yet, each against
-the median of its runs' first repetition in those folders (which D1 / D2 read within 0-7% of the heap's).
+the median of its runs' first repetition in those folders (which D1 / D2 read within 0-6% of the heap's).
 """
 import argparse
 import collections
@@ -114,7 +114,7 @@ def main():
         found.append((g, stored_row(g, table, a.stored_of), m, h, fr))
 
     names = " | ".join(f"{n} / heap" for n, _ in sims)
-    print(f"| row | stored | cudaMalloc last (reps 1-3) | heap last (median 2-11) | freed last | heap / cudaMalloc | {names} |")
+    print(f"| row | stored | cudaMalloc last (first) | heap last (median 2-11) | freed last | heap / cudaMalloc | {names} |")
     print("|---|---:|---:|---:|---:|---:|" + "---:|" * len(sims))
     counts = {n: collections.Counter() for n, _ in sims}
     heap_ref = {}
@@ -133,17 +133,17 @@ def main():
             c["same"] += same
             c["stored"] += within(v, stored)
             c["malloc_last"] += within(v, m[-1])
-            c["malloc_early"] += within(v, statistics.median(m[:3]))
+            c["malloc_first"] += within(v, m[0])
             c["heap_last"] += within(v, h[-1])
             c["heap_median"] += within(v, statistics.median(h[1:] or h))
-        print(f"| `{row or g[0]['row']}` | {stored if stored else '-'} | {m[-1]:.0f} ({statistics.median(m[:3]):.0f}) | "
+        print(f"| `{row or g[0]['row']}` | {stored if stored else '-'} | {m[-1]:.0f} ({m[0]:.0f}) | "
               f"{h[-1]:.0f} ({statistics.median(h[1:] or h):.0f}) | {f'{fr[-1]:.0f}' if fr else '-'} | "
               f"{h[-1] / m[-1]:.2f} | " + " | ".join(cells) + " |")
     print()
     for n, _ in sims:
         c = counts[n]
         print(f"{n}: {c['groups']} rows, the same figure in every placement for {c['same']}; within 10% of: stored "
-              f"{c['stored']}, this call's cudaMalloc last {c['malloc_last']} (its reps 1-3 {c['malloc_early']}), "
+              f"{c['stored']}, this call's cudaMalloc last {c['malloc_last']} (its first repetition {c['malloc_first']}), "
               f"heap last {c['heap_last']} (heap median {c['heap_median']})")
 
     proxy = {}  # stored row -> the first repetitions' median, for the question's rows not read in the heap yet
