@@ -102,6 +102,9 @@ def main():
                    help="a question not answered yet: its multi-warp rows without a heap reading take --first-of's")
     p.add_argument("--first-of", nargs="*", default=[], metavar="HW_DIR",
                    help="GPU folders (calib_reproduce.py's): the median of each run's first repetition")
+    p.add_argument("--write-table", metavar="FILE", help="the multi-warp rows' heap readings as a calibration table "
+                   "(hw_diff.py's format, under the stored rows' ids), for hw_diff.CALIB_TABLES")
+    p.add_argument("--card", default="", help="the GPU the --hw folders ran on, for --write-table's method column")
     a = p.parse_args()
     table = hw_diff.calib_rows(hw_diff.CALIB_TABLES)
     sims = [s.split("=", 1) for s in a.sim]
@@ -145,6 +148,16 @@ def main():
         print(f"{n}: {c['groups']} rows, the same figure in every placement for {c['same']}; within 10% of: stored "
               f"{c['stored']}, this call's cudaMalloc last {c['malloc_last']} (its first repetition {c['malloc_first']}), "
               f"heap last {c['heap_last']} (heap median {c['heap_median']})")
+
+    if a.write_table:
+        with open(a.write_table, "w") as f:
+            f.write("| id | quantity | value | unit | method |\n| --- | --- | ---: | --- | --- |\n")
+            for g, row, m, h, fr in found:
+                if row and warps_in_all(g[0]) > 1:
+                    f.write(f"| `{row}` | the row with its window in the symmetric heap (`{g[1]['id']}`) | {h[-1]:.4g} | ns | "
+                            f"{a.card}: last of {len(h)} repetitions (their median {statistics.median(h):.4g}); the same "
+                            f"call's cudaMalloc window {m[-1]:.4g} (first repetition {m[0]:.4g}) |\n")
+        print(f"wrote {a.write_table}")
 
     proxy = {}  # stored row -> the first repetitions' median, for the question's rows not read in the heap yet
     if a.proxy_rows and a.first_of:
