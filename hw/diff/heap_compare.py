@@ -2,7 +2,7 @@
 """Calibration rows read with the window in cudaMalloc memory and in the symmetric heap, against simulators (issue 19).
 
   heap_compare.py --rows ROWS.json [...] --hw DIR [...] --sim NAME=DIR [...] [--calib NAME=DIR ...]
-                  [--stored-of A=B] [--table]
+                  [--stored-of A=B] [--proxy-rows Q.json ... --first-of HW_DIR ...] [--write-table FILE --card TEXT]
 
 ROWS.json: a device question whose entries come in groups that differ only in the window's placement
 (calib_probe's `heap` argument 0 / 1 / 2, or `hot` 3 against 4: written by heap_rows.py, or session 28's
@@ -20,10 +20,10 @@ reference of each row that has one ("replaced"), then with the heap rows added a
 rows of one warp in all keep their stored value (one warp reads alike in both placements, session 28's call D1).
 --proxy-rows Q.json --first-of HW_DIR...: then also the multi-warp rows of a question not answered yet, each against
 the median of its runs' first repetition in those folders (which D1 / D2 read within 0-6% of the heap's).
+--write-table FILE: the multi-warp rows' heap readings as a calibration table under the stored rows' ids.
 """
 import argparse
 import collections
-import json
 import os
 import statistics
 import sys
