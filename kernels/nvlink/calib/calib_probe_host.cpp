@@ -20,6 +20,25 @@ namespace {
 constexpr double kSmClockGhz = 1.98;  // clock64 ticks per ns on an H200 running (row sm.clock_ghz)
 constexpr int kSmemBudget = 200 * 1024;
 
+// `heap` 2: the probe's cudaMalloc memory is given back when the probe returns (after its
+// figures are read), so a run's repetitions do not pile up never-freed windows.
+class FreedAtReturn {
+ public:
+  explicit FreedAtReturn(bool on) : m_on(on) {}
+  FreedAtReturn(const FreedAtReturn&) = delete;
+  FreedAtReturn& operator=(const FreedAtReturn&) = delete;
+  ~FreedAtReturn() {
+    for (void* p : m_ptrs) cudaFree(p);
+  }
+  void add(void* p) {
+    if (m_on && p != nullptr) m_ptrs.push_back(p);
+  }
+
+ private:
+  bool m_on;
+  std::vector<void*> m_ptrs;
+};
+
 // Mode 24: intranode_dispatch itself over mode 22's window and words (one PE: every token to
 // this PE); `inflight` 1 adds the application host's three memsets just before the launch.
 // The figure is the GPU's events around the launch (hw_diff.py); the value is the tokens packed.
@@ -192,10 +211,18 @@ void calib_probe_host(int rank, const symsim::KernelArgs& a) {
     window = std::max<uint64_t>(window, static_cast<uint64_t>(args.per_thread) * args.bytes);
   }
   const uint64_t hot = a.u64("hot");
-  if (hot == 4) {  // the symmetric heap, as the kernels' receive buffers
+  // `heap` 1 (or `hot` 4): the window in the symmetric heap, as the kernels' windows; its memory is
+  // the same at every repetition (symsim-hw starts the heap over), a cudaMalloc window is new memory
+  // each time. `heap` 2: cudaMalloc memory given back when the probe returns. The simulator has no
+  // such difference (cudaFree is a no-op there; docs/hw-accuracy.md, thirty-fifth pass (s29-heap)).
+  const uint64_t placement = a.u64("heap");
+  const bool in_heap = hot == 4 || placement == 1;
+  FreedAtReturn freed(placement == 2);
+  if (in_heap) {
     args.buf = static_cast<uint8_t*>(symsim::cuda::sym_malloc(window, 1024));
   } else {
     cudaMalloc(reinterpret_cast<void**>(&args.buf), window);
+    freed.add(args.buf);
   }
   const bool varied = hot == 3 || hot == 4;
   if (hot && hot != 5) {  // written just before: the window is in L2 (zeros, or with 3 and 4 bytes as varied as a token's)
@@ -210,6 +237,7 @@ void calib_probe_host(int rank, const symsim::KernelArgs& a) {
     constexpr size_t kEvictBytes = size_t{160} << 20;
     void* evict = nullptr;
     cudaMalloc(&evict, kEvictBytes);
+    freed.add(evict);
     cudaMemset(evict, 1, kEvictBytes);
     cudaDeviceSynchronize();
   }
@@ -222,14 +250,21 @@ void calib_probe_host(int rank, const symsim::KernelArgs& a) {
                             : phases ? (kDispatchProbeCounterInt + 4 + 8 * static_cast<size_t>(args.per_thread)) * sizeof(int)
                                      : sizeof(int);
   cudaMalloc(reinterpret_cast<void**>(&args.word), word_bytes);
+  freed.add(args.word);
   cudaMemset(args.word, 0, word_bytes);
   const size_t stamps = pull ? static_cast<size_t>(ctas) * warps * kPullPhaseStamps : 2 * ctas + 1;  // mode 22: then globaltimer ns
   cudaMalloc(reinterpret_cast<void**>(&args.cycles), sizeof(unsigned long long) * stamps);
+  freed.add(args.cycles);
   args.ranks = 1, args.topk = 8, args.experts = 64;
   const bool slot_rows = args.mode == kProbePullStep && (args.inflight & 32);
   if (slot_rows || pull) {  // never written: as the application's recv_x
     const uint64_t rows = slot_rows ? static_cast<uint64_t>(args.per_thread) * ctas * warps : args.per_thread;
-    cudaMalloc(reinterpret_cast<void**>(&args.out), rows * args.bytes);
+    if (placement == 1) {  // the rows' slots in the heap too
+      args.out = static_cast<uint8_t*>(symsim::cuda::sym_malloc(rows * args.bytes, 1024));
+    } else {
+      cudaMalloc(reinterpret_cast<void**>(&args.out), rows * args.bytes);
+      freed.add(args.out);
+    }
     if (slot_rows && varied) cudaMemset(args.out, 0, rows * args.bytes);  // written before, as the window
   }
   if (app) {
@@ -327,5 +362,6 @@ SYMSIM_REGISTER_KERNEL(calib_probe, {"calib_probe", "nvidia",
                                       {"count", "copies per issuing warp, loads, atomics, shuffles, votes or loop iterations per thread, reductions per CTA", 1, 1 << 20, 1024},
                                       {"window_kib", "KiB of memory the probe walks", 1, 1 << 22, 1024},
                                       {"hot", "0: the window is never written (fresh memory), 1: written with zeros just before (in L2), 2: written, then 160 MiB elsewhere (out of L2), 3: written with varied bytes, 4: as 3 in the symmetric heap, 5: never written, then 160 MiB elsewhere (the L2 as after 2, the window as 0)", 0, 5, 1},
+                                      {"heap", "where the window is (the bytes as `hot` says): 0 cudaMalloc memory, kept to the run's end (as every stored row), 1 the symmetric heap (as `hot` 4; mode 21's slot rows and modes 25-26's rows there too), 2 cudaMalloc memory given back when the probe returns", 0, 2, 0},
                                       {"stride", "bytes between chain elements (mode 27: code loop iterations before each copy; 1000 + n: n once per round after the wait; mode 28: after each store's wait; mode 29: the per-token work's parts, from 1 << 16 the routing's)", 0, 1 << 23, 256}},
                                      132, calib_probe_host});
