@@ -1,6 +1,7 @@
 #include "models/memory/visibility_queue.h"
 #include "models/core/sim_now.h"
 
+#include "models/memory/page_populator.h"
 #include "models/memory/sparse_region.h"
 
 #include <algorithm>
@@ -111,7 +112,13 @@ VisibilityQueue::Handle VisibilityQueue::enqueue(Ps first_visible_ps, Ps unit_in
   e.stream_node = ChunkIndex::kNil;  // has_done is false: released entries clear it
   ++m_live;
   // The last unit's time; most writes are one unit (no division).
-  const Ps last = len > e.unit_bytes ? first_visible_ps + (len - 1) / e.unit_bytes * unit_interval_ps : first_visible_ps;
+  Ps last = first_visible_ps;
+  if (len > e.unit_bytes) {
+    last = first_visible_ps + (len - 1) / e.unit_bytes * unit_interval_ps;
+    // A payload of several units (a token, a combine row) may land on pages not mapped yet: a
+    // helper thread faults them in meanwhile (page_populator.h; no byte read changes).
+    if (m_populate && dst) page_populator::ask(dst, len, first_visible_ps, sim_now_ps());
+  }
   m_horizon_ps = std::max(m_horizon_ps, last);
   e.seq = m_writes++;
   if (m_watch && dst && len > 0 && (lane == kNoLane || m_lanes[lane].watched)) watch_entry(h, dst, len);
@@ -169,7 +176,12 @@ inline bool VisibilityQueue::apply_until(Entry& e, Ps until_ps) {
       std::memcpy(e.dst + e.applied, from, n);
     }
     e.applied += n;
-    if (e.applied < e.len) e.next_ps += e.unit_interval_ps;
+    if (e.applied < e.len) {
+      e.next_ps += e.unit_interval_ps;
+      // The populator's clock: its pages ahead of writes now due count no more (one write of
+      // several units lands a unit at a time, so the clock moves on as payload lands).
+      if (m_populate) page_populator::advance(sim_now_ps());
+    }
   }
   return e.applied >= e.len;
 }

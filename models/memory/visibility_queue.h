@@ -103,6 +103,11 @@ class VisibilityQueue {
   // When the first pending write touching [begin, end) becomes visible; MemoryWatch::kNever if none.
   Ps earliest_write_ps(const uint8_t* begin, const uint8_t* end);
 
+  // Writes of several units ask a helper thread to fault in their destination pages before they
+  // land (page_populator.h): for runs whose payload lands mostly on pages never touched (MoE at
+  // large EP). Changes no byte anyone reads.
+  void set_populate(bool on) { m_populate = on; }
+
  private:
   // What a unit's landing reads comes first, and an entry starts a cache line: one line per unit
   // landed at large EP, where the entries (thousands pending) are cold when their turn comes.
@@ -195,6 +200,7 @@ class VisibilityQueue {
   size_t m_live = 0;
   Ps m_horizon_ps = 0;
   MemoryWatch* m_watch = nullptr;
+  bool m_populate = false;
   // Pending watched writes by 4 KiB page (a write leaves when it is fully visible); kept only
   // from the first earliest_write_ps on (m_indexing).
   PageMultimap<Handle> m_by_page;
