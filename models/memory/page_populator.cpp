@@ -47,8 +47,7 @@ struct Populator {
   std::condition_variable wake;
   std::condition_variable idle_cv;
   std::vector<Request> inbox;
-  bool sleeping = false;  // the helper waits for requests (or for the time, when held by the cap)
-  bool time_woken = false;  // advance() passed the time the helper waits for
+  bool sleeping = false;  // the helper has nothing to do and waits for a request
   bool idle = true;       // sleeping with nothing it could do until more is asked (wait_idle)
   uint64_t run = 0;       // begin_run() so far: the helper forgets what it holds from an earlier run
   uint64_t cap_pages = kDefaultCapPages;
@@ -62,21 +61,10 @@ struct Populator {
 };
 
 Populator* g_populator = nullptr;  // never destroyed: the helper may still run while statics go
-constexpr Ps kNever = ~Ps{0};
 
 }  // namespace
 
 std::atomic<Ps> g_now_ps{0};
-std::atomic<Ps> g_wake_at_ps{kNever};
-
-void wake_helper() {
-  Populator* p = g_populator;
-  if (!p) return;
-  std::lock_guard<std::mutex> lock(p->mutex);
-  g_wake_at_ps.store(kNever, std::memory_order_relaxed);
-  p->time_woken = true;
-  p->wake.notify_one();
-}
 
 namespace {
 
@@ -159,9 +147,8 @@ void run(Populator* p) {
   MinHeap outstanding;  // populated, not yet due
   uint64_t outstanding_pages = 0;
   std::vector<Request> batch;
-  bool blocked = false;  // the cap holds the next request back until the simulation moves on
   uint64_t calls = 0;
-  uint64_t run = 0;
+  uint64_t run = 0;  // begin_run() calls seen
   for (;;) {
     uint64_t cap = 0;
     {
@@ -169,16 +156,16 @@ void run(Populator* p) {
       if (p->inbox.empty()) {
         p->idle = true;  // the loop below ran until nothing was left, or until the cap
         p->idle_cv.notify_all();
-        // Held by the cap: wake when the earliest populated write is due (its pages count no more).
-        const Ps wake_at = blocked && !outstanding.empty() ? outstanding.top().visible_ps : kNever;
-        g_wake_at_ps.store(wake_at, std::memory_order_seq_cst);
-        p->sleeping = true;
-        // A time passed between the store and the wait is seen at the next look, 2 ms on.
-        while (p->inbox.empty() && !p->time_woken && g_now_ps.load(std::memory_order_seq_cst) < wake_at)
-          p->wake.wait_for(lock, std::chrono::milliseconds(2));
-        g_wake_at_ps.store(kNever, std::memory_order_relaxed);
-        p->sleeping = false;
-        p->time_woken = false;
+        if (waiting.empty()) {  // nothing to do until asked: the next request wakes the helper
+          p->sleeping = true;
+          p->wake.wait(lock, [p, run] { return !p->inbox.empty() || p->run != run; });
+          p->sleeping = false;
+        } else {
+          // Held by the cap until the simulation's time passes writes populated for: look again
+          // soon, unasked (a wake-up from the simulation thread at each landing or request costs
+          // it a system call; the writes land tens of ms of wall time after they are asked for).
+          p->wake.wait_for(lock, std::chrono::milliseconds(1));
+        }
         p->idle = false;
       }
       batch.swap(p->inbox);
@@ -188,7 +175,6 @@ void run(Populator* p) {
         waiting = MinHeap();
         outstanding = MinHeap();
         outstanding_pages = 0;
-        blocked = false;
       }
     }
     const Ps now = g_now_ps.load(std::memory_order_relaxed);
@@ -198,7 +184,6 @@ void run(Populator* p) {
       outstanding_pages -= outstanding.top().pages;
       outstanding.pop();
     }
-    blocked = false;
     while (!waiting.empty()) {
       const Request r = waiting.top();
       if (r.visible_ps <= now) {  // landed or landing on the simulation thread: nothing to win
@@ -207,8 +192,7 @@ void run(Populator* p) {
         continue;
       }
       if (outstanding_pages + r.pages > cap) {
-        ++p->capped;
-        blocked = true;
+        ++p->capped;  // looked at again in 1 ms
         break;
       }
       waiting.pop();

@@ -30,8 +30,8 @@ void begin_run();
 // From the simulation thread: the pages of [dst, dst + len) are written from `visible_ps` on; the
 // simulation's time now is `now_ps`. The helper thread starts on the first call.
 void ask(const uint8_t* dst, uint64_t len, Ps visible_ps, Ps now_ps);
-// From the simulation thread: its time is `now_ps` (a unit of a populated kind of write just
-// landed). Writes due by then have landed: their pages no longer count against the cap.
+// From the simulation thread: its time is `now_ps` (the queue settled part of a write of several
+// units). Writes due by then have landed: their pages no longer count against the cap.
 inline void advance(Ps now_ps);
 // A region is about to change (unmapped, or watched by the cold-page store) and has been taken out
 // of the populatable set: returns once no populate call that could still see it is under way.
@@ -57,15 +57,11 @@ struct Stats {
 };
 Stats stats();
 
-// advance(): two loads and a store, on the simulation thread at each landed unit of a write of
-// several units.
+// advance(): a load and a store, on the simulation thread where a write of several units is
+// settled in part; the helper reads the time when it looks.
 extern std::atomic<Ps> g_now_ps;
-extern std::atomic<Ps> g_wake_at_ps;  // the helper waits for the time to pass this (held by the cap)
-void wake_helper();
 inline void advance(Ps now_ps) {
-  if (now_ps <= g_now_ps.load(std::memory_order_relaxed)) return;
-  g_now_ps.store(now_ps, std::memory_order_seq_cst);
-  if (now_ps >= g_wake_at_ps.load(std::memory_order_seq_cst)) wake_helper();
+  if (now_ps > g_now_ps.load(std::memory_order_relaxed)) g_now_ps.store(now_ps, std::memory_order_relaxed);
 }
 
 }  // namespace page_populator

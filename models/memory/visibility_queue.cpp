@@ -176,12 +176,7 @@ inline bool VisibilityQueue::apply_until(Entry& e, Ps until_ps) {
       std::memcpy(e.dst + e.applied, from, n);
     }
     e.applied += n;
-    if (e.applied < e.len) {
-      e.next_ps += e.unit_interval_ps;
-      // The populator's clock: its pages ahead of writes now due count no more (one write of
-      // several units lands a unit at a time, so the clock moves on as payload lands).
-      if (m_populate) page_populator::advance(sim_now_ps());
-    }
+    if (e.applied < e.len) e.next_ps += e.unit_interval_ps;
   }
   return e.applied >= e.len;
 }
@@ -200,6 +195,9 @@ inline void VisibilityQueue::settle_lane(Lane lane, Handle h, Ps now_ps) {
   // than one unit left needs the next key, to know where to stop.
   const VisibilityHeap::Key* next = e.len - e.applied > e.unit_bytes ? m_heap.second() : nullptr;
   if (!apply_before(e, now_ps, next)) {
+    // The populator's clock, moved on where a write of several units lands part of its units (as
+    // payload lands): its pages ahead of writes now due count no more.
+    if (m_populate) page_populator::advance(now_ps);
     m_heap.raise(lane_id(lane), e.next_ps, e.seq, h);
     return;
   }
@@ -211,6 +209,7 @@ inline void VisibilityQueue::settle_write(Handle h, Ps now_ps) {
   Entry& e = m_entries[h];
   const VisibilityHeap::Key* next = e.len - e.applied > e.unit_bytes ? m_heap.second() : nullptr;  // as above
   if (!apply_before(e, now_ps, next)) {
+    if (m_populate) page_populator::advance(now_ps);  // as in settle_lane
     m_heap.raise(write_id(h), e.next_ps, e.seq, h);
     return;
   }
