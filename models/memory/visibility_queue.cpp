@@ -112,13 +112,7 @@ VisibilityQueue::Handle VisibilityQueue::enqueue(Ps first_visible_ps, Ps unit_in
   e.stream_node = ChunkIndex::kNil;  // has_done is false: released entries clear it
   ++m_live;
   // The last unit's time; most writes are one unit (no division).
-  Ps last = first_visible_ps;
-  if (len > e.unit_bytes) {
-    last = first_visible_ps + (len - 1) / e.unit_bytes * unit_interval_ps;
-    // A payload of several units (a token, a combine row) may land on pages not mapped yet: a
-    // helper thread faults them in meanwhile (page_populator.h; no byte read changes).
-    if (m_populate && dst) page_populator::ask(dst, len, first_visible_ps, sim_now_ps());
-  }
+  const Ps last = len > e.unit_bytes ? first_visible_ps + (len - 1) / e.unit_bytes * unit_interval_ps : first_visible_ps;
   m_horizon_ps = std::max(m_horizon_ps, last);
   e.seq = m_writes++;
   if (m_watch && dst && len > 0 && (lane == kNoLane || m_lanes[lane].watched)) watch_entry(h, dst, len);

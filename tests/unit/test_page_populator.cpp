@@ -43,8 +43,8 @@ TEST(PagePopulator, PagesPopulatedAheadReadZeroUntilTheirWritesLand) {
   for (int i = 0; i < kWrites; ++i) {
     for (uint64_t b = 0; b < kLen; ++b) payload[i][b] = static_cast<uint8_t>((b * 7 + i) | 1);  // no zero byte
     const Ps first = 1000 * (i + 1);
-    on.schedule(first, 10, 512, with.base() + 4 * i * kPage + 100, payload[i].data(), kLen);
-    off.schedule(first, 10, 512, without.base() + 4 * i * kPage + 100, payload[i].data(), kLen);
+    on.schedule_stream(first, 10, 512, with.base() + 4 * i * kPage + 100, payload[i].data(), kLen);
+    off.schedule_stream(first, 10, 512, without.base() + 4 * i * kPage + 100, payload[i].data(), kLen);
   }
   page_populator::wait_idle();
   const page_populator::Stats after = page_populator::stats();
@@ -81,8 +81,8 @@ TEST(PagePopulator, LeavesRegionsTheColdPageStoreWatches) {
   VisibilityQueue q;
   q.set_populate(true);
   std::vector<uint8_t> payload(2 * kPage, 0x11);
-  q.schedule(1000, 10, 512, cold.base() + 4 * kPage, payload.data(), payload.size());  // pages 4-5
-  q.schedule(1000, 10, 512, cold.base(), payload.data(), kPage - 1);                    // page 0 but its last byte
+  q.schedule_stream(1000, 10, 512, cold.base() + 4 * kPage, payload.data(), payload.size());  // pages 4-5
+  q.schedule_stream(1000, 10, 512, cold.base(), payload.data(), kPage - 1);             // page 0 but its last byte
   page_populator::wait_idle();
   const page_populator::Stats after = page_populator::stats();
   EXPECT_EQ(after.outside - before.outside, 2u);
