@@ -27,8 +27,8 @@ struct Registry {
   std::atomic<uint64_t> version{0};  // changes with the populatable set (under `mutex`)
 };
 Registry& registry() {
-  static Registry r;
-  return r;
+  static Registry* r = new Registry;  // never destroyed: the page populator's thread may look at it at exit
+  return *r;
 }
 
 bool all_zero(const uint8_t* p, uint64_t len) {
