@@ -1,12 +1,10 @@
 #include "models/memory/sparse_region.h"
 
 #include "models/memory/cold_pages.h"
-#include "models/memory/page_populator.h"
 
 #include <sys/mman.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cstring>
 #include <mutex>
 #include <stdexcept>
@@ -22,13 +20,10 @@ namespace {
 struct Registry {
   std::mutex mutex;
   std::vector<std::pair<uintptr_t, uintptr_t>> ranges;
-  // Bases of regions the page populator must leave alone (watched by the cold-page store).
-  std::vector<uintptr_t> not_populatable;
-  std::atomic<uint64_t> version{0};  // changes with the populatable set (under `mutex`)
 };
 Registry& registry() {
-  static Registry* r = new Registry;  // never destroyed: the page populator's thread may look at it at exit
-  return *r;
+  static Registry r;
+  return r;
 }
 
 bool all_zero(const uint8_t* p, uint64_t len) {
@@ -98,53 +93,21 @@ void SparseRegion::store_zeros(uint8_t* dst, uint64_t len) {
   drop_pages(reinterpret_cast<uint8_t*>(drop_begin), drop_end - drop_begin);
 }
 
-uint64_t SparseRegion::populatable_version() { return registry().version.load(std::memory_order_acquire); }
-
-std::vector<std::pair<uintptr_t, uintptr_t>> SparseRegion::populatable_ranges() {
-  Registry& r = registry();
-  std::lock_guard<std::mutex> lock(r.mutex);
-  std::vector<std::pair<uintptr_t, uintptr_t>> out;
-  for (const auto& range : r.ranges)
-    if (std::find(r.not_populatable.begin(), r.not_populatable.end(), range.first) == r.not_populatable.end())
-      out.push_back(range);
-  return out;
-}
-
 void SparseRegion::enlist() {
   if (!m_base || !m_accessible) return;
   Registry& r = registry();
   std::lock_guard<std::mutex> lock(r.mutex);
   const auto range = std::make_pair(reinterpret_cast<uintptr_t>(m_base), reinterpret_cast<uintptr_t>(m_base) + m_size);
   r.ranges.insert(std::upper_bound(r.ranges.begin(), r.ranges.end(), range), range);
-  r.version.fetch_add(1, std::memory_order_release);
 }
 
 void SparseRegion::delist() {
   if (!m_base || !m_accessible) return;
-  {
-    Registry& r = registry();
-    std::lock_guard<std::mutex> lock(r.mutex);
-    const auto b = reinterpret_cast<uintptr_t>(m_base);
-    r.ranges.erase(std::remove_if(r.ranges.begin(), r.ranges.end(), [b](const auto& x) { return x.first == b; }),
-                   r.ranges.end());
-    r.not_populatable.erase(std::remove(r.not_populatable.begin(), r.not_populatable.end(), b),
-                            r.not_populatable.end());
-    r.version.fetch_add(1, std::memory_order_release);
-  }
-  page_populator::fence();  // a populate call that saw the region has returned before it goes
-}
-
-void SparseRegion::set_populatable(bool on) {
-  {
-    Registry& r = registry();
-    std::lock_guard<std::mutex> lock(r.mutex);
-    const auto b = reinterpret_cast<uintptr_t>(m_base);
-    r.not_populatable.erase(std::remove(r.not_populatable.begin(), r.not_populatable.end(), b),
-                            r.not_populatable.end());
-    if (!on) r.not_populatable.push_back(b);
-    r.version.fetch_add(1, std::memory_order_release);
-  }
-  if (!on) page_populator::fence();
+  Registry& r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  const auto b = reinterpret_cast<uintptr_t>(m_base);
+  r.ranges.erase(std::remove_if(r.ranges.begin(), r.ranges.end(), [b](const auto& x) { return x.first == b; }),
+                 r.ranges.end());
 }
 
 SparseRegion::SparseRegion(uint64_t size_bytes, bool accessible, std::string name)
@@ -158,11 +121,7 @@ SparseRegion::SparseRegion(uint64_t size_bytes, bool accessible, std::string nam
 }
 
 void SparseRegion::watch_cold_pages() {
-  if (!m_base || !m_accessible || m_cold) return;
-  // A missing page of a watched region may hold saved bytes: the populator must not map it as zero.
-  set_populatable(false);
-  m_cold = cold_pages::watch(m_base, m_size);
-  if (!m_cold) set_populatable(true);
+  if (m_base && m_accessible && !m_cold) m_cold = cold_pages::watch(m_base, m_size);
 }
 
 void SparseRegion::unmap() {

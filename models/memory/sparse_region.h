@@ -4,8 +4,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
-#include <utility>
-#include <vector>
 
 namespace symsim {
 
@@ -35,10 +33,6 @@ class SparseRegion {
   static bool is_sparse(const void* p, uint64_t len);
   static bool is_zero(const uint8_t* p, uint64_t len);
   static constexpr uint64_t kHostPageBytes = 4096;
-  // The accessible regions that page_populator may fault in (all but those the cold-page store
-  // watches), sorted by base; and a number that changes whenever that set does.
-  static std::vector<std::pair<uintptr_t, uintptr_t>> populatable_ranges();
-  static uint64_t populatable_version();
 
   bool contains(const void* p, uint64_t len = 1) const {
     const auto a = reinterpret_cast<uintptr_t>(p);
@@ -49,7 +43,6 @@ class SparseRegion {
  private:
   void enlist();
   void delist();
-  void set_populatable(bool on);
   void unmap();
 
   uint8_t* m_base = nullptr;

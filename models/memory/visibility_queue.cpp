@@ -1,7 +1,6 @@
 #include "models/memory/visibility_queue.h"
 #include "models/core/sim_now.h"
 
-#include "models/memory/page_populator.h"
 #include "models/memory/sparse_region.h"
 
 #include <algorithm>
@@ -189,9 +188,6 @@ inline void VisibilityQueue::settle_lane(Lane lane, Handle h, Ps now_ps) {
   // than one unit left needs the next key, to know where to stop.
   const VisibilityHeap::Key* next = e.len - e.applied > e.unit_bytes ? m_heap.second() : nullptr;
   if (!apply_before(e, now_ps, next)) {
-    // The populator's clock, moved on where a write of several units lands part of its units (as
-    // payload lands): its pages ahead of writes now due count no more.
-    if (m_populate) page_populator::advance(now_ps);
     m_heap.raise(lane_id(lane), e.next_ps, e.seq, h);
     return;
   }
@@ -203,7 +199,6 @@ inline void VisibilityQueue::settle_write(Handle h, Ps now_ps) {
   Entry& e = m_entries[h];
   const VisibilityHeap::Key* next = e.len - e.applied > e.unit_bytes ? m_heap.second() : nullptr;  // as above
   if (!apply_before(e, now_ps, next)) {
-    if (m_populate) page_populator::advance(now_ps);  // as in settle_lane
     m_heap.raise(write_id(h), e.next_ps, e.seq, h);
     return;
   }

@@ -103,11 +103,6 @@ class VisibilityQueue {
   // When the first pending write touching [begin, end) becomes visible; MemoryWatch::kNever if none.
   Ps earliest_write_ps(const uint8_t* begin, const uint8_t* end);
 
-  // Engine streams of several units (schedule_stream: a put's or a token's payload) ask a helper
-  // thread to fault in their destination pages before they land (page_populator.h): for runs whose
-  // payload lands mostly on pages never touched (MoE at large EP). Changes no byte anyone reads.
-  void set_populate(bool on) { m_populate = on; }
-
  private:
   // What a unit's landing reads comes first, and an entry starts a cache line: one line per unit
   // landed at large EP, where the entries (thousands pending) are cold when their turn comes.
@@ -182,7 +177,6 @@ class VisibilityQueue {
   // key; nullptr: none); true when the whole write is visible.
   bool apply_before(Entry& e, Ps now_ps, const VisibilityHeap::Key* next);
   void settle_due(Ps now_ps);  // settle() once a key is due
-  [[gnu::noinline]] void populate_ahead(Handle h);  // m_populate: a stream's pages to the helper
   // The top key's owner applies what is due before the next key, and its key moves on. `h`: the
   // lane's oldest write, from its key (the lane's own state is looked at only when it is done).
   void settle_lane(Lane lane, Handle h, Ps now_ps);
@@ -201,7 +195,6 @@ class VisibilityQueue {
   size_t m_live = 0;
   Ps m_horizon_ps = 0;
   MemoryWatch* m_watch = nullptr;
-  bool m_populate = false;
   // Pending watched writes by 4 KiB page (a write leaves when it is fully visible); kept only
   // from the first earliest_write_ps on (m_indexing).
   PageMultimap<Handle> m_by_page;

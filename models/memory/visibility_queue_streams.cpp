@@ -6,7 +6,6 @@
 #include <vector>
 
 #include "models/core/sim_now.h"
-#include "models/memory/page_populator.h"
 #include "models/memory/visibility_queue.h"
 
 namespace symsim {
@@ -32,16 +31,7 @@ VisibilityQueue::Handle VisibilityQueue::schedule_stream(Ps first_visible_ps, Ps
   if (len == 0) return h;
   m_entries[h].stream_node = m_streams.insert(h, chunk_of(src, kStreamChunkBytes), chunk_of(src + len - 1, kStreamChunkBytes));
   if (any_early()) read_before_early_writes(h);
-  if (m_populate) populate_ahead(h);
   return h;
-}
-
-// Out of line: the put path (no populator) pays a test, not this frame.
-void VisibilityQueue::populate_ahead(Handle h) {
-  const Entry& e = m_entries[h];
-  // A payload of several units (a token, a combine row) may land on pages not mapped yet: a
-  // helper thread faults them in meanwhile (page_populator.h; no byte read changes).
-  if (e.len > e.unit_bytes) page_populator::ask(e.dst, e.len, e.next_ps, sim_now_ps());
 }
 
 // Inline before its callers: most calls find the oldest early write still due (two tests).

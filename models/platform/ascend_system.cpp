@@ -2,8 +2,6 @@
 
 #include <fmt/format.h>
 
-#include "models/memory/page_populator.h"
-
 #include <random>
 #include <stdexcept>
 
@@ -11,10 +9,6 @@ namespace symsim {
 
 namespace {
 constexpr uint64_t kMetaBytes = uint64_t{256} << 20;
-// From this many PEs a helper thread faults in the pages payload will land on (page_populator.h):
-// MoE EP 32 and up, where most tokens and combine rows land on pages never touched. Smaller runs
-// fault little and are not worth a thread (docs/performance.md, Session 29).
-constexpr int kPopulateMinPes = 32;
 }
 
 AscendSystem::AscendSystem(const AscendParams& params, int n_pes, uint64_t seed, sc_core::sc_module_name name)
@@ -22,10 +16,6 @@ AscendSystem::AscendSystem(const AscendParams& params, int n_pes, uint64_t seed,
       m_hbm_ports(n_pes, BandwidthResource(params.hbm_gbytes_per_s)),
       m_roce(n_pes, params, m_visibility, m_hbm_ports) {
   if (params.sim_idle_poll_sleep != 0) m_visibility.set_watch(&m_watch);
-  if (n_pes >= kPopulateMinPes && page_populator::enabled()) {
-    page_populator::begin_run();
-    m_visibility.set_populate(true);
-  }
   // The cores' quantum (AivCore), also for TLM initiators a platform of one's own adds.
   tlm_utils::tlm_quantumkeeper::set_global_quantum(sc_core::sc_time::from_value(ns_to_ps(params.sim_quantum_ns)));
   std::mt19937_64 rng(seed ^ 0x5eed70c3u);
