@@ -193,13 +193,21 @@ double pull_step_ns(int variant, const std::string& extra = "") {
 
 // shim.pull_step.l2.7k.c4w4.rt_ns (tenth pass): 1508 / 1506 ns on the GPU, 145 ns over the step
 // without the run-time divisions (full_ns 1359 / 1366); the model charges its two divisions
-// sm.code_div_ns each, fitted to dispatch's (1415 ns; without the rule 1249).
-TEST(ShimSteps, PullsStepWithItsRunTimeDivisions) { EXPECT_NEAR(pull_step_ns(16), 1507, 151); }
+// sm.code_div_ns each, fitted to dispatch's (1415 ns; without the rule 1249). Those readings are a
+// cudaMalloc window's last repetition, climbed to the cold figure; the row's reference since the
+// thirty-fifth pass (s29-heap) is its window in the symmetric heap, flat over the run: 1209 ns
+// (H200 call D1, session 29; hw/calib/results/h200-2026-12-05-s29-D1/heap_rows.md). The model reads
+// 1336 (1399 before a word's load stopped paying sm.load_use_ns, thirty-fifth pass (s29-adopt)).
+TEST(ShimSteps, PullsStepWithItsRunTimeDivisions) { EXPECT_NEAR(pull_step_ns(16), 1209, 151); }
 
 // shim.pull_step.l2.7k.c4w4.mapped_ns: 1381 / 1357 ns, as full_ns: a rank's offset read from the
 // kernel's parameters by a register index costs the GPU next to nothing, the model neither (1250).
 // Since the weak-store window is 10 ns (thirty-first pass (s25-flag)) the model reads 1221 (0.89).
-TEST(ShimSteps, PullsStepThroughSymBufferMap) { EXPECT_NEAR(pull_step_ns(8), 1369, 0.12 * 1369); }
+// Those readings are a cudaMalloc window's last repetition; the row's reference since the
+// thirty-fifth pass (s29-heap) is its window in the symmetric heap: 1158 ns (H200 call D1, session
+// 29, heap_rows.md). The model reads 1172 (1247 before a word's load stopped paying
+// sm.load_use_ns, thirty-fifth pass (s29-adopt)).
+TEST(ShimSteps, PullsStepThroughSymBufferMap) { EXPECT_NEAR(pull_step_ns(8), 1158, 0.12 * 1158); }
 
 // shim.pull_step.l2.7k.c4w4.rtmapped.slots_ns (eleventh pass, mode 21 + 56): pull's step as the
 // application runs it, each row stored to the slot its atomicAdd returned, in memory never
