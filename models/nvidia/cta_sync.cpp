@@ -50,6 +50,8 @@ void cta_barrier(uint32_t id, uint32_t count, Site site) {
     // Released in place, then erased (a moved-out copy was 128 bytes of the frame that waiting
     // threads block under; waking touches no barrier).
     const Ps release = b.latest_ps + ns_to_ps(sys.params().sm_syncthreads_ns);
+    // The whole CTA passed: the engine's closed queue starts over (tma.engine_mva_segments).
+    if (expected >= c.live && sys.params().tma_engine_mva_segments != 0) c.ports.tma_mva.new_segment();
     for (CudaThread* w : b.waiters) {
       OrderModel::barrier_leave(w->order, b.carry, release);
       s.wake(*w, release);

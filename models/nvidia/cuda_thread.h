@@ -67,6 +67,7 @@ struct alignas(64) CudaThread {
   bool finished = false;
   bool loads_used = false;   // kernel code has used them: their wait pays sm.load_use_ns
   bool loads_narrow = false;  // one is narrower than 16 B (a word the code uses at once)
+  bool loads_wide = false;    // one is 16 B or wider (a row's data): only these pay sm.load_use_ns
   // The kind of the thread's last model operation when it was a plain global store or a 16 B
   // data load, else kCodeOpOther: code between two of one kind is a loop's independent
   // iterations (sm.code_indep_insn_ns, models/nvidia/code_cost.h).

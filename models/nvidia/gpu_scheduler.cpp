@@ -240,6 +240,7 @@ void GpuScheduler::finish_thread(CudaThread& t) {
     Cta::Barrier b = std::move(bar->second);
     c.barriers.erase(bar);
     const Ps release = std::max(b.latest_ps, t.local_ps) + ns_to_ps(m_sys.params().sm_syncthreads_ns);
+    if (m_sys.params().tma_engine_mva_segments != 0) c.ports.tma_mva.new_segment();  // as cta_barrier's release
     for (CudaThread* w : b.waiters) {
       OrderModel::barrier_leave(w->order, b.carry, release);
       wake(*w, release);

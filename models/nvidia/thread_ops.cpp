@@ -329,12 +329,16 @@ void use_data_loads(CudaThread& t) {
   t.load_group_addr = 0;
   if (latest > t.local_ps) this_scheduler().advance(t, latest - t.local_ps);
   // Loads kernel code has used: the register's write-back to that use (sm.load_use_ns), then the
-  // code that waited for them.
+  // code that waited for them. Words alone (an index, a count) are used at the L2 round trip:
+  // on the GPU a word's load and its use take the chase's 151 ns (mem.load_latency.ws_1mib_ns),
+  // the routing's `ldg` / `ld` of an expert +151 / +150 ns a token (rows
+  // shim.dispatch_route.l2.7168.c1w1.{ldg,ldl1}_ns against .none_ns); sm.load_use_ns was fitted
+  // on 16 B rows (shim.reduce_row.*), docs/hw-accuracy.md thirty-fourth pass (s28-route).
   if (t.loads_used) {
-    const auto& p = this_system().params();
-    this_scheduler().advance(t, ns_to_ps(p.sm_load_use_ns) + t.code_after_loads_ps);
+    const Ps use = t.loads_wide ? ns_to_ps(this_system().params().sm_load_use_ns) : 0;
+    this_scheduler().advance(t, use + t.code_after_loads_ps);
   }
-  t.loads_used = t.loads_narrow = false;
+  t.loads_used = t.loads_narrow = t.loads_wide = false;
   t.code_after_loads_ps = 0;
 }
 
@@ -398,6 +402,7 @@ void load(void* out, const void* addr, uint32_t bytes, Sem sem, Scope scope, Sit
     const Ps far = at.far_wait ? ns_to_ps(p.sm_load_far_ns) : 0;
     track_load(t, s, weak_load_return_ps(sys, gpu, owner, addr, bytes, sample) + far);
     t.loads_narrow |= bytes < 16;
+    t.loads_wide |= bytes >= 16;
     t.local_ps += ns_to_ps(at.place == LoadPlace::Near ? p.sm_load_near_issue_ns : p.sm_load_issue_ns);
     if (data_load) t.code_op = kCodeOpDataLoad;
   }

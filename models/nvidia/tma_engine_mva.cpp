@@ -30,6 +30,12 @@ double TmaEngineMva::queue_seen_at(double n, double away_per_engine) {
   return q_lo + (n - lo) * (mva_step(lo, q_lo, away_per_engine) - q_lo);
 }
 
+void TmaEngineMva::new_segment() {
+  for (Thread& th : m_threads) th = Thread{};
+  m_count = 0;
+  m_away_ps = m_engine_ps = m_all_engine_ps = m_engine_sq_ps2 = 0;
+}
+
 Ps TmaEngineMva::book(SmUnit& fifo, uint32_t tid, Ps ready_ps, Ps engine_ps) {
   if (m_threads.size() <= tid) m_threads.resize(tid + 1);
   Thread& th = m_threads[tid];

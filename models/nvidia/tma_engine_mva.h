@@ -14,6 +14,10 @@
 // mean whatever the warps' phases; no queue state, no random stream, nothing to fit.
 // A thread's first copy queues on the FIFO engine (warps do start together); one issuing thread
 // alone keeps the FIFO engine for every copy. State per SM (reset with its ports for each CTA).
+// With tma.engine_mva_segments a CTA-wide barrier starts the state over (new_segment): each
+// stretch of the kernel between two __syncthreads (dispatch's send loop, its receive loop) is
+// its own closed queue, with its own time away per engine time and its own population, as at
+// the CTA's start (docs/hw-accuracy.md, thirty-fourth pass (s28-phases)).
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -29,6 +33,9 @@ class TmaEngineMva {
   // The start on the engine of a copy of engine time `engine_ps` that thread `tid` of the SM's
   // CTA is ready to issue at `ready_ps` (its wait included); `fifo` is the SM's FIFO engine.
   Ps book(SmUnit& fifo, uint32_t tid, Ps ready_ps, Ps engine_ps);
+  // The CTA's threads all passed a barrier: forget the sums, the population and each thread's
+  // copies, so the next stretch's first copies queue on the FIFO engine as at the CTA's start.
+  void new_segment();
 
   // The closed queue's mean number at the engine seen by an arriving copy, Q(n - 1), for n
   // threads whose time away from the engine is `away_per_engine` times their time on it.

@@ -26,7 +26,7 @@ constexpr Suffix kSuffixes[] = {
     {"_before_use", "count"},   {"_allocates", "0/1"},      {"_pays_fence", "0/1"},
     {"_wait_for_fill", "0/1"}, {"_shifted_unaligned", "0/1"}, {"_on_change", "0/1"},
     {"_displaces", "0/1"},      {"_phase_once", "0/1"},   {"_last_rmw", "0/1"},
-    {"engine_mva", "0/1"},      {"_partition_bits", "mask"},
+    {"engine_mva", "0/1"},      {"_partition_bits", "mask"},  {"engine_mva_segments", "0/1"},
 };
 
 }  // namespace

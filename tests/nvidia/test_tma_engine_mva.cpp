@@ -4,6 +4,7 @@
 // the same times and a new CTA's ports start over.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "models/nvidia/sm_ports.h"
@@ -81,6 +82,46 @@ TEST(TmaEngineMva, SameCallsSameTimesAndNewPortsStartOver) {
   const Ps first = c.tma_mva.book(c.tma_engine, 0, 0, kEnginePs);
   c = SmPorts{};
   EXPECT_EQ(c.tma_mva.book(c.tma_engine, 0, 0, kEnginePs), first);
+}
+
+// tma.engine_mva_segments (s28-phases): after a CTA-wide barrier the engine queues with the new
+// stretch's own time away. Threads that looped with a long time away (dispatch's send loop), then
+// a short one (its receive loop): with the sums started over the short loop's rounds are its own
+// closed queue's mean; with launch-long sums its rounds come out shorter (the send loop's ratio).
+Ps rounds_after(SmPorts& ports, bool new_segment) {
+  const uint32_t n = 4;
+  std::vector<Ps> ready(n, 0);
+  for (int r = 0; r < 100; ++r)
+    for (uint32_t w = 0; w < n; ++w)
+      ready[w] = ports.tma_mva.book(ports.tma_engine, 32 * w, ready[w], kEnginePs) + kEnginePs + 1200000;
+  if (new_segment) ports.tma_mva.new_segment();
+  Ps from = 0;
+  for (Ps t : ready) from = std::max(from, t);
+  SmPorts fresh;  // where a new CTA's engine puts the same short loop, shifted to `from`
+  std::vector<Ps> a(n, from), b(n, from), first_a(n), first_b(n), end_a(n), end_b(n);
+  constexpr int kRounds = 200;
+  constexpr Ps kAwayPs = 40000;
+  for (int r = 0; r < kRounds; ++r)
+    for (uint32_t w = 0; w < n; ++w) {
+      end_a[w] = ports.tma_mva.book(ports.tma_engine, 32 * w, a[w], kEnginePs) + kEnginePs;
+      end_b[w] = fresh.tma_mva.book(fresh.tma_engine, 32 * w, b[w], kEnginePs) + kEnginePs;
+      a[w] = end_a[w] + kAwayPs, b[w] = end_b[w] + kAwayPs;
+      if (r == 0) first_a[w] = end_a[w], first_b[w] = end_b[w];
+    }
+  if (new_segment) {  // started over: the same times as a new CTA's, from the first copy on (FIFO) to the last
+    for (uint32_t w = 0; w < n; ++w) EXPECT_EQ(end_a[w], end_b[w]) << w;
+    EXPECT_EQ(first_a, first_b);
+  }
+  return (end_a[0] - first_a[0]) / (kRounds - 1);
+}
+
+TEST(TmaEngineMva, ANewSegmentQueuesWithItsOwnTimeAway) {
+  SmPorts with, without;
+  const Ps segment_ps = rounds_after(with, true), launch_ps = rounds_after(without, false);
+  const double d = 40000.0 / static_cast<double>(kEnginePs);
+  const double mva_ps = static_cast<double>(kEnginePs) * (1 + TmaEngineMva::queue_seen(4, d)) + 40000.0;
+  EXPECT_NEAR(static_cast<double>(segment_ps) / mva_ps, 1.0, 0.01);  // 4 x E nearly: the engine saturated
+  EXPECT_LT(static_cast<double>(launch_ps), 0.85 * static_cast<double>(segment_ps));  // the send loop's ratio kept
 }
 
 }  // namespace

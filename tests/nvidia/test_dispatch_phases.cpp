@@ -1,0 +1,35 @@
+// Dispatch's receive phase with the TMA engine's closed queue per stretch between CTA barriers
+// (tma.engine_mva_segments; docs/hw-accuracy.md, thirty-fourth pass (s28-phases)). The probe
+// (calib_probe mode 22, dispatch_phases_probe.cu) times the kernel to the end of phase 2 (send
+// loop, counts, signal round, two grid syncs) and of phase 3 (then the receive loop: lane 0 of
+// each warp loads a 7184 B message and stores it, nothing else between its copies).
+#include "tests/nvidia/nvidia_test_util.h"
+
+using namespace nvtest;
+
+namespace {
+
+// 4 CTAs x 4 warps, 128 fresh tokens of 7168 B, to the end of phase `phase`.
+double dispatch_ns(int phase, const std::string& segments) {
+  return calib_probe_value({"platform=h200", "kernel.args.mode=22", "kernel.args.bytes=7168",
+                            "kernel.args.inflight=" + std::to_string(phase), "kernel.args.warps=4",
+                            "kernel.args.count=128", "kernel.args.window_kib=1024", "kernel.args.hot=0",
+                            "kernel.blocks=4", "platform.tma.engine_mva_segments=" + segments});
+}
+
+}  // namespace
+
+// On the GPU the receive loop is engine-bound: 8 rounds of 4 warps x (7184 B / 92.5 + 7184 B / 45.5
+// GB/s) = 7.5 us; H200 (session 27, call C) 7,040 last repetition, 8,050 median; H100 8,300. The
+// model's kernel to the end of phase 2 is 16,230 ns either way (one simulation a test: p3 alone
+// here); its receive loop with its own time away 7,970 ns (p3 24,200), with the send loop's sums
+// kept 5,750 (p3 21,980). The H200's p3: 22,270 last repetition (its send loop is 0.9 x the model's).
+TEST(DispatchPhases, ReceiveQueuesWithItsOwnTimeAway) {
+  const double p3_ns = dispatch_ns(3, "1");
+  EXPECT_GT(p3_ns, 16230 + 7500);
+  EXPECT_LT(p3_ns, 16230 + 8500);
+}
+
+TEST(DispatchPhases, ReceiveIsShortWithTheSendLoopsSums) {
+  EXPECT_LT(dispatch_ns(3, "0"), 16230 + 6500);
+}
