@@ -1,6 +1,6 @@
 #!/bin/bash
 # Writes the device question's rows (hw/diff/s29heap_rows.json, s29heap2_rows.json) from the calibration sets:
-#   bash hw/diff/results/prepared-s29-heap/make_rows.sh   (repository root)
+#   bash hw/diff/results/h200-2026-12-05-s29-D1/make_rows.sh   (repository root)
 # Pass A: the multi-warp rows of the copy-round, routing, dispatch_step, pull_step and bulk / plain-load families
 # out of 10% on main 49c10c2 (/work/base29/calib-49c.txt), less the never-written (cold / HBM) rows. Pass B: the
 # multi-warp rows of those families within 10% on main that s28-route's patch takes out (docs/hw-accuracy.md,

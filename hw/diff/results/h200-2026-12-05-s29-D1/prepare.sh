@@ -1,6 +1,6 @@
 #!/bin/bash
 # Fills the carry folder for this device call (run.sh), here, not on the device:
-#   bash hw/diff/results/prepared-s29-heap/prepare.sh CARRY_DIR
+#   bash hw/diff/results/h200-2026-12-05-s29-D1/prepare.sh CARRY_DIR
 # CARRY_DIR: an ignored folder of the checkout the device receives (e.g. /work/main/build-dev-s29-heap).
 # symsim-hw is built from this checkout: calib_probe's `heap` argument is new (main's symsim-hw refuses it).
 set -euo pipefail
@@ -10,6 +10,6 @@ cmake -S "$src" -B "$build" -G Ninja -DSYMSIM_HW=cuda -DCMAKE_BUILD_TYPE=Release
 nice cmake --build "$build" -j2 --target symsim-hw >"$build.log"
 cp "$build/bin/symsim-hw" "$carry/"
 cp -L /usr/local/cuda/lib64/libcudart.so.13 "$carry/lib/"
-cp "$src/hw/diff/results/prepared-s29-heap/run.sh" "$src/hw/diff/hw_diff.py" "$src/hw/diff/s29heap_rows.json" \
+cp "$src/hw/diff/results/h200-2026-12-05-s29-D1/run.sh" "$src/hw/diff/hw_diff.py" "$src/hw/diff/s29heap_rows.json" \
    "$src/hw/diff/s29heap2_rows.json" "$carry/"
 du -sh "$carry"
