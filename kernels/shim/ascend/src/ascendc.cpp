@@ -239,7 +239,8 @@ void device_store_at(void* addr, uint64_t value, uint32_t bytes, CallSite site) 
       const auto index = offset / UdmaEngine::kDoorbellStride;
       if (index < engine->qps().size()) {
         const bool cq = offset % UdmaEngine::kDoorbellStride >= 8;
-        if (!cq) note_sq_doorbell_store(c, engine->qps()[index], static_cast<uint32_t>(value));
+        if (!cq && sys.hooks().may_be_heard<&Observer::on_wqe_posted>())  // for the trace (wqe_posts.h)
+          note_sq_doorbell_store(c, engine->qps()[index], static_cast<uint32_t>(value));
         sys.hooks().emit<&AscendObserver::on_doorbell_store>(engine->qps()[index].ref, cq,
                               static_cast<uint32_t>(value), c.core(), c.local_ps(), site_ref(site));
       }
