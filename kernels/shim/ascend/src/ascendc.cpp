@@ -225,10 +225,11 @@ void device_store(void* addr, uint64_t value, uint32_t bytes) { device_store_at(
 
 void device_store_at(void* addr, uint64_t value, uint32_t bytes, CallSite site) {
   AivCore& c = core();
-  AscendSystem& sys = *world().sys;  // not system(): core() counted this call (ExecContext::shim_calls)
+  World& w = world();
+  AscendSystem& sys = *w.sys;  // not system(): core() counted this call (ExecContext::shim_calls)
   const AscendParams& p = sys.params();
   c.advance(ns_to_ps(p.aiv_st_dev_ns));
-  note_effect();
+  note_effect(w, c);
   const Region* r = sys.addresses().find(addr, bytes);
   if (r && r->kind == RegionKind::kMmio) {
     const uint64_t offset = reinterpret_cast<uintptr_t>(addr) - r->begin;
