@@ -113,6 +113,14 @@ class Hooks {
     for (Slot& s : m_slots) s = Slot{};
   }
   bool active() const { return !m_observers.empty(); }
+  // False once the hook has been emitted and no observer handles it: state a model keeps only to
+  // emit that hook (the shim's post cursors, for the trace) may then be skipped. Listeners are
+  // attached before the simulation emits, so a hook found unheard stays so for the run.
+  template <auto Fn>
+  bool may_be_heard() const {
+    const Slot& s = m_slots[kHookSlot<Fn>];
+    return !s.built || !s.listeners.empty();
+  }
   // The fault interceptor the models consult (a no-op one unless faults were injected).
   FaultHooks& faults() const { return m_faults ? *m_faults : no_faults(); }
   bool faults_active() const { return m_faults != nullptr; }

@@ -179,6 +179,7 @@ void Nic::fetch(int qi, Ps t) {
       const NicQp::Ring ring = q.rings.empty() ? NicQp::Ring{} : q.rings.front();
       const Ps start = std::max(back, m_free_ps);
       m_free_ps = start + wqe_ps;
+      m_busy_ps += wqe_ps;
       m_sys.hooks().emit<&Observer::on_engine_busy>(m_gpu, start, m_free_ps);
       const uint8_t* w = buf.data() + uint64_t{i - q.fetched} * mlx5::kWqebbBytes;
       const mlx5::Ctrl c = mlx5::parse_ctrl(w);

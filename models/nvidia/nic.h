@@ -124,6 +124,7 @@ class Nic : public sc_core::sc_module, public MmioTarget {
 
   int gpu() const { return m_gpu; }
   uint64_t wqes() const { return m_wqes; }
+  Ps busy_ps() const { return m_busy_ps; }  // the WQE pipeline's busy time (on_engine_busy's sum)
 
  private:
   struct MemRegion {
@@ -196,6 +197,7 @@ class Nic : public sc_core::sc_module, public MmioTarget {
   std::vector<NicQp> m_qps;
   std::vector<MemRegion> m_regions;
   Ps m_free_ps = 0;  // the NIC's WQE processing pipeline
+  Ps m_busy_ps = 0;
   uint64_t m_wqes = 0;
   uint8_t* m_dmi_ptr = nullptr;  // DMI region: [m_dmi_begin, m_dmi_begin + m_dmi_bytes)
   uint64_t m_dmi_begin = 0;

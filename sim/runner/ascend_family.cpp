@@ -72,7 +72,9 @@ class AscendSimulation : public FamilySimulation {
   }
 
   nlohmann::json stats(const StatsCollector& stats, Ps end_ps, ExpectationReport&) override {
-    return stats.to_json(end_ps, m_sys.fabric());
+    std::vector<Ps> busy_ps;
+    for (int pe = 0; pe < m_sys.n_pes(); ++pe) busy_ps.push_back(m_sys.engine(pe).busy_ps());
+    return stats.to_json(end_ps, m_sys.fabric(), busy_ps);
   }
 
   void stop() override { shim::stop(); }

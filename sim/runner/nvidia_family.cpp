@@ -11,6 +11,7 @@
 #include "sim/checkers/hang_hazards.h"
 #include "sim/checkers/hazard_log.h"
 #include "sim/checkers/nvidia/nvidia_checker.h"
+#include "models/nvidia/nic.h"
 #include "models/nvidia/nvidia_params.h"
 #include "models/nvidia/nvidia_system.h"
 #include "sim/runner/expectation_report.h"
@@ -114,7 +115,9 @@ class NvidiaSimulation : public FamilySimulation {
   }
 
   json stats(const StatsCollector& stats, Ps end_ps, ExpectationReport& report) override {
-    json out = stats.to_json(end_ps, m_sys.ib());
+    std::vector<Ps> busy_ps;
+    for (int g = 0; g < m_sys.n_gpus(); ++g) busy_ps.push_back(m_sys.nic(g).busy_ps());
+    json out = stats.to_json(end_ps, m_sys.ib(), busy_ps);
     json nvlink = json::array();
     for (const auto& l : m_sys.nvlink().links()) {
       if (l->bytes() == 0) continue;

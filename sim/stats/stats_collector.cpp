@@ -126,11 +126,6 @@ __attribute__((noinline)) StatsCollector::QpStats& StatsCollector::look_up(const
   return *m_last_qp;
 }
 
-__attribute__((noinline)) StatsCollector::PeStats& StatsCollector::add_pe(int p) {
-  m_pes.resize(static_cast<size_t>(p) + 1);
-  return m_pes[static_cast<size_t>(p)];
-}
-
 void StatsCollector::on_sq_doorbell(const QpRef& q, uint32_t, Ps) { ++qp(q).doorbells; }
 
 void StatsCollector::on_cq_doorbell(const QpRef& q, uint32_t, Ps) { ++qp(q).cq_doorbells; }
@@ -152,10 +147,6 @@ StatsCollector::PeStats StatsCollector::totals() const {
   return t;
 }
 
-void StatsCollector::on_engine_busy(int pe, Ps start, Ps end) {
-  if (end > start) this->pe(pe).busy_ps += end - start;
-}
-
 void StatsCollector::on_cqe_reaped(const QpRef& q, uint32_t, const uint8_t*, int, Ps) { ++qp(q).cqes_reaped; }
 
 void StatsCollector::on_doorbell_regression(const QpRef& q, uint32_t, uint32_t, Ps) {
@@ -164,13 +155,18 @@ void StatsCollector::on_doorbell_regression(const QpRef& q, uint32_t, uint32_t, 
 
 void StatsCollector::on_cq_overflow(const QpRef& q, uint32_t, uint32_t, Ps) { ++qp(q).cq_overflows; }
 
-nlohmann::json StatsCollector::to_json(Ps sim_time_ps, const Fabric& fabric) const {
+nlohmann::json StatsCollector::to_json(Ps sim_time_ps, const Fabric& fabric, const std::vector<Ps>& engine_busy_ps) const {
   using nlohmann::json;
   static const PeStats kIdle;
   // QPs with activity, grouped by PE in (slot, qp) order; each PE's counts and the totals are
   // their sums. A PE is listed up to the last one with an engine, a doorbell or a WQE.
   std::map<int, std::vector<std::pair<QpRef, const QpStats*>>> qps_of;
-  std::vector<PeStats> pes = m_pes;
+  // Up to the last PE whose engine was busy, as when each busy interval was heard (an empty one
+  // added nothing).
+  size_t busy_pes = engine_busy_ps.size();
+  while (busy_pes > 0 && engine_busy_ps[busy_pes - 1] == 0) --busy_pes;
+  std::vector<PeStats> pes(busy_pes);
+  for (size_t pe = 0; pe < busy_pes; ++pe) pes[pe].busy_ps = engine_busy_ps[pe];
   PeStats total;
   for (const auto& [ref, q] : m_qps.in_order()) {
     if (q->wqes || q->doorbells || q->cq_doorbells) {

@@ -25,15 +25,16 @@ class StatsCollector : public Observer {
   void on_sq_doorbell(const QpRef& q, uint32_t producer_index, Ps t) override;
   void on_cq_doorbell(const QpRef& q, uint32_t consumer_index, Ps t) override;
   void on_wqe_executed(const WqeRecord& r) override;
-  void on_engine_busy(int pe, Ps start, Ps end) override;
   void on_cqe_reaped(const QpRef& q, uint32_t cqe_index, const uint8_t* cqe, int core, Ps t) override;
   void on_doorbell_regression(const QpRef& q, uint32_t old_index, uint32_t new_index, Ps t) override;
   void on_cq_overflow(const QpRef& q, uint32_t produced, uint32_t consumed, Ps t) override;
 
   // {"pes":[{"pe","engine":{...},"qps":[...]}], "links":[...], "totals":{...}}: every PE of the
   // fabric (and any other PE seen), QPs with activity sorted by (slot, qp), links that carried
-  // bytes in link-id order. Utilizations are over `sim_time_ps`.
-  nlohmann::json to_json(Ps sim_time_ps, const Fabric& fabric) const;
+  // bytes in link-id order. Utilizations are over `sim_time_ps`. `engine_busy_ps[pe]`: how long
+  // PE pe's engine (UdmaEngine, Nic) was busy, as the engine sums it: read here once instead of
+  // heard per WQE (Observer::on_engine_busy, which the trace still hears).
+  nlohmann::json to_json(Ps sim_time_ps, const Fabric& fabric, const std::vector<Ps>& engine_busy_ps = {}) const;
 
   uint64_t total_wqes() const { return totals().wqes; }
   uint64_t total_cqes() const { return totals().cqes; }
@@ -46,7 +47,7 @@ class StatsCollector : public Observer {
     std::vector<uint32_t> latency_ns;  // doorbell -> CQE (-> completion when no CQE), OK WQEs only
   };
   // A PE's counts and the totals are sums over its QPs, made when asked (to_json): a hook
-  // counts once, per QP, not three times. busy_ps is the engine's own (on_engine_busy).
+  // counts once, per QP, not three times. busy_ps is the engine's own (to_json's engine_busy_ps).
   struct PeStats {
     uint64_t wqes = 0, bytes = 0, doorbells = 0, cq_doorbells = 0, cqes = 0, errors = 0;
     Ps busy_ps = 0;
@@ -63,17 +64,11 @@ class StatsCollector : public Observer {
     if (m_last_qp && m_last_ref.pe == q.pe && m_last_ref.slot == q.slot && m_last_ref.qp == q.qp) return *m_last_qp;
     return look_up(q);
   }
-  PeStats& pe(int p) {
-    if (static_cast<size_t>(p) < m_pes.size()) return m_pes[static_cast<size_t>(p)];
-    return add_pe(p);
-  }
   QpStats& look_up(const QpRef& q);
-  PeStats& add_pe(int p);
   QpStats* m_last_qp = nullptr;
   QpRef m_last_ref;
 
   QpTable<QpStats> m_qps;
-  std::vector<PeStats> m_pes;  // by PE: busy_ps only (the counts are summed from m_qps)
 };
 
 }  // namespace symsim

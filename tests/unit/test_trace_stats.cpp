@@ -406,10 +406,8 @@ TEST(Stats, CountsPerPeQpAndLink) {
   const QpRef q{0, 1, 0};
   s.on_sq_doorbell(q, 1, 1000);
   s.on_sq_doorbell(q, 2, 2000);
-  for (uint32_t i = 0; i < 4; ++i) {  // latencies doorbell -> CQE: 10, 20, 30, 40 ns
+  for (uint32_t i = 0; i < 4; ++i)  // latencies doorbell -> CQE: 10, 20, 30, 40 ns
     s.on_wqe_executed(wqe(q, i, 1000, 2000, 3000, 5000, 8000, 1000 + 10000 * (i + 1), i));
-    s.on_engine_busy(0, 2000 + 1000 * i, 2500 + 1000 * i);
-  }
   WqeRecord bad = wqe(q, 4, 1000, 2000, 0, 0, 2000, 0);  // error, no CQE
   bad.status = udma::cqe_status::kLocalError;
   s.on_wqe_executed(bad);
@@ -421,7 +419,7 @@ TEST(Stats, CountsPerPeQpAndLink) {
   EXPECT_EQ(s.total_cqes(), 4u);
   EXPECT_EQ(s.total_bytes(), 5u * 4096);
 
-  const json j = s.to_json(100000, fabric);
+  const json j = s.to_json(100000, fabric, {4 * 500, 0});  // PE 0's engine busy 4 x 0.5 ns
   ASSERT_EQ(j["pes"].size(), 2u);
   const json& pe0 = j["pes"][0];
   EXPECT_EQ(pe0["pe"], 0);

@@ -225,10 +225,11 @@ void device_store(void* addr, uint64_t value, uint32_t bytes) { device_store_at(
 
 void device_store_at(void* addr, uint64_t value, uint32_t bytes, CallSite site) {
   AivCore& c = core();
-  AscendSystem& sys = *world().sys;  // not system(): core() counted this call (ExecContext::shim_calls)
+  World& w = world();
+  AscendSystem& sys = *w.sys;  // not system(): core() counted this call (ExecContext::shim_calls)
   const AscendParams& p = sys.params();
   c.advance(ns_to_ps(p.aiv_st_dev_ns));
-  note_effect();
+  note_effect(w, c);
   const Region* r = sys.addresses().find(addr, bytes);
   if (r && r->kind == RegionKind::kMmio) {
     const uint64_t offset = reinterpret_cast<uintptr_t>(addr) - r->begin;
@@ -239,7 +240,8 @@ void device_store_at(void* addr, uint64_t value, uint32_t bytes, CallSite site) 
       const auto index = offset / UdmaEngine::kDoorbellStride;
       if (index < engine->qps().size()) {
         const bool cq = offset % UdmaEngine::kDoorbellStride >= 8;
-        if (!cq) note_sq_doorbell_store(c, engine->qps()[index], static_cast<uint32_t>(value));
+        if (!cq && sys.hooks().may_be_heard<&Observer::on_wqe_posted>())  // for the trace (wqe_posts.h)
+          note_sq_doorbell_store(c, engine->qps()[index], static_cast<uint32_t>(value));
         sys.hooks().emit<&AscendObserver::on_doorbell_store>(engine->qps()[index].ref, cq,
                               static_cast<uint32_t>(value), c.core(), c.local_ps(), site_ref(site));
       }

@@ -176,11 +176,7 @@ void note_poll(const void* addr, uint64_t bytes, CallSite site, uint64_t watch_b
 void note_effect() {
   AivCore* c = AivCore::current();
   if (!c || !has_system()) return;
-  auto& slot = world().blocks[c->pe()][c->core()];
-  if (slot) {
-    slot->spin.polls = 0;
-    slot->spin.effect = true;
-  }
+  note_effect(world(), *c);
 }
 
 bool rereads_unchanged(const void* addr, uint64_t bytes) {

@@ -181,9 +181,10 @@ void publish_wqe(const QpView& v, const udma::Wqe& w, bool mte3, uint8_t* ub, ui
     c.scalar_ops(8.0 * bb);
     cache_clean_invalidate_at(first_dst, uint64_t{before_wrap} * udma::kWqebbBytes, site);
   }
-  note_wqe_posted(c, QpRef{c.pe(), v.slot, static_cast<int>(v.qp)}, head, bb, w.opcode);
   Hooks& hooks = system().hooks();
-  if (hooks.active()) {
+  if (hooks.may_be_heard<&Observer::on_wqe_posted>())  // the trace's post records (wqe_posts.h)
+    note_wqe_posted(c, QpRef{c.pe(), v.slot, static_cast<int>(v.qp)}, head, bb, w.opcode);
+  if (hooks.may_be_heard<&AscendObserver::on_wqe_post>()) {  // built only for an observer that hears it
     PostRecord p;
     p.qp = QpRef{c.pe(), v.slot, static_cast<int>(v.qp)};
     p.wqe_index = head;

@@ -258,6 +258,13 @@ class UncountedCall {
   ExecContext* m_ctx;
 };
 void note_effect();
+// note_effect for a caller that has its core and the world at hand (a doorbell store, twice a put).
+inline void note_effect(World& w, const AivCore& c) {
+  if (BlockState* b = w.blocks[c.pe()][c.core()].get()) {
+    b->spin.polls = 0;
+    b->spin.effect = true;
+  }
+}
 // The running block (or host) made [addr, addr+bytes) visible now outside the visibility queue
 // (a write-back, a device store, a host copy): cores asleep on those bytes look again, and the
 // checkers hear of the write (`what` names it).

@@ -11,7 +11,9 @@ void note_wqe_posted(AivCore& c, const QpRef& q, uint32_t index, uint32_t bb, ui
   // Not system(): each of its calls is counted (ExecContext::shim_calls), and the shim call that
   // posts the WQE counts itself (core(), then the doorbell's store).
   World& w = world();
-  w.sys->hooks().emit<&Observer::on_wqe_posted>(q, index, opcode, c.core(), c.local_ps());
+  Hooks& hooks = w.sys->hooks();
+  if (!hooks.may_be_heard<&Observer::on_wqe_posted>()) return;  // no trace: the cursors serve nothing else
+  hooks.emit<&Observer::on_wqe_posted>(q, index, opcode, c.core(), c.local_ps());
   w.posts[q].next = index + bb;
 }
 
@@ -19,6 +21,10 @@ void note_vf_end(AivCore& c) { world().blocks[c.pe()][c.core()]->last_vf_end_ps 
 
 void note_sq_doorbell_store(AivCore& c, const UdmaQp& qp, uint32_t producer) {
   World& w = world();
+  // Unheard, the cursors are not kept (note_wqe_posted): the loop below would emit to no one. Its
+  // system() calls would only add to ExecContext::shim_calls, which this doorbell's own store has
+  // moved already (a poll compares it for equality only).
+  if (!w.sys->hooks().may_be_heard<&Observer::on_wqe_posted>()) return;
   PostCursor& cur = w.posts[qp.ref];
   const uint32_t unposted = producer - cur.next;
   const Ps now = c.local_ps();
