@@ -1,6 +1,6 @@
 #!/bin/sh
 # The bulk-store loops' code a store as tools/sass-store/store_loops.py reads it off the stored
-# listings of the kernels that name it (ptx::StoreLoopCode); writes tools/sass-store/store_loop_cycles.txt.
+# listings of the kernels that name it (ptx::store_loop_code); writes tools/sass-store/store_loop_cycles.txt.
 # tests/source/test_sass_store_loops.py checks the file is this script's output and each kernel's
 # named figures are in it.  Run from the repository root: sh tools/sass-store/make_table.sh > tools/sass-store/store_loop_cycles.txt
 set -e

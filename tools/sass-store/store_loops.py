@@ -21,7 +21,7 @@ prints two facts the host build's count cannot see (docs/hw-accuracy.md, thirty-
             out of its loop (no path back to itself)
 
 Output: one line a store, `FUNCTION store 0xADDR loop 0xSTART-0xEND sync=... ldc_feed=... insns=... cycles=...`.
-The kernels mark what it finds (ptx::syncwarp_all; ptx::StoreLoopCode names the cycles, from the
+The kernels mark what it finds (ptx::syncwarp_all; ptx::store_loop_code names the cycles, from the
 table tools/sass-store/make_table.sh writes, store_loop_cycles.txt); tests/source/test_sass_store_loops.py
 checks each mark against the stored listings, as test_sass_loads_before_use.py does for
 ptx::LoadsBeforeUse. `--path` also prints each path.
