@@ -24,6 +24,10 @@ void charge_code_blocks(CudaThread& t, bool independent) {
   // Right after a bulk wait_group that waited: the stores' landing time the thread waited out
   // was fitted from probe loops whose own code after each wait is not charged, so it holds
   // up to sm.code_after_bulk_wait_ns of this code (rows tma_store_code.*.n0, tma_sm.store.*).
+  // In a bulk-store loop that names its SASS's code (ptx::store_loop_code, sm.store_loop_cycle_ns > 0),
+  // a thread that issued one of its stores runs that code, charged at each store (tma.cpp), not
+  // the host build's count of the same loop.
+  if (t.store_loop_stored && t.store_loop_ns > 0) code = 0;
   const Ps paid = std::min(code, t.code_paid_by_wait_ps);
   code -= paid;
   t.code_paid_by_wait_ps = 0;
@@ -46,6 +50,21 @@ void charge_code_blocks(CudaThread& t, bool independent) {
   }
   t.local_ps += code + t.code_after_loads_ps;
   t.code_after_loads_ps = 0;
+}
+
+void set_store_loop_code(float cycles, std::initializer_list<int> const_waits, std::initializer_list<int> fence_waits, int stores) {
+  CudaThread* t = g_running.thread;
+  if (t == nullptr) return;
+  const auto& p = this_system().params();
+  t->store_loop_stored = false;
+  t->store_loop_ns = 0;
+  if (p.sm_store_loop_cycle_ns <= 0 || cycles <= 0) return;
+  // A wait for a variable-latency result the static count does not hold: what of its latency the
+  // cycles since its issue did not cover.
+  double exposed = 0;
+  for (int d : const_waits) exposed += std::max(0.0, p.sm_store_loop_const_cycles - d);
+  for (int d : fence_waits) exposed += std::max(0.0, p.sm_store_loop_fence_cycles - d);
+  t->store_loop_ns = static_cast<float>((cycles + exposed / std::max(1, stores)) * p.sm_store_loop_cycle_ns);
 }
 
 uint8_t swap_loads_before_use(uint8_t n) {

@@ -13,6 +13,7 @@
 // jumps included (row code.imad_indep8.w1_ns), not at the dependent chains' rates.
 #pragma once
 #include <cstdint>
+#include <initializer_list>
 
 #include "models/nvidia/cuda_thread.h"
 
@@ -42,6 +43,11 @@ void charge_code_blocks(CudaThread& t, bool independent = false);
 // the one it had; outside a CUDA thread nothing. No model call, so no code is charged; out of
 // line, so the kernel's code count (tools/code-weights/as) sees only a call.
 uint8_t swap_loads_before_use(uint8_t n);
+// The running thread's bulk-store loop code (ptx::store_loop_code): its time a store from the
+// SASS's figures (sm.store_loop_cycle_ns a cycle; each wait for a constant load's result
+// sm.store_loop_const_cycles, for a MEMBAR's sm.store_loop_fence_cycles, from its issue); the
+// thread's stores start afresh. `cycles` 0: none (the host count).
+void set_store_loop_code(float cycles, std::initializer_list<int> const_waits, std::initializer_list<int> fence_waits, int stores);
 // Forgets code counted outside a CUDA thread (host code and static initialisers of a kernel
 // translation unit).
 inline void drop_code_blocks() { g_code_insns = 0, g_code_divs = 0, g_code_jumps = 0; }

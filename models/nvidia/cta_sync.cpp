@@ -28,9 +28,9 @@ namespace {
                                site_text(site.file, site.line), warp, mask, expected));
 }
 
-void release_into(CudaThread& t, SyncCarry& carry) {
+void release_into(CudaThread& t, SyncCarry& carry, bool wait = true) {
   prune_landed(t);
-  this_system().order().barrier_arrive(t.order, t.local_ps, carry);
+  this_system().order().barrier_arrive(t.order, t.local_ps, carry, wait);
 }
 
 }  // namespace
@@ -74,6 +74,12 @@ void mbar_init_fence() {
   t.local_ps += ns_to_ps(this_system().params().sm_mbar_init_fence_ns);
 }
 
+void next_syncwarp_all() {
+  CudaThread* t = g_running.thread;
+  if (!t) throw_outside_kernel();
+  t->syncwarp_all = true;
+}
+
 uint32_t live_lanes() {
   const CudaThread& t = this_thread();
   const Cta& c = *t.cta;
@@ -105,8 +111,17 @@ uint64_t warp_op(WarpOp op, uint32_t mask, uint64_t value, uint32_t arg, uint32_
     warp_trap_disagree(site, t.warp, mask, w.expected);
   }
   if (op == WarpOp::Sync) {
-    if (w.arrived == 0) w.carry.clear();
-    release_into(t, w.carry);
+    if (w.arrived == 0) w.carry.clear(), w.all = false, w.stored = 0;
+    if (t.bulk_store_since_sync) w.stored |= 1u << t.lane;
+    // A WARPSYNC.ALL reconverging a divergent branch (ptx::syncwarp_all, sm.warpsync_all_ns > 0)
+    // does not wait for the lane's stores to land: they travel to the other lanes as obligations.
+    // Only after the branch that issued a bulk store (mode 23's ops 1 and 5; its ops 2-4 run the
+    // same WARPSYNC.ALL with the warp converged).
+    const bool all = t.syncwarp_all && t.bulk_store_since_sync && sys.params().sm_warpsync_all_ns > 0;
+    t.syncwarp_all = false;
+    t.bulk_store_since_sync = false;
+    w.all = w.all || all;
+    release_into(t, w.carry, !all && sys.params().sm_syncwarp_no_wait == 0);
   }
   t.coll_value = value;
   t.coll_arg = arg;
@@ -175,7 +190,11 @@ uint64_t warp_op(WarpOp op, uint32_t mask, uint64_t value, uint32_t arg, uint32_
     }
     w.shfl_last = true;
   }
-  const Ps release = w.latest_ps + (op == WarpOp::Sync ? issue_ps(t, prm.sm_syncwarp_ns, prm.sm_issue_slot_ns)
+  // Lane 0's store branch (some lanes stored since their last sync, not all): the GPU runs the
+  // branch divergent and reconverges it here (D2 of session 28: store_chain v1 - v2, 27.9 ns a row).
+  const bool diverged = op == WarpOp::Sync && w.stored != 0 && (w.stored & w.expected) != w.expected;
+  const double sync_ns = (w.all ? prm.sm_warpsync_all_ns : prm.sm_syncwarp_ns) + (diverged ? prm.sm_diverge_store_ns : 0);
+  const Ps release = w.latest_ps + (op == WarpOp::Sync ? issue_ps(t, sync_ns, prm.sm_issue_slot_ns)
                                     : same_operands    ? issue_ps(t, prm.sm_shfl_indep_ns, prm.sm_shfl_slot_ns)
                                     : shuffle          ? issue_ps(t, prm.sm_shfl_ns, prm.sm_shfl_slot_ns)
                                                        : issue_ps(t, prm.sm_vote_ns, prm.sm_vote_slot_ns));

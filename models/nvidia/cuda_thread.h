@@ -66,6 +66,8 @@ struct alignas(64) CudaThread {
   bool blocked = false;
   bool finished = false;
   bool loads_used = false;   // kernel code has used them: their wait pays sm.load_use_ns
+  bool syncwarp_all = false;  // its next __syncwarp is ptx::syncwarp_all
+  bool bulk_store_since_sync = false;  // it issued a bulk store since its last __syncwarp (a lane-0 branch)
   bool loads_narrow = false;  // one is narrower than 16 B (a word the code uses at once)
   bool loads_wide = false;    // one is 16 B or wider (a row's data): only these pay sm.load_use_ns
   // The kind of the thread's last model operation when it was a plain global store or a 16 B
@@ -75,6 +77,11 @@ struct alignas(64) CudaThread {
   // The running loop's 16 B loads before their first use, as its SASS has them
   // (ptx::LoadsBeforeUse); 0: sm.loads_before_use.
   uint8_t loads_before_use = 0;
+  // The running bulk-store loop's code a store as its SASS has it (ptx::store_loop_code,
+  // tools/sass-store/store_loops.py), ns; 0: the host count. Once the thread issued a store in it,
+  // that is its code (store_loop_stored).
+  bool store_loop_stored = false;
+  float store_loop_ns = 0;
   // ---- line 2 ----
   WaitSite wait;
   // Warp collective operand and result.
@@ -136,6 +143,8 @@ struct WarpSync {
   // operands does not wait for that one's result).
   std::array<uint64_t, 32> shfl_values{};
   bool shfl_last = false;
+  bool all = false;  // this __syncwarp is a WARPSYNC.ALL after a divergent branch (ptx::syncwarp_all)
+  uint32_t stored = 0;  // lanes that arrived having issued a bulk store since their last __syncwarp
 };
 
 struct Mbarrier {

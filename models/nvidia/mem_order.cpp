@@ -193,8 +193,8 @@ void OrderModel::fence_acquire(ThreadOrder& t, Scope scope, Ps t_ps) {
   t.observed.clear();
 }
 
-void OrderModel::barrier_arrive(ThreadOrder& t, Ps& t_ps, SyncCarry& carry) const {
-  t_ps = std::max(t_ps, release_wait_ps(t, Scope::Cta));
+void OrderModel::barrier_arrive(ThreadOrder& t, Ps& t_ps, SyncCarry& carry, bool wait) const {
+  if (wait) t_ps = std::max(t_ps, release_wait_ps(t, Scope::Cta));
   carry.writes.add_all(t.own, t_ps);
   carry.writes.add_all(t.inherited, t_ps);
   released(t, Scope::Cta);

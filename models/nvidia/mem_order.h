@@ -201,7 +201,8 @@ class OrderModel {
   static Ps read_wait_ps(const ThreadOrder& t, uintptr_t begin, uintptr_t end, Ps floor_ps = 0);
   // A barrier participant arrives: stalls for its in-scope writes (CTA scope) and adds what
   // it leaves in flight, and what it watches, to `carry`; leaving hands `carry` to it.
-  void barrier_arrive(ThreadOrder& t, Ps& t_ps, SyncCarry& carry) const;
+  // With `wait` false (ptx::syncwarp_all) it does not stall; its writes still travel as obligations.
+  void barrier_arrive(ThreadOrder& t, Ps& t_ps, SyncCarry& carry, bool wait = true) const;
   static void barrier_leave(ThreadOrder& t, const SyncCarry& carry, Ps t_ps);
   // Which GPU an address belongs to (set by the platform).
   void set_gpu_of(int (*fn)(const void*, void*), void* ctx) { m_gpu_of = fn, m_gpu_ctx = ctx; }

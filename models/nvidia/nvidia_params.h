@@ -22,6 +22,12 @@ struct NvidiaParams {
   double sm_shfl_indep_ns = 0;     // a shuffle of the warp's last shuffle's operands: issue after it
   double sm_vote_ns = 0;           // ... a vote's (ballot, any, all, reduce)
   double sm_syncwarp_ns = 0;       // __syncwarp release after the last lane arrives
+  double sm_warpsync_all_ns = 0;   // ptx::syncwarp_all: WARPSYNC.ALL after a divergent branch (0: a plain __syncwarp)
+  double sm_syncwarp_no_wait = 0;  // 1: no __syncwarp waits for its lanes' stores to land (the GPU's; experiment)
+  double sm_store_loop_cycle_ns = 0;  // a bulk-store loop's SASS code (ptx::store_loop_code): ns a cycle (0: host count)
+  double sm_store_loop_const_cycles = 0;  // ... a constant / special-register load's latency, cycles
+  double sm_store_loop_fence_cycles = 0;  // ... a MEMBAR's, cycles
+  double sm_diverge_store_ns = 0;  // a __syncwarp closing a branch in which a lane (not the warp) issued a bulk store
   // The SM's issue time per warp instruction (its warps share it): integer work, shuffles, votes.
   double sm_issue_slot_ns = 0;
   double sm_shfl_slot_ns = 0;

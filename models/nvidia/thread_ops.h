@@ -72,6 +72,9 @@ void fence(Sem sem, Scope scope, Site site);
 // bar.sync `id` with `count` threads (0: the whole CTA) = __syncthreads for id 0.
 void cta_barrier(uint32_t id, uint32_t count, Site site);
 uint64_t warp_op(WarpOp op, uint32_t mask, uint64_t value, uint32_t arg, uint32_t width, Site site);
+// The thread's next __syncwarp is one its loop's SASS runs as WARPSYNC.ALL after a divergent
+// branch (ptx::syncwarp_all; cta_sync.cpp). No code is charged here.
+void next_syncwarp_all();
 // Lanes of the calling warp that have not exited.
 uint32_t live_lanes();
 // fence.mbarrier_init.release.cluster: the thread's mbarrier inits made visible (sm.mbar_init_fence_ns).

@@ -253,8 +253,15 @@ void tma_store(void* gmem_dst, const void* smem_src, uint32_t bytes, Site site) 
   t.bulk_store_end = a + bytes;
   t.bulk_store_landed_ps = last;
   t.bulk_store_issue_ps = t.local_ps;
+  t.bulk_store_since_sync = true;
   t.bulk_open_ps = std::max(t.bulk_open_ps, last);
   s.advance(t, ns_to_ps(p.tma_store_issue_ns));
+  // A loop naming its SASS's code from one bulk store to the next (ptx::store_loop_code): the thread
+  // runs it now; its host-counted code is dropped from here on (code_cost.cpp).
+  if (t.store_loop_ns > 0) {
+    t.store_loop_stored = true;
+    s.advance(t, ns_to_ps(t.store_loop_ns));
+  }
 }
 
 void tma_commit() {

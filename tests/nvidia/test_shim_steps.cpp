@@ -319,9 +319,11 @@ TEST(ShimSteps, PlainStoresDoNotHangOnTheQuantum) {
 // twenty-first pass (s22-bulk); before: 15,510 at 1 us, 16,270 at 20 ns). 18,410 since the
 // thirty-third pass (s27-store): s26-bulk's WARPSYNC.ALL rule reverted (the GPU's rows with and
 // without the __syncwarp read the same: store_order.*.nosync), with tma.engine_mva as merged (s26-mva).
-TEST(ShimSteps, BulkStoresWithWords) { EXPECT_NEAR(fresh_rows_value(5, 1), 18410, 0.01 * 18410); }
+// 15,290 since the thirty-sixth pass (s30-chain): lane 0's loop is its SASS's code (ptx::store_loop_code)
+// and the row's WARPSYNC.ALL does not wait for the landing (the 128-row GPU rows read 0.995-0.997).
+TEST(ShimSteps, BulkStoresWithWords) { EXPECT_NEAR(fresh_rows_value(5, 1), 15290, 0.01 * 15290); }
 TEST(ShimSteps, BulkStoresDoNotHangOnTheQuantum) {  // one simulation a test
-  EXPECT_NEAR(fresh_rows_value(5, 1, "platform.sim.quantum_ns=20"), 18410, 0.01 * 18410);
+  EXPECT_NEAR(fresh_rows_value(5, 1, "platform.sim.quantum_ns=20"), 15290, 0.01 * 15290);
 }
 TEST(ShimSteps, PlainStoresWaitingForTheWritePath) {  // 15,120 against 14,940 (window 10 ns, s25-flag)
   EXPECT_GT(fresh_rows_value(2, 1, "platform.sm.store_queue_ns=0"), 1.01 * 14940);

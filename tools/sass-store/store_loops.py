@@ -14,10 +14,17 @@ prints two facts the host build's count cannot see (docs/hw-accuracy.md, thirty-
             each row (mode 23's `a.bytes`, its op dispatch around it); `no` when they come from
             registers set before the loop
 
-Output: one line a loop, `FUNCTION 0xSTART-0xEND sync=... ldc_feed=...`. The kernels mark what it
-finds (ptx::syncwarp_all, ptx::StoreOperandsLoadedEachRow); tests/source/test_sass_store_loops.py
+  insns, cycles  the issuing lane's code from this store to its next (the cheapest path around the
+            loop through the store; the store's own retry left out), per store on that path:
+            instructions and the control words' stall cycles (static issue and stall time; the
+            latency of a result the code waits for is not in it). Not printed for a store peeled
+            out of its loop (no path back to itself)
+
+Output: one line a store, `FUNCTION store 0xADDR loop 0xSTART-0xEND sync=... ldc_feed=... insns=... cycles=...`.
+The kernels mark what it finds (ptx::syncwarp_all; ptx::store_loop_code names the cycles, from the
+table tools/sass-store/make_table.sh writes, store_loop_cycles.txt); tests/source/test_sass_store_loops.py
 checks each mark against the stored listings, as test_sass_loads_before_use.py does for
-ptx::LoadsBeforeUse.
+ptx::LoadsBeforeUse. `--path` also prints each path.
 
   tools/sass-store/store_loops.py hw/diff/results/h100-2026-12-05-s28-D1/store/fresh_rows_probe.cuobjdump.sass
 """
@@ -29,15 +36,18 @@ INSN = re.compile(r"/\*([0-9a-f]{4,})\*/\s+(@!?U?P[T0-9]+\s+)?([A-Z][A-Z0-9_.]*)
 FUNC = re.compile(r"Function : (\S+)")
 REG = re.compile(r"\b(U?R)(\d+)\b")
 TARGET = re.compile(r"0x([0-9a-f]+)")
+CONTROL = re.compile(r"/\* (0x[0-9a-f]{16}) \*/")
 # Opcodes whose operands are all read (no destination register first).
 NO_DEST = ("ST", "STG", "STS", "STL", "RED", "BRA", "BSYNC", "BSSY", "EXIT", "BAR", "SYNCS", "UBLKCP", "WARPSYNC",
            "RET", "CALL", "MEMBAR", "FENCE", "CCTL", "NOP", "YIELD", "DEPBAR", "UTMACMDFLUSH")
 
 
 def functions(lines):
-    """{function: [(address, opcode, operands)]} in address order."""
-    out, func = {}, None
-    for line in lines:
+    """{function: [(address, opcode, operands)]} in address order, and {(function, address): stall
+    cycles} for the instructions whose control word the listing has (cuobjdump's second line)."""
+    out, stalls, func = {}, {}, None
+    lines = list(lines)
+    for i, line in enumerate(lines):
         f = FUNC.search(line)
         if f:
             func = f.group(1)
@@ -47,8 +57,12 @@ def functions(lines):
         if m and func:
             ops = [o.strip() for o in m.group(4).split(",")] if m.group(4) else []
             # A guarded instruction keeps its guard on the opcode (`@P2 BRA`): a guarded branch falls through.
-            out[func].append((int(m.group(1), 16), ("@" if m.group(2) else "") + m.group(3), ops))
-    return out
+            addr = int(m.group(1), 16)
+            out[func].append((addr, ("@" if m.group(2) else "") + m.group(3), ops))
+            ctrl = CONTROL.fullmatch(lines[i + 1].strip()) if i + 1 < len(lines) else None
+            if ctrl:
+                stalls[(func, addr)] = int(ctrl.group(1), 16)
+    return out, stalls
 
 
 def regs(operand):
@@ -143,7 +157,87 @@ def natural_loops(spans, succ, pred, insns):
     return sorted(out, key=len)
 
 
-def store_loops(func, insns):
+def chain(k, loop, spans, succ, insns, weight):
+    """Lane 0's path from the store in block k to its next one: the cheapest cycle through k inside
+    the loop (the store's own BRA.U.ANY retry left out: it is taken only when the operands were not
+    uniform). Returns the cycle's instruction indices in issue order from k's first."""
+    import heapq
+
+    def edges(b):
+        a, op, ops = insns[spans[b][1]]
+        retry = TARGET.search(" ".join(ops)) if ".U.ANY" in op else None
+        for n in succ[b]:
+            if n in loop and not (retry and spans[n][0] <= spans[b][1] and insns[spans[n][0]][0] == int(retry.group(1), 16)):
+                yield n
+
+    def cost(b):
+        return sum(weight(i) for i in range(spans[b][0], spans[b][1] + 1))
+
+    best, prev, heap = {}, {}, []
+    for n in edges(k):
+        if n == k:
+            return list(range(spans[k][0], spans[k][1] + 1))
+        c = cost(k) + cost(n)
+        if c < best.get(n, float("inf")):
+            best[n], prev[n] = c, k
+            heapq.heappush(heap, (c, n))
+    while heap:
+        c, b = heapq.heappop(heap)
+        if c > best.get(b, float("inf")):
+            continue
+        if b == k:
+            break
+        for n in edges(b):
+            nc = c + (cost(n) if n != k else 0)
+            if nc < best.get(n, float("inf")):
+                best[n], prev[n] = nc, b
+                heapq.heappush(heap, (nc, n))
+    if k not in prev:
+        return []
+    path, b = [], prev[k]
+    while b != k:
+        path.append(b)
+        b = prev[b]
+    path.append(k)
+    return [i for b in reversed(path) for i in range(spans[b][0], spans[b][1] + 1)]
+
+
+# Variable-latency results the path's code waits for (a scoreboard, not a stall count): a constant
+# or special register's (LDC, S2UR, S2R) and a memory barrier's (MEMBAR, waited by the fence after it).
+CONSTANT = ("LDC", "S2UR", "S2R")
+FENCE = ("MEMBAR",)
+
+
+def control(word):
+    """sm_90 control bits of an instruction's high word: stall cycles (41-44), write and read
+    scoreboard (46-48, 49-51; 7: none), wait mask (52-57)."""
+    return (word >> 41) & 0xF, (word >> 46) & 7, (word >> 49) & 7, (word >> 52) & 0x3F
+
+
+def waits(func, path, insns, words):
+    """The static cycles from each unguarded CONSTANT or FENCE producer to the first instruction on
+    the path that waits for its scoreboard (around the loop: the path twice), as two lists."""
+    out = {"const": [], "fence": []}
+    t, board = 0, {}
+    for rep in range(2):
+        for i in path:
+            a, op, ops = insns[i]
+            stall, wb, rb, mask = control(words[(func, a)])
+            for b in range(6):
+                if mask >> b & 1 and b in board:
+                    kind, t0 = board.pop(b)
+                    if rep == 1 and kind:
+                        out[kind].append(t - t0)
+            base = op.split(".")[0]
+            kind = None if op.startswith("@") else "const" if base in CONSTANT else "fence" if base in FENCE else None
+            for b in (wb, rb):
+                if b != 7:
+                    board[b] = (kind, t)
+            t += stall
+    return out
+
+
+def store_loops(func, insns, stalls=None):
     """For each bulk store: the innermost loop around it (its row loop), that loop's warp-sync form,
     and whether an LDC in it feeds the store's operands."""
     rows = []
@@ -172,19 +266,34 @@ def store_loops(func, insns):
                 ldc = ldc or insns[i][1].lstrip("@").startswith("LDC")
                 need = (need - w) | r
         a0, a1 = insns[body[0]][0], insns[body[-1]][0]
-        rows.append((func, insns[store][0], a0, a1, sync, "yes" if ldc else "no"))
+        # Lane 0's code from this store to its next: instructions and the control words' stall cycles
+        # (the static issue and stall time, no latency of a variable-latency result), per store on it.
+        stall = (lambda i: control(stalls[(func, insns[i][0])])[0]) if stalls else (lambda i: 1)
+        path = chain(k, loop, spans, succ, insns, stall)
+        n_stores = max(1, sum(insns[i][1].lstrip("@").startswith("UBLKCP.G.S") for i in path))
+        # (A store peeled out of its loop, with no path back to itself: no figure.)
+        rows.append((func, insns[store][0], a0, a1, sync, "yes" if ldc else "no",
+                     len(path) / n_stores if path else None,
+                     sum(stall(i) for i in path) / n_stores if stalls and path else None, path,
+                     n_stores, waits(func, path, insns, stalls) if stalls and path else None))
     return rows
 
 
 def main(argv):
-    if len(argv) != 2:
+    argv = [a for a in argv if a != "--path"] + (["--path"] if "--path" in argv else [])
+    if len(argv) not in (2, 3):
         sys.exit(__doc__)
     opener = gzip.open if argv[1].endswith(".gz") else open
     with opener(argv[1], "rt", errors="replace") as f:
-        funcs = functions(f)
+        funcs, stalls = functions(f)
     for func, insns in funcs.items():
-        for name, store, start, end, sync, ldc in store_loops(func, insns):
-            print(f"{name} store {store:#06x} loop {start:#06x}-{end:#06x} sync={sync} ldc_feed={ldc}")
+        for name, store, start, end, sync, ldc, n, cycles, path, n_stores, w in store_loops(func, insns, stalls):
+            code = "" if n is None else f" insns={n:g} cycles={cycles:g}" if cycles is not None else f" insns={n:g}"
+            if w is not None:
+                code += f" stores={n_stores}" + "".join(f" {k}_waits=" + (",".join(map(str, v)) or "-") for k, v in w.items())
+            print(f"{name} store {store:#06x} loop {start:#06x}-{end:#06x} sync={sync} ldc_feed={ldc}{code}")
+            if "--path" in argv:
+                print("   ", " ".join(f"{insns[i][0]:04x}:{insns[i][1]}" for i in path))
 
 
 if __name__ == "__main__":

@@ -10,6 +10,13 @@ namespace {
 // store waits until at most K - 1 of its groups are in flight.
 template <int K>
 __device__ void tma_stream(const CalibProbeArgs& a, uint8_t* smem) {
+  // The store loop's code from one bulk store to the next in calib_probe's SASS (K = 1 and 8
+  // unrolled by 4: four stores a pass, their remainder loops left out): stall cycles a store, and the
+  // cycles from each constant / special-register load to the first wait for it (K = 2 and 4: the
+  // CTA id's S2UR rebuilt each store; tools/sass-store/store_loop_cycles.txt). No fence.
+  if (K == 1) ptx::store_loop_code(116.25f, {24, 9, 5}, {}, 4);
+  if (K == 8) ptx::store_loop_code(118, {22, 10, 6, 9}, {}, 4);
+  if (K == 2 || K == 4) ptx::store_loop_code(131, {7}, {});
   const int warp = threadIdx.x / 32, warps = blockDim.x / 32;
   uint64_t* mbar = reinterpret_cast<uint64_t*>(smem) + warp * 8;
   uint8_t* my = smem + kCalibProbeMbarBytes + static_cast<size_t>(warp) * a.bufs * a.bytes;
@@ -36,6 +43,7 @@ __device__ void tma_stream(const CalibProbeArgs& a, uint8_t* smem) {
     if (++s == K) s = 0;
     if (++b == a.bufs) b = 0;
   }
+  ptx::store_loop_code_end();
   if (a.mode == kProbeTmaStore) {
     ptx::tma_store_wait<0>();
   } else {

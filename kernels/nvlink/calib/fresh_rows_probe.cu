@@ -32,6 +32,11 @@ __global__ void fresh_rows_probe(CalibProbeArgs a) {
   uint32_t phase = 0;
   int4 sum = make_int4(0, 0, 0, 0);
   int k = 0;
+  // Lane 0's code from one bulk store to the next (ops 1 and 5) in the SASS: 43 instructions, 170
+  // stall cycles (0x860-0x8e0, 0x1470-0x1820: the op dispatch, the row's LDC-fed address, the fence,
+  // the uniformity check, the words' predicated code, WARPSYNC.ALL), `a.bytes`'s LDC waited 6 cycles
+  // after its issue, the MEMBAR 6 (tools/sass-store/store_loop_cycles.txt).
+  ptx::store_loop_code(170, {6}, {6});
   for (int r = me; r < a.per_thread; r += warps_all, ++k) {
     uint8_t* row = a.buf + static_cast<uint64_t>(r) * a.bytes;
     uint8_t* buf = bufs + (k & 1) * a.bytes;
@@ -63,8 +68,9 @@ __global__ void fresh_rows_probe(CalibProbeArgs a) {
         sum.x += v.x, sum.y += v.y, sum.z += v.z, sum.w += v.w;
       }
     }
-    __syncwarp();
+    ptx::syncwarp_all();  // WARPSYNC.ALL in the SASS (0x1640; tools/sass-store/store_loops.py)
   }
+  ptx::store_loop_code_end();
   if (lane == 0) ptx::tma_store_wait<0>();
   if (sum.x + sum.y + sum.z + sum.w == 0x12345678) a.cycles[gridDim.x] = 1;
   __syncthreads();

@@ -33,6 +33,7 @@ __device__ void store_row(const CalibProbeArgs& a, uint8_t* row, const uint8_t* 
   }
 }
 
+
 template <int kVariant>
 __global__ void store_chain_probe(CalibProbeArgs a) {
   SYMSIM_EXTERN_SHARED(uint8_t, smem);
@@ -43,6 +44,15 @@ __global__ void store_chain_probe(CalibProbeArgs a) {
   constexpr bool kRowSync = kVariant == 0 || kVariant == 3 || kVariant == 4 || kVariant == 6;
   __syncthreads();
   const long long t0 = clock64();
+  // Lane 0's code from one bulk store to the next in each variant's SASS (v0 to v5 in order): stall
+  // cycles a store; all but v2 wait for the CTA id's S2UR / S2R 25 cycles after its issue, every one
+  // for its MEMBAR 6 cycles after (tools/sass-store/store_loop_cycles.txt). v6 and v7 issue none.
+  if (kVariant == 0) ptx::store_loop_code(117, {25}, {6});
+  if (kVariant == 1) ptx::store_loop_code(125, {25}, {6});
+  if (kVariant == 2) ptx::store_loop_code(102, {}, {6});
+  if (kVariant == 3) ptx::store_loop_code(130, {25}, {6});
+  if (kVariant == 4) ptx::store_loop_code(130, {25}, {6});
+  if (kVariant == 5) ptx::store_loop_code(138, {25}, {6});
   if (kVariant == 2) {
     if (lane == 0) {
       int k = 0;
@@ -55,7 +65,7 @@ __global__ void store_chain_probe(CalibProbeArgs a) {
     int k = 0;
     for (int r = me; r < a.per_thread; r += warps_all, ++k, row += step) {
       if (lane == 0) store_row<kVariant>(a, row, bufs + (k & 1) * a.bytes, r);
-      __syncwarp();  // WARPSYNC.ALL in the SASS
+      ptx::syncwarp_all();  // WARPSYNC.ALL in the SASS
     }
   } else if (kVariant >= 6) {
     for (int r = me; r < a.per_thread; r += warps_all) {
@@ -68,9 +78,10 @@ __global__ void store_chain_probe(CalibProbeArgs a) {
     int k = 0;
     for (int r = me; r < a.per_thread; r += warps_all, ++k) {
       if (lane == 0) store_row<kVariant>(a, a.buf + static_cast<uint64_t>(r) * a.bytes, bufs + (k & 1) * a.bytes, r);
-      if (kRowSync) __syncwarp();  // WARPSYNC.ALL in v0's and v4's SASS (v1, v5: BSSY / BSYNC)
+      if (kRowSync) ptx::syncwarp_all();  // WARPSYNC.ALL in v0's and v4's SASS (v1, v5: BSSY / BSYNC)
     }
   }
+  ptx::store_loop_code_end();
   if (lane == 0) ptx::tma_store_wait<0>();
   __syncthreads();
   if (thread == 0) a.cycles[blockIdx.x] = static_cast<unsigned long long>(clock64() - t0);

@@ -5,6 +5,7 @@
 // models (symsim/cuda/intrinsics.h), with the caller's source line recorded.
 #pragma once
 #include <cstdint>
+#include <initializer_list>
 
 #if defined(__CUDACC__)
 #include <cuda_runtime.h>
@@ -173,6 +174,46 @@ struct LoadsBeforeUse {
   uint8_t had_;
 #endif
 };
+
+// A bulk-store loop's __syncwarp that its SASS runs as an unguarded WARPSYNC.ALL (lane 0's store
+// branch reconverged there; the plain form is a BRA.DIV-guarded WARPSYNC). Where the SASS has it is
+// read by tools/sass-store/store_loops.py, and tests/source/test_sass_store_loops.py checks every
+// kernel with a stored listing marks it there and nowhere else. A lane that issued a bulk store since
+// its last __syncwarp makes it cost the warp sm.warpsync_all_ns (session 28's D2: store_chain v0 - v1)
+// and not wait for the lanes' stores to land (D1). On the GPU: __syncwarp. In the host build the same
+// __syncwarp call after a mark, so the kernel's counted code stays the plain call's.
+__device__ __forceinline__ void syncwarp_all(SYMSIM_SITE_ONLY) {
+#if defined(__CUDACC__)
+  __syncwarp();
+#else
+  ::symsim::nv::next_syncwarp_all();
+  __syncwarp(0xffffffffu, site_);
+#endif
+}
+
+// A bulk-store loop's code from one store to the next as its SASS runs it, as
+// tools/sass-store/store_loops.py reads it off the loop's listing (its table:
+// tools/sass-store/store_loop_cycles.txt; tests/source/test_sass_store_loops.py checks each
+// kernel's figures against the stored listings): `cycles` the static issue and stall cycles a
+// store (the control words' stall counts on the issuing lane's path), `const_waits` the static
+// cycles between each constant or special-register load on that path (LDC, S2UR, S2R) and the
+// first instruction that waits for its result, `fence_waits` the same for a MEMBAR and the fence
+// waiting for it, `stores` the bulk stores on the path (a loop unrolled by 4: 4). Declared around
+// the loop, it tells the model: once the thread issued a bulk store here, its code is this at each
+// store, not the host build's count, which misses the SASS's op dispatch, constant loads, uniform
+// checks and wraps (docs/hw-accuracy.md, thirty-sixth pass (s30-chain)). Nothing on the GPU.
+__device__ __forceinline__ void store_loop_code(float cycles, std::initializer_list<int> const_waits,
+                                                std::initializer_list<int> fence_waits, int stores = 1) noexcept {
+#if !defined(__CUDACC__)
+  ::symsim::nv::set_store_loop_code(cycles, const_waits, fence_waits, stores);
+#endif
+}
+// After the loop: the thread's code is the host build's count again.
+__device__ __forceinline__ void store_loop_code_end() noexcept {
+#if !defined(__CUDACC__)
+  ::symsim::nv::set_store_loop_code(0, {}, {}, 1);
+#endif
+}
 
 // ---- stores -------------------------------------------------------------------------------
 __device__ __forceinline__ void st_relaxed_sys(int* p, int v SYMSIM_SITE_PARAM) {
