@@ -2,14 +2,16 @@
 """An ordering's cost repetition by repetition: one row minus another of the same pass (issue 19,
 thirty-sixth pass (s30-sync)).
 
-  release_costs.py HW_DIR [HW_DIR ...]
+  release_costs.py HW_DIR [HW_DIR ...] [--pair ENTRY BASELINE ...]
 
 For each pair below whose two entries a folder holds (ID/result.json, symsim-hw run with
 SYMSIM_HW_KEEP_REPETITIONS=1), prints the difference of their values repetition by repetition, its
 median, and its median over the low and the high repetitions of the first entry's two address groups
 (sync_modes.py's split of the relaxed row; '-' when that row has one group). Within a pass a
 repetition's window, and so the sync word's address group, is the same for every entry, so the
-difference takes the group's step out when both rows carry it alike.
+difference takes the group's step out when both rows carry it alike. --pair (repeatable) names the
+pairs instead (the device question's entries of hw/diff/s30sync_rows.json, e.g. --pair
+micro_s30_signal_wait_probe_n1 micro_s30_signal_wait_relaxed_n1).
 """
 import argparse
 import os
@@ -56,8 +58,10 @@ def reps(folders, entry):
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("dirs", nargs="+", help="one pass: every folder of it (a pass's rows may sit in several)")
+    p.add_argument("--pair", nargs=2, action="append", metavar=("ENTRY", "BASELINE"))
     a = p.parse_args()
-    for what, entry, base in PAIRS:
+    pairs = [(f"{x} - {y}", x, y) for x, y in a.pair] if a.pair else PAIRS
+    for what, entry, base in pairs:
         x, y = reps(a.dirs, entry), reps(a.dirs, base)
         if not x or len(x) != len(y):
             continue
