@@ -358,6 +358,40 @@ TEST(PerSmModel, PlainLoadsOfMemoryNeverWritten) {  // fresh.plain_load.fresh.71
   EXPECT_NEAR(probe(rows_once(4, 0)), 60740, 0.02 * 60740);
 }
 
+namespace {
+
+// calib_probe mode 2: one thread's chain of 4000 dependent loads, each on a new line of a 1 MiB
+// window in state `hot` (1 a host copy, 6 a host memset, 7 a memset then 160 MiB elsewhere, 8 a
+// kernel's stores; 0 never written, 2 a copy then 160 MiB elsewhere): the chain reads the L2 or HBM.
+std::vector<std::string> chain_over(int hot, std::vector<std::string> more = {}) {
+  std::vector<std::string> s = {"kernel.args.mode=2", "kernel.args.count=4000", "kernel.args.window_kib=1024",
+                                "kernel.args.stride=256", "kernel.args.hot=" + std::to_string(hot)};
+  s.insert(s.end(), more.begin(), more.end());
+  return s;
+}
+
+}  // namespace
+
+// A kernel's stores allocate in the L2, as a host copy's writes do: the chain reads the L2's 150.6 ns
+// a load (`hot` 1: 150.6; row mem.load_latency.ws_1mib_ns 151.5; never written, `hot` 0: 334.6).
+// docs/hw-accuracy.md, thirty-sixth pass (s30-route).
+TEST(PerSmModel, AWindowAKernelWroteIsInL2) {
+  EXPECT_NEAR(probe(chain_over(8)), 150.6, 1.0);
+}
+
+// A host memset's window is in the L2 only with l2.memset_allocates; else it reads as never written.
+TEST(PerSmModel, AMemsetWindowReadsAsNeverWrittenWithoutMemsetAllocates) {
+  EXPECT_NEAR(probe(chain_over(6, {"platform.l2.memset_allocates=0"})), 334.6, 1.0);
+}
+
+TEST(PerSmModel, AMemsetWindowIsInL2WithMemsetAllocates) {
+  EXPECT_NEAR(probe(chain_over(6, {"platform.l2.memset_allocates=1"})), 150.6, 1.0);
+}
+
+TEST(PerSmModel, AMemsetWindowThen160MiBElsewhereIsOut) {  // as the copied window then 160 MiB (`hot` 2)
+  EXPECT_NEAR(probe(chain_over(7, {"platform.l2.memset_allocates=1"})), 334.6, 1.0);
+}
+
 // The fill rule is for 16 B loads (a warp's coalesced LDG.128, split into lanes here): a word on a
 // line still filling hits at once, with the rule or without. On words too the dispatch / pull rows
 // whose routing words fitted without it leave 10% (calibration 234 -> 202 of 358, twenty-eighth

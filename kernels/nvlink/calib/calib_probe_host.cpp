@@ -39,6 +39,18 @@ class FreedAtReturn {
   std::vector<void*> m_ptrs;
 };
 
+// The window written by a kernel's stores (calib_probe mode 5: one CTA of 1024 threads, 16 B each),
+// waited for, before the probe's own launch (`hot` 8).
+void write_by_kernel(const CalibProbeArgs& probe, uint64_t window, FreedAtReturn& freed) {
+  CalibProbeArgs w = probe;
+  w.mode = kProbeStoreSm;
+  w.window_bytes = window;
+  cudaMalloc(reinterpret_cast<void**>(&w.cycles), 2 * sizeof(unsigned long long));
+  freed.add(w.cycles);
+  launch_calib_probe(1, 1024, 0, w);
+  cudaDeviceSynchronize();
+}
+
 // Mode 24: intranode_dispatch itself over mode 22's window and words (one PE: every token to
 // this PE); `inflight` 1 adds the application host's three memsets just before the launch.
 // The figure is the GPU's events around the launch (hw_diff.py); the value is the tokens packed.
@@ -225,7 +237,7 @@ void calib_probe_host(int rank, const symsim::KernelArgs& a) {
     freed.add(args.buf);
   }
   const bool varied = hot == 3 || hot == 4;
-  if (hot && hot != 5) {  // written just before: the window is in L2 (zeros, or with 3 and 4 bytes as varied as a token's)
+  if (hot >= 1 && hot <= 4) {  // written just before: the window is in L2 (zeros, or with 3 and 4 bytes as varied as a token's)
     std::vector<uint8_t> bytes(window, 0);
     if (varied) {
       uint32_t x = 12345;
@@ -233,7 +245,12 @@ void calib_probe_host(int rank, const symsim::KernelArgs& a) {
     }
     cudaMemcpy(args.buf, bytes.data(), window, cudaMemcpyHostToDevice);
   }
-  if (hot == 2 || hot == 5) {  // then pushed out of L2 (60 MiB) by writing 160 MiB elsewhere (5: never written)
+  // `hot` 6-8 (issue 19, thirty-sixth pass (s30-route)): how the window's lines stand after the ways a
+  // program writes memory other than a host copy, for a load chain to read: 6 a host cudaMemset (zeros),
+  // 7 the same then pushed out as 2 is, 8 a kernel's 16 B stores (mode 5's loop, one CTA).
+  if (hot == 6 || hot == 7) cudaMemset(args.buf, 0, window);
+  if (hot == 8) write_by_kernel(args, window, freed);
+  if (hot == 2 || hot == 5 || hot == 7) {  // then pushed out of L2 (60 MiB) by writing 160 MiB elsewhere (5: never written)
     constexpr size_t kEvictBytes = size_t{160} << 20;
     void* evict = nullptr;
     cudaMalloc(&evict, kEvictBytes);
@@ -361,7 +378,7 @@ SYMSIM_REGISTER_KERNEL(calib_probe, {"calib_probe", "nvidia",
                                       {"warps", "issuing warps (TMA modes) or warps running the chain or loop (modes 7, 8, 10), or warps per CTA (modes 11-15)", 1, kCalibProbeMaxWarps, 1},
                                       {"count", "copies per issuing warp, loads, atomics, shuffles, votes or loop iterations per thread, reductions per CTA", 1, 1 << 20, 1024},
                                       {"window_kib", "KiB of memory the probe walks", 1, 1 << 22, 1024},
-                                      {"hot", "0: the window is never written (fresh memory), 1: written with zeros just before (in L2), 2: written, then 160 MiB elsewhere (out of L2), 3: written with varied bytes, 4: as 3 in the symmetric heap, 5: never written, then 160 MiB elsewhere (the L2 as after 2, the window as 0)", 0, 5, 1},
+                                      {"hot", "0: the window is never written (fresh memory), 1: written with zeros just before (in L2), 2: written, then 160 MiB elsewhere (out of L2), 3: written with varied bytes, 4: as 3 in the symmetric heap, 5: never written, then 160 MiB elsewhere (the L2 as after 2, the window as 0), 6: written with zeros by a host cudaMemset just before, 7: 6 then 160 MiB elsewhere, 8: written by a kernel's 16 B stores just before (mode 5's loop, one CTA)", 0, 8, 1},
                                       {"heap", "where the window is (the bytes as `hot` says): 0 cudaMalloc memory, kept to the run's end (as every stored row), 1 the symmetric heap (as `hot` 4; mode 21's slot rows and modes 25-26's rows there too), 2 cudaMalloc memory given back when the probe returns", 0, 2, 0},
                                       {"stride", "bytes between chain elements (mode 27: code loop iterations before each copy; 1000 + n: n once per round after the wait; mode 28: after each store's wait; mode 29: the per-token work's parts, from 1 << 16 the routing's)", 0, 1 << 23, 256}},
                                      132, calib_probe_host});
