@@ -46,6 +46,17 @@ def round_ns(warps, engine_ns, one_warp_ns, c2):
     return warps / x
 
 
+def c2_fit(n, e, one, target_ns):
+    """The c2 in [0, 1] whose round_ns(n, e, one, c2) meets target_ns (bisection), or None outside that range."""
+    lo, hi = 0.0, 1.0
+    if not round_ns(n, e, one, lo) <= target_ns <= round_ns(n, e, one, hi):
+        return None
+    for _ in range(50):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if round_ns(n, e, one, mid) < target_ns else (lo, mid)
+    return (lo + hi) / 2
+
+
 def main():
     table = hw_diff.calib_rows(hw_diff.CALIB_TABLES)
     print("| several-warp row | GPU | one-warp row (GPU) | N | FIFO in step | " + " | ".join(f"MVA c2 {c:g}" for c in C2S) + " |")

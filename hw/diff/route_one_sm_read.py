@@ -28,7 +28,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import hw_diff  # noqa: E402
 from route_closed_queue import E_SHIFTED_NS  # noqa: E402
-from route_mva_cv import round_ns  # noqa: E402
+from route_mva_cv import c2_fit, round_ns  # noqa: E402
 
 ROUTES = ("none", "ldg", "shfl", "all")
 WARPS = (1, 2, 3, 4, 8)
@@ -63,16 +63,6 @@ def values(path):
         return (last, last) if last is not None else None
     return last, statistics.median(reps[1:] or reps)
 
-
-def c2_fit(n, e, one, gpu):
-    """The c2 in [0, 1] whose approximate MVA gives `gpu`, or None outside."""
-    lo, hi = 0.0, 1.0
-    if not round_ns(n, e, one, lo) <= gpu <= round_ns(n, e, one, hi):
-        return None
-    for _ in range(40):
-        mid = (lo + hi) / 2
-        lo, hi = (mid, hi) if round_ns(n, e, one, mid) < gpu else (lo, mid)
-    return (lo + hi) / 2
 
 
 def main():

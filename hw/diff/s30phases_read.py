@@ -19,7 +19,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import hw_diff  # noqa: E402
-from route_mva_cv import round_ns  # noqa: E402
+from route_mva_cv import c2_fit, round_ns  # noqa: E402
 
 
 def reps(path):
@@ -31,15 +31,12 @@ def reps(path):
 
 
 def c2_meeting(warps, engine_ns, one_ns, target_ns):
-    lo, hi = 0.0, 1.0
+    """c2_fit clamped to [0, 1]: 0 when even c2 0 is slower than the target, 1 when even c2 1 is faster."""
     if round_ns(warps, engine_ns, one_ns, 0.0) >= target_ns:
         return 0.0
     if round_ns(warps, engine_ns, one_ns, 1.0) <= target_ns:
         return 1.0
-    for _ in range(50):
-        mid = (lo + hi) / 2
-        lo, hi = (mid, hi) if round_ns(warps, engine_ns, one_ns, mid) < target_ns else (lo, mid)
-    return (lo + hi) / 2
+    return c2_fit(warps, engine_ns, one_ns, target_ns)
 
 
 def main():
