@@ -28,6 +28,11 @@ extern uint64_t g_code_divs;
 // Of those, jumps (the GPU's branches: sm.code_jump_ns each, not sm.code_insn_ns).
 extern uint64_t g_code_jumps;
 
+// Code counted from a loop's SASS in place of the host count (begin_store_loop_inner): its time
+// one warp alone, ns, and its instructions.
+extern double g_code_sass_ns;
+extern uint64_t g_code_sass_insns;
+
 // A block of an object compiled without tools/code-weights/as (plain trace-pc: the count of
 // its instructions is unknown) counts as the calibration loop's block: 5 instructions, one of
 // them its jump (kernels/nvlink/calib/code_probe.cu, tests/nvidia/test_code_cost.cpp).
@@ -48,8 +53,16 @@ uint8_t swap_loads_before_use(uint8_t n);
 // sm.store_loop_const_cycles, for a MEMBAR's sm.store_loop_fence_cycles, from its issue); the
 // thread's stores start afresh. `cycles` 0: none (the host count).
 void set_store_loop_code(float cycles, std::initializer_list<int> const_waits, std::initializer_list<int> fence_waits, int stores);
+// A loop nested in a bulk-store loop, between two of its stores, that names its SASS's code
+// (ptx::store_loop_inner_code, tools/sass-store/store_loops.py's `inner` figures): for `iterations`
+// >= 1, from begin to end the host build's count of the running thread's code (the loop, its guard)
+// is dropped and the SASS's entry and iterations counted in its place (dependent code: sm.store_loop_cycle_ns a
+// cycle, one warp alone; its instructions for the SM's issue slots). Charged where the loop runs,
+// with the rest of the thread's code. sm.store_loop_cycle_ns 0: the host count.
+void begin_store_loop_inner(float cycles, int insns, float entry_cycles, int entry_insns, int iterations);
+void end_store_loop_inner();
 // Forgets code counted outside a CUDA thread (host code and static initialisers of a kernel
 // translation unit).
-inline void drop_code_blocks() { g_code_insns = 0, g_code_divs = 0, g_code_jumps = 0; }
+inline void drop_code_blocks() { g_code_insns = 0, g_code_divs = 0, g_code_jumps = 0, g_code_sass_ns = 0, g_code_sass_insns = 0; }
 
 }  // namespace symsim::nv

@@ -5,7 +5,8 @@ plain (BRA.DIV-guarded) form does (tools/sass-store/store_loops.py on the SASS t
 dumped). The model charges a marked sync sm.warpsync_all_ns where the SASS has it, nowhere else.
 And each bulk-store loop that names its code a store (ptx::store_loop_code) names the figure the tool
 reads off its kernel's stored listing, as the committed table (tools/sass-store/store_loop_cycles.txt,
-checked to be tools/sass-store/make_table.sh's output) has it."""
+checked to be tools/sass-store/make_table.sh's output) has it; and each loop nested in a store loop
+that names its code (ptx::store_loop_inner_code) names the `inner` figures the table has for it."""
 import os
 import re
 import subprocess
@@ -44,6 +45,10 @@ def kernel_body(text, name):
 CODE_CASES = [("kernels/nvlink/calib/fresh_rows_probe.cu", "16fresh_rows_probe", "any"),
               ("kernels/nvlink/calib/store_chain_probe.cu", "store_chain_probeILi{}E", "each"),
               ("kernels/nvlink/calib/calib_probe.cu", "11calib_probe", "any")]
+# The kernels that name a nested loop's code (ptx::store_loop_inner_code), the kernel's function in the table.
+INNER_CASES = [("kernels/nvlink/calib/tma_code_probe.cu", "20tma_store_code_probe")]
+INNER_MARK = re.compile(r"store_loop_inner_code\(([\d.]+)f?, (\d+), ([\d.]+)f?, (\d+), ")
+INNER = re.compile(r"inner=\S+ inner_insns=(\d+) inner_cycles=([\d.]+) entry_insns=(-?\d+) entry_cycles=(-?[\d.]+)")
 MARK = re.compile(r"store_loop_code\(([\d.]+)f?, \{([\d, ]*)\}, \{([\d, ]*)\}(?:, (\d+))?\)")
 
 
@@ -78,6 +83,20 @@ def check_table():
             ok = False
         else:
             print(f"{source}: names {named}, each as its SASS's loop")
+    inner = {}  # function -> (cycles, insns, entry cycles, entry insns) of its nested loops
+    for line in table.splitlines():
+        if not line.startswith("#"):
+            inner.setdefault(line.split()[1], set()).update(
+                (float(c), int(i), float(ec), int(ei)) for i, c, ei, ec in INNER.findall(line))
+    for source, name in INNER_CASES:
+        named = [(float(c), int(i), float(ec), int(ei)) for c, i, ec, ei in INNER_MARK.findall(open(os.path.join(ROOT, source)).read())]
+        have = {x for fn, xs in inner.items() if name in fn for x in xs}
+        bad = [n for n in named if n not in have]
+        if not named or bad:
+            print(f"{source}: names nested loops {named}; not in its SASS's: {bad} (the table's: {sorted(have)})")
+            ok = False
+        else:
+            print(f"{source}: names nested loops {named}, each as its SASS's")
     return ok
 
 

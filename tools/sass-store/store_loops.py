@@ -20,8 +20,16 @@ prints two facts the host build's count cannot see (docs/hw-accuracy.md, thirty-
             latency of a result the code waits for is not in it). Not printed for a store peeled
             out of its loop (no path back to itself)
 
-Output: one line a store, `FUNCTION store 0xADDR loop 0xSTART-0xEND sync=... ldc_feed=... insns=... cycles=...`.
-The kernels mark what it finds (ptx::syncwarp_all; ptx::store_loop_code names the cycles, from the
+  inner     each loop nested in the store's loop that the issuing lane can run between two of its
+            stores (s31-store): `inner=0xSTART-0xEND`, an iteration's instructions and cycles (the
+            cheapest cycle through its header), and what entering it adds (`entry_insns`,
+            `entry_cycles`: once through the loop, one iteration, less the path that skips it, less
+            that iteration). A pass that runs it n >= 1 times runs the store's `cycles` + entry + n
+            iterations; a wait's spin loop shows here too (its iterations are waiting, not code)
+
+Output: one line a store, `FUNCTION store 0xADDR loop 0xSTART-0xEND sync=... ldc_feed=... insns=... cycles=...`
+(then `stores`, the waits and any `inner` loops).
+The kernels mark what it finds (ptx::syncwarp_all; ptx::store_loop_code and ptx::store_loop_inner_code name the cycles, from the
 table tools/sass-store/make_table.sh writes, store_loop_cycles.txt); tests/source/test_sass_store_loops.py
 checks each mark against the stored listings, as test_sass_loads_before_use.py does for
 ptx::LoadsBeforeUse. `--path` also prints each path.
@@ -202,6 +210,65 @@ def chain(k, loop, spans, succ, insns, weight):
     return [i for b in reversed(path) for i in range(spans[b][0], spans[b][1] + 1)]
 
 
+def shortest(src, dst, ok, spans, succ, insns, weight):
+    """The cheapest block path from block src to block dst != src over the edges ok(b, n) allows (a
+    BRA.U.ANY retry never): its blocks, src first, dst left out; None when dst is not reached."""
+    import heapq
+
+    def cost(b):
+        return sum(weight(i) for i in range(spans[b][0], spans[b][1] + 1))
+
+    def retry(b, n):
+        a, op, ops = insns[spans[b][1]]
+        t = TARGET.search(" ".join(ops)) if ".U.ANY" in op else None
+        return t is not None and insns[spans[n][0]][0] == int(t.group(1), 16)
+
+    best, prev, heap = {src: 0}, {}, [(0, src)]
+    while heap:
+        c, b = heapq.heappop(heap)
+        if c > best[b]:
+            continue
+        if b == dst:
+            path = []
+            while b != src:
+                b = prev[b]
+                path.append(b)
+            return list(reversed(path))
+        for n in succ[b]:
+            if ok(b, n) and not retry(b, n) and c + cost(b) < best.get(n, float("inf")):
+                best[n], prev[n] = c + cost(b), b
+                heapq.heappush(heap, (best[n], n))
+    return None
+
+
+def inner_loops(k, loop, loops, spans, succ, insns, weight, path0):
+    """Each loop nested in the store's loop (block k's) that the issuing lane can run between two of
+    its stores: (first and last address, an iteration's instructions and cycles (the cheapest cycle
+    through its header), the entry's (what a pass through the loop, one iteration, adds to the path
+    that skips it, less that iteration)). A row that runs the loop n >= 1 times between two stores
+    runs `cycles` + entry + n x the iteration's; n = 0 the store's path alone."""
+    out = []
+    at = lambda blocks: [i for b in blocks for i in range(spans[b][0], spans[b][1] + 1)]
+    for body in loops:
+        if not body < loop or k in body:
+            continue
+        # its header: the block entered from outside it (a natural loop has one)
+        h = next((b for b in body if any(b in succ[p] for p in range(len(spans)) if p not in body)), None)
+        if h is None:
+            continue
+        one = chain(h, body, spans, succ, insns, weight)
+        # once through the loop: no edge back to its header from inside it
+        ok = lambda b, n: n in loop and not (n == h and b in body)
+        there, back = shortest(k, h, ok, spans, succ, insns, weight), shortest(h, k, ok, spans, succ, insns, weight)
+        if not one or there is None or back is None:
+            continue
+        through = at(there + back)
+        cyc = lambda idx: sum(weight(i) for i in idx)
+        out.append((insns[at([h])[0]][0], insns[max(at(body))][0], len(one), cyc(one),
+                    len(through) - len(path0) - len(one), cyc(through) - cyc(path0) - cyc(one)))
+    return out
+
+
 # Variable-latency results the path's code waits for (a scoreboard, not a stall count): a constant
 # or special register's (LDC, S2UR, S2R) and a memory barrier's (MEMBAR, waited by the fence after it).
 CONSTANT = ("LDC", "S2UR", "S2R")
@@ -275,7 +342,8 @@ def store_loops(func, insns, stalls=None):
         rows.append((func, insns[store][0], a0, a1, sync, "yes" if ldc else "no",
                      len(path) / n_stores if path else None,
                      sum(stall(i) for i in path) / n_stores if stalls and path else None, path,
-                     n_stores, waits(func, path, insns, stalls) if stalls and path else None))
+                     n_stores, waits(func, path, insns, stalls) if stalls and path else None,
+                     inner_loops(k, loop, loops, spans, succ, insns, stall, path) if stalls and path else []))
     return rows
 
 
@@ -287,10 +355,12 @@ def main(argv):
     with opener(argv[1], "rt", errors="replace") as f:
         funcs, stalls = functions(f)
     for func, insns in funcs.items():
-        for name, store, start, end, sync, ldc, n, cycles, path, n_stores, w in store_loops(func, insns, stalls):
+        for name, store, start, end, sync, ldc, n, cycles, path, n_stores, w, inner in store_loops(func, insns, stalls):
             code = "" if n is None else f" insns={n:g} cycles={cycles:g}" if cycles is not None else f" insns={n:g}"
             if w is not None:
                 code += f" stores={n_stores}" + "".join(f" {k}_waits=" + (",".join(map(str, v)) or "-") for k, v in w.items())
+            for a0, a1, i_n, i_c, e_n, e_c in inner:
+                code += f" inner={a0:#06x}-{a1:#06x} inner_insns={i_n} inner_cycles={i_c} entry_insns={e_n} entry_cycles={e_c}"
             print(f"{name} store {store:#06x} loop {start:#06x}-{end:#06x} sync={sync} ldc_feed={ldc}{code}")
             if "--path" in argv:
                 print("   ", " ".join(f"{insns[i][0]:04x}:{insns[i][1]}" for i in path))

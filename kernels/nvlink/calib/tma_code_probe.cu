@@ -62,7 +62,14 @@ __global__ void tma_store_code_probe(CalibProbeArgs a) {
       ptx::tma_store_1d(a.buf + off, buf, a.bytes);
       ptx::tma_store_commit();
       ptx::tma_store_wait<0>();
-      off += a.bytes + (index_code(n, a.bytes, static_cast<uint64_t>(r)) == 1 ? 16 : 0);
+      // The index loop after the wait as its SASS runs it (tools/sass-store/store_loops.py's `inner`
+      // figures of this loop: 0x230-0x2e0, 12 instructions and 32 stall cycles an iteration, its
+      // entry 3 and 7), not the host build's count of it (rows tma_store_code.*: 17.7 ns an
+      // iteration on the GPU, 21.3 by the host count; docs/hw-accuracy.md, thirty-seventh pass (s31-store)).
+      ptx::store_loop_inner_code(32, 12, 7, 3, n);
+      const uint64_t code = index_code(n, a.bytes, static_cast<uint64_t>(r));
+      ptx::store_loop_inner_code_end();
+      off += a.bytes + (code == 1 ? 16 : 0);
       if (off + a.bytes > a.window_bytes) off = 0;
     }
   }

@@ -215,6 +215,26 @@ __device__ __forceinline__ void store_loop_code_end() noexcept {
 #endif
 }
 
+// A loop nested in a bulk-store loop between two of its stores, as tools/sass-store/store_loops.py
+// reads it off the listing (its `inner` figures in tools/sass-store/store_loop_cycles.txt; the
+// test checks each kernel's figures): `cycles` / `insns` an iteration's static issue and stall
+// cycles and instructions, `entry_cycles` / `entry_insns` what entering it adds (run only when
+// `iterations` >= 1), `iterations` this pass's count. Declared before the loop, with
+// store_loop_inner_code_end() after it: the model counts the loop's code so, where it runs, not
+// the host build's count of it (docs/hw-accuracy.md, thirty-seventh pass (s31-store)). Nothing on
+// the GPU.
+__device__ __forceinline__ void store_loop_inner_code(float cycles, int insns, float entry_cycles, int entry_insns,
+                                                      int iterations) noexcept {
+#if !defined(__CUDACC__)
+  ::symsim::nv::begin_store_loop_inner(cycles, insns, entry_cycles, entry_insns, iterations);
+#endif
+}
+__device__ __forceinline__ void store_loop_inner_code_end() noexcept {
+#if !defined(__CUDACC__)
+  ::symsim::nv::end_store_loop_inner();
+#endif
+}
+
 // ---- stores -------------------------------------------------------------------------------
 __device__ __forceinline__ void st_relaxed_sys(int* p, int v SYMSIM_SITE_PARAM) {
 #if defined(__CUDACC__)
