@@ -1,6 +1,6 @@
 #!/bin/bash
 # Writes session 30's (s30-reduce) device question from the calibration sets (repository root):
-#   bash hw/diff/results/prepared-s30-reduce/make_rows.sh
+#   bash hw/diff/results/h100-2026-12-06-s31-D1/s30-reduce/make_rows.sh
 # Pass A (hw/diff/s30reduce_rows.json): the ten multi-warp rows of combine's reduce (mode 13), each as stored
 # (window in cudaMalloc memory, kept to the run's end) and with kernel.args.heap=1 (the window in the symmetric heap,
 # the same bytes); three also with heap=2 (freed when the probe returns); two one-warp reduce rows as controls.

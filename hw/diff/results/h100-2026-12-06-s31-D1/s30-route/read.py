@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Reads s30-route's device call (hw/diff/s30route_rows.json) beside a simulator's run of the same rows.
 
-  python3 hw/diff/results/prepared-s30-route/read.py HW_DIR SIM_DIR [SIM_DIR ...]
+  python3 hw/diff/results/h100-2026-12-06-s31-D1/s30-route/read.py HW_DIR SIM_DIR [SIM_DIR ...]
 
 HW_DIR: the call's hw_s30route folder (every repetition kept); SIM_DIR: `hw_diff.py sim --set
 hw/diff/s30route_rows.json --kind micro --out SIM_DIR` of one binary / preset each. Per row: the GPU's last
@@ -13,7 +13,7 @@ import statistics
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", ".."))
+sys.path.insert(0, os.path.join(HERE, "..", "..", ".."))
 import hw_diff  # noqa: E402
 
 
@@ -29,7 +29,7 @@ def repetitions(result):
 
 def main():
     hw, sims = sys.argv[1], sys.argv[2:]
-    rows = hw_diff.load_set(os.path.join(HERE, "..", "..", "s30route_rows.json"))
+    rows = hw_diff.load_set(os.path.join(HERE, "..", "..", "..", "s30route_rows.json"))
     print("| row | GPU last | median | first | " + " | ".join(os.path.basename(s.rstrip("/")) for s in sims) + " | repetitions |")
     print("| --- | ---: | ---: | ---: | " + " | ".join("---:" for _ in sims) + " | --- |")
     for e in rows:

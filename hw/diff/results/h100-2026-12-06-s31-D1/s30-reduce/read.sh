@@ -1,6 +1,6 @@
 #!/bin/bash
 # Reads this call's answer (repository root of branch s30-reduce, after `cmake --build build`):
-#   bash hw/diff/results/prepared-s30-reduce/read.sh ANSWER_DIR "CARD call Dn (session 30)" TABLE_DIR
+#   bash hw/diff/results/h100-2026-12-06-s31-D1/s30-reduce/read.sh ANSWER_DIR "CARD call Dn (session 30)" TABLE_DIR
 # ANSWER_DIR: hw_s30reduce.tgz unpacked (folders hw_s30reduce, hw_s30reduce2). TABLE_DIR: where pass A's heap readings
 # go as a calibration table (heap_rows.md, hw_diff.py's format, under the stored rows' ids), e.g.
 # hw/calib/results/h200-2026-12-06-s30-Dn; that file then goes into hw_diff.CALIB_TABLES ahead of the stored tables.
