@@ -298,3 +298,36 @@ TEST(VisibilityQueue, ARoundOfManyLanesDueAtOnceLandsInOrder) {
       EXPECT_EQ(run_queue(writes, kWords, kLanes, step), expect) << "trial " << trial << " step " << step;
   }
 }
+
+// Early writes pending at once, few (walked in their FIFO) or many (filed by chunk): a stream
+// scheduled before them and one scheduled after both read, for each unit, the bytes as they are
+// at the unit's time: those of the last write due by then, whichever way the writes are found.
+namespace {
+std::vector<uint8_t> expected_at(size_t writes, Ps unit_ps) {
+  std::vector<uint8_t> bytes(2048, 0x11);
+  for (size_t k = 0; k < writes; ++k)
+    if (1000 + 100 * k <= unit_ps) std::fill_n(bytes.begin() + 64 * k, 128, static_cast<uint8_t>(k + 1));
+  return bytes;
+}
+}  // namespace
+
+TEST(VisibilityQueue, StreamsReadWhatEachOfManyEarlyWritesReplaced) {
+  for (const size_t writes : {size_t{3}, size_t{12}}) {
+    VisibilityQueue q;
+    std::vector<uint8_t> src(2048, 0x11), before_dst(2048, 0), after_dst(2048, 0);
+    q.schedule_stream(900, 50, 64, before_dst.data(), src.data(), 2048);  // unit u lands (reads) at 900 + 50 u
+    for (size_t k = 0; k < writes; ++k) {  // write k: bytes [64 k, 64 k + 128) at 1000 + 100 k, made now
+      const std::vector<uint8_t> fresh(128, static_cast<uint8_t>(k + 1));
+      q.write_now(src.data() + 64 * k, fresh.data(), 128, 1000 + 100 * k);
+    }
+    q.schedule_stream(900, 50, 64, after_dst.data(), src.data(), 2048);
+    q.settle(100000);
+    for (size_t u = 0; u < 32; ++u) {
+      const std::vector<uint8_t> at = expected_at(writes, 900 + 50 * u);
+      for (size_t b = 64 * u; b < 64 * (u + 1); ++b) {
+        EXPECT_EQ(before_dst[b], at[b]) << writes << " writes, byte " << b;
+        EXPECT_EQ(after_dst[b], at[b]) << writes << " writes, byte " << b;
+      }
+    }
+  }
+}
