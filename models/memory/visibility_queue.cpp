@@ -25,8 +25,8 @@ inline VisibilityQueue::Handle VisibilityQueue::allocate() {
   return static_cast<Handle>(m_entries.size() - 1);
 }
 
-// Inline: called from finish only.
-inline void VisibilityQueue::release(Handle h) {
+// Inline: called from finish and settle_burst only.
+[[gnu::always_inline]] inline void VisibilityQueue::release(Handle h) {
   Entry& e = m_entries[h];
   if (e.watch) {
     if (e.watched || !e.dst) {
@@ -128,22 +128,29 @@ VisibilityQueue::Handle VisibilityQueue::enqueue(Ps first_visible_ps, Ps unit_in
   return h;
 }
 
-inline void VisibilityQueue::rekey_lane(Lane lane) {
+inline VisibilityQueue::Handle VisibilityQueue::pop_lane(Lane lane) {
   LaneState& l = m_lanes[lane];
   l.writes.pop_front();
   while (!l.writes.empty()) {
     const auto [h, gen] = l.writes.front();
     const Entry& e = m_entries[h];
-    if (e.live && e.generation == gen) {
-      m_heap.raise(lane_id(lane), e.next_ps, e.seq, h);
-      return;
-    }
+    if (e.live && e.generation == gen) return h;
     l.writes.pop_front();  // forced by its writer already
   }
-  m_heap.erase(lane_id(lane));
+  return kNoHandle;
 }
 
-inline void VisibilityQueue::finish(Handle h) {
+inline void VisibilityQueue::rekey_lane(Lane lane) {
+  const Handle h = pop_lane(lane);
+  if (h == kNoHandle) {
+    m_heap.erase(lane_id(lane));
+  } else {
+    m_heap.raise(lane_id(lane), m_entries[h].next_ps, m_entries[h].seq, h);
+  }
+}
+
+// Inline (always: GCC would keep it out of line for its three callers, the landing's own path).
+[[gnu::always_inline]] inline void VisibilityQueue::finish(Handle h) {
   Entry& e = m_entries[h];
   if (!e.has_done) {  // most writes: nothing to call
     release(h);
@@ -182,7 +189,7 @@ inline bool VisibilityQueue::apply_before(Entry& e, Ps now_ps, const VisibilityH
   return apply_until(e, until);
 }
 
-inline void VisibilityQueue::settle_lane(Lane lane, Handle h, Ps now_ps) {
+[[gnu::always_inline]] inline void VisibilityQueue::settle_lane(Lane lane, Handle h, Ps now_ps) {
   Entry& e = m_entries[h];
   // The top key's next unit always applies (it is the least key and due): only a write with more
   // than one unit left needs the next key, to know where to stop.
@@ -195,7 +202,7 @@ inline void VisibilityQueue::settle_lane(Lane lane, Handle h, Ps now_ps) {
   finish(h);
 }
 
-inline void VisibilityQueue::settle_write(Handle h, Ps now_ps) {
+[[gnu::always_inline]] inline void VisibilityQueue::settle_write(Handle h, Ps now_ps) {
   Entry& e = m_entries[h];
   const VisibilityHeap::Key* next = e.len - e.applied > e.unit_bytes ? m_heap.second() : nullptr;  // as above
   if (!apply_before(e, now_ps, next)) {
@@ -296,9 +303,49 @@ Ps VisibilityQueue::earliest_write_ps(const uint8_t* begin, const uint8_t* end) 
   return best;
 }
 
+void VisibilityQueue::settle_burst(Ps now_ps) {
+  // Worth it only when the due keys are a good part of the heap: taking them out rebuilds the rest.
+  constexpr size_t kMinBurst = 8;
+  const size_t due = m_heap.count_due(now_ps);
+  if (due < kMinBurst || 4 * due < m_heap.size()) return;
+  m_heap.take_due(now_ps, m_burst);
+  m_burst_later.clear();
+  size_t i = 0;
+  for (; i < m_burst.size(); ++i) {
+    const VisibilityHeap::Key k = m_burst[i];
+    Entry& e = m_entries[k.write];
+    if (!lands_alone(e)) break;
+    apply_until(e, now_ps);  // its one unit is due: the write is visible
+    if (k.id % 2 == 0) {
+      const Handle next = pop_lane(k.id / 2);
+      if (next != kNoHandle) {
+        const Entry& n = m_entries[next];
+        const VisibilityHeap::Key nk{n.next_ps, n.seq, k.id, next};
+        if (nk.t > now_ps) {
+          m_burst_later.push_back(nk);
+        } else {  // due in this burst too (rare): in its place among the keys still to land
+          m_burst.insert(std::upper_bound(m_burst.begin() + static_cast<std::ptrdiff_t>(i) + 1, m_burst.end(), nk,
+                                          [](const VisibilityHeap::Key& a, const VisibilityHeap::Key& b) {
+                                            return VisibilityHeap::before(a, b);
+                                          }),
+                         nk);
+        }
+      }
+    }
+    release(k.write);  // finish with no callback (lands_alone)
+  }
+  m_burst_later.insert(m_burst_later.end(), m_burst.begin() + static_cast<std::ptrdiff_t>(i), m_burst.end());
+  m_heap.put_back(m_burst_later.data(), m_burst_later.data() + m_burst_later.size());
+}
+
 void VisibilityQueue::settle_due(Ps now_ps) {
+  // A burst is looked for once, on entry (a round comes due between two settles), so that the
+  // one-by-one loop below is what it was: MoE lands most units there, a few at a time.
+  m_heap.file_due(now_ps);  // a held key
+  if (m_heap.size() <= VisibilityHeap::kMaxBurstHeap && m_heap.top_children_due(now_ps) &&
+      lands_alone(m_entries[m_heap.top().write]))
+    settle_burst(now_ps);
   for (;;) {
-    m_heap.file_due(now_ps);  // a held key, or one an action just scheduled
     if (m_heap.empty() || m_heap.top().t > now_ps) return;
     const uint32_t id = m_heap.top().id;
     if (id % 2 == 0) {
@@ -306,6 +353,7 @@ void VisibilityQueue::settle_due(Ps now_ps) {
     } else {
       settle_write(id / 2, now_ps);
     }
+    m_heap.file_due(now_ps);  // one an action just scheduled
   }
 }
 

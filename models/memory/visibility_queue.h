@@ -177,6 +177,16 @@ class VisibilityQueue {
   // key; nullptr: none); true when the whole write is visible.
   bool apply_before(Entry& e, Ps now_ps, const VisibilityHeap::Key* next);
   void settle_due(Ps now_ps);  // settle() once a key is due
+  // Lands a burst of due keys together (VisibilityHeap::take_due), when they are a good part of
+  // the heap, up to a write it leaves to the one-by-one path (then the top).
+  void settle_burst(Ps now_ps);
+  // A write the burst path lands as the one-by-one path would with no next key: one unit left,
+  // nothing to call when done (a callback may schedule or force writes, which need the heap).
+  static bool lands_alone(const Entry& e) { return !e.has_done && e.len - e.applied <= e.unit_bytes; }
+  // The lane's oldest write has gone: drops the writes forced meanwhile; the next live one, or
+  // kNoHandle when none is left.
+  Handle pop_lane(Lane lane);
+  static constexpr Handle kNoHandle = UINT32_MAX;
   // The top key's owner applies what is due before the next key, and its key moves on. `h`: the
   // lane's oldest write, from its key (the lane's own state is looked at only when it is done).
   void settle_lane(Lane lane, Handle h, Ps now_ps);
@@ -191,6 +201,8 @@ class VisibilityQueue {
   std::vector<Handle> m_free;
   std::vector<LaneState> m_lanes;
   VisibilityHeap m_heap;
+  std::vector<VisibilityHeap::Key> m_burst;        // the burst's keys, least first
+  std::vector<VisibilityHeap::Key> m_burst_later;  // next keys due after the burst's time
   uint64_t m_writes = 0;  // writes scheduled so far: the next write's number
   size_t m_live = 0;
   Ps m_horizon_ps = 0;

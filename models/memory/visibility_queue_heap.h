@@ -52,6 +52,62 @@ class VisibilityHeap {
   }
   // The least key after the top (one of its children); nullptr if the top is alone.
   const Key* second() const { return m_keys.size() < 2 ? nullptr : &m_keys[least_child(0)]; }
+  size_t size() const { return m_keys.size(); }
+
+  // A burst: many filed keys due at once (a settle that lands a round of every QP's data and
+  // CQE). Popping them one by one sifts each owner's next key from the root to a leaf; taking
+  // them out together, sorted, and filing the next keys back in one heapify does the same
+  // ordering work with fewer compares and moves. The order of the keys is unchanged: it is a
+  // property of the keys alone.
+  //
+  // No burst is looked for in a heap larger than this: rebuilding the rest would cost more than
+  // sifting the few keys due.
+  static constexpr size_t kMaxBurstHeap = 256;
+  // True when the top and all its children are due at `t`: a cheap sign of a burst, before
+  // count_due's pass (a settle with a few keys due among many does not pay for that pass).
+  bool top_children_due(Ps t) const {
+    if (m_keys.size() < 1 + kArity) return false;
+    for (size_t c = 1; c <= kArity; ++c)
+      if (m_keys[c].t > t) return false;
+    return true;
+  }
+  // How many filed keys are due at or before `t` (a pass over them all: a small heap only).
+  size_t count_due(Ps t) const {
+    size_t n = 0;
+    for (const Key& k : m_keys) n += k.t <= t;
+    return n;
+  }
+  // Takes the filed keys due at or before `t` out, least first, into `out`; their owners are
+  // absent until put back. The rest stay a heap.
+  void take_due(Ps t, std::vector<Key>& out) {
+    out.clear();
+    size_t n = 0;
+    for (size_t i = 0; i < m_keys.size(); ++i) {
+      if (m_keys[i].t <= t) {
+        out.push_back(m_keys[i]);
+        m_pos[m_keys[i].id] = kAbsent;
+      } else {
+        m_keys[n++] = m_keys[i];
+      }
+    }
+    m_keys.resize(n);
+    heapify();
+    std::sort(out.begin(), out.end(), [](const Key& a, const Key& b) { return before(a, b); });
+  }
+  // Files keys taken out (or their owners' next keys) again.
+  void put_back(const Key* first, const Key* last) {
+    const size_t count = static_cast<size_t>(last - first);
+    if (count == 0) return;
+    if (4 * count < m_keys.size()) {  // few: a sift up each
+      for (; first != last; ++first) {
+        m_keys.push_back(*first);
+        sift_up(m_keys.size() - 1, *first);
+      }
+      return;
+    }
+    m_keys.insert(m_keys.end(), first, last);
+    heapify();
+  }
 
   void push(const Key& k) {
     if (k.id >= m_pos.size()) m_pos.resize(k.id + 1, kAbsent);
@@ -97,6 +153,15 @@ class VisibilityHeap {
     m_pos[k.id] = static_cast<uint32_t>(i);
   }
   static size_t parent(size_t i) { return (i - 1) / kArity; }
+  // Floyd's bottom-up build: each node with children sifted down, last first.
+  void heapify() {
+    for (size_t i = 0; i < m_keys.size(); ++i) m_pos[m_keys[i].id] = static_cast<uint32_t>(i);
+    if (m_keys.size() < 2) return;
+    for (size_t i = parent(m_keys.size() - 1) + 1; i-- > 0;) {
+      const Key k = m_keys[i];  // a copy: the sift overwrites the slot
+      sift_down(i, k);
+    }
+  }
   // The least of node i's children (it has at least one); a node with all four: two pairs, then
   // their winners.
   size_t least_child(size_t i) const {

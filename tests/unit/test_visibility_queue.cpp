@@ -224,3 +224,110 @@ TEST(VisibilityQueue, AReadDueBeforeAnEarlyWriteTakesTheOldBytes) {
   EXPECT_EQ(late_dst[300], 0x22);
   EXPECT_EQ(late_dst[900], 0x11);
 }
+
+// Many lanes due at once (a settle that lands a round of every QP's writes takes the due keys
+// out together, VisibilityHeap::take): writes still land in (time, write number) order. Writes
+// of random times, ties included, go to a few shared words and DMA-read them into their own
+// slots, so any change of order shows; the result is compared with the writes applied one by
+// one in that order, for one settle at the end and for settles in many steps.
+namespace {
+struct RandomWrite {
+  Ps t;
+  bool dma;       // reads shared word `word` into its slot when it lands; else stores `value` there
+  size_t word;
+  uint64_t value;
+  uint32_t lane;  // UINT32_MAX: on its own
+};
+
+std::vector<uint64_t> apply_in_order(const std::vector<RandomWrite>& writes, size_t words) {
+  std::vector<size_t> order(writes.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return writes[a].t < writes[b].t; });
+  std::vector<uint64_t> mem(words + writes.size(), 0);
+  for (const size_t i : order) {
+    const RandomWrite& w = writes[i];
+    if (w.dma) {
+      mem[words + i] = mem[w.word];
+    } else {
+      mem[w.word] = w.value;
+    }
+  }
+  return mem;
+}
+
+std::vector<uint64_t> run_queue(const std::vector<RandomWrite>& writes, size_t words, size_t lanes, Ps step) {
+  VisibilityQueue q;
+  std::vector<VisibilityQueue::Lane> lane_of;
+  for (size_t l = 0; l < lanes; ++l) lane_of.push_back(q.make_lane());
+  std::vector<uint64_t> mem(words + writes.size(), 0);
+  auto* bytes = reinterpret_cast<uint8_t*>(mem.data());
+  for (size_t i = 0; i < writes.size(); ++i) {
+    const RandomWrite& w = writes[i];
+    const VisibilityQueue::Lane lane = w.lane == UINT32_MAX ? VisibilityQueue::kNoLane : lane_of[w.lane];
+    if (w.dma) {
+      q.schedule_dma(w.t, 0, 8, bytes + 8 * (words + i), bytes + 8 * w.word, 8, lane);
+    } else {
+      q.schedule_value(w.t, bytes + 8 * w.word, w.value, 8, lane);
+    }
+  }
+  for (Ps t = 0; !q.empty(); t += step) q.settle(t);
+  return mem;
+}
+}  // namespace
+
+TEST(VisibilityQueue, ARoundOfManyLanesDueAtOnceLandsInOrder) {
+  uint64_t rng = 12345;
+  auto next = [&rng](uint64_t n) {
+    rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+    return (rng >> 33) % n;
+  };
+  constexpr size_t kWords = 3, kLanes = 40;
+  for (int trial = 0; trial < 20; ++trial) {
+    std::vector<RandomWrite> writes;
+    std::vector<Ps> lane_t(kLanes, 0);
+    for (int round = 0; round < 6; ++round) {
+      for (uint32_t l = 0; l < kLanes; ++l) {
+        lane_t[l] += next(12);  // a lane's times do not go backwards; ties across lanes are common
+        writes.push_back({lane_t[l], next(3) == 0, next(kWords), writes.size() + 1, l});
+      }
+      for (int k = 0; k < 4; ++k)  // some on their own, any time
+        writes.push_back({next(40 * (round + 1)), next(2) == 0, next(kWords), writes.size() + 1, UINT32_MAX});
+    }
+    const std::vector<uint64_t> expect = apply_in_order(writes, kWords);
+    for (const Ps step : {Ps{1000000}, Ps{7}, Ps{1}})
+      EXPECT_EQ(run_queue(writes, kWords, kLanes, step), expect) << "trial " << trial << " step " << step;
+  }
+}
+
+// Early writes pending at once, few (walked in their FIFO) or many (filed by chunk): a stream
+// scheduled before them and one scheduled after both read, for each unit, the bytes as they are
+// at the unit's time: those of the last write due by then, whichever way the writes are found.
+namespace {
+std::vector<uint8_t> expected_at(size_t writes, Ps unit_ps) {
+  std::vector<uint8_t> bytes(2048, 0x11);
+  for (size_t k = 0; k < writes; ++k)
+    if (1000 + 100 * k <= unit_ps) std::fill_n(bytes.begin() + 64 * k, 128, static_cast<uint8_t>(k + 1));
+  return bytes;
+}
+}  // namespace
+
+TEST(VisibilityQueue, StreamsReadWhatEachOfManyEarlyWritesReplaced) {
+  for (const size_t writes : {size_t{3}, size_t{12}}) {
+    VisibilityQueue q;
+    std::vector<uint8_t> src(2048, 0x11), before_dst(2048, 0), after_dst(2048, 0);
+    q.schedule_stream(900, 50, 64, before_dst.data(), src.data(), 2048);  // unit u lands (reads) at 900 + 50 u
+    for (size_t k = 0; k < writes; ++k) {  // write k: bytes [64 k, 64 k + 128) at 1000 + 100 k, made now
+      const std::vector<uint8_t> fresh(128, static_cast<uint8_t>(k + 1));
+      q.write_now(src.data() + 64 * k, fresh.data(), 128, 1000 + 100 * k);
+    }
+    q.schedule_stream(900, 50, 64, after_dst.data(), src.data(), 2048);
+    q.settle(100000);
+    for (size_t u = 0; u < 32; ++u) {
+      const std::vector<uint8_t> at = expected_at(writes, 900 + 50 * u);
+      for (size_t b = 64 * u; b < 64 * (u + 1); ++b) {
+        EXPECT_EQ(before_dst[b], at[b]) << writes << " writes, byte " << b;
+        EXPECT_EQ(after_dst[b], at[b]) << writes << " writes, byte " << b;
+      }
+    }
+  }
+}
