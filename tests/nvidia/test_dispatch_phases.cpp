@@ -24,12 +24,14 @@ double dispatch_ns(int phase, const std::string& segments) {
 // model's kernel to the end of phase 2 is 16,230 ns either way (one simulation a test: p3 alone
 // here); its receive loop with its own time away 7,970 ns (p3 24,200), with the send loop's sums
 // kept 5,750 (p3 21,980). The H200's p3: 22,270 last repetition (its send loop is 0.9 x the model's).
+// With l2.memset_allocates 1 (thirty-seventh pass (s31-pull)) the kernel to the end of phase 2 is 15,040 ns
+// (the counters and routing in L2 after their memset), its receive loop 7,980 (p3 23,020), with the sums kept 5,780.
 TEST(DispatchPhases, ReceiveQueuesWithItsOwnTimeAway) {
   const double p3_ns = dispatch_ns(3, "1");
-  EXPECT_GT(p3_ns, 16230 + 7500);
-  EXPECT_LT(p3_ns, 16230 + 8500);
+  EXPECT_GT(p3_ns, 15040 + 7500);
+  EXPECT_LT(p3_ns, 15040 + 8500);
 }
 
 TEST(DispatchPhases, ReceiveIsShortWithTheSendLoopsSums) {
-  EXPECT_LT(dispatch_ns(3, "0"), 16230 + 6500);
+  EXPECT_LT(dispatch_ns(3, "0"), 15040 + 6500);
 }

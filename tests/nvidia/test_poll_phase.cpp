@@ -56,12 +56,14 @@ TEST(PollPhase, TheMeanWaitDoesNotHangOnTheSpread) {
 // Sm 0's read of the send counter after the grid sync (its slot atomic changed the word two
 // atomics before) no longer pays mem.acquire_load_ns: 4,790 ns, 5,084 with the last two words.
 // Since the thirty-third pass (s27-flag) the signal round's red.release.sys pays mem.fence_sys_ns and
-// its poll nothing: 5,084 and 5,182 (the GPU 4,088; median reading 4,391; H100 4,357-4,549).
+// its poll nothing: 5,084 and 5,182 (the GPU 4,088; median reading 4,391; H100 4,357-4,549). With
+// l2.memset_allocates 1 (the counters in L2 after their memset; thirty-seventh pass (s31-pull)) 4,395 and 4,786:
+// the line between them 4,590.
 TEST(PollPhase, DispatchsCountReadAfterTheGridSyncDoesNotPay) {  // shim.dispatch_phases.fresh.8tok.h7168.p2_ns
-  EXPECT_LT(dispatch_p2_ns(), 5130);  // one simulation a test: the two figures apart
+  EXPECT_LT(dispatch_p2_ns(), 4590);  // one simulation a test: the two figures apart
 }
 
 // With the last two atomics' words at GPU scope too (before the thirty-second pass) the read pays.
 TEST(PollPhase, DispatchsCountReadPaysWithTheLastTwoWords) {
-  EXPECT_GT(dispatch_p2_ns("platform.mem.acquire_gpu_last_rmw=0"), 5130);
+  EXPECT_GT(dispatch_p2_ns("platform.mem.acquire_gpu_last_rmw=0"), 4590);
 }
