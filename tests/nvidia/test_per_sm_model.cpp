@@ -402,8 +402,7 @@ TEST(PerSmModel, WordsOnAFillingLineHitAtOnce) {
   // before the routing table's memset left it in L2, l2.memset_allocates 1, thirty-seventh pass (s31-read); 938.1
   // on the FIFO engine before tma.engine_mva, s26-mva; 1072 until a word's load stopped paying
   // sm.load_use_ns and a loop's exit was counted once, 1037 / 1035 of it, thirty-fifth pass
-  // (s29-adopt); 1034 with l2.memset_allocates 1, thirty-seventh pass (s31-pull)); with the rule on words
-  // too it read 1.37 of it.
+  // (s29-adopt)); with the rule on words too it read 1.37 of it.
   EXPECT_NEAR(probe({"kernel.args.mode=29", "kernel.args.bytes=7168", "kernel.args.inflight=1", "kernel.args.warps=4",
                      "kernel.args.count=64", "kernel.args.window_kib=16384", "kernel.args.hot=1", "kernel.args.stride=196608",
                      "kernel.blocks=1"}),
