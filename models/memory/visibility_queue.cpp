@@ -29,7 +29,7 @@ inline VisibilityQueue::Handle VisibilityQueue::allocate() {
 inline void VisibilityQueue::release(Handle h) {
   Entry& e = m_entries[h];
   if (e.watch) {
-    if (e.watch_node != ChunkIndex::kNil || !e.dst) {
+    if (e.watched || !e.dst) {
       unwatch_entry(h);
     } else {
       e.watch = false;  // not filed anywhere: nothing to take back
@@ -105,7 +105,7 @@ VisibilityQueue::Handle VisibilityQueue::enqueue(Ps first_visible_ps, Ps unit_in
   e.live = true;
   e.zeros = false;
   e.watch = false;
-  e.watch_node = ChunkIndex::kNil;
+  e.watched = false;
   e.src = nullptr;
   e.held_from = e.held_to = 0;
   e.stream_node = ChunkIndex::kNil;  // has_done is false: released entries clear it
@@ -256,15 +256,16 @@ void VisibilityQueue::index_entry(Handle h) {
   const auto [begin, len] = watched_range(h);
   if (!begin) return;
   const auto [first, last] = chunks_of(begin, len);
+  m_entries[h].watched = true;
   m_entries[h].watch_node = m_by_chunk.insert(h, first, last);
 }
 
 void VisibilityQueue::unwatch_entry(Handle h) {
   Entry& e = m_entries[h];
   e.watch = false;
-  if (e.watch_node != ChunkIndex::kNil) {
+  if (e.watched) {
+    e.watched = false;
     m_by_chunk.erase(e.watch_node);
-    e.watch_node = ChunkIndex::kNil;
   }
   if (!e.dst) m_action_touch.erase(h);
 }

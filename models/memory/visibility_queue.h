@@ -117,14 +117,17 @@ class VisibilityQueue {
     bool live = false;
     bool zeros = false;              // the bytes are all zero (nothing stored)
     bool watch = false;              // reported to m_watch: readers asleep on memory may want it
+    bool watched = false;            // in m_by_chunk, from watch_node
     std::vector<uint8_t> data;       // a DMA's units read early (held_from..held_to), else the bytes
     uint64_t held_from = 0;          // DMA: source bytes [held_from, held_to) are in `data`
     uint64_t held_to = 0;
     uint32_t generation = 0;
     Lane lane = kNoLane;
     uint32_t stream_node = ChunkIndex::kNil;  // a stream: its first node in m_streams
-    uint32_t watch_node = ChunkIndex::kNil;   // filed in m_by_chunk: its first node there
     bool has_done = false;           // m_done[handle] is set (few writes: kept apart)
+    // Where `watched`: its first node in m_by_chunk. Read only then, so that filing a write
+    // stores nothing more than the flag it always cleared.
+    uint32_t watch_node = ChunkIndex::kNil;
   };
   // A FIFO that costs nothing while empty (a platform has three lanes per QP, most of them
   // idle; a std::deque allocates on construction).
