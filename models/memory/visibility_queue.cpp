@@ -241,9 +241,13 @@ VisibilityQueue::Handle VisibilityQueue::schedule_action(Ps t_ps, DoneFn action,
 }
 
 namespace {
-std::pair<uintptr_t, uintptr_t> pages_of(const uint8_t* begin, uint64_t len) {
-  return {reinterpret_cast<uintptr_t>(begin) / MemoryWatch::kPageBytes,
-          (reinterpret_cast<uintptr_t>(begin) + len - 1) / MemoryWatch::kPageBytes};
+// m_by_chunk's unit, as the streams' index.
+constexpr uint64_t kWatchChunkBytes = 64 * 1024;
+
+// The chunks that [begin, begin + len) covers.
+std::pair<uint64_t, uint64_t> chunks_of(const uint8_t* begin, uint64_t len) {
+  return {reinterpret_cast<uintptr_t>(begin) / kWatchChunkBytes,
+          (reinterpret_cast<uintptr_t>(begin) + len - 1) / kWatchChunkBytes};
 }
 }  // namespace
 
@@ -258,9 +262,9 @@ std::pair<const uint8_t*, uint64_t> VisibilityQueue::watched_range(Handle h) con
 void VisibilityQueue::index_entry(Handle h) {
   const auto [begin, len] = watched_range(h);
   if (!begin) return;
+  const auto [first, last] = chunks_of(begin, len);
   m_entries[h].watched = true;
-  const auto [first, last] = pages_of(begin, len);
-  for (uintptr_t p = first; p <= last; ++p) m_by_page.insert(p, h);
+  m_entries[h].watch_node = m_by_chunk.insert(h, first, last);
 }
 
 void VisibilityQueue::unwatch_entry(Handle h) {
@@ -268,9 +272,7 @@ void VisibilityQueue::unwatch_entry(Handle h) {
   e.watch = false;
   if (e.watched) {
     e.watched = false;
-    const auto [begin, len] = watched_range(h);
-    const auto [first, last] = pages_of(begin, len);
-    for (uintptr_t p = first; p <= last; ++p) m_by_page.erase(p, h);
+    m_by_chunk.erase(e.watch_node);
   }
   if (!e.dst) m_action_touch.erase(h);
 }
@@ -282,9 +284,9 @@ Ps VisibilityQueue::earliest_write_ps(const uint8_t* begin, const uint8_t* end) 
       if (m_entries[h].live && m_entries[h].watch) index_entry(h);
   }
   Ps best = MemoryWatch::kNever;
-  const auto [first, last] = pages_of(begin, static_cast<uint64_t>(end - begin));
-  for (uintptr_t p = first; p <= last; ++p) {
-    m_by_page.for_each(p, [&](Handle h) {
+  const auto [first, last] = chunks_of(begin, static_cast<uint64_t>(end - begin));
+  for (uint64_t c = first; c <= last; ++c) {
+    m_by_chunk.for_each(c, [&](Handle h) {
       const Entry& e = m_entries[h];
       const uint8_t* dst = e.dst;
       uint64_t len = e.len;

@@ -21,7 +21,6 @@
 #include "models/memory/spare_buffers.h"
 #include "models/memory/visibility_queue_chunk_index.h"
 #include "models/memory/visibility_queue_heap.h"
-#include "models/core/page_multimap.h"
 
 namespace symsim {
 
@@ -97,7 +96,7 @@ class VisibilityQueue {
   Ps horizon_ps() const { return m_horizon_ps; }
 
   // Readers asleep on memory (MemoryWatch) hear of every write from now on; the queue then
-  // also indexes its pending writes by page to answer earliest_write_ps, from the first time
+  // also indexes its pending writes by 64 KiB chunk to answer earliest_write_ps, from the first time
   // that is asked (a run where no reader ever sleeps never pays for the index).
   void set_watch(MemoryWatch* watch) { m_watch = watch; }
   // When the first pending write touching [begin, end) becomes visible; MemoryWatch::kNever if none.
@@ -118,7 +117,7 @@ class VisibilityQueue {
     bool live = false;
     bool zeros = false;              // the bytes are all zero (nothing stored)
     bool watch = false;              // reported to m_watch: readers asleep on memory may want it
-    bool watched = false;            // in m_by_page
+    bool watched = false;            // in m_by_chunk, from watch_node
     std::vector<uint8_t> data;       // a DMA's units read early (held_from..held_to), else the bytes
     uint64_t held_from = 0;          // DMA: source bytes [held_from, held_to) are in `data`
     uint64_t held_to = 0;
@@ -126,6 +125,9 @@ class VisibilityQueue {
     Lane lane = kNoLane;
     uint32_t stream_node = ChunkIndex::kNil;  // a stream: its first node in m_streams
     bool has_done = false;           // m_done[handle] is set (few writes: kept apart)
+    // Where `watched`: its first node in m_by_chunk. Read only then, so that filing a write
+    // stores nothing more than the flag it always cleared.
+    uint32_t watch_node = ChunkIndex::kNil;
   };
   // A FIFO that costs nothing while empty (a platform has three lanes per QP, most of them
   // idle; a std::deque allocates on construction).
@@ -163,7 +165,7 @@ class VisibilityQueue {
                  Lane lane);
   void watch_entry(Handle h, const uint8_t* begin, uint64_t len);
   void unwatch_entry(Handle h);
-  // Files a watched entry in m_by_page (once earliest_write_ps has been asked).
+  // Files a watched entry in m_by_chunk (once earliest_write_ps has been asked).
   void index_entry(Handle h);
   // The memory a watched entry writes: its destination, or what its action said it touches.
   std::pair<const uint8_t*, uint64_t> watched_range(Handle h) const;
@@ -207,9 +209,12 @@ class VisibilityQueue {
   size_t m_live = 0;
   Ps m_horizon_ps = 0;
   MemoryWatch* m_watch = nullptr;
-  // Pending watched writes by 4 KiB page (a write leaves when it is fully visible); kept only
-  // from the first earliest_write_ps on (m_indexing).
-  PageMultimap<Handle> m_by_page;
+  // Pending watched writes by the 64 KiB chunks they write (a write leaves when it is fully
+  // visible); kept only from the first earliest_write_ps on (m_indexing). Chunks, not 4 KiB
+  // pages: a MoE token's 7-14 KiB write is filed once or twice instead of 3-5 times and leaves
+  // through its node list, while the few lookups (a sleeper's flag) test each write of the
+  // chunk for overlap anyway.
+  ChunkIndex m_by_chunk;
   bool m_indexing = false;
   // Where an action writes (its entry has no destination of its own).
   std::unordered_map<Handle, std::pair<const uint8_t*, uint64_t>> m_action_touch;

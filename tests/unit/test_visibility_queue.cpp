@@ -147,6 +147,29 @@ TEST(VisibilityQueue, KnowsTheFirstPendingUnitThatTouchesARange) {
   EXPECT_EQ(q.earliest_write_ps(dst.data() + 1600, dst.data() + 1608), MemoryWatch::kNever);
 }
 
+// Pending writes are filed by 64 KiB chunk: the writes that share a chunk with the range asked about but none of its
+// bytes do not count, one that spans two chunks is found from either, and one that has landed leaves its chunk's others.
+TEST(VisibilityQueue, KnowsThePendingWritesOfARangeAmongTheOthersOfItsChunk) {
+  MemoryWatch watch;
+  VisibilityQueue q;
+  q.set_watch(&watch);
+  constexpr uint64_t kChunk = 64 * 1024;
+  std::vector<uint8_t> mem(4 * kChunk, 0), src(512, 7);
+  uint8_t* base = mem.data() + (kChunk - reinterpret_cast<uintptr_t>(mem.data()) % kChunk);  // a chunk's first byte
+  q.schedule(100, 0, 0, base, src.data(), 512);                // chunk 0: [0, 512)
+  q.schedule(200, 0, 0, base + 1024, src.data(), 512);         // chunk 0: [1024, 1536)
+  q.schedule(300, 0, 0, base + kChunk - 256, src.data(), 512);  // chunks 0 and 1
+  EXPECT_EQ(q.earliest_write_ps(base + 600, base + 608), MemoryWatch::kNever);  // between the first two
+  EXPECT_EQ(q.earliest_write_ps(base + 1024, base + 1032), 200u);
+  EXPECT_EQ(q.earliest_write_ps(base, base + 2048), 100u);
+  EXPECT_EQ(q.earliest_write_ps(base + kChunk - 8, base + kChunk), 300u);           // from chunk 0
+  EXPECT_EQ(q.earliest_write_ps(base + kChunk + 8, base + kChunk + 16), 300u);      // from chunk 1
+  q.settle(150);  // the first has landed
+  EXPECT_EQ(q.earliest_write_ps(base, base + 2048), 200u);
+  q.settle(300);
+  EXPECT_EQ(q.earliest_write_ps(base, base + 2 * kChunk), MemoryWatch::kNever);
+}
+
 // A put's source rewritten by a write made visible before its time (a core's WaitFlag on a
 // slow MTE3 copy): units the put reads before the write's time keep the old bytes.
 TEST(VisibilityQueue, AForcedWriteNeverReachesStreamUnitsReadBeforeItsTime) {
