@@ -13,6 +13,17 @@ double mva_step(uint32_t k, double q, double away_per_engine) {
   const double r = 1 + q;
   return static_cast<double>(k) * r / (r + away_per_engine);
 }
+// The closed queue's engine use seen by an arrival, U(n - 1) = X(n - 1) E (linear between populations).
+double busy_seen_at(double n, double away_per_engine) {
+  const uint32_t lo = static_cast<uint32_t>(std::floor(n));
+  double q = 0, u = 0, u_next = 0;
+  for (uint32_t k = 1; k <= lo; ++k) {
+    const double r = 1 + q;
+    const double x = static_cast<double>(k) / (r + away_per_engine);
+    if (k < lo) u = x, q = x * r; else u_next = x;
+  }
+  return n <= lo ? u : u + (n - lo) * (u_next - u);
+}
 }  // namespace
 
 double TmaEngineMva::queue_seen(uint32_t n, double away_per_engine) {
@@ -34,6 +45,8 @@ void TmaEngineMva::new_segment() {
   for (Thread& th : m_threads) th = Thread{};
   m_count = 0;
   m_away_ps = m_engine_ps = m_all_engine_ps = m_engine_sq_ps2 = 0;
+  m_visit_ps = m_visit_sq_ps2 = 0;
+  m_passes = 0;
 }
 
 Ps TmaEngineMva::book(SmUnit& fifo, uint32_t tid, Ps ready_ps, Ps engine_ps) {
@@ -45,6 +58,12 @@ Ps TmaEngineMva::book(SmUnit& fifo, uint32_t tid, Ps ready_ps, Ps engine_ps) {
   m_all_engine_ps += e;
   m_engine_sq_ps2 += e * (2 * th.engine_ps + e);  // (S + e)^2 - S^2
   th.engine_ps += e;
+  // A pass: copies of one thread, each issued before its previous one has left the engine.
+  const bool behind_own = !first && ready_ps < th.end_ps;
+  if (!behind_own) th.visit_ps = 0, ++m_passes;
+  m_visit_ps += e;
+  m_visit_sq_ps2 += e * (2 * th.visit_ps + e);
+  th.visit_ps += e;
   if (m_count < 2 || first) {
     const Ps start = fifo.reserve(ready_ps, engine_ps);
     th.end_ps = std::max(th.end_ps, start + engine_ps);
@@ -56,7 +75,15 @@ Ps TmaEngineMva::book(SmUnit& fifo, uint32_t tid, Ps ready_ps, Ps engine_ps) {
   // The population: the threads' participation ratio by engine time, (sum S)^2 / sum S^2 (N warps
   // alike: N; a lane that issued a few copies beside them a small part of one, not one).
   const double n = std::max(1.0, m_all_engine_ps * m_all_engine_ps / m_engine_sq_ps2);
-  const Ps wait = static_cast<Ps>(static_cast<double>(engine_ps) * queue_seen_at(n, d) + 0.5);
+  // The wait is paid once a pass: a copy issued behind its own joins that pass. An arriving pass
+  // waits for the passes the closed queue puts ahead of it, Q(N-1) of the mean pass, one of them
+  // (with the engine's use seen, U(N-1)) the pass in service, which an arrival more likely meets in
+  // a long pass: the length-biased mean, sum v^2 / sum v (thirty-seventh pass (s31-wait)).
+  const double q = queue_seen_at(n, d);
+  const double biased_ps = m_visit_sq_ps2 / m_visit_ps;
+  const double mean_ps = m_visit_ps / m_passes;
+  const double wait_ps = q * mean_ps + busy_seen_at(n, d) * (biased_ps - mean_ps);
+  const Ps wait = behind_own ? 0 : static_cast<Ps>(wait_ps + 0.5);
   const Ps start = std::max(ready_ps, th.end_ps) + wait;
   th.end_ps = start + engine_ps;
   return start;

@@ -11,7 +11,8 @@
 // threads that used the engine as their participation ratio by engine time, linear between
 // whole populations; D / E the ratio of their summed time away from the engine
 // between copies to their summed engine time). So every warp's round comes out at the closed queue's
-// mean whatever the warps' phases; no queue state, no random stream, nothing to fit.
+// mean whatever the warps' phases; no queue state, no random stream, nothing to fit. The wait is
+// paid once a pass, Q(N-1) mean passes with the one in service length-biased (s31-wait, book()).
 // A thread's first copy queues on the FIFO engine (warps do start together); one issuing thread
 // alone keeps the FIFO engine for every copy. State per SM (reset with its ports for each CTA).
 // With tma.engine_mva_segments a CTA-wide barrier starts the state over (new_segment): each
@@ -48,7 +49,14 @@ class TmaEngineMva {
     bool seen = false;
     Ps end_ps = 0;  // when its last copy leaves the engine
     double engine_ps = 0;  // its copies' engine time
+    double visit_ps = 0;   // engine time of its current pass (copies issued behind its own)
   };
+  // Passes (s31-wait): a pass is a thread's copies each issued before its previous one left the
+  // engine; the wait is paid once a pass (a warp's load issued right behind its own store meets the
+  // queue once, one issued after its store has passed meets it again).
+  double m_visit_ps = 0;       // summed engine time of every pass ...
+  double m_visit_sq_ps2 = 0;  // ... and the sum of each pass's squared
+  double m_passes = 0;        // passes counted
   std::vector<Thread> m_threads;
   uint32_t m_count = 0;       // threads that used the engine
   double m_away_ps = 0;       // summed time away from the engine between a thread's copies
