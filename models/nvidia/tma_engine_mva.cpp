@@ -13,16 +13,22 @@ double mva_step(uint32_t k, double q, double away_per_engine) {
   const double r = 1 + q;
   return static_cast<double>(k) * r / (r + away_per_engine);
 }
-// The closed queue's engine use seen by an arrival, U(n - 1) = X(n - 1) E (linear between populations).
-double busy_seen_at(double n, double away_per_engine) {
+// What an arrival sees at population n, linear between whole populations: the queue Q(n - 1) and
+// the engine's use U(n - 1) = X(n - 1) E, from one MVA recursion (X_k = k / (r_k + d)).
+struct Seen {
+  double queue;
+  double busy;
+};
+Seen seen_at(double n, double away_per_engine) {
   const uint32_t lo = static_cast<uint32_t>(std::floor(n));
-  double q = 0, u = 0, u_next = 0;
+  double q_before = 0, x_before = 0, q = 0, x = 0;  // at lo - 1 and at lo
   for (uint32_t k = 1; k <= lo; ++k) {
-    const double r = 1 + q;
-    const double x = static_cast<double>(k) / (r + away_per_engine);
-    if (k < lo) u = x, q = x * r; else u_next = x;
+    q_before = q, x_before = x;
+    x = static_cast<double>(k) / (1 + q + away_per_engine);
+    q = mva_step(k, q, away_per_engine);
   }
-  return n <= lo ? u : u + (n - lo) * (u_next - u);
+  if (n <= lo) return {q_before, x_before};
+  return {q_before + (n - lo) * (q - q_before), x_before + (n - lo) * (x - x_before)};
 }
 }  // namespace
 
@@ -34,11 +40,7 @@ double TmaEngineMva::queue_seen(uint32_t n, double away_per_engine) {
 
 double TmaEngineMva::queue_seen_at(double n, double away_per_engine) {
   // Between two whole populations, linearly: the wait moves smoothly as threads' shares move.
-  // Q(lo + 1 - 1) is one step past Q(lo - 1): one recursion for both ends.
-  const uint32_t lo = static_cast<uint32_t>(std::floor(n));
-  const double q_lo = queue_seen(lo, away_per_engine);
-  if (n <= lo) return q_lo;
-  return q_lo + (n - lo) * (mva_step(lo, q_lo, away_per_engine) - q_lo);
+  return seen_at(n, away_per_engine).queue;
 }
 
 void TmaEngineMva::new_segment() {
@@ -79,10 +81,10 @@ Ps TmaEngineMva::book(SmUnit& fifo, uint32_t tid, Ps ready_ps, Ps engine_ps) {
   // waits for the passes the closed queue puts ahead of it, Q(N-1) of the mean pass, one of them
   // (with the engine's use seen, U(N-1)) the pass in service, which an arrival more likely meets in
   // a long pass: the length-biased mean, sum v^2 / sum v (thirty-seventh pass (s31-wait)).
-  const double q = queue_seen_at(n, d);
+  const Seen seen = seen_at(n, d);
   const double biased_ps = m_visit_sq_ps2 / m_visit_ps;
   const double mean_ps = m_visit_ps / m_passes;
-  const double wait_ps = q * mean_ps + busy_seen_at(n, d) * (biased_ps - mean_ps);
+  const double wait_ps = seen.queue * mean_ps + seen.busy * (biased_ps - mean_ps);
   const Ps wait = behind_own ? 0 : static_cast<Ps>(wait_ps + 0.5);
   const Ps start = std::max(ready_ps, th.end_ps) + wait;
   th.end_ps = start + engine_ps;
