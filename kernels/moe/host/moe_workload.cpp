@@ -122,6 +122,9 @@ void make_token(const WorkloadSpec& w, uint32_t rank, uint32_t launch, uint32_t 
     static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "a draw's bytes are stored low byte first");
     const uint32_t whole = w.hidden / 8;
     uint8_t* out = data;
+    // Four draws an iteration: the loop's own increment, compare and branch once for four
+    // (16 -> 14.5 instructions a draw; the draws are as many and in the same order).
+#pragma GCC unroll 4
     for (uint32_t d = 0; d < whole; ++d, out += 8) {
       const uint64_t bits = r.next();
       std::memcpy(out, &bits, 8);
