@@ -48,6 +48,32 @@ TEST(MoeWorkload, SameSeedSameRoutingOtherRankOrLaunchDiffers) {
   EXPECT_EQ(make_rank_input(w, 1, 0).x, make_rank_input(w, 1, 0).x);
 }
 
+// The INT8 tokens are splitmix64 draws stored low byte first, eight elements a draw, the last
+// draw cut short when hidden is not a multiple of 8. The hashes are of those bytes as the
+// generator's definition gives them (splitmix64, stream_seed, one draw for the scale first),
+// computed outside this code: a faster store of the draws must keep every byte.
+TEST(MoeWorkload, Int8TokensAreTheDrawsLowByteFirst) {
+  const auto fnv1a = [](const std::vector<uint8_t>& b) {
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (const uint8_t x : b) h = (h ^ x) * 0x100000001b3ull;
+    return h;
+  };
+  struct Case {
+    uint32_t hidden, tokens;
+    uint64_t hash;
+  };
+  for (const Case& c : {Case{64, 256, 0xb01999641fc97111ull}, Case{13, 4, 0xd36e5370e23f84b6ull},
+                        Case{7168, 2, 0xbb7f3ce0295edff2ull}}) {
+    WorkloadSpec w = spec(0);
+    w.hidden = c.hidden;
+    w.tokens = c.tokens;
+    const RankInput in = make_rank_input(w, 1, 0);
+    EXPECT_EQ(fnv1a(in.x), c.hash) << "hidden " << c.hidden;
+    EXPECT_EQ(in.scales[0], 0.00390625f);
+    EXPECT_EQ(in.scales[1], 0.0556640625f);
+  }
+}
+
 // routing_of's pairs by expert rank: each rank's pairs of the routing, in pair order, exactly
 // those a scan of every pair finds (the dispatch check's order of slots depends on it).
 TEST(MoeWorkload, RoutingOfListsEachRanksPairsInOrder) {
