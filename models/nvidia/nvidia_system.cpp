@@ -71,9 +71,9 @@ Ps NvidiaSystem::one_way_ps(int from, int owner) const {
   return from == owner ? l2 : l2 + m_nvlink.one_way_ps();
 }
 
-bool NvidiaSystem::l2_access(const void* p, uint64_t bytes) {
+bool NvidiaSystem::l2_access(const void* p, uint64_t bytes, bool write) {
   if (!m_memory.in_hbm(p, bytes)) return false;
-  return m_l2[m_memory.gpu_of(p)].access(reinterpret_cast<uintptr_t>(p), bytes);
+  return m_l2[m_memory.gpu_of(p)].access(reinterpret_cast<uintptr_t>(p), bytes, write);
 }
 
 void NvidiaSystem::l2_displace(const void* p, uint64_t bytes) {

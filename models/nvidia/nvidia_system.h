@@ -62,7 +62,7 @@ class NvidiaSystem : public sc_core::sc_module {
   L2Residency& l2(int gpu) { return m_l2[gpu]; }
   // Brings [p, p + bytes) into its owner's L2 when it is GPU memory (writes of any agent
   // allocate there); true when it was all there already.
-  bool l2_access(const void* p, uint64_t bytes);
+  bool l2_access(const void* p, uint64_t bytes, bool write = false);  // write: its lines are dirty after it
   void l2_displace(const void* p, uint64_t bytes);  // a host memset's writes that do not stay
   BandwidthResource& pcie_up(int gpu) { return m_pcie_up[gpu]; }      // GPU -> NIC
   BandwidthResource& pcie_down(int gpu) { return m_pcie_down[gpu]; }  // NIC -> GPU

@@ -145,6 +145,24 @@ TEST(L2Residency, AMemsetDisplacesOnlyWhatItNeedsRoomFor) {
   EXPECT_FALSE(l2.access(2 * kLine, 1));
 }
 
+// An access says how many dirty lines it pushed out (a load then waits for their write-back,
+// l2.dirty_victim_gbytes_per_s): a memset-sized write fills the L2 with dirty lines, and a read
+// of as many new lines pushes every one of them out; a second read pushes out only clean ones.
+TEST(L2Residency, AnAccessCountsTheDirtyLinesItPushesOut) {
+  constexpr uint64_t kLine = symsim::nv::L2Residency::kLineBytes;
+  symsim::nv::L2Residency l2(4 * kLine);
+  l2.access(100 * kLine, 8 * kLine, /*write=*/true);  // its last four lines go in, dirty (the L2 was empty)
+  EXPECT_EQ(l2.last_dirty_victims(), 0u);
+  EXPECT_FALSE(l2.access(0, 3 * kLine));
+  EXPECT_EQ(l2.last_dirty_victims(), 3u);
+  EXPECT_FALSE(l2.access(3 * kLine, 2 * kLine));  // one dirty line left, then a clean one
+  EXPECT_EQ(l2.last_dirty_victims(), 1u);
+  EXPECT_FALSE(l2.access(5 * kLine, 4 * kLine));  // all clean now
+  EXPECT_EQ(l2.last_dirty_victims(), 0u);
+  EXPECT_TRUE(l2.access(5 * kLine, kLine));
+  EXPECT_EQ(l2.last_dirty_victims(), 0u);
+}
+
 TEST(L2Residency, LanesOfOneWarpInstructionShareOneAtomicSlot) {
   symsim::nv::L2Residency l2(1 << 20);
   const symsim::Ps first = l2.atomic_slot(64, 1000, 7, 500, 700);
