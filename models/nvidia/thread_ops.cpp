@@ -212,11 +212,10 @@ Ps weak_load_return_ps(NvidiaSystem& sys, int gpu, int owner, const void* addr, 
   const bool fill_rule = p.l2_hits_wait_for_fill != 0 && bytes >= 16;
   if (hit) return std::max(sample + 2 * l2, fill_rule ? cache.fill_ready_ps(a) + l2 : 0);
   const Ps start = sys.hbm_port(owner).reserve(sample + l2, std::max<uint64_t>(bytes, L2Residency::kLineBytes));
-  // Behind the write-back of a dirty line it pushed out (l2.dirty_victim_gbytes_per_s, as a bulk load).
-  const uint64_t victims = p.l2_dirty_victim_gbytes_per_s > 0 ? cache.last_dirty_victims() : 0;
+  // Behind the write-back of a dirty line it pushed out (as a bulk load).
   const Ps back = std::max(sample + 2 * l2 + ns_to_ps(p.hbm_latency_ns),
                            start + transfer_ps(L2Residency::kLineBytes, p.hbm_gbytes_per_s) + l2) +
-                  (victims ? transfer_ps(victims * L2Residency::kLineBytes, p.l2_dirty_victim_gbytes_per_s) : 0);
+                  sys.dirty_victims_wait_ps(owner);
   if (fill_rule) cache.filling(a, back - l2);
   return back;
 }

@@ -102,16 +102,6 @@ int owner_checked(const CudaThread& t, const void* p, uint32_t bytes, Site site,
   return owner;
 }
 
-// What a load that just missed L2 waits for the dirty lines its lines pushed out: their bytes
-// written back at l2.dirty_victim_gbytes_per_s (rows fresh.bulk_load.evicted.7168.*: 160 MiB
-// memset elsewhere leaves the L2 full of its dirty lines, and a bulk load then takes ~37 ns
-// longer a 7 KiB row than from an L2 of clean lines; docs/hw-accuracy.md, thirty-eighth pass (s32-bulk)).
-Ps dirty_victims_ps(NvidiaSystem& sys, int owner) {
-  const double rate = sys.params().l2_dirty_victim_gbytes_per_s;
-  const uint64_t victims = rate > 0 ? sys.l2(owner).last_dirty_victims() : 0;
-  return victims ? transfer_ps(victims * L2Residency::kLineBytes, rate) : 0;
-}
-
 // When a bulk load's bytes are all in shared memory: the SM's TMA engine takes the copy for
 // its engine cost or its bytes at the load cap, whichever is longer; from its start the copy
 // takes the one-copy time of its source (L2 or HBM) and size; HBM bandwidth on a miss, NVLink
@@ -140,7 +130,7 @@ Ps load_done_ps(CudaThread& t, Ps from, const void* src, const void* dst, uint32
       unaligned ? std::min(p.tma_copy_gbytes_per_s, p.tma_load_unaligned_gbytes_per_s) : p.tma_copy_gbytes_per_s;
   Ps done = start + ns_to_ps(hit ? p.tma_load_l2_ns : p.tma_load_hbm_ns) + transfer_ps(bytes, stream_gbytes_per_s);
   if (owner != t.cta->gpu || !hit) done = std::max(done, sys.read_return_ps(owner, t.cta->gpu, bytes, sample));
-  done += dirty_victims_ps(sys, owner);
+  done += sys.dirty_victims_wait_ps(owner);
   return std::max(done, sample + 1);
 }
 

@@ -352,6 +352,14 @@ TEST(PerSmModel, WithoutTheDirtyLinesCostTheRowIsTheNeverWrittenOne) {  // main 
   EXPECT_NEAR(probe(kept), 18800, 0.02 * 18800);
 }
 
+// A 16 KiB load waits no longer for its dirty lines than a 7 KiB one (l2.dirty_victim_max_ns 33.3: session 32's call
+// D4, an H100, reads +29.7 ns a load at both sizes): 20,240 (fresh) + 32 x 33.3; 22,680 without the bound.
+TEST(PerSmModel, A16KiBLoadWaitsForItsDirtyLinesNoLongerThanA7KiBOne) {  // GPU (H100) 20,925
+  auto rows = rows_once(3, 2);
+  rows[1] = "kernel.args.bytes=16384";
+  EXPECT_NEAR(probe(rows), 21310, 0.02 * 21310);
+}
+
 TEST(PerSmModel, AMemsetThatLeavesTheL2AsItWasLeavesTheWindowIn) {  // 0.56 of the row, as before s25-load
   auto kept = rows_once(3, 2);
   kept.push_back("platform.l2.memset_displaces=0");
