@@ -4,8 +4,10 @@
 
 namespace symsim::nv {
 
-bool L2Residency::access(uintptr_t a, uint64_t bytes) {
+bool L2Residency::access(uintptr_t a, uint64_t bytes, bool write) {
+  m_last_dirty_victims = 0;
   if (bytes == 0 || m_capacity_lines == 0) return false;
+  const uint64_t dirty_before = m_lines.dirty_evictions();
   bool all = true;
   const uint64_t last = (a + bytes - 1) / kLineBytes;
   uint64_t first = a / kLineBytes;
@@ -14,7 +16,8 @@ bool L2Residency::access(uintptr_t a, uint64_t bytes) {
     all = false;
   }
   for (uint64_t line = first; line <= last; ++line)
-    if (!m_lines.touch(line)) all = false;
+    if (!m_lines.touch(line, write)) all = false;
+  m_last_dirty_victims = m_lines.dirty_evictions() - dirty_before;
   return all;
 }
 

@@ -18,8 +18,11 @@ class L2Residency {
   explicit L2Residency(uint64_t capacity_bytes) : m_capacity_lines(capacity_bytes / kLineBytes), m_lines(m_capacity_lines) {}
 
   // Marks the lines of [a, a + bytes) used now (missing ones are brought in); true when every
-  // one was already held.
-  bool access(uintptr_t a, uint64_t bytes);
+  // one was already held. `write`: the lines are dirty from now on (stores, atomics, host writes).
+  bool access(uintptr_t a, uint64_t bytes, bool write = false);
+  // How many dirty lines the last access pushed out of the L2 to make room for its lines (on the
+  // GPU each is written back to HBM before its slot takes the new line).
+  uint64_t last_dirty_victims() const { return m_last_dirty_victims; }
 
   // `bytes` written through the L2 without staying in it (a host memset, l2.memset_displaces):
   // as many of the least recently used lines leave as the writes would need room for.
@@ -47,6 +50,7 @@ class L2Residency {
   };
   uint64_t m_capacity_lines;
   LruLineSet m_lines;
+  uint64_t m_last_dirty_victims = 0;
   struct AtomicAddr {
     Ps performed_ps = 0;
     uint64_t warp_key = 0;

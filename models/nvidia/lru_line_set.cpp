@@ -1,6 +1,7 @@
 #include "models/nvidia/lru_line_set.h"
 
 #include <stdexcept>
+#include <utility>
 
 namespace symsim::nv {
 
@@ -31,7 +32,7 @@ void LruLineSet::push_newest(uint32_t node) {
   if (m_oldest == kNone) m_oldest = node;
 }
 
-bool LruLineSet::touch(uint64_t line) {
+bool LruLineSet::touch(uint64_t line, bool write) {
   if (m_capacity == 0) return false;
   uint32_t n = find(line);
   if (n != kNone) {
@@ -39,6 +40,7 @@ bool LruLineSet::touch(uint64_t line) {
       unlink(n);
       push_newest(n);
     }
+    m_dirty[n] |= static_cast<uint8_t>(write);
     return true;
   }
   if (m_nodes.size() == m_capacity) {  // the oldest line's node takes the new line
@@ -46,10 +48,13 @@ bool LruLineSet::touch(uint64_t line) {
     m_index.erase(m_nodes[n].line, line_of());
     unlink(n);
     m_nodes[n].line = line;
+    m_dirty_evictions += m_dirty[n];
+    m_dirty[n] = static_cast<uint8_t>(write);
   } else {
     if ((m_nodes.size() + 1) * 2 > m_index.capacity()) m_index.grow(line_of());
     n = static_cast<uint32_t>(m_nodes.size());
     m_nodes.push_back({line, kNone, kNone});
+    m_dirty.push_back(static_cast<uint8_t>(write));
   }
   push_newest(n);
   m_index.insert(n, line_of());
@@ -60,17 +65,15 @@ void LruLineSet::drop_oldest(uint64_t n) {
   if (n == 0 || m_nodes.empty()) return;
   // The survivors, oldest first, are put back in order: rare (a host memset), so rebuilt
   // rather than given a free list that every touch would have to check.
-  std::vector<uint64_t> kept;
-  if (n < m_nodes.size()) {
-    kept.reserve(m_nodes.size() - n);
-    uint32_t node = m_oldest;
-    for (uint64_t i = 0; i < n; ++i) node = m_nodes[node].newer;
-    for (; node != kNone; node = m_nodes[node].newer) kept.push_back(m_nodes[node].line);
-  }
+  std::vector<std::pair<uint64_t, bool>> kept;  // line, dirty
+  uint32_t node = m_oldest;
+  for (uint64_t i = 0; i < n && node != kNone; ++i, node = m_nodes[node].newer) m_dirty_evictions += m_dirty[node];
+  for (; node != kNone; node = m_nodes[node].newer) kept.emplace_back(m_nodes[node].line, m_dirty[node] != 0);
   m_nodes.clear();
+  m_dirty.clear();
   m_index.clear();
   m_newest = m_oldest = kNone;
-  for (uint64_t line : kept) touch(line);
+  for (const auto& [line, dirty] : kept) touch(line, dirty);
 }
 
 }  // namespace symsim::nv

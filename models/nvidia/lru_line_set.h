@@ -16,12 +16,15 @@ class LruLineSet {
   explicit LruLineSet(uint64_t capacity_lines);
 
   // Makes `line` the most recently used one; true when it was held already. A line not held is
-  // brought in, and when the set is full the least recently used one leaves.
-  bool touch(uint64_t line);
+  // brought in, and when the set is full the least recently used one leaves. `write`: the line
+  // is dirty from now on (until it leaves); a dirty line leaving counts in dirty_evictions().
+  bool touch(uint64_t line, bool write = false);
   bool holds(uint64_t line) const { return find(line) != kNone; }
   uint64_t size() const { return m_nodes.size(); }
   // The `n` least recently used lines leave (all of them when n >= size()).
   void drop_oldest(uint64_t n);
+  // How many dirty lines have left the set so far (written back to memory on the GPU).
+  uint64_t dirty_evictions() const { return m_dirty_evictions; }
 
  private:
   static constexpr uint32_t kNone = ProbeIndex::kNone;
@@ -39,6 +42,8 @@ class LruLineSet {
 
   uint64_t m_capacity;
   std::vector<Node> m_nodes;     // never more than m_capacity
+  std::vector<uint8_t> m_dirty;  // by node: written since it came in
+  uint64_t m_dirty_evictions = 0;
   ProbeIndex m_index;             // node by line
   uint32_t m_newest = kNone, m_oldest = kNone;
 };

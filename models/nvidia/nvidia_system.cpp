@@ -1,5 +1,7 @@
 #include "models/nvidia/nvidia_system.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "models/nvidia/gpu.h"
@@ -71,9 +73,17 @@ Ps NvidiaSystem::one_way_ps(int from, int owner) const {
   return from == owner ? l2 : l2 + m_nvlink.one_way_ps();
 }
 
-bool NvidiaSystem::l2_access(const void* p, uint64_t bytes) {
+bool NvidiaSystem::l2_access(const void* p, uint64_t bytes, bool write) {
   if (!m_memory.in_hbm(p, bytes)) return false;
-  return m_l2[m_memory.gpu_of(p)].access(reinterpret_cast<uintptr_t>(p), bytes);
+  return m_l2[m_memory.gpu_of(p)].access(reinterpret_cast<uintptr_t>(p), bytes, write);
+}
+
+Ps NvidiaSystem::dirty_victims_wait_ps(int gpu) const {
+  const double rate = m_params.l2_dirty_victim_gbytes_per_s;
+  const uint64_t victims = rate > 0 ? m_l2[gpu].last_dirty_victims() : 0;
+  if (victims == 0) return 0;
+  const Ps wait = transfer_ps(victims * L2Residency::kLineBytes, rate);
+  return m_params.l2_dirty_victim_max_ns > 0 ? std::min(wait, ns_to_ps(m_params.l2_dirty_victim_max_ns)) : wait;
 }
 
 void NvidiaSystem::l2_displace(const void* p, uint64_t bytes) {

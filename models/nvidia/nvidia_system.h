@@ -60,9 +60,13 @@ class NvidiaSystem : public sc_core::sc_module {
   Nic& nic(int gpu);
   BandwidthResource& hbm_port(int gpu) { return m_hbm_ports[gpu]; }
   L2Residency& l2(int gpu) { return m_l2[gpu]; }
+  // What a load that has just missed `gpu`'s L2 waits for the write-back of the dirty lines its
+  // lines pushed out (L2Residency::last_dirty_victims): their bytes at l2.dirty_victim_gbytes_per_s,
+  // at most l2.dirty_victim_max_ns (docs/hw-accuracy.md, thirty-eighth pass (s32-bulk)).
+  Ps dirty_victims_wait_ps(int gpu) const;
   // Brings [p, p + bytes) into its owner's L2 when it is GPU memory (writes of any agent
   // allocate there); true when it was all there already.
-  bool l2_access(const void* p, uint64_t bytes);
+  bool l2_access(const void* p, uint64_t bytes, bool write = false);  // write: its lines are dirty after it
   void l2_displace(const void* p, uint64_t bytes);  // a host memset's writes that do not stay
   BandwidthResource& pcie_up(int gpu) { return m_pcie_up[gpu]; }      // GPU -> NIC
   BandwidthResource& pcie_down(int gpu) { return m_pcie_down[gpu]; }  // NIC -> GPU

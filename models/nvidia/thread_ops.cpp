@@ -212,8 +212,10 @@ Ps weak_load_return_ps(NvidiaSystem& sys, int gpu, int owner, const void* addr, 
   const bool fill_rule = p.l2_hits_wait_for_fill != 0 && bytes >= 16;
   if (hit) return std::max(sample + 2 * l2, fill_rule ? cache.fill_ready_ps(a) + l2 : 0);
   const Ps start = sys.hbm_port(owner).reserve(sample + l2, std::max<uint64_t>(bytes, L2Residency::kLineBytes));
+  // Behind the write-back of a dirty line it pushed out (as a bulk load).
   const Ps back = std::max(sample + 2 * l2 + ns_to_ps(p.hbm_latency_ns),
-                           start + transfer_ps(L2Residency::kLineBytes, p.hbm_gbytes_per_s) + l2);
+                           start + transfer_ps(L2Residency::kLineBytes, p.hbm_gbytes_per_s) + l2) +
+                  sys.dirty_victims_wait_ps(owner);
   if (fill_rule) cache.filling(a, back - l2);
   return back;
 }
@@ -451,7 +453,7 @@ void store(void* addr, const void* value, uint32_t bytes, Sem sem, Scope scope, 
   // would else be anywhere between its booking and its turn, by the quantum (row
   // fresh.bulk_store_words.*.c4w4: twenty-third pass (s22-bulk)).
   if (queued > t.local_ps) s.sync_to(t, queued);
-  sys.l2_access(addr, bytes);
+  sys.l2_access(addr, bytes, /*write=*/true);
   const Ps issue = std::max(t.local_ps, accepted);  // its bytes leave the SM
   Landing l = sys.store_landing(gpu, owner, bytes, issue);
   Ps first = l.first_ps + sys.reorder_jitter_ps(owner != gpu);
@@ -524,7 +526,7 @@ uint64_t atomic(void* addr, AtomicOp op, AtomicType type, uint64_t operand, uint
   if (own >= perform) perform = own + 1;
   const uint64_t warp_key = reinterpret_cast<uintptr_t>(t.cta) * 64 + t.warp;
   perform = sys.l2(owner).atomic_slot(a, perform, warp_key, issue, ns_to_ps(p.atomic_same_address_ns));
-  const bool hit = sys.l2_access(addr, bytes);
+  const bool hit = sys.l2_access(addr, bytes, /*write=*/true);
   struct Result {
     uint64_t old = 0;
     std::vector<ReleaseInfo> releases;

@@ -130,6 +130,7 @@ Ps load_done_ps(CudaThread& t, Ps from, const void* src, const void* dst, uint32
       unaligned ? std::min(p.tma_copy_gbytes_per_s, p.tma_load_unaligned_gbytes_per_s) : p.tma_copy_gbytes_per_s;
   Ps done = start + ns_to_ps(hit ? p.tma_load_l2_ns : p.tma_load_hbm_ns) + transfer_ps(bytes, stream_gbytes_per_s);
   if (owner != t.cta->gpu || !hit) done = std::max(done, sys.read_return_ps(owner, t.cta->gpu, bytes, sample));
+  done += sys.dirty_victims_wait_ps(owner);
   return std::max(done, sample + 1);
 }
 
@@ -240,7 +241,7 @@ void tma_store(void* gmem_dst, const void* smem_src, uint32_t bytes, Site site) 
     }
   }
   const Ps start = t.cta->ports.write_path.reserve(engine, write_ps);
-  sys.l2_access(gmem_dst, bytes);
+  sys.l2_access(gmem_dst, bytes, /*write=*/true);
   const Landing l = stretched(sys.store_landing(gpu, owner, bytes, start), bytes,
                               start + ns_to_ps(p.tma_store_ns), write_gbytes_per_s);
   const Ps first = l.first_ps + sys.reorder_jitter_ps(owner != gpu);

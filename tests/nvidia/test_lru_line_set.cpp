@@ -67,6 +67,33 @@ TEST(LruLineSet, DropsItsOldestLinesAndKeepsTheOrderOfTheRest) {
   EXPECT_FALSE(s.touch(1));
 }
 
+// A written line is dirty until it leaves; a dirty line leaving (pushed out, or dropped by a
+// memset's displacement) is counted, a clean one is not (l2.dirty_victim_gbytes_per_s).
+TEST(LruLineSet, CountsTheDirtyLinesThatLeave) {
+  symsim::nv::LruLineSet s(3);
+  s.touch(1, /*write=*/true);
+  s.touch(2);
+  s.touch(3);
+  s.touch(2, /*write=*/true);  // a hit that writes makes the line dirty
+  EXPECT_EQ(s.dirty_evictions(), 0u);
+  s.touch(4);  // 1 (dirty) leaves
+  EXPECT_EQ(s.dirty_evictions(), 1u);
+  s.touch(5);  // 3 (clean) leaves
+  EXPECT_EQ(s.dirty_evictions(), 1u);
+  s.touch(6, /*write=*/true);  // 2 (dirty) leaves; 6's node is dirty, not 2's state carried over
+  EXPECT_EQ(s.dirty_evictions(), 2u);
+  s.drop_oldest(1);  // 4 (clean)
+  EXPECT_EQ(s.dirty_evictions(), 2u);
+  s.touch(7);
+  s.touch(8);        // 5 (clean) leaves; order, oldest first: 6 7 8
+  EXPECT_EQ(s.dirty_evictions(), 2u);
+  s.drop_oldest(1);  // 6 (dirty): its state survived the rebuild above
+  EXPECT_EQ(s.dirty_evictions(), 3u);
+  s.touch(9);
+  s.touch(10);  // 7 (clean, read in) leaves
+  EXPECT_EQ(s.dirty_evictions(), 3u);
+}
+
 TEST(LruLineSet, ZeroCapacityHoldsNothing) {
   symsim::nv::LruLineSet s(0);
   EXPECT_FALSE(s.touch(1));

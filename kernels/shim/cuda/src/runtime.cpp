@@ -251,7 +251,7 @@ cudaError_t cudaMemcpy(void* dst, const void* src, size_t bytes, cudaMemcpyKind 
                            : cuda::copy_ps(bytes));
   cuda::system().visibility().settle(cuda::now_ps());  // device data that has landed by now
   std::memmove(dst, src, bytes);
-  cuda::system().l2_access(dst, bytes);  // copy-engine writes allocate in the destination's L2
+  cuda::system().l2_access(dst, bytes, /*write=*/true);  // copy-engine writes allocate in the destination's L2
   return cuda::set_error(cudaSuccess);
 }
 
@@ -270,7 +270,7 @@ cudaError_t cudaMemset(void* dst, int value, size_t bytes) {
   // (rows fresh.*.evicted: a 160 MiB memset leaves the window out of L2 on the GPU).
   const auto& p = cuda::system().params();
   if (p.l2_memset_allocates) {
-    cuda::system().l2_access(dst, bytes);
+    cuda::system().l2_access(dst, bytes, /*write=*/true);  // its lines dirty, as a copy's
   } else if (p.l2_memset_displaces) {
     cuda::system().l2_displace(dst, bytes);
   }
