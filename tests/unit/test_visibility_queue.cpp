@@ -354,3 +354,37 @@ TEST(VisibilityQueue, StreamsReadWhatEachOfManyEarlyWritesReplaced) {
     }
   }
 }
+
+// MoE's early writes, the ones whose old bytes session 32 (s32-before) tried to skip: a token's
+// MTE3 copy from UB into a GM staging buffer, forced at a WaitFlag while SystemC time is up to a
+// quantum behind its time (leads of 512-2,048 ns). No stream reads the buffer when it is forced,
+// yet readers that come afterwards still reach the bytes it replaced: a READ whose action was
+// filed before the copy and is due before it, and a put of the buffer scheduled after the force
+// (a core still behind in its own time) whose first units land before the copy's time. So
+// "no pending reader overlaps the range" does not prove that the old bytes are dead.
+TEST(VisibilityQueue, AForcedCopysOldBytesReachReadersFiledBeforeAndScheduledAfterIt) {
+  constexpr Ps kNs = 1000;
+  constexpr uint64_t kToken = 7168;
+  VisibilityQueue q;
+  std::vector<uint8_t> gm(kToken, 0x11), ub(kToken, 0x22), put_dst(kToken, 0), read_dst(kToken, 0),
+      late_read_dst(kToken, 0);
+  const auto read_at = [&](Ps t, std::vector<uint8_t>& dst) {  // an engine's READ: its action waits for the HBM port
+    q.schedule_action(
+        t, [&q, t, &dst, &gm](Ps) { q.schedule_read(t, t + 100 * kNs, 0, 0, dst.data(), gm.data(), gm.size()); },
+        dst.data(), dst.size());
+  };
+  read_at(300 * kNs, read_dst);        // due before the copy
+  read_at(700 * kNs, late_read_dst);   // due after it
+  const auto copy = q.schedule_dma(600 * kNs, 0, 0, gm.data(), ub.data(), kToken);  // UB -> GM, visible at 600 ns
+  q.force(copy);                       // the WaitFlag: visible now (time 0)
+  std::memset(ub.data(), 0x33, ub.size());  // the core reuses its UB once it has waited
+  EXPECT_EQ(gm[0], 0x22);
+  // A put of the buffer scheduled now: 1 KiB units every 100 ns from 240 ns (the least lead of a stream).
+  q.schedule_stream(240 * kNs, 100 * kNs, 1024, put_dst.data(), gm.data(), kToken);
+  q.settle(10000 * kNs);
+  for (uint64_t b = 0; b < kToken; b += 256) {
+    EXPECT_EQ(read_dst[b], 0x11) << b;       // read at 300 ns: the bytes before the copy
+    EXPECT_EQ(late_read_dst[b], 0x22) << b;  // read at 700 ns: the copy's
+    EXPECT_EQ(put_dst[b], b < 4 * 1024 ? 0x11 : 0x22) << b;  // units at 240..540 ns old, 640 ns on new
+  }
+}
