@@ -106,11 +106,6 @@ void PipeSyncMissingChecker::report(const CopyRecord& c, const Conflict& f) {
   m_ctx.log.report(std::move(h));
 }
 
-// The accesses before the SetFlag: what its WaitFlag will order.
-void PipeSyncMissingChecker::on_set_flag(const PipeSyncRecord& s, PendingFlag& set) {
-  set.seq = m_cores[{s.pe, s.core}].seq;
-}
-
 void PipeSyncMissingChecker::on_wait_flag(const PipeSyncRecord& s, const PendingFlag& set) {
   const int from = s.src_pipe, to = s.dst_pipe;
   if (from < 0 || from >= kPipes || to < 0 || to >= kPipes) return;

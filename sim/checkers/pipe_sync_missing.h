@@ -23,7 +23,8 @@ class PipeSyncMissingChecker : public Checker {
   // The hub calls it with the copy's ends classified (checker_hub.h).
   void on_copy(const CopyRecord& c, const CopyEnds& at);
   // The hub calls these with the event's pending SetFlag (pending_flags.h).
-  void on_set_flag(const PipeSyncRecord& s, PendingFlag& set);
+  // The accesses before the SetFlag: what its WaitFlag will order. Inline (the hub's SetFlag).
+  void on_set_flag(const PipeSyncRecord& s, PendingFlag& set) { set.seq = m_cores[{s.pe, s.core}].seq; }
   void on_wait_flag(const PipeSyncRecord& s, const PendingFlag& set);
   void on_barrier(const PipeSyncRecord& s);
 
