@@ -177,8 +177,8 @@ void CheckerSet::Hub::on_pipe_sync(const PipeSyncRecord& s) {
   }
   if (m_pipe_sync && s.matched && set) m_pipe_sync->on_wait_flag(s, *set);
   if (m_event_id) m_event_id->on_wait_flag(s);
-  if (s.matched && set) {  // consumed
-    *set = pending.back();
+  if (s.matched && set) {  // consumed (the last one, nearly always: a WaitFlag follows its SetFlag)
+    if (set != &pending.back()) *set = pending.back();
     pending.pop_back();
   }
 }

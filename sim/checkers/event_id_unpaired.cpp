@@ -34,17 +34,15 @@ void EventIdUnpairedChecker::report(const PipeSyncRecord& s, std::string detail)
   m_ctx.log.report(std::move(h));
 }
 
-void EventIdUnpairedChecker::on_set_flag(const PipeSyncRecord& s, const PendingFlag* pending) {
-  if (pending)
-    report(s, fmt::format("SetFlag{} while the SetFlag{} is still pending (never waited): the event id is reused "
-                          "before it was consumed",
-                          event_text(s), at_site(pending->site)));
+void EventIdUnpairedChecker::report_reused(const PipeSyncRecord& s, const PendingFlag& pending) {
+  report(s, fmt::format("SetFlag{} while the SetFlag{} is still pending (never waited): the event id is reused "
+                        "before it was consumed",
+                        event_text(s), at_site(pending.site)));
 }
 
-void EventIdUnpairedChecker::on_wait_flag(const PipeSyncRecord& s) {
-  if (!s.matched)
-    report(s, fmt::format("WaitFlag{} with no SetFlag{} pending: on the device this waits forever", event_text(s),
-                          event_text(s)));
+void EventIdUnpairedChecker::report_unset(const PipeSyncRecord& s) {
+  report(s, fmt::format("WaitFlag{} with no SetFlag{} pending: on the device this waits forever", event_text(s),
+                        event_text(s)));
 }
 
 void EventIdUnpairedChecker::on_block_end(int pe, int core, const char* kernel, Ps t) {

@@ -13,12 +13,19 @@ inline constexpr HazardId kEventIdUnpaired{"event_id_unpaired", "a SetFlag never
 class EventIdUnpairedChecker : public Checker {
  public:
   using Checker::Checker;
-  // The hub calls these with the event's pending SetFlag (null: none; pending_flags.h).
-  void on_set_flag(const PipeSyncRecord& s, const PendingFlag* pending);
-  void on_wait_flag(const PipeSyncRecord& s);
+  // The hub calls these with the event's pending SetFlag (null: none; pending_flags.h). Inline
+  // tests, the reports out of line: a MoE WQE makes ~9 SetFlag/WaitFlag pairs, nearly all clean.
+  void on_set_flag(const PipeSyncRecord& s, const PendingFlag* pending) {
+    if (pending) report_reused(s, *pending);
+  }
+  void on_wait_flag(const PipeSyncRecord& s) {
+    if (!s.matched) report_unset(s);
+  }
   void on_block_end(int pe, int core, const char* kernel, Ps t) override;
 
  private:
+  [[gnu::cold, gnu::noinline]] void report_reused(const PipeSyncRecord& s, const PendingFlag& pending);
+  [[gnu::cold, gnu::noinline]] void report_unset(const PipeSyncRecord& s);
   void report(const PipeSyncRecord& s, std::string detail);
 };
 

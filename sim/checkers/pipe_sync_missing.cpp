@@ -47,60 +47,63 @@ void PipeSyncMissingChecker::on_copy(const CopyRecord& c, const CopyEnds& at) {
   for (int x = 0; x < kPipes; ++x) {
     if (x == q) continue;
     RingFifo<Access>& d = k.by_pipe[x];
-    // The accesses not yet ordered before pipe q, newest first (accesses are in sequence
-    // order). The unordered tail is short (under 3 on average in the MoE kernels) while the
-    // list holds up to kKeptAccesses (pipe S never copies there, so nothing is ever ordered
-    // before every pipe): walking back from the newest is cheaper than a binary search over
-    // the list. The list may still hold older accesses (it is trimmed only when its own pipe
-    // copies).
+    // The copies not yet ordered before pipe q, newest first (copies are in sequence order).
+    // The unordered tail is short (about one copy on average in the MoE kernels) while the
+    // list holds up to kKeptAccesses accesses (pipe S never copies there, so nothing is ever
+    // ordered before every pipe): walking back from the newest is cheaper than a binary search
+    // over the list. The list may still hold older copies (it is trimmed only when its own pipe
+    // copies). `from` falls between copies, except the window's edge, which may fall between a
+    // copy's read and its write: the read is tested on its own number.
     const uint64_t from = std::max(k.ordered[x][q], window);
-    for (size_t i = d.size(); i > 0 && d[i - 1].seq >= from; --i) {
+    for (size_t i = d.size(); i > 0 && d[i - 1].write_seq >= from; --i) {
       Access& a = d[i - 1];
-      if (a.reported & bit) continue;
-      const bool raw = a.write && a.begin < re && rb < a.end;
-      const bool war = a.begin < we && wb < a.end;  // overwrites bytes another pipe read or wrote
-      if (raw || war) conflicts.push_back({&a, x, raw});
+      // Its write: read by this copy (RAW) or overwritten (WAW). Then its read: overwritten
+      // (WAR). Sorted below, so the order pushed does not matter.
+      if (!(a.write_reported & bit)) {
+        const bool raw = a.write_begin < re && rb < a.write_end;
+        if (raw || (a.write_begin < we && wb < a.write_end)) conflicts.push_back({&a, a.write_seq, x, true, raw});
+      }
+      if (a.reads && a.write_seq - 1 >= from && !(a.read_reported & bit) && a.read_begin < we && wb < a.read_end)
+        conflicts.push_back({&a, a.write_seq - 1, x, false, false});
     }
   }
   // Reported in program order of the earlier accesses (sequence numbers are unique). Nearly
   // every copy has no conflict: the sort's call is skipped then.
   if (conflicts.size() > 1)
-    std::sort(conflicts.begin(), conflicts.end(), [](const Conflict& l, const Conflict& r) { return l.a->seq < r.a->seq; });
+    std::sort(conflicts.begin(), conflicts.end(), [](const Conflict& l, const Conflict& r) { return l.seq < r.seq; });
   for (const Conflict& f : conflicts) report(c, f);
-  // Before the list grows, it forgets what can never be reported: accesses out of the window,
+  // Before the list grows, it forgets what can never be reported: copies out of the window,
   // and those ordered before every other pipe (polling loops, a copy and a SetFlag/WaitFlag per
   // poll, keep short lists). Trimming only here, not on every sync, keeps a list no longer than
-  // before: it grows only here.
+  // before: it grows only here. A copy whose read is forgotten and write is not stays whole
+  // (its read is below every later copy's `from`, so it is never tested again).
   RingFifo<Access>& mine = k.by_pipe[q];
   uint64_t before_all = UINT64_MAX;
   for (int p = 0; p < kPipes; ++p)
     if (p != q) before_all = std::min(before_all, k.ordered[q][p]);
   const uint64_t forget = std::max(window, before_all);
-  while (!mine.empty() && mine.front().seq < forget) mine.pop_front();
-  if (at.src.ring_pe < 0) mine.emplace_back(Access{rb, re, k.seq++, false, 0, c.site});
-  mine.emplace_back(Access{wb, we, k.seq++, true, 0, c.site});
+  while (!mine.empty() && mine.front().write_seq < forget) mine.pop_front();
+  const bool reads = at.src.ring_pe < 0;
+  k.seq += reads ? 2 : 1;
+  mine.emplace_back(Access{rb, re, wb, we, k.seq - 1, reads, 0, 0, c.site});
 }
 
 // Out of line: the loop of every copy keeps a small frame (a report is rare).
 void PipeSyncMissingChecker::report(const CopyRecord& c, const Conflict& f) {
   const int q = c.pipe;
-  const unsigned bit = 1u << q;
+  const auto bit = static_cast<uint8_t>(1u << q);
   const uint8_t* rb = c.src;
   const uint8_t* wb = c.dst;
   Access& a = *f.a;
-  a.reported |= bit;
-  Hazard h = m_ctx.at_copy(kPipeSyncMissing, c, f.raw ? std::max(a.begin, rb) : std::max(a.begin, wb));
+  const uint8_t* begin = f.on_write ? a.write_begin : a.read_begin;
+  (f.on_write ? a.write_reported : a.read_reported) |= bit;
+  Hazard h = m_ctx.at_copy(kPipeSyncMissing, c, f.raw ? std::max(begin, rb) : std::max(begin, wb));
   h.detail = fmt::format(
       "PIPE_{} {} bytes that PIPE_{} {}{} with no SetFlag/WaitFlag<{}_{}> or PipeBarrier between them: on the "
       "device the two pipes run concurrently, so PIPE_{} may see {} bytes",
-      pipe_name(q), f.raw ? "reads" : "overwrites", pipe_name(f.pipe), a.write ? "wrote" : "reads",
+      pipe_name(q), f.raw ? "reads" : "overwrites", pipe_name(f.pipe), f.on_write ? "wrote" : "reads",
       at_site(a.site), pipe_name(f.pipe), pipe_name(q), pipe_name(q), f.raw ? "stale" : "its own bytes clobber in-use");
   m_ctx.log.report(std::move(h));
-}
-
-// The accesses before the SetFlag: what its WaitFlag will order.
-void PipeSyncMissingChecker::on_set_flag(const PipeSyncRecord& s, PendingFlag& set) {
-  set.seq = m_cores[{s.pe, s.core}].seq;
 }
 
 void PipeSyncMissingChecker::on_wait_flag(const PipeSyncRecord& s, const PendingFlag& set) {

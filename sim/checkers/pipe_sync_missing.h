@@ -23,17 +23,25 @@ class PipeSyncMissingChecker : public Checker {
   // The hub calls it with the copy's ends classified (checker_hub.h).
   void on_copy(const CopyRecord& c, const CopyEnds& at);
   // The hub calls these with the event's pending SetFlag (pending_flags.h).
-  void on_set_flag(const PipeSyncRecord& s, PendingFlag& set);
+  // The accesses before the SetFlag: what its WaitFlag will order. Inline (the hub's SetFlag).
+  void on_set_flag(const PipeSyncRecord& s, PendingFlag& set) { set.seq = m_cores[{s.pe, s.core}].seq; }
   void on_wait_flag(const PipeSyncRecord& s, const PendingFlag& set);
   void on_barrier(const PipeSyncRecord& s);
 
  private:
+  // One copy's accesses: the bytes it read (unless `reads` is false: a read of a queue ring is
+  // not kept) and the bytes it wrote. Each access has its own sequence number, the read's one
+  // below the write's, as when they were kept as two entries; one entry per copy halves the
+  // appends, drops and visits of every copy (session 32).
   struct Access {
-    const uint8_t* begin;
-    const uint8_t* end;
-    uint64_t seq;
-    bool write;
-    unsigned reported = 0;  // bit per pipe already reported against it (one report per pair)
+    const uint8_t* read_begin;
+    const uint8_t* read_end;
+    const uint8_t* write_begin;
+    const uint8_t* write_end;
+    uint64_t write_seq;  // the read's is write_seq - 1
+    bool reads;
+    // Bit per pipe already reported against the read and against the write (one report per pair).
+    uint8_t read_reported, write_reported;
     SiteRef site;
   };
   // Ordering only ever covers a prefix of a pipe's accesses: ordered[x][q] is the sequence
@@ -46,9 +54,12 @@ class PipeSyncMissingChecker : public Checker {
     std::array<std::array<uint64_t, kPipes>, kPipes> ordered{};
     uint64_t seq = 0;
   };
+  // An earlier access (the read or the write of `a`) that the copy conflicts with.
   struct Conflict {
     Access* a;
+    uint64_t seq;  // the access's: reports come in this order
     int pipe;
+    bool on_write;  // the earlier access is a's write (else its read)
     bool raw;
   };
   [[gnu::noinline]] void report(const CopyRecord& c, const Conflict& f);

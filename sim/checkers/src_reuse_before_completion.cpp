@@ -25,10 +25,15 @@ SYMSIM_ASCEND_CHECKER(SrcReuseChecker, "src_reuse_before_completion", 90, "a put
 
 namespace {
 constexpr Ps kKeepWritesPs = 50 * kPsPerUs;
-constexpr uint64_t kPageBytes = 4096;
-// The pages [begin, begin + bytes) touches (no bytes: the page of `begin`).
-uint64_t first_page(uint64_t begin) { return begin / kPageBytes; }
-uint64_t last_page(uint64_t begin, uint64_t bytes) { return (bytes ? begin + bytes - 1 : begin) / kPageBytes; }
+// Core writes are filed by 64 KiB chunk, not by 4 KiB page: a MoE token or row (7-14 KiB) touches
+// one or two chunks where it touched two to four pages, and the table of chunks' newest filings
+// keeps 16 times fewer keys, so it is rebuilt far less often (PageHeads drops stale keys when it
+// would grow). A put then also meets the writes of its chunks that miss its source; judge()
+// tests the overlap first, so the same writes are judged, in the same (newest first) order.
+constexpr uint64_t kChunkBytes = 64 * 1024;
+// The chunks [begin, begin + bytes) touches (no bytes: the chunk of `begin`).
+uint64_t first_chunk(uint64_t begin) { return begin / kChunkBytes; }
+uint64_t last_chunk(uint64_t begin, uint64_t bytes) { return (bytes ? begin + bytes - 1 : begin) / kChunkBytes; }
 }  // namespace
 
 Ps SrcReuseChecker::doorbell_delay_ps() const {
@@ -109,10 +114,10 @@ void SrcReuseChecker::add_put(const WqeRecord& r, QpRecord& rec) {
   const Ps posted = posted_ps(r.doorbell_ps);
   if (may_follow_writes(r.qp.pe, posted)) {
     // The writes that may overlap the source and start after the post, newest first (along a
-    // page's chain the writes get older).
+    // chunk's chain the writes get older).
     const PeWrites& writes = m_writes[static_cast<size_t>(r.qp.pe)];
     m_found.clear();
-    const uint64_t first = first_page(r.local_va), last = last_page(r.local_va, r.bytes);
+    const uint64_t first = first_chunk(r.local_va), last = last_chunk(r.local_va, r.bytes);
     for (uint64_t p = first; p <= last; ++p) {
       for (uint64_t n = writes.newest.get(p); n != PageHeads::kNone && n >= writes.first_filing;) {
         const Filing& f = writes.filings[n - writes.first_filing];
@@ -249,9 +254,9 @@ void SrcReuseChecker::on_rewrite(const Rewrite& c) {
   writes.list.emplace_back(Write{c.dst, c.bytes, c.t, now, c.core, c.site, c.what});
   m_newest_made_ps[pe] = now;
   const auto begin = reinterpret_cast<uint64_t>(c.dst);
-  for (uint64_t p = first_page(begin), last = last_page(begin, c.bytes); p <= last; ++p) {
+  for (uint64_t p = first_chunk(begin), last = last_chunk(begin, c.bytes); p <= last; ++p) {
     const uint64_t n = writes.first_filing + writes.filings.size();
-    writes.filings.emplace_back(Filing{seq, writes.newest.set(p, n, writes.first_filing)});  // one probe of the page
+    writes.filings.emplace_back(Filing{seq, writes.newest.set(p, n, writes.first_filing)});  // one probe of the chunk
   }
   m_max_lead_ps = std::max(m_max_lead_ps, c.t > now ? c.t - now : Ps{0});
 }

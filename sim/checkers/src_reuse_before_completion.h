@@ -187,9 +187,9 @@ class SrcReuseChecker : public Checker {
   // Recent GM writes by cores, per PE, in the order the cores made them (kept 50 us), numbered
   // in order (seq). A core's copy starts at most `m_max_lead_ps` after the time it was made, so
   // the writes that can start after a doorbell were all made after (doorbell - lead): a WQE
-  // looks at those filed under its source's pages only. Each write is filed under each 4 KiB
-  // page it touches: a filing links to the previous one of that page, and a table holds each
-  // page's newest, so filing is a table lookup and a push, and forgetting a pop (no unlinking).
+  // looks at those filed under its source's chunks only. Each write is filed under each 64 KiB
+  // chunk it touches: a filing links to the previous one of that chunk, and a table holds each
+  // chunk's newest, so filing is a table lookup and a push, and forgetting a pop (no unlinking).
   struct Write {
     const uint8_t* dst;
     uint64_t bytes;
@@ -200,14 +200,14 @@ class SrcReuseChecker : public Checker {
   };
   struct Filing {
     uint64_t seq;    // the write
-    uint64_t older;  // the page's previous filing (PageHeads::kNone: none)
+    uint64_t older;  // the chunk's previous filing (PageHeads::kNone: none)
   };
   struct PeWrites {
     RingFifo<Write> list;  // oldest first; list[i] has seq first_seq + i
     uint64_t first_seq = 0;
     RingFifo<Filing> filings;  // in order; filings[i] is filing first_filing + i
     uint64_t first_filing = 0;
-    PageHeads newest;  // page -> its newest filing
+    PageHeads newest;  // chunk -> its newest filing (PageHeads takes any 64-bit key)
   };
   std::vector<PeWrites> m_writes;  // by PE
   // By PE, when its newest write was made (m_writes[pe].list.back().made_ps; kNoWrite: none),

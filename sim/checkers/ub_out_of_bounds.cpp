@@ -13,18 +13,18 @@ void UbOutOfBoundsChecker::on_ub_layout(int pe, int core, const uint8_t* ub, uin
   m_layouts[{pe, core}] = {ub, allocated, ub_bytes};
 }
 
-void UbOutOfBoundsChecker::on_copy(const CopyRecord& c, const CopyEnds& at) {
-  const uint64_t written = c.dst_bytes ? c.dst_bytes : c.bytes;
-  if (at.src.unified_buffer && !allocated(c, at.src, c.bytes)) report(c, at.src, c.bytes, "reads");
-  if (at.dst.unified_buffer && !allocated(c, at.dst, written)) report(c, at.dst, written, "writes");
-}
-
 // [p, p+bytes) lies in the copying core's own UB, inside what its TPipe allocated.
-bool UbOutOfBoundsChecker::allocated(const CopyRecord& c, const CheckerContext::Where& w, uint64_t bytes) {
+inline bool UbOutOfBoundsChecker::allocated(const CopyRecord& c, const CheckerContext::Where& w, uint64_t bytes) {
   const Region* r = w.region;
   if (r->core != c.core) return false;
   const uint64_t allocated = r->pe >= 0 && r->core >= 0 ? m_layouts[{r->pe, r->core}].allocated : 0;
   return reinterpret_cast<uintptr_t>(w.p) - r->begin + bytes <= allocated;
+}
+
+void UbOutOfBoundsChecker::on_copy(const CopyRecord& c, const CopyEnds& at) {
+  const uint64_t written = c.dst_bytes ? c.dst_bytes : c.bytes;
+  if (at.src.unified_buffer && !allocated(c, at.src, c.bytes)) report(c, at.src, c.bytes, "reads");
+  if (at.dst.unified_buffer && !allocated(c, at.dst, written)) report(c, at.dst, written, "writes");
 }
 
 // Out of line: the check of every copy keeps a small frame (a report is rare).
