@@ -12,7 +12,8 @@ repetition (SYMSIM_HW_KEEP_REPETITIONS=1): the slot-atomic rows took two levels 
 D1 (docs/hw-accuracy.md, thirty-sixth pass (s30-reduce), section 3).
 """
 import argparse
-import json
+
+import probe_rows
 
 STEP = ["kernel.args.mode=21", "kernel.args.bytes=7168", "kernel.args.count=64", "kernel.args.window_kib=16384",
         "kernel.args.hot=1"]
@@ -22,7 +23,7 @@ PLACEMENTS = {1: "heap", 2: "freed"}
 
 
 def entry(eid, row, sets):
-    return {"id": eid, "kind": "micro", "row": row, "scenario": "scenarios/nvidia/calib_probe.json", "sets": sets}
+    return probe_rows.entry(row, sets, eid)
 
 
 def shape(ctas, warps):
@@ -51,9 +52,7 @@ def main():
                                  [f"kernel.args.mode={mode}", "kernel.args.inflight=1"] + copy + shape(ctas, warps)))
     doc = ("Issue 19, thirty-seventh pass (s31-pull): calib_probe mode 21 (pull's step) part by part, 4 x 4 and one "
            "warp, in the heap and freed, with the same call's copy rounds (modes 11 and 12); every repetition kept.")
-    with open(a.out, "w") as f:
-        json.dump({"doc": doc, "entries": entries}, f, indent=1)
-        f.write("\n")
+    probe_rows.write(a.out, doc, entries)
     print(f"{a.out}: {len(entries)} entries")
 
 

@@ -14,8 +14,9 @@ rounds (the heap, and l2data's first repetitions) and its fresh increment at +21
 engine), and whether the fresh increment is the same at every shape (s28-phases read it as hidden under one warp's
 round; by the repetitions' levels it is not).
 """
-import json
 import os
+
+import probe_rows
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 HOT = {4: "heapdata", 3: "l2data", 0: "fresh"}
@@ -28,16 +29,13 @@ def entry(hot, ctas, warps, rounds):
     row = f"shim.dispatch_phases.{HOT[hot]}.{tokens}tok.h7168.c{ctas}w{warps}.p1_ns"
     sets = ["kernel.args.mode=22", "kernel.args.bytes=7168", "kernel.args.inflight=1", f"kernel.args.warps={warps}",
             f"kernel.args.count={tokens}", "kernel.args.window_kib=1024", f"kernel.args.hot={hot}", f"kernel.blocks={ctas}"]
-    ident = "micro_" + row.replace(".", "_").replace("shim_", "")
-    return {"id": ident, "kind": "micro", "row": row, "scenario": "scenarios/nvidia/calib_probe.json", "sets": sets}
+    return probe_rows.entry(row, sets)
 
 
 def main():
     entries = [entry(hot, *shape) for shape in SHAPES for hot in HOT]
     doc = " ".join(__doc__.split("\n\n")[1:2]).replace("\n", " ")
-    with open(os.path.join(HERE, "s31rows_rows.json"), "w") as f:
-        json.dump({"doc": doc, "entries": entries}, f, indent=1)
-        f.write("\n")
+    probe_rows.write(os.path.join(HERE, "s31rows_rows.json"), doc, entries)
     print(len(entries), "entries")
 
 

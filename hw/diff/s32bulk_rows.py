@@ -13,8 +13,9 @@ bulk row of 1 / 4 / 7 / 16 KiB, the same at every shape, ~0.6 ns a plain 16 B lo
 - By shape (7168 B, 4 warps on one SM / one warp on each of 4 SMs, 128 rows): per request, per SM, or the GPU's?
 - Plain loads (one warp, 32 rows of 7168 B): the stored rows say +47 ns a row, the model ~+2.5.
 """
-import json
 import os
+
+import probe_rows
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 HOT = {0: "fresh", 2: "evicted", 5: "freshout"}
@@ -22,12 +23,11 @@ OP = {3: "bulk_load", 4: "plain_load"}
 
 
 def entry(op, hot, nbytes, ctas, warps, rows):
-    return {"id": f"micro_s32bulk_{OP[op]}_{HOT[hot]}_{nbytes}_{rows}r_c{ctas}w{warps}_ns", "kind": "micro",
-            "row": f"fresh.{OP[op]}.{HOT[hot]}.{nbytes}.{rows}r.c{ctas}w{warps}_ns",
-            "scenario": "scenarios/nvidia/calib_probe.json",
-            "sets": ["kernel.args.mode=23", f"kernel.args.bytes={nbytes}", f"kernel.args.inflight={op}",
-                     f"kernel.args.warps={warps}", f"kernel.args.count={rows}", "kernel.args.window_kib=1024",
-                     f"kernel.args.hot={hot}", f"kernel.blocks={ctas}"]}
+    return probe_rows.entry(f"fresh.{OP[op]}.{HOT[hot]}.{nbytes}.{rows}r.c{ctas}w{warps}_ns",
+                            ["kernel.args.mode=23", f"kernel.args.bytes={nbytes}", f"kernel.args.inflight={op}",
+                             f"kernel.args.warps={warps}", f"kernel.args.count={rows}", "kernel.args.window_kib=1024",
+                             f"kernel.args.hot={hot}", f"kernel.blocks={ctas}"],
+                            f"micro_s32bulk_{OP[op]}_{HOT[hot]}_{nbytes}_{rows}r_c{ctas}w{warps}_ns")
 
 
 def entries():
@@ -44,7 +44,5 @@ def entries():
 
 
 if __name__ == "__main__":
-    with open(os.path.join(HERE, "s32bulk_rows.json"), "w") as f:
-        json.dump({"doc": "  python3 hw/diff/s32bulk_rows.py      (re)writes the rows file next to this script",
-                   "entries": entries()}, f, indent=1)
-        f.write("\n")
+    probe_rows.write(os.path.join(HERE, "s32bulk_rows.json"),
+                     "  python3 hw/diff/s32bulk_rows.py      (re)writes the rows file next to this script", entries())

@@ -14,7 +14,8 @@ smooth mean); the size sweep shows where the 4-warp excess over the model starts
 rows are 5-7% over it).
 """
 import argparse
-import json
+
+import probe_rows
 
 BASE = ["kernel.args.count=64", "kernel.args.window_kib=16384", "kernel.args.hot=1", "kernel.args.heap=1",
         "kernel.args.inflight=1", "kernel.blocks=1"]
@@ -24,9 +25,9 @@ FAMILY = {11: "copy_round", 12: "copy_round_warp", 16: "copy_round_read"}
 def entry(mode, nbytes, warps):
     fam = FAMILY[mode]
     size = f"{nbytes // 1024}k" if nbytes % 1024 == 0 else str(nbytes)
-    return {"id": f"micro_s32m11_{fam}_{size}_c1w{warps}", "kind": "micro",
-            "row": f"shim.{fam}.l2.{size}.c1w{warps}.heap_ns", "scenario": "scenarios/nvidia/calib_probe.json",
-            "sets": [f"kernel.args.mode={mode}", f"kernel.args.bytes={nbytes}", f"kernel.args.warps={warps}"] + BASE}
+    return probe_rows.entry(f"shim.{fam}.l2.{size}.c1w{warps}.heap_ns",
+                            [f"kernel.args.mode={mode}", f"kernel.args.bytes={nbytes}", f"kernel.args.warps={warps}"] + BASE,
+                            f"micro_s32m11_{fam}_{size}_c1w{warps}")
 
 
 def main():
@@ -44,9 +45,7 @@ def main():
             entries.append(entry(mode, nbytes, 4))
     doc = ("Issue 19, thirty-eighth pass (s32-mode11): calib_probe modes 11 / 16 / 12 at 7168 B on one SM of 1-8 warps, "
            "and modes 11 / 12 at 4 warps over 2-10 KiB, in the heap; every repetition kept.")
-    with open(a.out, "w") as f:
-        json.dump({"doc": doc, "entries": entries}, f, indent=1)
-        f.write("\n")
+    probe_rows.write(a.out, doc, entries)
     print(f"{a.out}: {len(entries)} entries")
 
 

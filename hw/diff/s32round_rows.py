@@ -11,8 +11,9 @@ leave the shuffle loop as it is, at 1 x 1 and 4 x 4 warps (CTAs x warps a CTA), 
 4 x 4 rows (H200, ninth pass) read the rolled loop +118-138 ns a round over the unrolled one; the model (main) read
 +34 / +50, and -17 at one warp: which part of one warp's round the unrolled loop saves on the GPU.
 """
-import json
 import os
+
+import probe_rows
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 # inflight: 1 (phase 1) + the probe's run-time bits (kernels/nvlink/calib/dispatch_phases_probe.cu)
@@ -26,16 +27,13 @@ def entry(inflight, ctas, warps, rounds):
     row = f"shim.dispatch_phases.{VARIANTS[inflight]}.{tokens}tok.h7168.c{ctas}w{warps}.p1_ns"
     sets = ["kernel.args.mode=22", "kernel.args.bytes=7168", f"kernel.args.inflight={inflight}", f"kernel.args.warps={warps}",
             f"kernel.args.count={tokens}", "kernel.args.window_kib=1024", "kernel.args.hot=4", f"kernel.blocks={ctas}"]
-    ident = "micro_" + row.replace(".", "_").replace("shim_", "")
-    return {"id": ident, "kind": "micro", "row": row, "scenario": "scenarios/nvidia/calib_probe.json", "sets": sets}
+    return probe_rows.entry(row, sets)
 
 
 def main():
     entries = [entry(inflight, *shape) for shape in SHAPES for inflight in VARIANTS]
     doc = " ".join(__doc__.split("\n\n")[2:3]).replace("\n", " ")
-    with open(os.path.join(HERE, "s32round_rows.json"), "w") as f:
-        json.dump({"doc": doc, "entries": entries}, f, indent=1)
-        f.write("\n")
+    probe_rows.write(os.path.join(HERE, "s32round_rows.json"), doc, entries)
     print(len(entries), "entries")
 
 

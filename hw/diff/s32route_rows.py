@@ -15,8 +15,9 @@ engine's variability can be fitted on. Entries, all calib_probe mode 29 (dispatc
   one SM at 1, 2, 3 warps in the heap: none / ldg / shfl / all (one warp: and div) (13 less the stored ones);
   c1w4 none / ldg / shfl / all, c2w4 all and c8w4 none as stored (`cudaMalloc`), on the same card (6).
 """
-import json
 import os
+
+import probe_rows
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROUTE = {"none": 1, "ldg": 3, "div": 5, "shfl": 9, "all": 15, "ldg_line": 19, "all_line": 31, "ldl1": 35,
@@ -35,8 +36,7 @@ def entry(ctas, warps, part, heap):
     sets = ["kernel.args.mode=29", "kernel.args.bytes=7168", "kernel.args.inflight=1", f"kernel.args.warps={warps}",
             "kernel.args.count=64", "kernel.args.window_kib=16384", "kernel.args.hot=1",
             f"kernel.args.stride={ROUTE[part] << 16}", f"kernel.blocks={ctas}"] + (["kernel.args.heap=1"] if heap else [])
-    ident = "micro_" + row.replace(".", "_").replace("shim_", "") + ("_heap" if heap else "")
-    return {"id": ident, "kind": "micro", "row": row, "scenario": "scenarios/nvidia/calib_probe.json", "sets": sets}
+    return probe_rows.entry(row, sets, "micro_" + row.replace(".", "_").replace("shim_", "") + ("_heap" if heap else ""))
 
 
 def main():
@@ -44,9 +44,7 @@ def main():
     entries = [entry(c, w, p, True) for c, w, p in heap] + [entry(c, w, p, False) for c, w, p in MALLOC]
     doc = ("Issue 19, thirty-eighth pass (s32-route): the multi-warp routing rows in the symmetric heap and, on the same "
            "card, six of them in cudaMalloc windows (hw/diff/s32route_rows.py)")
-    with open(os.path.join(HERE, "s32route_rows.json"), "w") as f:
-        json.dump({"doc": doc, "entries": entries}, f, indent=1)
-        f.write("\n")
+    probe_rows.write(os.path.join(HERE, "s32route_rows.json"), doc, entries)
     print(len(entries), "entries")
 
 
