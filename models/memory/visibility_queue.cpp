@@ -371,7 +371,7 @@ void VisibilityQueue::force(Handle h) {
   // Unit by unit, a stream that reads the bytes before the unit's own time reads them first.
   while (e.applied < e.len) {
     const uint64_t unit_end = e.unit_interval_ps > 0 ? std::min<uint64_t>(e.len, e.applied + e.unit_bytes) : e.len;
-    if (e.dst) before_write(e.dst + e.applied, unit_end - e.applied, e.next_ps);
+    if (e.dst) before_forced_write(e.dst + e.applied, unit_end - e.applied, e.next_ps);
     apply_until(e, e.next_ps);
   }
   // Its key leaves now. A lane's later write is keyed at once; one forced behind the lane's

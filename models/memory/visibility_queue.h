@@ -231,7 +231,7 @@ class VisibilityQueue {
     const uint8_t* begin = nullptr;
     uint64_t len = 0;
     Ps write_ps = 0;
-    std::vector<uint8_t> old;
+    std::vector<uint8_t> old;  // the bytes it replaced; empty: they were all zero
     uint32_t node = ChunkIndex::kNil;  // its first node in m_early_chunks
   };
   std::vector<EarlyWrite> m_early;
@@ -251,7 +251,13 @@ class VisibilityQueue {
   bool early_gone(const EarlyWrite& w) const { return w.write_ps <= m_early_expired_ps; }
   bool any_early() const { return m_early_head != m_early_order.size(); }
   void expire_early(Ps now_ps);
+  // kMayBeZeros: old bytes all zero are kept as none (force's copies; see remember_early).
+  template <bool kMayBeZeros>
   void remember_early(const uint8_t* begin, uint64_t len, Ps write_ps);
+  template <bool kMayBeZeros>
+  void before_write_as(const uint8_t* begin, uint64_t len, Ps write_ps);
+  // before_write for force's units: the bytes it replaces may be kept as "all zero".
+  void before_forced_write(const uint8_t* begin, uint64_t len, Ps write_ps);
   // A stream just scheduled: its units due before an early write read the bytes it replaced.
   void read_before_early_writes(Handle h);
 };

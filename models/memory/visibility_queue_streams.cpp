@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "models/core/sim_now.h"
+#include "models/memory/sparse_region.h"
 #include "models/memory/visibility_queue.h"
 
 namespace symsim {
@@ -21,6 +22,29 @@ inline uint64_t chunk_of(const uint8_t* p, uint64_t chunk_bytes) {
 [[gnu::noinline]] void take_spare(SpareBuffers& spares, std::vector<uint8_t>& old, uint64_t len) {
   std::vector<uint8_t> spare = spares.take(len);
   if (spare.capacity() > 0) old = std::move(spare);
+}
+
+// The old bytes of a forced copy's unit into `old` (empty: a slot's is, from expire_early).
+// From a page on (MoE's 7-14 KiB tokens and rows), bytes all zero (memory written for the first
+// time: a staging buffer's or a send ring row's first use) are not kept: `old` stays empty and
+// readers take zeros (copy_old). The test reads what the copy would have read and stops at the
+// first nonzero line; the copy it saves goes into a spare buffer gone cold since its last use
+// (docs/performance.md, s33-ep). Out of line, with `insert` rather than `assign`, so that
+// remember_early's own `assign` (the put path's) stays the only one and inline.
+[[gnu::noinline]] void keep_forced_old(SpareBuffers& spares, std::vector<uint8_t>& old, const uint8_t* begin,
+                                       uint64_t len) {
+  if (len >= SparseRegion::kHostPageBytes && SparseRegion::is_zero(begin, len)) return;
+  if (len > old.capacity()) take_spare(spares, old, len);
+  old.insert(old.end(), begin, begin + len);
+}
+
+// What an early write replaced, [from, from + n) of it, into `to`.
+inline void copy_old(uint8_t* to, const std::vector<uint8_t>& old, uint64_t from, uint64_t n) {
+  if (old.empty()) {  // all zero (remember_early)
+    std::memset(to, 0, n);
+  } else {
+    std::memcpy(to, old.data() + from, n);
+  }
 }
 }  // namespace
 
@@ -58,6 +82,7 @@ inline void VisibilityQueue::expire_early(Ps now_ps) {
   }
 }
 
+template <bool kMayBeZeros>
 inline void VisibilityQueue::remember_early(const uint8_t* begin, uint64_t len, Ps write_ps) {
   uint32_t i;
   if (!m_early_free.empty()) {
@@ -71,8 +96,14 @@ inline void VisibilityQueue::remember_early(const uint8_t* begin, uint64_t len, 
   w.begin = begin;
   w.len = len;
   w.write_ps = write_ps;
-  if (len > w.old.capacity()) take_spare(m_spare_old, w.old, len);
-  w.old.assign(begin, begin + len);
+  // Only force asks for the zero test (kMayBeZeros, keep_forced_old): the put path's WQE copies
+  // and stores compile as before, with this function's one `assign` inline.
+  if constexpr (kMayBeZeros) {
+    keep_forced_old(m_spare_old, w.old, begin, len);
+  } else {
+    if (len > w.old.capacity()) take_spare(m_spare_old, w.old, len);
+    w.old.assign(begin, begin + len);
+  }
   w.node = m_early_chunks.insert(i, chunk_of(begin, kStreamChunkBytes), chunk_of(begin + len - 1, kStreamChunkBytes));
   m_early_order.push_back(i);
 }
@@ -96,7 +127,7 @@ inline void VisibilityQueue::read_before_early_writes(Handle h) {
       if (lo_off >= hi_off) return;
       hold(e, (hi_off + unit - 1) / unit * unit);
       // The held bytes are memory as it is now, after the early write: put back what it replaced.
-      std::memcpy(e.data.data() + (lo_off - e.held_from), w.old.data() + (lo - w.begin), hi_off - lo_off);
+      copy_old(e.data.data() + (lo_off - e.held_from), w.old, static_cast<uint64_t>(lo - w.begin), hi_off - lo_off);
     });
   }
 }
@@ -125,7 +156,7 @@ VisibilityQueue::Handle VisibilityQueue::schedule_read(Ps read_ps, Ps first_visi
     }
     const uint8_t* lo = std::max(src, w.begin);
     const uint8_t* hi = std::min(src + len, w.begin + w.len);
-    std::memcpy(e.data.data() + (lo - src), w.old.data() + (lo - w.begin), static_cast<size_t>(hi - lo));
+    copy_old(e.data.data() + (lo - src), w.old, static_cast<uint64_t>(lo - w.begin), static_cast<uint64_t>(hi - lo));
   }
   return h;
 }
@@ -148,11 +179,12 @@ void VisibilityQueue::hold(Entry& e, uint64_t end) {
   e.held_to = end;
 }
 
-void VisibilityQueue::before_write(const uint8_t* begin, uint64_t len, Ps write_ps) {
+template <bool kMayBeZeros>
+inline void VisibilityQueue::before_write_as(const uint8_t* begin, uint64_t len, Ps write_ps) {
   if (len == 0) return;
   const auto now = sim_now_ps();
   expire_early(now);
-  if (write_ps > now) remember_early(begin, len, write_ps);
+  if (write_ps > now) remember_early<kMayBeZeros>(begin, len, write_ps);
   if (m_streams.empty()) return;
   const uint8_t* end = begin + len;
   for (uint64_t c = chunk_of(begin, kStreamChunkBytes); c <= chunk_of(end - 1, kStreamChunkBytes); ++c) {
@@ -174,6 +206,14 @@ void VisibilityQueue::before_write(const uint8_t* begin, uint64_t len, Ps write_
       hold(e, std::min(last_overlap_end, before_end));
     });
   }
+}
+
+void VisibilityQueue::before_write(const uint8_t* begin, uint64_t len, Ps write_ps) {
+  before_write_as<false>(begin, len, write_ps);
+}
+
+void VisibilityQueue::before_forced_write(const uint8_t* begin, uint64_t len, Ps write_ps) {
+  before_write_as<true>(begin, len, write_ps);
 }
 
 }  // namespace symsim

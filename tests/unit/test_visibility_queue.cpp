@@ -388,3 +388,29 @@ TEST(VisibilityQueue, AForcedCopysOldBytesReachReadersFiledBeforeAndScheduledAft
     EXPECT_EQ(put_dst[b], b < 4 * 1024 ? 0x11 : 0x22) << b;  // units at 240..540 ns old, 640 ns on new
   }
 }
+
+// Old bytes that are all zero (memory written for the first time) are kept as none: readers
+// still get them, as zeros, and a single nonzero byte at the end keeps the bytes themselves.
+TEST(VisibilityQueue, AForcedCopysOldZerosReachReadersAsZeros) {
+  constexpr Ps kNs = 1000;
+  constexpr uint64_t kToken = 7168;
+  for (const bool last_byte_set : {false, true}) {
+    VisibilityQueue q;
+    std::vector<uint8_t> gm(kToken, 0), ub(kToken, 0x22), put_dst(kToken, 0x55), read_dst(kToken, 0x55);
+    if (last_byte_set) gm.back() = 0x11;
+    q.schedule_action(
+        300 * kNs, [&](Ps) { q.schedule_read(300 * kNs, 400 * kNs, 0, 0, read_dst.data(), gm.data(), gm.size()); },
+        read_dst.data(), read_dst.size());
+    const auto copy = q.schedule_dma(600 * kNs, 0, 0, gm.data(), ub.data(), kToken);
+    q.force(copy);
+    EXPECT_EQ(gm[0], 0x22);
+    EXPECT_EQ(gm.back(), 0x22);
+    q.schedule_stream(240 * kNs, 100 * kNs, 1024, put_dst.data(), gm.data(), kToken);  // units at 240..840 ns
+    q.settle(10000 * kNs);
+    for (uint64_t b = 0; b < kToken; ++b) {
+      const uint8_t old = last_byte_set && b == kToken - 1 ? 0x11 : 0;
+      ASSERT_EQ(read_dst[b], old) << b << " " << last_byte_set;                          // read at 300 ns
+      ASSERT_EQ(put_dst[b], b < 4 * 1024 ? old : uint8_t{0x22}) << b << " " << last_byte_set;  // 240..540 ns old
+    }
+  }
+}
