@@ -130,12 +130,6 @@ VisibilityQueue::Handle VisibilityQueue::schedule_read(Ps read_ps, Ps first_visi
   return h;
 }
 
-void VisibilityQueue::unindex_stream(Handle h) {
-  Entry& e = m_entries[h];
-  m_streams.erase(e.stream_node);
-  e.stream_node = ChunkIndex::kNil;
-}
-
 void VisibilityQueue::hold(Entry& e, uint64_t end) {
   end = std::min(end, e.len);
   if (end <= e.applied) return;
