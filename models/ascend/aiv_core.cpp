@@ -20,7 +20,10 @@ AivCore::AivCore(int pe, int core, const AscendParams& params, VisibilityQueue& 
       m_hooks(hooks),
       m_keeper(sc_core::sc_time::from_value(ns_to_ps(params.sim_quantum_ns))),
       m_scalar_op_ps(params.aiv_scalar_op_ns * 1000.0),
-      m_mte_latency_ps(ns_to_ps(params.aiv_mte_latency_ns)) {
+      m_mte_latency_ps(ns_to_ps(params.aiv_mte_latency_ns)),
+      m_st_dev_ps(ns_to_ps(params.aiv_st_dev_ns)),
+      m_dcci_ps(ns_to_ps(params.aiv_dcci_ns)) {
+  for (unsigned n = 0; n <= kCountedOps; ++n) m_ops_ps[n] = static_cast<Ps>(static_cast<double>(n) * m_scalar_op_ps);
   m_ctx.pe = pe;
   m_ctx.core = this;
   m_local_ps = now_ps();

@@ -38,8 +38,17 @@ class AivCore {
   Ps local_ps() const { return m_local_ps; }
   ExecContext& context() { return m_ctx; }
 
+  // A device store's issue (st_dev, a doorbell) and a cache line's clean + invalidate (dcci), in
+  // ps once: the shim charges one of each about once a WQE.
+  Ps st_dev_ps() const { return m_st_dev_ps; }
+  Ps dcci_ps() const { return m_dcci_ps; }
   // Scalar work of `ops` shim operations.
   void scalar_ops(double ops) { advance(static_cast<Ps>(ops * m_scalar_op_ps)); }
+  // The same for a whole count: up to kCountedOps from a table made with the double product above
+  // (a WQE's post counts 1, 2, 4 or 8 operations about nine times: each a multiply and a conversion).
+  void scalar_ops(int ops) {
+    advance(static_cast<unsigned>(ops) <= kCountedOps ? m_ops_ps[ops] : static_cast<Ps>(ops * m_scalar_op_ps));
+  }
   // Moves local time forward; syncs once past the quantum. Inline: the shim advances a core
   // about nine times per WQE. The keeper's need_sync rule in picoseconds: building an sc_time
   // (a library call) on every operation cost 5% of the put benchmark; sync() hands the local
@@ -146,7 +155,13 @@ class AivCore {
   Ps m_local_ps = 0;  // SystemC time + the keeper's local time, read by every operation
   CoreQuantumKeeper m_keeper;
   double m_scalar_op_ps;
+  static constexpr unsigned kCountedOps = 16;
+  std::array<Ps, kCountedOps + 1> m_ops_ps{};  // [n]: static_cast<Ps>(n * m_scalar_op_ps)
   Ps m_mte_latency_ps;
+  Ps m_st_dev_ps;
+  Ps m_dcci_ps;
+  // A copy's transfer time (a put's WQE copies are all one size: no division a copy).
+  mutable TransferTime m_copy_transfer;
   std::array<Pipe, kAivPipes> m_pipes{};
   std::array<std::array<std::array<Event, kAivEventIds>, kAivPipes>, kAivPipes> m_events{};
 };
@@ -162,7 +177,7 @@ inline Ps AivCore::occupy(AivPipe pipe, Ps duration) {
 }
 
 inline Ps AivCore::copy_ps(uint64_t bytes) const {
-  return m_mte_latency_ps + transfer_ps(bytes, m_params.aiv_mte_gbytes_per_s);
+  return m_mte_latency_ps + m_copy_transfer.of(bytes, m_params.aiv_mte_gbytes_per_s);
 }
 
 inline Ps AivCore::copy(AivPipe pipe, uint8_t* dst, const uint8_t* src, uint64_t bytes) {

@@ -20,22 +20,8 @@ DoorbellScheduler::DoorbellScheduler(sc_core::sc_module_name name) : sc_module(n
 
 void DoorbellScheduler::attach(UdmaEngine* engine) { m_engines.push_back(engine); }
 
-void DoorbellScheduler::post(DoorbellEvent e) {
-  e.seq = m_seq++;
-  // The earliest doorbell held: the batch's next (all due now) or the earliest waiting one.
-  const Ps first = m_next < m_batch.size() ? m_batch[m_next].t : m_groups.empty() ? UINT64_MAX : m_groups.top().t;
-  if (m_serving && e.t <= now_ps()) {
-    // Rung while a batch is served (an engine's own store) and due already: served in order with it.
-    m_batch.insert(std::upper_bound(m_batch.begin() + static_cast<std::ptrdiff_t>(m_next), m_batch.end(), e), e);
-  } else {
-    wait(e);
-  }
-  if (e.t >= first) return;  // the wake-up already pending comes first
-  const Ps now = now_ps();
-  m_wake.notify(sc_core::sc_time::from_value(e.t > now ? e.t - now : 0));
-}
-
-void DoorbellScheduler::wait(const DoorbellEvent& e) {
+// Inline: post's only call (out of line, a call and a frame a doorbell).
+inline void DoorbellScheduler::wait(const DoorbellEvent& e) {
   for (const Group& g : m_recent) {
     if (g.t == e.t && g.slot != kNoSlot) {
       m_slots[g.slot].push_back(e);
@@ -55,6 +41,21 @@ void DoorbellScheduler::wait(const DoorbellEvent& e) {
   m_groups.push(Group{e.t, slot});
   m_recent[m_recent_next] = Group{e.t, slot};
   m_recent_next = (m_recent_next + 1) % kRecent;
+}
+
+void DoorbellScheduler::post(DoorbellEvent e) {
+  e.seq = m_seq++;
+  // The earliest doorbell held: the batch's next (all due now) or the earliest waiting one.
+  const Ps first = m_next < m_batch.size() ? m_batch[m_next].t : m_groups.empty() ? UINT64_MAX : m_groups.top().t;
+  if (m_serving && e.t <= now_ps()) {
+    // Rung while a batch is served (an engine's own store) and due already: served in order with it.
+    m_batch.insert(std::upper_bound(m_batch.begin() + static_cast<std::ptrdiff_t>(m_next), m_batch.end(), e), e);
+  } else {
+    wait(e);
+  }
+  if (e.t >= first) return;  // the wake-up already pending comes first
+  const Ps now = now_ps();
+  m_wake.notify(sc_core::sc_time::from_value(e.t > now ? e.t - now : 0));
 }
 
 void DoorbellScheduler::process() {

@@ -21,6 +21,10 @@ UdmaEngine::UdmaEngine(sc_core::sc_module_name name, int pe, UdmaEnv env)
     : sc_module(name),
       m_pe(pe),
       m_env(env),
+      m_hbm_ps(env.params.ns(env.params.hbm_latency_ns)),
+      m_doorbell_ps(env.params.ns(env.params.udma_doorbell_ns)),
+      m_wqe_ps(env.params.ns(env.params.udma_wqe_ns)),
+      m_unit_bytes(static_cast<uint32_t>(env.params.fabric_visibility_bytes)),
       m_doorbells(uint64_t{64} << 20, false, std::string(this->name()) + ".doorbells") {
   doorbell.bind(*this);
 }
@@ -104,9 +108,8 @@ inline void UdmaEngine::mmio_store(uint64_t offset_bytes, uint64_t value, Ps t_p
   const bool cq = (offset_bytes % kDoorbellStride) >= 8;
   const Ps now = now_ps();
   // The engine acts on an SQ doorbell when it fetches the WQEs (one HBM read later).
-  const AscendParams& p = m_env.params;
-  Ps t = std::max(t_ps, now) + p.ns(p.udma_doorbell_ns);
-  if (!cq) t += p.ns(p.hbm_latency_ns);
+  Ps t = std::max(t_ps, now) + m_doorbell_ps;
+  if (!cq) t += m_hbm_ps;
   if (m_env.hooks.faults_active()) {  // a store lost or held up on its way to the engine
     const DoorbellFault f =
         m_env.hooks.faults().doorbell(m_qps[index].ref, cq, static_cast<uint32_t>(value), std::max(t_ps, now));
@@ -208,8 +211,7 @@ Landing land(const Delivery& d, Ps hbm_ps, Ps after_ps) {
 }  // namespace
 
 inline void UdmaEngine::execute(UdmaQp& q, uint32_t wqe_index, const uint8_t* first, const uint8_t* second, Ps t) {
-  const AscendParams& p = m_env.params;
-  const Ps hbm_ps = p.ns(p.hbm_latency_ns);
+  const Ps hbm_ps = m_hbm_ps;
   const Wqe w = decode(first, second);
   WqeRecord r;
   r.qp = q.ref;
@@ -223,7 +225,7 @@ inline void UdmaEngine::execute(UdmaQp& q, uint32_t wqe_index, const uint8_t* fi
   // The engine pipeline takes one WQE at a time. A QP's WQEs start in order, and a fence holds
   // its WQE (and so its QP, not the engine) until every earlier WQE of the QP has completed.
   const Ps slot = std::max(t, m_free_ps);
-  m_free_ps = slot + p.ns(p.udma_wqe_ns);
+  m_free_ps = slot + m_wqe_ps;
   m_busy_ps += m_free_ps - slot;
   m_env.hooks.emit<&Observer::on_engine_busy>(m_pe, slot, m_free_ps);
   r.fetch_ps = slot;
@@ -264,8 +266,7 @@ inline void UdmaEngine::execute(UdmaQp& q, uint32_t wqe_index, const uint8_t* fi
 }
 
 inline void UdmaEngine::run_write(UdmaQp& q, const Wqe& w, const EidRoute& route, WqeRecord& r, Ps start) {
-  const AscendParams& p = m_env.params;
-  const Ps hbm_ps = p.ns(p.hbm_latency_ns);
+  const Ps hbm_ps = m_hbm_ps;
   Fabric& fabric = m_env.fabric;
   const int target = route.target_pe;
   const Ps read_at = m_env.hbm_ports[m_pe].reserve(start + hbm_ps, w.len);
@@ -286,7 +287,7 @@ inline void UdmaEngine::run_write(UdmaQp& q, const Wqe& w, const EidRoute& route
         l.last_ps, [dst, payload = std::move(payload)](Ps) { reduce_add_fp32(dst, payload.data(), payload.size()); },
         dst, len);
   } else if (!m_env.hooks.faults_active()) {
-    m_env.visibility.schedule_stream(l.first_ps, l.interval_ps, static_cast<uint32_t>(p.fabric_visibility_bytes),
+    m_env.visibility.schedule_stream(l.first_ps, l.interval_ps, m_unit_bytes,
                                      dst, src, w.len, q.data_lane);
   } else {
     l.last_ps = land_with_faults(q, r.wqe_index, target, dst, src, w.len, l.first_ps, l.interval_ps);
@@ -302,7 +303,7 @@ inline void UdmaEngine::run_write(UdmaQp& q, const Wqe& w, const EidRoute& route
 
 void UdmaEngine::run_read(UdmaQp& q, const Wqe& w, const EidRoute& route, WqeRecord& r, Ps start) {
   const AscendParams& p = m_env.params;
-  const Ps hbm_ps = p.ns(p.hbm_latency_ns);
+  const Ps hbm_ps = m_hbm_ps;
   Fabric& fabric = m_env.fabric;
   const int target = route.target_pe;
   const Ps request_at = start + fabric.control_latency_ps(m_pe, target, route.via_pe);
@@ -329,8 +330,7 @@ void UdmaEngine::run_read(UdmaQp& q, const Wqe& w, const EidRoute& route, WqeRec
 }
 
 void UdmaEngine::run_atomic(UdmaQp& q, const Wqe& w, const EidRoute& route, WqeRecord& r, Ps start) {
-  const AscendParams& p = m_env.params;
-  const Ps hbm_ps = p.ns(p.hbm_latency_ns);
+  const Ps hbm_ps = m_hbm_ps;
   Fabric& fabric = m_env.fabric;
   const int target = route.target_pe;
   const uint32_t width = w.len;

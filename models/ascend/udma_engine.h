@@ -130,6 +130,12 @@ class UdmaEngine : public sc_core::sc_module, private tlm::tlm_fw_transport_if<>
 
   int m_pe;
   UdmaEnv m_env;
+  // The parameters every doorbell and WQE reads, in ps once (each p.ns() is a multiply and a
+  // conversion; the parameters do not change during a run).
+  const Ps m_hbm_ps;
+  const Ps m_doorbell_ps;
+  const Ps m_wqe_ps;
+  const uint32_t m_unit_bytes;  // the fabric's visibility unit
   SparseRegion m_doorbells;
   std::vector<UdmaQp> m_qps;
   std::vector<tlm::tlm_dmi> m_dmi;  // the HBM regions granted so far

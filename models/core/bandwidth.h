@@ -18,7 +18,7 @@ class BandwidthResource {
   // Occupies the resource for `bytes` starting no earlier than `ready_ps`; returns the start.
   Ps reserve(Ps ready_ps, uint64_t bytes) {
     const Ps start = std::max(ready_ps, m_free_ps);
-    const Ps duration = transfer_ps(bytes, m_gbytes_per_s);
+    const Ps duration = m_transfer.of(bytes, m_gbytes_per_s);
     m_free_ps = start + duration;
     m_busy_ps += duration;
     m_bytes += bytes;
@@ -34,6 +34,7 @@ class BandwidthResource {
   Ps m_free_ps = 0;
   Ps m_busy_ps = 0;
   uint64_t m_bytes = 0;
+  TransferTime m_transfer;  // transfers of one size come in runs (a put's reads of its source)
 };
 
 }  // namespace symsim

@@ -85,24 +85,41 @@ std::vector<Link*> Fabric::route(int src_pe, int dst_pe, int via_pe) const {
   return {p.begin(), p.end()};
 }
 
-Ps Fabric::control_latency_ps(int src_pe, int dst_pe, int via_pe) const {
-  // Summed per call: a link's latency may be set after the route was first used.
-  const auto sum = [](const Direct& d) {
-    Ps t = 0;
-    for (uint8_t i = 0; i < d.n; ++i) t += d.links[i]->latency_ps();
-    return t;
-  };
-  if (via_pe < 0 || via_pe == src_pe || via_pe == dst_pe) return sum(direct(src_pe, dst_pe));
-  return sum(direct(src_pe, via_pe)) + sum(direct(via_pe, dst_pe));
+inline Delivery Fabric::deliver(uint64_t units, uint64_t wire_bytes, Ps head, Ps tail, Ps wire_start, double slowest) {
+  // The first unit lands once its wire bytes have streamed in behind the head.
+  const Ps first = std::min(tail, head + m_first_unit.of(std::min<uint64_t>(wire_bytes, m_unit_wire_bytes), slowest));
+  const Ps interval = units > 1 ? (tail - first) / (units - 1) : 0;
+  // The plane the message crossed delays it as a whole; links stay reserved as computed.
+  const Ps skew = draw_skew_ps();
+  return {first + skew, interval, tail + skew, wire_start};
+}
+
+// Inline (always: GCC kept it out of line, a call and a frame a message).
+[[gnu::always_inline]] inline Delivery Fabric::send_direct(const Direct& route, const Shape& message, Ps ready_ps) {
+  const uint64_t wire_bytes = message.wire_bytes;
+  if (route.n == 0) return {ready_ps, 0, ready_ps, ready_ps};  // loopback: no wire
+  // Looked up once a message, not once a link (the trace hears it; nothing else does).
+  const bool heard = m_hooks && m_hooks->may_be_heard<&Observer::on_link_busy>();
+  Ps head = ready_ps, tail = ready_ps, wire_start = ready_ps;
+  double slowest = route.links[0]->gbytes_per_s();
+  for (uint8_t i = 0; i < route.n; ++i) {
+    Link* link = route.links[i];
+    const LinkTiming t = link->transmit(head, tail, wire_bytes);
+    if (heard) m_hooks->emit<&Observer::on_link_busy>(link->id(), t.head_start_ps, t.tail_out_ps, wire_bytes);
+    if (i == 0) wire_start = t.head_start_ps;
+    head = t.head_start_ps + link->latency_ps();
+    tail = t.tail_out_ps + link->latency_ps();
+    slowest = std::min(slowest, link->gbytes_per_s());
+  }
+  return deliver(message.units, wire_bytes, head, tail, wire_start, slowest);
 }
 
 Delivery Fabric::send(int src_pe, int dst_pe, uint64_t payload_bytes, Ps ready_ps, int via_pe) {
-  const uint64_t wire_bytes =
-      static_cast<uint64_t>(static_cast<double>(payload_bytes) / m_params.payload_efficiency + 0.5);
-  const uint64_t unit = m_params.visibility_bytes;
-  const uint64_t units = std::max<uint64_t>(1, (payload_bytes + unit - 1) / unit);
+  const Shape message = shape(payload_bytes);
+  const uint64_t wire_bytes = message.wire_bytes;
   // The route's legs (one, or two through a relay), walked in place: no copy of the links.
   const bool relayed = via_pe >= 0 && via_pe != src_pe && via_pe != dst_pe;
+  if (!relayed && !(m_hooks && m_hooks->faults_active())) return send_direct(direct(src_pe, dst_pe), message, ready_ps);
   const Direct* legs[2] = {&direct(src_pe, relayed ? via_pe : dst_pe), relayed ? &direct(via_pe, dst_pe) : nullptr};
   if (legs[0]->n == 0 && !relayed) return {ready_ps, 0, ready_ps, ready_ps};  // loopback: no wire
 
@@ -133,12 +150,7 @@ Delivery Fabric::send(int src_pe, int dst_pe, uint64_t payload_bytes, Ps ready_p
       slowest = std::min(slowest, link->gbytes_per_s() * lf.bandwidth_factor);
     }
   }
-  // The first unit lands once its wire bytes have streamed in behind the head.
-  const Ps first = std::min(tail, head + transfer_ps(std::min<uint64_t>(wire_bytes, m_unit_wire_bytes), slowest));
-  const Ps interval = units > 1 ? (tail - first) / (units - 1) : 0;
-  // The plane the message crossed delays it as a whole; links stay reserved as computed.
-  const Ps skew = draw_skew_ps();
-  return {first + skew, interval, tail + skew, wire_start};
+  return deliver(message.units, wire_bytes, head, tail, wire_start, slowest);
 }
 
 }  // namespace symsim

@@ -10,6 +10,7 @@
 #pragma once
 #include <systemc>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -53,8 +54,12 @@ class Fabric : public sc_core::sc_module {
   // Moves `payload_bytes` from `src_pe` to `dst_pe` (through the port of `via_pe` when it is a
   // third PE), head ready at `ready_ps`.
   Delivery send(int src_pe, int dst_pe, uint64_t payload_bytes, Ps ready_ps, int via_pe = -1);
-  // One-way latency of a small control message (request, ACK) with no queuing.
-  Ps control_latency_ps(int src_pe, int dst_pe, int via_pe = -1) const;
+  // One-way latency of a small control message (request, ACK) with no queuing. Inline: every
+  // put's completion asks it once, nearly always for a direct route.
+  Ps control_latency_ps(int src_pe, int dst_pe, int via_pe = -1) const {
+    if (via_pe < 0 || via_pe == src_pe || via_pe == dst_pe) return latency_sum_ps(direct(src_pe, dst_pe));
+    return latency_sum_ps(direct(src_pe, via_pe)) + latency_sum_ps(direct(via_pe, dst_pe));
+  }
   // The links a message from src to dst (through via) crosses, in order.
   std::vector<Link*> route(int src_pe, int dst_pe, int via_pe = -1) const;
 
@@ -92,6 +97,34 @@ class Fabric : public sc_core::sc_module {
     return fill_direct(src_pe, dst_pe);
   }
   const Direct& fill_direct(int src_pe, int dst_pe) const;
+  // Summed per call: a link's latency may be set after the route was first used.
+  static Ps latency_sum_ps(const Direct& d) {
+    Ps t = 0;
+    for (uint8_t i = 0; i < d.n; ++i) t += d.links[i]->latency_ps();
+    return t;
+  }
+  // The first unit's time, the units' spacing and the plane's skew, from the last link's head and tail.
+  Delivery deliver(uint64_t units, uint64_t wire_bytes, Ps head, Ps tail, Ps wire_start, double slowest);
+  // A message's bytes on the wire and visibility units, kept for the last payload size sent (a
+  // put's messages are all one size: a division and a conversion a message, not each time).
+  struct Shape {
+    uint64_t payload_bytes = UINT64_MAX;
+    uint64_t wire_bytes = 0;
+    uint64_t units = 0;
+  };
+  const Shape& shape(uint64_t payload_bytes) {
+    if (payload_bytes != m_shape.payload_bytes) {
+      const uint64_t unit = m_params.visibility_bytes;
+      m_shape.wire_bytes =
+          static_cast<uint64_t>(static_cast<double>(payload_bytes) / m_params.payload_efficiency + 0.5);
+      m_shape.units = std::max<uint64_t>(1, (payload_bytes + unit - 1) / unit);
+      m_shape.payload_bytes = payload_bytes;
+    }
+    return m_shape;
+  }
+  // send() over one direct route with no faults injected: the general loop's arithmetic with a
+  // fault's defaults (bandwidth factor 1, no extra latency, never down) left out.
+  Delivery send_direct(const Direct& route, const Shape& message, Ps ready_ps);
   Direct compute_direct(int src_pe, int dst_pe) const;
   Path path(int src_pe, int dst_pe, int via_pe) const;
   Ps draw_skew_ps() { return m_params.path_skew_ps == 0 ? 0 : m_rng() % (m_params.path_skew_ps + 1); }
@@ -104,6 +137,8 @@ class Fabric : public sc_core::sc_module {
   std::vector<Link*> m_pe_up, m_pe_down, m_node_up, m_node_down;
   Hooks* m_hooks = nullptr;
   std::mt19937_64 m_rng{0};
+  Shape m_shape;
+  TransferTime m_first_unit;  // the first unit's streaming time behind the head
   // Direct routes by source PE, then destination; a source's row is made on its first send.
   mutable std::vector<std::vector<Direct>> m_direct;
 };

@@ -24,7 +24,7 @@ class Link {
   // before `tail_ready_ps` (the previous hop's pace); `bandwidth_factor` < 1: a degraded link.
   LinkTiming transmit(Ps head_ready_ps, Ps tail_ready_ps, uint64_t wire_bytes, double bandwidth_factor = 1.0) {
     const Ps start = std::max(head_ready_ps, m_free_ps);
-    const Ps tail = std::max(start + transfer_ps(wire_bytes, m_gbytes_per_s * bandwidth_factor), tail_ready_ps);
+    const Ps tail = std::max(start + m_transfer.of(wire_bytes, m_gbytes_per_s * bandwidth_factor), tail_ready_ps);
     m_busy_ps += tail - start;
     m_free_ps = tail;
     m_bytes += wire_bytes;
@@ -51,6 +51,7 @@ class Link {
   Ps m_busy_ps = 0;
   uint64_t m_bytes = 0;
   uint64_t m_messages = 0;
+  TransferTime m_transfer;  // a put's messages are all one size
 };
 
 }  // namespace symsim

@@ -25,6 +25,13 @@ inline VisibilityQueue::Handle VisibilityQueue::allocate() {
   return static_cast<Handle>(m_entries.size() - 1);
 }
 
+// Inline: release's only call, once a put's data has landed (out of line it cost a call a WQE).
+inline void VisibilityQueue::unindex_stream(Handle h) {
+  Entry& e = m_entries[h];
+  m_streams.erase(e.stream_node);
+  e.stream_node = ChunkIndex::kNil;
+}
+
 // Inline: called from finish and settle_burst only.
 [[gnu::always_inline]] inline void VisibilityQueue::release(Handle h) {
   Entry& e = m_entries[h];

@@ -11,6 +11,7 @@
 // docs/performance.md, "Session 10: the put path, model side".) A forced write applies at once,
 // out of this order: its writer waited for it.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <unordered_map>
@@ -232,7 +233,7 @@ class VisibilityQueue {
     uint64_t len = 0;
     Ps write_ps = 0;
     std::vector<uint8_t> old;  // the bytes it replaced; empty: they were all zero
-    uint32_t node = ChunkIndex::kNil;  // its first node in m_early_chunks
+    uint32_t node = ChunkIndex::kNil;  // its first node in m_early_chunks (kNil: not filed)
   };
   std::vector<EarlyWrite> m_early;
   // An early write keeps its buffer up to this size when it expires; a larger one (a token's
@@ -250,6 +251,18 @@ class VisibilityQueue {
   Ps m_early_expired_ps = 0;  // every early write due at or before this has expired
   bool early_gone(const EarlyWrite& w) const { return w.write_ps <= m_early_expired_ps; }
   bool any_early() const { return m_early_head != m_early_order.size(); }
+  // Early writes are filed in m_early_chunks when a reader may need them, not when made: nearly
+  // every one (a WQE's copy into its SQ, once a put) expires with no reader of its chunks. Those
+  // made since the last filing are m_early_order[m_early_filed..], and m_early_unfiled_bits has a
+  // bit for each chunk they cover (hashed): a reader whose chunks have no bit set needs none of
+  // them. Filed in the order they were made, a chunk's records are visited newest first as when
+  // each was filed at once.
+  size_t m_early_filed = 0;
+  std::array<uint64_t, 64> m_early_unfiled_bits{};
+  static uint64_t early_bit(uint64_t chunk) { return (chunk * 0x9E3779B97F4A7C15ull) >> 52; }  // of 4,096
+  bool any_unfiled_early() const { return m_early_filed != m_early_order.size(); }
+  bool may_read_unfiled_early(const uint8_t* begin, uint64_t len) const;
+  void file_early();
   void expire_early(Ps now_ps);
   // kMayBeZeros: old bytes all zero are kept as none (force's copies; see remember_early).
   template <bool kMayBeZeros>

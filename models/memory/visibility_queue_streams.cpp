@@ -65,7 +65,10 @@ inline void VisibilityQueue::expire_early(Ps now_ps) {
   do {
     const uint32_t i = m_early_order[m_early_head++];
     EarlyWrite& w = m_early[i];
-    m_early_chunks.erase(w.node);
+    if (w.node != ChunkIndex::kNil) {
+      m_early_chunks.erase(w.node);
+      w.node = ChunkIndex::kNil;
+    }
     if (w.old.capacity() > kKeptOldBytes) {  // a large rewrite's buffer goes to the spares; small ones stay
       m_spare_old.give(std::move(w.old));
     } else {
@@ -73,13 +76,38 @@ inline void VisibilityQueue::expire_early(Ps now_ps) {
     }
     m_early_free.push_back(i);
   } while (any_early() && early_gone(m_early[m_early_order[m_early_head]]));
+  m_early_filed = std::max(m_early_filed, m_early_head);
   if (!any_early()) {
     m_early_order.clear();
     m_early_head = 0;
+    m_early_filed = 0;
+    m_early_unfiled_bits.fill(0);
   } else if (m_early_head >= 64 && 2 * m_early_head >= m_early_order.size()) {
     m_early_order.erase(m_early_order.begin(), m_early_order.begin() + static_cast<std::ptrdiff_t>(m_early_head));
+    m_early_filed -= m_early_head;
     m_early_head = 0;
   }
+}
+
+inline bool VisibilityQueue::may_read_unfiled_early(const uint8_t* begin, uint64_t len) const {
+  for (uint64_t c = chunk_of(begin, kStreamChunkBytes); c <= chunk_of(begin + len - 1, kStreamChunkBytes); ++c) {
+    const uint64_t b = early_bit(c);
+    if (m_early_unfiled_bits[b / 64] >> (b % 64) & 1) return true;
+  }
+  return false;
+}
+
+// Out of line: a reader of an unfiled early write's chunk (or one that shares its bit) is rare.
+[[gnu::noinline]] void VisibilityQueue::file_early() {
+  for (size_t k = m_early_filed; k < m_early_order.size(); ++k) {
+    const uint32_t i = m_early_order[k];
+    EarlyWrite& w = m_early[i];
+    if (early_gone(w)) continue;  // no reader looks at it again; expire_early drops it unfiled
+    w.node = m_early_chunks.insert(i, chunk_of(w.begin, kStreamChunkBytes),
+                                   chunk_of(w.begin + w.len - 1, kStreamChunkBytes));
+  }
+  m_early_filed = m_early_order.size();
+  m_early_unfiled_bits.fill(0);
 }
 
 template <bool kMayBeZeros>
@@ -104,13 +132,19 @@ inline void VisibilityQueue::remember_early(const uint8_t* begin, uint64_t len, 
     if (len > w.old.capacity()) take_spare(m_spare_old, w.old, len);
     w.old.assign(begin, begin + len);
   }
-  w.node = m_early_chunks.insert(i, chunk_of(begin, kStreamChunkBytes), chunk_of(begin + len - 1, kStreamChunkBytes));
+  w.node = ChunkIndex::kNil;  // filed when a reader may need it (file_early)
+  for (uint64_t c = chunk_of(begin, kStreamChunkBytes); c <= chunk_of(begin + len - 1, kStreamChunkBytes); ++c) {
+    const uint64_t b = early_bit(c);
+    m_early_unfiled_bits[b / 64] |= uint64_t{1} << (b % 64);
+  }
   m_early_order.push_back(i);
 }
 
 inline void VisibilityQueue::read_before_early_writes(Handle h) {
   expire_early(sim_now_ps());
   Entry& e = m_entries[h];
+  if (any_unfiled_early() && may_read_unfiled_early(e.src, e.len)) file_early();
+  if (m_early_chunks.empty()) return;  // none filed: none of its chunks (nor any other) has one
   const uint8_t* end = e.src + e.len;
   for (uint64_t c = chunk_of(e.src, kStreamChunkBytes); c <= chunk_of(end - 1, kStreamChunkBytes); ++c) {
     m_early_chunks.for_each(c, [&](uint32_t i) {
@@ -137,6 +171,7 @@ VisibilityQueue::Handle VisibilityQueue::schedule_read(Ps read_ps, Ps first_visi
                                                        uint64_t len, Lane lane) {
   const Handle h = schedule(first_visible_ps, unit_interval_ps, unit_bytes, dst, src, len, nullptr, lane);
   if (!any_early() || len == 0) return h;
+  if (any_unfiled_early() && may_read_unfiled_early(src, len)) file_early();
   std::vector<uint32_t> early;  // the early writes of these bytes due after the read
   for (uint64_t c = chunk_of(src, kStreamChunkBytes); c <= chunk_of(src + len - 1, kStreamChunkBytes); ++c)
     m_early_chunks.for_each(c, [&](uint32_t i) {
@@ -159,12 +194,6 @@ VisibilityQueue::Handle VisibilityQueue::schedule_read(Ps read_ps, Ps first_visi
     copy_old(e.data.data() + (lo - src), w.old, static_cast<uint64_t>(lo - w.begin), static_cast<uint64_t>(hi - lo));
   }
   return h;
-}
-
-void VisibilityQueue::unindex_stream(Handle h) {
-  Entry& e = m_entries[h];
-  m_streams.erase(e.stream_node);
-  e.stream_node = ChunkIndex::kNil;
 }
 
 void VisibilityQueue::hold(Entry& e, uint64_t end) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -91,23 +92,41 @@ uint64_t rank_index(uint64_t n, uint32_t percent) {
   return std::max<uint64_t>(1, (uint64_t{std::min(percent, 100u)} * n + 99) / 100) - 1;
 }
 
-nlohmann::json latency_json(std::vector<uint32_t> v) {
-  nlohmann::json j = {{"count", v.size()}};
-  if (v.empty()) {
+nlohmann::json latency_json(const std::vector<uint32_t>& values) {
+  nlohmann::json j = {{"count", values.size()}};
+  if (values.empty()) {
     j["p50"] = j["p90"] = j["p99"] = j["max"] = 0u;
+    return j;
+  }
+  const std::pair<const char*, uint32_t> ranks[] = {{"p50", 50}, {"p90", 90}, {"p99", 99}};
+  const uint64_t n = values.size();
+  const auto [lo_at, hi_at] = std::minmax_element(values.begin(), values.end());
+  const uint32_t lo = *lo_at, hi = *hi_at;
+  j["max"] = hi;
+  if (uint64_t{hi} - lo < n) {
+    // Values that span fewer ns than there are of them (a put's latencies, a few dozen ns
+    // apart): counted by value, and each rank's value read off the running count. The same
+    // values as the partial sort below, in two passes over the values and none over a copy.
+    std::vector<uint64_t> count(hi - lo + 1);
+    for (const uint32_t v : values) ++count[v - lo];
+    uint64_t upto = 0;  // values at or below lo + i
+    size_t r = 0;
+    for (uint32_t i = 0; r < std::size(ranks); ++i) {
+      upto += count[i];
+      for (; r < std::size(ranks) && rank_index(n, ranks[r].second) < upto; ++r) j[ranks[r].first] = lo + i;
+    }
     return j;
   }
   // The same values as nearest_rank_percentile for each, with one partial sort: each later rank
   // is searched only among the values at or above the one before.
-  const uint64_t n = v.size();
+  std::vector<uint32_t> v = values;
   auto from = v.begin();
-  for (const auto& [key, percent] : {std::pair<const char*, uint32_t>{"p50", 50}, {"p90", 90}, {"p99", 99}}) {
+  for (const auto& [key, percent] : ranks) {
     const auto nth = v.begin() + static_cast<std::ptrdiff_t>(rank_index(n, percent));
     std::nth_element(from, nth, v.end());
     j[key] = *nth;
     from = nth;
   }
-  j["max"] = *std::max_element(from, v.end());
   return j;
 }
 

@@ -41,6 +41,27 @@ struct LinkLog : Observer {
 
 }  // namespace
 
+// A kept transfer time is transfer_ps's value for every size and rate asked, in any order (a
+// link, an HBM port and a core's copies keep the last one; a rate can change between messages).
+TEST(Fabric, KeptTransferTimeIsTransferPsWhateverTheOrderOfSizesAndRates) {
+  TransferTime kept;
+  const uint64_t sizes[] = {0, 1, 64, 512, 732, 4096, 1 << 20};
+  const double rates[] = {0.5, 50, 196, 196.0 * 0.25, 3136};
+  for (int pass = 0; pass < 2; ++pass)
+    for (const double g : rates)
+      for (const uint64_t b : sizes) {
+        EXPECT_EQ(kept.of(b, g), transfer_ps(b, g)) << b << " bytes at " << g << " GB/s";
+        EXPECT_EQ(kept.of(b, g), transfer_ps(b, g)) << "asked again";
+      }
+  // A link's bandwidth set between two messages of one size: the second is timed at the new rate.
+  Link link(0, "l", 100, 0);
+  const LinkTiming a = link.transmit(0, 0, 1000);
+  link.set_bandwidth(50);
+  const LinkTiming b = link.transmit(a.tail_out_ps, 0, 1000);
+  EXPECT_EQ(a.tail_out_ps - a.head_start_ps, transfer_ps(1000, 100));
+  EXPECT_EQ(b.tail_out_ps - b.head_start_ps, transfer_ps(1000, 50));
+}
+
 TEST(Fabric, RelayRouteGoesThroughTheRelayPort) {
   Fabric f(8, params());
   EXPECT_EQ(names(f.route(0, 1)), (std::vector<std::string>{"pe0->l1.0", "l1.0->pe1"}));

@@ -399,6 +399,31 @@ TEST(Stats, NearestRankPercentile) {
   EXPECT_EQ(nearest_rank_percentile(none, 50), 0u);
 }
 
+// A QP's latencies spanning fewer ns than there are of them are counted by value, others partly
+// sorted: both read the same nearest-rank values as nearest_rank_percentile.
+TEST(Stats, LatencyPercentilesAsNearestRankForDenseAndSparseValues) {
+  std::mt19937 rng(11);
+  for (const uint32_t span_ns : {1u, 7u, 40u, 999u, 5000u, 100000u}) {
+    for (const uint32_t n : {1u, 2u, 3u, 10u, 99u, 100u, 101u, 1000u}) {
+      StatsCollector s;
+      const QpRef q{0, 1, 0};
+      std::vector<uint32_t> want;
+      for (uint32_t i = 0; i < n; ++i) {
+        const uint32_t ns = 500 + static_cast<uint32_t>(rng() % span_ns);
+        want.push_back(ns);
+        s.on_wqe_executed(wqe(q, i, 1000, 2000, 3000, 5000, 8000, 1000 + Ps{ns} * 1000, i));
+      }
+      const json lat = s.to_json(1, Fabric(2, FabricParams{}), {0, 0})["pes"][0]["qps"][0]["latency_ns"];
+      SCOPED_TRACE(testing::Message() << "span " << span_ns << " ns, " << n << " values");
+      EXPECT_EQ(lat["count"], n);
+      EXPECT_EQ(lat["max"], *std::max_element(want.begin(), want.end()));
+      EXPECT_EQ(lat["p50"], nearest_rank_percentile(want, 50));
+      EXPECT_EQ(lat["p90"], nearest_rank_percentile(want, 90));
+      EXPECT_EQ(lat["p99"], nearest_rank_percentile(want, 99));
+    }
+  }
+}
+
 TEST(Stats, CountsPerPeQpAndLink) {
   Fabric fabric(2, FabricParams{});
   fabric.send(0, 1, 4096, 0);

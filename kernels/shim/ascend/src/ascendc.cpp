@@ -227,8 +227,7 @@ void device_store_at(void* addr, uint64_t value, uint32_t bytes, CallSite site) 
   AivCore& c = core();
   World& w = world();
   AscendSystem& sys = *w.sys;  // not system(): core() counted this call (ExecContext::shim_calls)
-  const AscendParams& p = sys.params();
-  c.advance(ns_to_ps(p.aiv_st_dev_ns));
+  c.advance(c.st_dev_ps());
   note_effect(w, c);
   const Region* r = sys.addresses().find(addr, bytes);
   if (r && r->kind == RegionKind::kMmio) {
@@ -287,7 +286,7 @@ void cache_clean_invalidate_at(const void* addr, uint64_t bytes, CallSite site, 
   system().hooks().emit<&AscendObserver::on_gm_observe>(c.pe(), c.core(), static_cast<const uint8_t*>(addr),
                         observed ? observed : bytes, c.local_ps(), site_ref(site));
   const uint64_t lines = (bytes + 63) / 64;
-  c.advance(static_cast<Ps>(lines) * ns_to_ps(system().params().aiv_dcci_ns));
+  c.advance(static_cast<Ps>(lines) * c.dcci_ps());
 }
 
 }  // namespace symsim::shim

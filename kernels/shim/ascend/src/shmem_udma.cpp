@@ -98,7 +98,7 @@ void poll_cq(const QpView& v, uint32_t target, CallSite site) {
       // otherwise the poll observes memory at the core's time (dcci) and tries again. Both
       // cost one poll (dcci + compare): the result must not depend on which one saw it.
       if (udma::cqe_ready(udma::cqe_owner(cqe), cur, v.cq->depth)) {
-        c.advance(ns_to_ps(w.sys->params().aiv_dcci_ns));  // uncounted: the reap below counts
+        c.advance(c.dcci_ps());  // uncounted: the reap below counts
         c.scalar_ops(2);
         break;
       }
@@ -165,7 +165,7 @@ void publish_wqe(const QpView& v, const udma::Wqe& w, bool mte3, uint8_t* ub, ui
   uint8_t* first_dst = ring + uint64_t{first_slot} * udma::kWqebbBytes;
   if (mte3) {
     udma::encode(w, ub);  // scalar stores into UB (bb WQEBBs)
-    c.scalar_ops(8.0 * bb);
+    c.scalar_ops(static_cast<int>(8 * bb));  // a whole count: the table, not a multiply
     const int id = static_cast<int>(sync_id);
     c.set_flag(AivPipe::kScalar, AivPipe::kMte3, id);
     c.wait_flag(AivPipe::kScalar, AivPipe::kMte3, id);
@@ -178,7 +178,7 @@ void publish_wqe(const QpView& v, const udma::Wqe& w, bool mte3, uint8_t* ub, ui
     udma::encode(w, wqe);
     std::memcpy(first_dst, wqe, uint64_t{before_wrap} * udma::kWqebbBytes);
     if (before_wrap < bb) std::memcpy(ring, wqe + before_wrap * udma::kWqebbBytes, udma::kWqebbBytes);
-    c.scalar_ops(8.0 * bb);
+    c.scalar_ops(static_cast<int>(8 * bb));  // a whole count: the table, not a multiply
     cache_clean_invalidate_at(first_dst, uint64_t{before_wrap} * udma::kWqebbBytes, site);
   }
   Hooks& hooks = system().hooks();
