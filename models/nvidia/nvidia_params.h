@@ -68,6 +68,7 @@ struct NvidiaParams {
   double fence_gpu_ns = 0;         // ... of a GPU-scope fence (a release.gpu or fence.*.gpu)
   double fence_sys_hides_local = 0;  // 1: writes to the own GPU drain under a sys fence's own time
   double idle_release_pays_fence = 1;  // 1: a release store / atomic with no write in flight still pays the fence
+  double idle_release_gpu_ns = 0;  // a GPU-scope release store / atomic with no write in flight (its MEMBAR.ALL.GPU) when it pays no fence
   double acquire_load_ns = 0;      // an acquire load's CCTL.IVALL: the thread's next instruction waits this long after its return
   double acquire_sys_load_ns = 0;  // ... of a system-scope acquire load (ld.acquire.sys)
   double poll_phase_ns = 0;        // a GPU-scope acquire poll loop's second poll: this x CTA index / CTAs later

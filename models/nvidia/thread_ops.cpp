@@ -81,6 +81,11 @@ void release_stall(CudaThread& t, Scope scope, bool fence_instruction = false) {
   if (!fence_instruction && idle_free &&
       std::max(drained, sys.order().release_wait_ps(t.order, Scope::Gpu)) <= t.local_ps) {
     sys.order().released(t.order, scope);
+    // An idle release.gpu's MEMBAR.ALL.GPU still waits (mem.idle_release_gpu_ns; on the H200 repetition by
+    // repetition 202-222 / 282-293 ns over the relaxed twin, against a back-to-back fence's 136: rows
+    // shim.grid_sync.probe.c1_ns - .relaxed.c1_ns, shim.signal_wait.rel_gpu.pe1_ns - .relaxed.pe1_ns at their
+    // median repetitions, docs/hw-accuracy.md, thirty-ninth pass (s33-sync)).
+    if (scope == Scope::Gpu && p.idle_release_pays_fence == 2) t.local_ps += ns_to_ps(p.idle_release_gpu_ns);
     return;
   }
   if (scope == Scope::Sys && p.fence_sys_hides_local != 0) {
@@ -306,7 +311,8 @@ Ps poll_phase_ps(const CudaThread& t, const NvidiaParams& p) {
 bool acquire_paid(const CudaThread& t, uintptr_t a, uint64_t v, Scope scope, const NvidiaParams& p) {
   if (t.own_rmw_words[0] == a) return true;
   if (t.own_rmw_words[1] == a && (scope == Scope::Sys || p.acquire_gpu_last_rmw == 0)) return true;
-  return p.acquire_on_change > 0 && scope != Scope::Sys && t.last_poll_addr == a && t.last_poll_value != v;
+  return (p.acquire_on_change >= 2 || (p.acquire_on_change > 0 && scope != Scope::Sys)) && t.last_poll_addr == a &&
+         t.last_poll_value != v;
 }
 
 // Waits for the last returning atomic's result, if not yet waited for.
