@@ -68,12 +68,14 @@ struct NvidiaParams {
   double fence_gpu_ns = 0;         // ... of a GPU-scope fence (a release.gpu or fence.*.gpu)
   double fence_sys_hides_local = 0;  // 1: writes to the own GPU drain under a sys fence's own time
   double idle_release_pays_fence = 1;  // 1: a release store / atomic with no write in flight still pays the fence
+  double idle_release_gpu_ns = 0;  // a GPU-scope release store / atomic with no write in flight (its MEMBAR.ALL.GPU) when it pays no fence
   double acquire_load_ns = 0;      // an acquire load's CCTL.IVALL: the thread's next instruction waits this long after its return
   double acquire_sys_load_ns = 0;  // ... of a system-scope acquire load (ld.acquire.sys)
   double poll_phase_ns = 0;        // a GPU-scope acquire poll loop's second poll: this x CTA index / CTAs later
   double poll_phase_once = 0;      // 1: only in the thread's first such loop of the launch; later loops keep the phase
   double acquire_gpu_last_rmw = 0;  // 1: a GPU-scope acquire load pays for the word of the thread's last atomic only
   double acquire_on_change = 0;    // 1: a GPU-scope acquire poll that reads another value than the thread's last poll of the word pays too
+  double acquire_own_word_first_poll = 0;  // 1: a poll loop's later polls of the own atomic's word pay only on a change
   // Atomics at the L2.
   double atomic_unit_ns = 0;           // a returning atomic above a load's L2 round trip
   double atomic_miss_ns = 0;           // ... more when its line is not in L2

@@ -81,6 +81,11 @@ void release_stall(CudaThread& t, Scope scope, bool fence_instruction = false) {
   if (!fence_instruction && idle_free &&
       std::max(drained, sys.order().release_wait_ps(t.order, Scope::Gpu)) <= t.local_ps) {
     sys.order().released(t.order, scope);
+    // An idle release.gpu's MEMBAR.ALL.GPU still waits (mem.idle_release_gpu_ns; on the H200 repetition by
+    // repetition 202-222 / 282-293 ns over the relaxed twin, against a back-to-back fence's 136: rows
+    // shim.grid_sync.probe.c1_ns - .relaxed.c1_ns, shim.signal_wait.rel_gpu.pe1_ns - .relaxed.pe1_ns at their
+    // median repetitions, docs/hw-accuracy.md, thirty-ninth pass (s33-sync)).
+    if (scope == Scope::Gpu && p.idle_release_pays_fence == 2) t.local_ps += ns_to_ps(p.idle_release_gpu_ns);
     return;
   }
   if (scope == Scope::Sys && p.fence_sys_hides_local != 0) {
@@ -303,10 +308,17 @@ Ps poll_phase_ps(const CudaThread& t, const NvidiaParams& p) {
 // With mem.acquire_gpu_last_rmw 1 a GPU-scope load pays for its own word only behind the thread's
 // last atomic (the grid sync's poll): dispatch's count read after the grid sync, of the word its
 // slot atomic changed, does not (rows shim.dispatch_phases.*.p2_ns / p3_ns, thirty-second pass).
+// With mem.acquire_own_word_first_poll 1 only a loop's first poll pays for the own atomic's word; its later
+// polls pay as any poll does, when they see a change: on the H200 the poller's atom.add 0 before each wait
+// costs the acquire ping-pong nothing (flag.release_acquire_{gpu,sys}.own_atomic.one_way_ns 603.6 / 850.5
+// against 605.5 / 843.5 without it, median repetitions; docs/hw-accuracy.md, thirty-ninth pass (s33-sync)).
 bool acquire_paid(const CudaThread& t, uintptr_t a, uint64_t v, Scope scope, const NvidiaParams& p) {
+  const bool on_change = (p.acquire_on_change >= 2 || (p.acquire_on_change > 0 && scope != Scope::Sys)) &&
+                         t.last_poll_addr == a && t.last_poll_value != v;
+  if (p.acquire_own_word_first_poll != 0 && t.poll_loop_polls > 0) return on_change;
   if (t.own_rmw_words[0] == a) return true;
   if (t.own_rmw_words[1] == a && (scope == Scope::Sys || p.acquire_gpu_last_rmw == 0)) return true;
-  return p.acquire_on_change > 0 && scope != Scope::Sys && t.last_poll_addr == a && t.last_poll_value != v;
+  return on_change;
 }
 
 // Waits for the last returning atomic's result, if not yet waited for.

@@ -27,7 +27,7 @@ constexpr Suffix kSuffixes[] = {
     {"_wait_for_fill", "0/1"}, {"_shifted_unaligned", "0/1"}, {"_on_change", "0/1"},
     {"_displaces", "0/1"},      {"_phase_once", "0/1"},   {"_last_rmw", "0/1"},
     {"engine_mva", "0/1"},      {"_partition_bits", "mask"},  {"engine_mva_segments", "0/1"},
-    {"_no_wait", "0/1"},        {"_cycles", "cycles"},
+    {"_no_wait", "0/1"},        {"_cycles", "cycles"},      {"_first_poll", "0/1"},
 };
 
 }  // namespace
