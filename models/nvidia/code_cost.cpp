@@ -30,6 +30,9 @@ void charge_code_blocks(CudaThread& t, bool independent) {
   const double sass_ns = g_code_sass_ns;
   const uint64_t sass_insns = g_code_sass_insns;
   g_code_insns = 0, g_code_divs = 0, g_code_jumps = 0, g_code_sass_ns = 0, g_code_sass_insns = 0;
+  // Code after a shuffle charged here other than as an unrolled loop's (cta_sync.cpp, warp_op)
+  // ends the thread's run of shuffles: an unrolled loop's mark (ptx::unrolled_shuffles) is spent.
+  if (t.code_op == kCodeOpShuffle && !(independent && t.unrolled_shuffles)) t.unrolled_shuffles = false;
   const auto& p = this_system().params();
   // One warp alone pays a jump more than an arithmetic instruction (rows code.loop_iter.w1_ns,
   // 4 + 1 jump, and tma_code.load_l2.*, 7 + 1 a loop iteration); warps of one SM share its slots.
@@ -110,6 +113,10 @@ void end_store_loop_inner() {
   g_code_sass_ns += g_inner.ns;
   g_code_sass_insns += g_inner.sass_insns;
   g_inner = {};
+}
+
+void set_unrolled_shuffles(bool on) noexcept {
+  if (CudaThread* t = g_running.thread) t->unrolled_shuffles = on;
 }
 
 uint8_t swap_loads_before_use(uint8_t n) {

@@ -39,7 +39,7 @@ extern uint64_t g_code_sass_insns;
 constexpr uint64_t kUnweighedBlockInsns = 5;
 
 // What a thread's model operation is to the code before it (CudaThread::code_op).
-enum CodeOp : uint8_t { kCodeOpOther = 0, kCodeOpPlainStore = 1, kCodeOpDataLoad = 2 };
+enum CodeOp : uint8_t { kCodeOpOther = 0, kCodeOpPlainStore = 1, kCodeOpDataLoad = 2, kCodeOpShuffle = 3 };
 
 // Moves the counted instructions onto `t`'s local time; `independent`: at
 // sm.code_indep_insn_ns an instruction.
@@ -48,6 +48,9 @@ void charge_code_blocks(CudaThread& t, bool independent = false);
 // the one it had; outside a CUDA thread nothing. No model call, so no code is charged; out of
 // line, so the kernel's code count (tools/code-weights/as) sees only a call.
 uint8_t swap_loads_before_use(uint8_t n);
+// Marks the running thread's next run of shuffles of the same operands as a loop its SASS unrolls
+// (ptx::unrolled_shuffles); outside a CUDA thread nothing. Out of line, as swap_loads_before_use.
+void set_unrolled_shuffles(bool on) noexcept;
 // The running thread's bulk-store loop code (ptx::store_loop_code): its time a store from the
 // SASS's figures (sm.store_loop_cycle_ns a cycle; each wait for a constant load's result
 // sm.store_loop_const_cycles, for a MEMBAR's sm.store_loop_fence_cycles, from its issue); the

@@ -92,6 +92,16 @@ uint32_t live_lanes() {
 }
 
 uint64_t warp_op(WarpOp op, uint32_t mask, uint64_t value, uint32_t arg, uint32_t width, Site site) {
+  // In a shuffle loop its SASS has unrolled (ptx::unrolled_shuffles), the code between two shuffles
+  // of the same operands is iterations that do not wait for each other: the compiler interleaves
+  // the compares with the shuffles and issues them back to back (sm.code_indep_insn_ns, as code
+  // between two data loads), where a rolled loop's code waits for each shuffle's result
+  // (rows shim.dispatch_phases.{,rttopk.}l2data.{128,512}tok.h7168.p3_ns: run-time top-k +118-138 ns
+  // a round on the GPU; docs/hw-accuracy.md, thirty-eighth pass (s32-round)).
+  const bool shuffle_op = op == WarpOp::ShflIdx || op == WarpOp::ShflUp || op == WarpOp::ShflDown || op == WarpOp::ShflXor;
+  if (CudaThread* r = g_running.thread; r && shuffle_op && r->unrolled_shuffles && g_code_insns != 0 &&
+                                         r->code_op == kCodeOpShuffle && r->shfl_operand == value)
+    charge_code_blocks(*r, true);
   CudaThread& t = this_thread();
   use_loads(t);
   GpuScheduler& s = this_scheduler();
@@ -125,6 +135,7 @@ uint64_t warp_op(WarpOp op, uint32_t mask, uint64_t value, uint32_t arg, uint32_
   }
   t.coll_value = value;
   t.coll_arg = arg;
+  if (shuffle_op) t.code_op = kCodeOpShuffle, t.shfl_operand = value;
   w.arrived |= 1u << t.lane;
   w.latest_ps = std::max(w.latest_ps, t.local_ps);
   if ((w.arrived & w.expected) != w.expected) {

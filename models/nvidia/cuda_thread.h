@@ -86,6 +86,10 @@ struct alignas(64) CudaThread {
   WaitSite wait;
   // Warp collective operand and result.
   uint64_t coll_value = 0;
+  uint64_t shfl_operand = 0;  // the thread's last shuffle's operand (code_op kCodeOpShuffle)
+  // Its next run of shuffles is a loop its SASS unrolls (ptx::unrolled_shuffles): code between two
+  // shuffles of the same operands is charged as independent (cta_sync.cpp, warp_op).
+  bool unrolled_shuffles = false;
   uint64_t coll_result = 0;
   uint32_t coll_arg = 0;
   // mbarrier wait: which barrier and parity this thread is blocked on.

@@ -79,6 +79,7 @@ ParamTable NvidiaParams::table() {
       {"tma.store_issue_ns", "issuing thread's cost per bulk store", R, 0, 1e6, &tma_store_issue_ns},
       {"tma.store_gap_ns", "one thread's bulk stores issue at most one per this long: its next bulk store waits, its other work goes on", R, 0, 1e6, &tma_store_gap_ns},
       {"tma.engine_ns", "TMA engine occupancy per copy (at least)", R, 0, 1e6, &tma_engine_ns},
+      {"tma.load_hbm_inflight_ns", "a bulk load missing L2 takes this much longer for each other bulk load of its SM missing L2 still in flight at its start", R, 0, 1e6, &tma_load_hbm_inflight_ns},
       {"tma.load_gbytes_per_s", "bytes per SM of all bulk loads together", R, 0.001, 1e5, &tma_load_gbytes_per_s},
       {"tma.load_l2_ns", "one bulk load alone: fixed time with its source in L2", R, 0, 1e6, &tma_load_l2_ns},
       {"tma.load_hbm_ns", "one bulk load alone: fixed time with its source in HBM", R, 0, 1e6, &tma_load_hbm_ns},

@@ -89,6 +89,7 @@ struct NvidiaParams {
   double tma_store_issue_ns = 0;       // ... per bulk store
   double tma_store_gap_ns = 0;         // one thread's bulk stores issue at most one per this (it goes on meanwhile)
   double tma_engine_ns = 0;            // engine occupancy per copy (at least)
+  double tma_load_hbm_inflight_ns = 0;  // a bulk load from HBM takes this longer per other one of its SM in flight
   double tma_load_gbytes_per_s = 0;    // bytes per SM of all bulk loads together
   double tma_load_l2_ns = 0;           // one bulk load alone: fixed time, source in L2
   double tma_load_hbm_ns = 0;          // ... source in HBM

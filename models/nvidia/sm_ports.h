@@ -53,6 +53,8 @@ struct SmPorts {
   TmaEngineMva tma_mva;  // the engine as a mean-value closed queue once threads share it (tma.engine_mva)
   SmUnit write_path;
   SmUnit atomic_issue;
+  // Done times of the SM's bulk loads from HBM still in flight (tma.load_hbm_inflight_ns).
+  std::vector<Ps> hbm_loads_done;
 };
 
 }  // namespace symsim::nv

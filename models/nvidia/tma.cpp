@@ -129,6 +129,12 @@ Ps load_done_ps(CudaThread& t, Ps from, const void* src, const void* dst, uint32
   const double stream_gbytes_per_s =
       unaligned ? std::min(p.tma_copy_gbytes_per_s, p.tma_load_unaligned_gbytes_per_s) : p.tma_copy_gbytes_per_s;
   Ps done = start + ns_to_ps(hit ? p.tma_load_l2_ns : p.tma_load_hbm_ns) + transfer_ps(bytes, stream_gbytes_per_s);
+  if (!hit && p.tma_load_hbm_inflight_ns > 0) {
+    auto& inflight = t.cta->ports.hbm_loads_done;
+    inflight.erase(std::remove_if(inflight.begin(), inflight.end(), [start](Ps d) { return d <= start; }), inflight.end());
+    done += static_cast<Ps>(inflight.size()) * ns_to_ps(p.tma_load_hbm_inflight_ns);
+    inflight.push_back(done);
+  }
   if (owner != t.cta->gpu || !hit) done = std::max(done, sys.read_return_ps(owner, t.cta->gpu, bytes, sample));
   done += sys.dirty_victims_wait_ps(owner);
   return std::max(done, sample + 1);

@@ -87,6 +87,9 @@ __global__ void dispatch_phases_probe(CalibProbeArgs a) {
       dst = e >= 0 ? e / experts_per_rank : -1;
     }
     bool first = dst >= 0;
+    // With a constant top-k the SASS unrolls this loop, its 8 shuffles back to back (session 31's
+    // call D1: dispatch_phases_probe<0>, <1>, <4>, <8>); a run-time top-k (<2>, <15>) rolls it.
+    ptx::unrolled_shuffles((kRunTime & kRunTimeTopk) == 0);
     for (int j = 0; j < topk; ++j) {
       const int other = __shfl_sync(0xffffffffu, dst, j);
       if (j < static_cast<int>(lane) && other == dst) first = false;

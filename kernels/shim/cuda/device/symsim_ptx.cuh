@@ -175,6 +175,24 @@ struct LoadsBeforeUse {
 #endif
 };
 
+// A loop over the lanes' values by shuffles of one register (dispatch's loop keeping each rank
+// once) that the loop's SASS unrolls, as nvcc does when its trip count is a compile-time constant:
+// the shuffles go out back to back into registers of their own and the compares between them run
+// under them. Called right before the loop with `unrolled` true (the trip count is a constant
+// there), it tells the model to charge the code between the thread's next shuffles of the same
+// operands as independent instructions (sm.code_indep_insn_ns), not as a chain waiting for each
+// shuffle, up to its first other operation. A rolled loop (a run-time trip count: nvcc unrolls
+// it by 4 into one register, each compare waiting for its shuffle) is left as it is. A call, not
+// a scoped object: a destructor would give the loop's calls cleanup edges and change the host
+// build's counted code (tools/code-weights/as). Nothing on the GPU.
+__device__ __forceinline__ void unrolled_shuffles(bool unrolled) noexcept {
+#if !defined(__CUDACC__)
+  ::symsim::nv::set_unrolled_shuffles(unrolled);
+#else
+  (void)unrolled;
+#endif
+}
+
 // A bulk-store loop's __syncwarp that its SASS runs as an unguarded WARPSYNC.ALL (lane 0's store
 // branch reconverged there; the plain form is a BRA.DIV-guarded WARPSYNC). Where the SASS has it is
 // read by tools/sass-store/store_loops.py, and tests/source/test_sass_store_loops.py checks every
