@@ -1,6 +1,8 @@
 // Ring arithmetic shared by the kernel-side shim and the engine. Producer and consumer
 // indices are monotonic 32-bit counters (the doorbell carries the unmasked producer index);
-// slot = index mod depth; the phase of a pass is (index / depth) & 1.
+// slot = index mod depth; the phase of a pass is (index / depth) & 1. A ring's depth is a power
+// of two (the scenario checks `udma.sq_depth_bb` / `udma.cq_depth`, `UdmaEngine::create_qp`
+// refuses any other), so both are read off the index's bits: no division on the put path.
 #pragma once
 #include <cstdint>
 
@@ -8,8 +10,8 @@ namespace symsim::udma {
 
 constexpr bool is_pow2(uint32_t v) { return v != 0 && (v & (v - 1)) == 0; }
 
-constexpr uint32_t ring_slot(uint32_t index, uint32_t depth) { return index % depth; }
-constexpr uint32_t ring_phase(uint32_t index, uint32_t depth) { return (index / depth) & 1u; }
+constexpr uint32_t ring_slot(uint32_t index, uint32_t depth) { return index & (depth - 1); }
+constexpr uint32_t ring_phase(uint32_t index, uint32_t depth) { return (index & depth) != 0 ? 1u : 0u; }
 
 // The owner bit the engine writes into the CQE at monotonic position `index`: the opposite of
 // the poller's phase for that pass, so a stale entry from the previous pass never matches.

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <stdexcept>
+#include <string>
 
 #include "models/ascend/ring.h"
 #include "models/ascend/udma_atomic_alu.h"
@@ -80,6 +82,10 @@ void UdmaEngine::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& 
 }
 
 int UdmaEngine::create_qp(const QpRef& ref, int target_pe, uint32_t sq_depth_bb, uint32_t cq_depth) {
+  // The ring arithmetic (ring.h) masks an index with depth - 1.
+  if (!is_pow2(sq_depth_bb) || !is_pow2(cq_depth))
+    throw std::invalid_argument("UDMA ring depths must be powers of two (SQ " + std::to_string(sq_depth_bb) +
+                                " WQEBBs, CQ " + std::to_string(cq_depth) + " entries)");
   UdmaQp q;
   q.ref = ref;
   q.target_pe = target_pe;

@@ -46,3 +46,16 @@ TEST(Ring, EntryIndexUnwrapsToMonotonicTail) {
   EXPECT_EQ(unwrap16(0x1FFFF, 0x0001), 0x20001u);
   EXPECT_EQ(unwrap16(100, 100), 100u);
 }
+
+TEST(Ring, MaskedSlotAndPhaseAreModAndDivideForPowerOfTwoDepths) {
+  // ring_slot / ring_phase read the index's bits; for every power-of-two depth they are
+  // index % depth and (index / depth) & 1, across the 32-bit wrap too.
+  for (uint32_t depth = 1; depth != 0; depth <<= 1) {
+    for (uint32_t i : {0u, 1u, 63u, 64u, 65u, 1000u, 65535u, 65536u, 0x7FFFFFFFu, 0x80000000u, 0xFFFFFFFEu, 0xFFFFFFFFu}) {
+      for (uint32_t index : {i, i + depth - 1, i + depth, i * 7919u}) {
+        EXPECT_EQ(ring_slot(index, depth), index % depth) << index << " / " << depth;
+        EXPECT_EQ(ring_phase(index, depth), (index / depth) & 1u) << index << " / " << depth;
+      }
+    }
+  }
+}
