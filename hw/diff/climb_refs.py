@@ -13,9 +13,9 @@ Why (docs/hw-accuracy.md, fortieth pass (s34-route); the evidence is `climb_evid
 stored procedure gives each repetition a new `cudaMalloc` window and keeps the old ones, and a multi-warp row's
 figure climbs over the run from the heap's to the cold memory's (s29-heap); the heap (the same memory every
 repetition, what the kernels run on) and a window freed at each return read flat, and in the same call the
-`cudaMalloc` run's *first* repetition reads the heap's figure (H200, session 29's D1: 53 rows, 0.96-1.05 of the heap's
-median repetition; the median of the first three and every later statistic 1.03-1.40). So the climb is the
-procedure's, and the first repetition is the statistic that measures what the row names.
+`cudaMalloc` run's *first* repetition reads the heap's figure (H200, session 29's D1: 52 of 53 probes within 5% of the
+heap's median repetition; every stored H200 call 70 of 78, the median of the first three 38, the median repetition 14,
+the last 9). So the climb is the procedure's, and the first repetition is the statistic that measures what the row names.
 
 The rows (the family): every calibration row of calib_families.py's (CALIB_TABLES, first table wins) whose entry
 - runs more than one warp (blocks x warps > 1: one warp reads alike in both placements, s29-heap),

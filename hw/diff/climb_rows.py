@@ -90,6 +90,8 @@ def main():
             passes[key].append((label, reps))
     calls = collections.defaultdict(list)
     for label, card, where, key, reps in runs_of(heap_refs.result_files(folders, "/tmp/climb_rows-unpacked")):
+        if "s24-window/R/hw.tgz:hw_new" in label:  # s22-window's read-out procedure, not the stored one (its README)
+            continue
         if key in want and len(reps) > 1:
             calls[key].append((label, card, where, reps))
     for row in a.rows:
