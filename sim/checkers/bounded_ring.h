@@ -17,7 +17,8 @@ namespace symsim {
 template <typename T, size_t N>
 class BoundedRing {
   static_assert(N >= 4 && (N & (N - 1)) == 0, "N must be a power of two, at least 4");
-  static_assert(std::is_trivially_copyable<T>::value, "entries are copied into raw storage");
+  static_assert(std::is_trivially_copyable<T>::value && std::is_trivially_destructible<T>::value,
+                "entries are written into raw storage and never destroyed");
 
  public:
   bool empty() const { return m_size == 0; }
@@ -29,11 +30,22 @@ class BoundedRing {
   T& back() { return m_cursor[-1]; }
   const T& back() const { return m_cursor[-1]; }
 
-  // Inline: a push writes through the cursor (the record's line and the entry's only). Entering
-  // a segment is a tail call, so the common path saves no registers for it.
-  void push_back(const T& item) {
-    if (m_cursor == m_segment_end) return push_entering(item);
-    put(item);
+  // Inline: a push writes through the cursor (the record's line and the entry's only).
+  void push_back(const T& item) { push_slot() = item; }
+  // The slot of a new newest entry, for the caller to fill field by field (an entry built on the
+  // stack and then copied went through the stack: a load and a store more per word). Default-
+  // initialised: T's fields are whatever the slot held until the caller writes them.
+  T& push_slot() {
+    if (m_cursor == m_segment_end) enter_segment();
+    T* slot = m_cursor++;
+    // The next push's line, fetched now: a QP's next entry comes after the other QPs' WQEs
+    // (about 32 on put-heavy) and lies on a line last written a whole ring ago, far out of the
+    // caches; the line stays in L2 until then. (Past the segment's end it fetches a line of no
+    // use; a prefetch never faults.)
+    __builtin_prefetch(m_cursor, 1);
+    m_pos = (m_pos + 1) & (N - 1);
+    if (m_size < N) ++m_size;
+    return *::new (static_cast<void*>(slot)) T;
   }
 
  private:
@@ -50,14 +62,9 @@ class BoundedRing {
     const size_t s = segment_of(p);
     return m_segments[s].get()[p - segment_start(s)];
   }
-  void put(const T& item) {
-    ::new (static_cast<void*>(m_cursor++)) T(item);  // trivially copyable: over an old entry too
-    m_pos = (m_pos + 1) & (N - 1);
-    if (m_size < N) ++m_size;
-  }
   // Out of line: the cursor reached a segment's end (the next one is allocated while growing;
   // once full, the positions wrap to segment 0).
-  [[gnu::noinline]] void push_entering(const T& item) {
+  [[gnu::noinline]] void enter_segment() {
     if (!m_segments) m_segments.reset(new Segment[kSegments]);
     const size_t s = segment_of(m_pos);
     // Not initialised: an entry is written (put) before it is read. On a line boundary: an entry
@@ -65,7 +72,6 @@ class BoundedRing {
     if (!m_segments[s]) m_segments[s].reset(static_cast<T*>(::operator new(segment_size(s) * sizeof(T), kAlign)));
     m_cursor = m_segments[s].get() + (m_pos - segment_start(s));
     m_segment_end = m_segments[s].get() + segment_size(s);
-    put(item);
   }
   static constexpr std::align_val_t kAlign{64};
   struct Free {

@@ -11,10 +11,12 @@ void SiteIndex::repost(const PostRecord& p, QpSites& mine) {
   // Not after the last one (a re-post of an index): keep the newest site for it.
   for (size_t i = posts.size(); i-- > 0;)
     if (posts[i].wqe == p.wqe_index) {
-      posts[i].site = p.site;
+      posts[i].set_site(p.site);
       return;
     }
-  posts.push_back({p.wqe_index, p.site});
+  Post& e = posts.push_slot();
+  e.set_site(p.site);
+  e.wqe = p.wqe_index;
 }
 
 const SiteIndex::Doorbell* SiteIndex::last_doorbell(const QpRef& q) const {
@@ -36,12 +38,12 @@ SiteRef SiteIndex::site_of(const QpRef& q, uint32_t wqe) const {
       hi = mid;
     }
   }
-  if (lo < posts.size() && posts[lo].wqe == wqe) return posts[lo].site;
+  if (lo < posts.size() && posts[lo].wqe == wqe) return posts[lo].site();
   const auto& d = rec->sites.doorbells;
   // The first doorbell whose producer index covers the WQE (indices are monotonic mod 2^32).
   for (size_t i = 0; i < d.size(); ++i)
-    if (static_cast<int32_t>(d[i].value - wqe) > 0) return d[i].site;
-  return d.empty() ? SiteRef{} : d.back().site;
+    if (static_cast<int32_t>(d[i].value - wqe) > 0) return d[i].site();
+  return d.empty() ? SiteRef{} : d.back().site();
 }
 
 SiteRef SiteIndex::doorbell_site(const QpRef& q, uint32_t producer_index) const {
@@ -49,8 +51,8 @@ SiteRef SiteIndex::doorbell_site(const QpRef& q, uint32_t producer_index) const 
   if (!rec || rec->sites.doorbells.empty()) return {};
   const auto& d = rec->sites.doorbells;
   for (size_t i = d.size(); i-- > 0;)
-    if (d[i].value == producer_index) return d[i].site;
-  return d.back().site;
+    if (d[i].value == producer_index) return d[i].site();
+  return d.back().site();
 }
 
 int SiteIndex::doorbell_core(const QpRef& q, uint32_t producer_index) const {

@@ -28,11 +28,18 @@ class SiteIndex : public AscendObserver {
   // The core that rang that doorbell (-1: unknown).
   int doorbell_core(const QpRef& q, uint32_t producer_index) const;
 
+  // Entries hold the site's fields, not a SiteRef (whose padding made a post's entry 32 bytes,
+  // not 24): the rings are written on every post and doorbell store and read only for a report,
+  // so their bytes are the lines a WQE streams through the caches. Filled field by field in
+  // their ring slots (bounded_ring.h's push_slot).
   struct Doorbell {
+    const char* file;
+    const void* pc;
+    Ps t;
+    int line;
     uint32_t value;
     int core;
-    SiteRef site;
-    Ps t;
+    SiteRef site() const { return {file, line, pc}; }
   };
   // The newest SQ doorbell store of `q` (null: none).
   const Doorbell* last_doorbell(const QpRef& q) const;
@@ -42,9 +49,14 @@ class SiteIndex : public AscendObserver {
   // halves held up to twice as many (37 MiB over put-heavy's 32 QPs) and moved them at each trim.
   static constexpr size_t kKeptPerQp = 4096;
   struct Post {
+    const char* file;
+    const void* pc;
+    int line;
     uint32_t wqe;
-    SiteRef site;
+    SiteRef site() const { return {file, line, pc}; }
+    void set_site(const SiteRef& s) { file = s.file, pc = s.pc, line = s.line; }
   };
+  static_assert(sizeof(Post) == 24, "a post's entry: 24 bytes");
   struct QpSites {
     BoundedRing<Post, kKeptPerQp> posts;
     BoundedRing<Doorbell, kKeptPerQp> doorbells;
@@ -58,11 +70,14 @@ class SiteIndex : public AscendObserver {
 inline void SiteIndex::on_post(const PostRecord& p, QpSites& mine) {
   auto& posts = mine.posts;
   if (!posts.empty() && static_cast<int32_t>(p.wqe_index - posts.back().wqe) <= 0) return repost(p, mine);
-  posts.push_back({p.wqe_index, p.site});
+  Post& e = posts.push_slot();
+  e.set_site(p.site);
+  e.wqe = p.wqe_index;
 }
 
 inline void SiteIndex::on_bell_store(uint32_t value, int core, Ps t, SiteRef site, QpSites& mine) {
-  mine.doorbells.push_back({value, core, site, t});
+  Doorbell& e = mine.doorbells.push_slot();
+  e.file = site.file, e.pc = site.pc, e.t = t, e.line = site.line, e.value = value, e.core = core;
 }
 
 }  // namespace symsim

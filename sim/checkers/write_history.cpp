@@ -74,7 +74,7 @@ std::string WriteHistory::doorbells(const QpRef& q) const {
   const SiteIndex::Doorbell* stored = m_ctx.sites.last_doorbell(q);
   if (!seen && !stored) return "no SQ doorbell was rung";
   std::string out = stored ? fmt::format("last SQ doorbell stored: producer index {} at {}{}", stored->value,
-                                         us_text(stored->t), at_site(stored->site))
+                                         us_text(stored->t), at_site(stored->site()))
                            : "no SQ doorbell stored by a kernel";
   out += seen ? fmt::format("; the engine last acted on producer index {} at {}", seen->sq_rung_value, us_text(seen->sq_rung_ps))
               : "; the engine never received a doorbell";
