@@ -102,6 +102,7 @@ struct NvidiaParams {
   double tma_store_unaligned_gbytes_per_s = 0;  // write rate of a bulk store not on whole 128 B lines (0: sm.store_gbytes_per_s)
   double tma_engine_mva = 0;                    // 1: a copy on an engine its CTA's threads share waits the closed queue's mean wait (tma_engine_mva.h)
   double tma_engine_mva_segments = 0;           // 1: ... and a CTA-wide barrier starts the engine's sums over (a closed queue per stretch)
+  double tma_engine_mva_pass_linear = 0;        // 1: ... and a one-pass round (load behind own store) that is not engine-bound sees the linear queue
   double tma_load_shifted_unaligned = 0;        // 1: a bulk load whose shared destination sits at another offset in its 128 B line than its source is unaligned too
   // NVLink port per GPU and the NVSwitch.
   double nvlink_gpus_per_domain = 0;

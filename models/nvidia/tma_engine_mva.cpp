@@ -43,6 +43,10 @@ double TmaEngineMva::queue_seen_at(double n, double away_per_engine) {
   return seen_at(n, away_per_engine).queue;
 }
 
+double TmaEngineMva::linear_queue_seen(double n, double away_per_engine) {
+  return std::max((n - 1) / (1 + away_per_engine), n - 1 - away_per_engine);
+}
+
 void TmaEngineMva::new_segment() {
   for (Thread& th : m_threads) th = Thread{};
   m_count = 0;
@@ -51,7 +55,7 @@ void TmaEngineMva::new_segment() {
   m_passes = 0;
 }
 
-Ps TmaEngineMva::book(SmUnit& fifo, uint32_t tid, Ps ready_ps, Ps engine_ps) {
+Ps TmaEngineMva::book(SmUnit& fifo, uint32_t tid, Ps ready_ps, Ps engine_ps, bool pass_linear) {
   if (m_threads.size() <= tid) m_threads.resize(tid + 1);
   Thread& th = m_threads[tid];
   const bool first = !th.seen;
@@ -62,7 +66,8 @@ Ps TmaEngineMva::book(SmUnit& fifo, uint32_t tid, Ps ready_ps, Ps engine_ps) {
   th.engine_ps += e;
   // A pass: copies of one thread, each issued before its previous one has left the engine.
   const bool behind_own = !first && ready_ps < th.end_ps;
-  if (!behind_own) th.visit_ps = 0, ++m_passes;
+  if (!behind_own) th.visit_ps = 0, ++m_passes, th.last_pass_copies = th.pass_copies, th.pass_copies = 0;
+  ++th.pass_copies;
   m_visit_ps += e;
   m_visit_sq_ps2 += e * (2 * th.visit_ps + e);
   th.visit_ps += e;
@@ -81,7 +86,8 @@ Ps TmaEngineMva::book(SmUnit& fifo, uint32_t tid, Ps ready_ps, Ps engine_ps) {
   // waits for the passes the closed queue puts ahead of it, Q(N-1) of the mean pass, one of them
   // (with the engine's use seen, U(N-1)) the pass in service, which an arrival more likely meets in
   // a long pass: the length-biased mean, sum v^2 / sum v (thirty-seventh pass (s31-wait)).
-  const Seen seen = seen_at(n, d);
+  Seen seen = seen_at(n, d);
+  if (pass_linear && th.last_pass_copies >= 2 && d >= n - 1) seen.queue = linear_queue_seen(n, d);
   const double biased_ps = m_visit_sq_ps2 / m_visit_ps;
   const double mean_ps = m_visit_ps / m_passes;
   const double wait_ps = seen.queue * mean_ps + seen.busy * (biased_ps - mean_ps);

@@ -33,7 +33,8 @@ class TmaEngineMva {
  public:
   // The start on the engine of a copy of engine time `engine_ps` that thread `tid` of the SM's
   // CTA is ready to issue at `ready_ps` (its wait included); `fifo` is the SM's FIFO engine.
-  Ps book(SmUnit& fifo, uint32_t tid, Ps ready_ps, Ps engine_ps);
+  // `pass_linear`: tma.engine_mva_pass_linear (below, linear_queue_seen).
+  Ps book(SmUnit& fifo, uint32_t tid, Ps ready_ps, Ps engine_ps, bool pass_linear = false);
   // The CTA's threads all passed a barrier: forget the sums, the population and each thread's
   // copies, so the next stretch's first copies queue on the FIFO engine as at the CTA's start.
   void new_segment();
@@ -43,6 +44,14 @@ class TmaEngineMva {
   static double queue_seen(uint32_t n, double away_per_engine);
   // The same for a population between two whole ones (linear between them).
   static double queue_seen_at(double n, double away_per_engine);
+  // tma.engine_mva_pass_linear (docs/hw-accuracy.md, fortieth pass (s34-phases)): for a thread whose
+  // rounds are one pass each (its load issued behind its own store) and whose time away is at least
+  // the other n - 1 threads' engine time, the queue it meets is each other thread's own share of the
+  // engine, (n - 1) / (1 + d), not the exact recursion's, whose queue-behind-queue growth such warps
+  // do not show on the GPU (they fall into turns: mode 29's routing round and mode 22's send loop at
+  // four warps, 1.07-1.14 x the GPU's in the heap with the recursion); never under the engine's bound
+  // n - 1 - d (the round n x E).
+  static double linear_queue_seen(double n, double away_per_engine);
 
  private:
   struct Thread {
@@ -50,6 +59,8 @@ class TmaEngineMva {
     Ps end_ps = 0;  // when its last copy leaves the engine
     double engine_ps = 0;  // its copies' engine time
     double visit_ps = 0;   // engine time of its current pass (copies issued behind its own)
+    int pass_copies = 0;   // copies in its current pass ...
+    int last_pass_copies = 0;  // ... and in its previous one (tma.engine_mva_pass_linear)
   };
   // Passes (s31-wait): a pass is a thread's copies each issued before its previous one left the
   // engine; the wait is paid once a pass (a warp's load issued right behind its own store meets the

@@ -28,6 +28,21 @@ TEST(TmaEngineMva, QueueSeenIsTheClosedQueuesMean) {
   EXPECT_NEAR(TmaEngineMva::queue_seen(5, 0.0), 4.0, 1e-12);  // saturated: every other thread queued
 }
 
+// tma.engine_mva_pass_linear (docs/hw-accuracy.md, fortieth pass (s34-phases)): the linear queue is
+// each other thread's own share, (N - 1) / (1 + d), never under the engine's bound N - 1 - d; session 31's
+// D1 (H100, heap) read mode 29's routing round `all` (one warp 943 ns, d 3.0) +61 / +110 / +136 ns at 2 / 3 / 4
+// warps, the recursion +59 / +138 / +243, the linear queue +59 / +118 / +177.
+TEST(TmaEngineMva, TheLinearQueueIsEachOtherThreadsShare) {
+  const double e = 235.4, d = (943.0 - e) / e;
+  const double recursion[] = {59, 138, 243}, linear[] = {59, 118, 177};
+  for (uint32_t n = 2; n <= 4; ++n) {
+    EXPECT_NEAR(e * TmaEngineMva::queue_seen(n, d), recursion[n - 2], 2.0) << n;
+    EXPECT_NEAR(e * TmaEngineMva::linear_queue_seen(n, d), linear[n - 2], 2.0) << n;
+  }
+  EXPECT_DOUBLE_EQ(TmaEngineMva::linear_queue_seen(2, 0.5), TmaEngineMva::queue_seen(2, 0.5));  // two threads: the same
+  EXPECT_DOUBLE_EQ(TmaEngineMva::linear_queue_seen(4, 0.5), 2.5);  // engine-bound: N - 1 - d
+}
+
 TEST(TmaEngineMva, OneThreadKeepsTheFifo) {
   SmPorts ports;
   Ps ready = 0;
