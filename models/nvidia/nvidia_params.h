@@ -96,8 +96,6 @@ struct NvidiaParams {
   double tma_copy_gbytes_per_s = 0;    // one bulk load alone: streaming rate
   double tma_store_ns = 0;             // one bulk store alone: fixed time (its bytes at sm.store_gbytes_per_s)
   double tma_store_holds_engine = 0;   // 1: a bulk store keeps the TMA engine from its issue while its bytes go out
-  double tma_store_hold_after_issue_ns = 0;  // ... that hold booked this long after the store's issue (its bytes leave at the issue)
-  double tma_store_continues_landed = 0;     // 1: a bulk store continuing its thread's last one is aligned even once that one landed
   double tma_load_after_store_ns = 0;  // a bulk load's later start after its thread waited out all its bulk stores
   double tma_load_after_store_issue_ns = 0;  // ... and no sooner than this after the last bulk store's issue
   double tma_load_unaligned_gbytes_per_s = 0;   // engine rate of a bulk load not on whole 128 B lines (0: tma.load_gbytes_per_s)

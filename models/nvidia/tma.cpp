@@ -229,11 +229,7 @@ void tma_store(void* gmem_dst, const void* smem_src, uint32_t bytes, Site site) 
   // 7184 B messages back to back: 118.5 ns a round, 117.5 for 7168 B; with 4 or 8 warps each
   // message's neighbours are other warps' and the rate is 45.5 GB/s; docs/hw-accuracy.md,
   // thirty-first pass (s25-store)).
-  // With tma.store_continues_landed the last one may have landed: one warp's contiguous 7184 B messages
-  // a round apart hold the engine as 7168 B ones (rows shim.copy_round_warp.l2.{7168,7184}.c1w1_ns 445.3 /
-  // 449.0; docs/hw-accuracy.md, fortieth pass (s34-tma)).
-  const bool continues = t.bulk_store_end == a &&
-                         (p.tma_store_continues_landed != 0 || t.bulk_store_landed_ps > t.local_ps);
+  const bool continues = t.bulk_store_end == a && t.bulk_store_landed_ps > t.local_ps;
   const bool unaligned = p.tma_store_unaligned_gbytes_per_s > 0 && unaligned_bulk(gmem_dst, bytes) && !continues;
   const double write_gbytes_per_s = unaligned ? p.tma_store_unaligned_gbytes_per_s : p.sm_store_gbytes_per_s;
   const Ps write_ps = transfer_ps(bytes, write_gbytes_per_s);
@@ -241,21 +237,15 @@ void tma_store(void* gmem_dst, const void* smem_src, uint32_t bytes, Site site) 
   Ps engine = holds ? t.local_ps : t.cta->ports.tma_engine.reserve(t.local_ps, ns_to_ps(p.tma_engine_ns));
   if (holds) {
     const Ps hold_ps = std::max(ns_to_ps(p.tma_engine_ns), write_ps);
-    // The hold is booked tma.store_hold_after_issue_ns after the issue: a bulk load the thread issues
-    // behind its store waits for the hold's end that much later (one warp's dispatch send step,
-    // rows shim.copy_round_warp.l2.{7168,7184}.c1w1_ns); the store's bytes still leave from the
-    // issue, so its landing is as before when nothing waits (docs/hw-accuracy.md, fortieth pass (s34-tma)).
-    const Ps after_ps = ns_to_ps(p.tma_store_hold_after_issue_ns);
-    const Ps hold_from = t.local_ps + ns_to_ps(p.tma_store_issue_ns) + after_ps;
+    const Ps hold_from = t.local_ps + ns_to_ps(p.tma_store_issue_ns);
     if (p.tma_engine_mva != 0) {
       // Shared, the store waits its mean wait before its bytes go out, as a load does (tma.engine_mva;
       // rows shim.copy_round.*.c{1,4}w4_ns: 0.83-0.85 x the GPU when only the loads waited).
       const Ps held = t.cta->ports.tma_mva.book(t.cta->ports.tma_engine, t.tid, hold_from, hold_ps,
                                                     p.tma_engine_mva_pass_linear != 0);
-      engine = std::max(engine, held - ns_to_ps(p.tma_store_issue_ns) - after_ps);
+      engine = std::max(engine, held - ns_to_ps(p.tma_store_issue_ns));
     } else {
-      const Ps held = t.cta->ports.tma_engine.reserve(hold_from, hold_ps);
-      if (after_ps > 0) engine = std::max(engine, held - ns_to_ps(p.tma_store_issue_ns) - after_ps);
+      t.cta->ports.tma_engine.reserve(hold_from, hold_ps);
     }
   }
   const Ps start = t.cta->ports.write_path.reserve(engine, write_ps);
