@@ -357,7 +357,7 @@ void VisibilityQueue::settle_burst(Ps now_ps) {
   // are the heap, and the next burst takes them in that order without sorting them there.
   std::sort(m_burst_later.begin(), m_burst_later.end(),
             [](const VisibilityHeap::Key& a, const VisibilityHeap::Key& b) { return VisibilityHeap::before(a, b); });
-  m_heap.put_back_sorted(m_burst_later.data(), m_burst_later.data() + m_burst_later.size());
+  m_heap.put_back_sorted(m_burst_later);
 }
 
 void VisibilityQueue::settle_due(Ps now_ps) {

@@ -135,10 +135,12 @@ class VisibilityHeap {
     heapify();
   }
 
-  // Files keys, least first, into an empty heap: a sorted array is a heap as it stands, and
-  // sorted_due finds it sorted at the next burst if nothing moved it meanwhile.
-  void put_back_sorted(const Key* first, const Key* last) {
-    m_keys.assign(first, last);
+  // Files `keys`, least first, into an empty heap: a sorted array is a heap as it stands, and
+  // sorted_due finds it sorted at the next burst if nothing moved it meanwhile. The array itself
+  // becomes the heap's (`keys` is left empty, with the heap's old buffer).
+  void put_back_sorted(std::vector<Key>& keys) {
+    m_keys.swap(keys);
+    keys.clear();
     for (size_t i = 0; i < m_keys.size(); ++i) m_pos[m_keys[i].id] = static_cast<uint32_t>(i);
   }
 
