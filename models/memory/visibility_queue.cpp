@@ -330,9 +330,14 @@ void VisibilityQueue::settle_burst(Ps now_ps) {
     Entry& e = m_entries[k.write];
     if (!lands_alone(e)) break;
     apply_until(e, now_ps);  // its one unit is due: the write is visible
-    if (k.id % 2 == 0) {
+    // A lane with a next write is keyed again below; an owner that is not leaves the heap.
+    if (k.id % 2 != 0) {
+      m_heap.forget(k.id);
+    } else {
       const Handle next = pop_lane(k.id / 2);
-      if (next != kNoHandle) {
+      if (next == kNoHandle) {
+        m_heap.forget(k.id);
+      } else {
         const Entry& n = m_entries[next];
         const VisibilityHeap::Key nk{n.next_ps, n.seq, k.id, next};
         if (nk.t > now_ps) {

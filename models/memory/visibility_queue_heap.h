@@ -91,9 +91,9 @@ class VisibilityHeap {
     return due;
   }
   // take_due for sorted keys, `due` of them due (sorted_due): no pass that compacts, no rebuild,
-  // no sort.
+  // no sort. Unlike take_due, the owners keep their stale positions until put back (put_back,
+  // put_back_sorted), or forget: the caller forgets each owner it does not put back.
   void take_sorted_due(size_t due, std::vector<Key>& out) {
-    for (size_t i = 0; i < due; ++i) m_pos[m_keys[i].id] = kAbsent;
     if (due == m_keys.size()) {  // all of them (put-heavy's rounds): the array itself
       out.swap(m_keys);
       m_keys.clear();
@@ -120,6 +120,8 @@ class VisibilityHeap {
     heapify();
     std::sort(out.begin(), out.end(), [](const Key& a, const Key& b) { return before(a, b); });
   }
+  // A key taken out whose owner is not put back (its last write landed).
+  void forget(uint32_t id) { m_pos[id] = kAbsent; }
   // Files keys taken out (or their owners' next keys) again.
   void put_back(const Key* first, const Key* last) {
     const size_t count = static_cast<size_t>(last - first);
