@@ -315,9 +315,14 @@ Ps VisibilityQueue::earliest_write_ps(const uint8_t* begin, const uint8_t* end) 
 void VisibilityQueue::settle_burst(Ps now_ps) {
   // Worth it only when the due keys are a good part of the heap: taking them out rebuilds the rest.
   constexpr size_t kMinBurst = 8;
-  const size_t due = m_heap.count_due(now_ps);
+  const size_t sorted_due = m_heap.sorted_due(now_ps);
+  const size_t due = sorted_due != VisibilityHeap::kUnsorted ? sorted_due : m_heap.count_due(now_ps);
   if (due < kMinBurst || 4 * due < m_heap.size()) return;
-  m_heap.take_due(now_ps, m_burst);
+  if (sorted_due != VisibilityHeap::kUnsorted) {
+    m_heap.take_sorted_due(due, m_burst);
+  } else {
+    m_heap.take_due(now_ps, m_burst);
+  }
   m_burst_later.clear();
   size_t i = 0;
   for (; i < m_burst.size(); ++i) {
@@ -325,9 +330,14 @@ void VisibilityQueue::settle_burst(Ps now_ps) {
     Entry& e = m_entries[k.write];
     if (!lands_alone(e)) break;
     apply_until(e, now_ps);  // its one unit is due: the write is visible
-    if (k.id % 2 == 0) {
+    // A lane with a next write is keyed again below; an owner that is not leaves the heap.
+    if (k.id % 2 != 0) {
+      m_heap.forget(k.id);
+    } else {
       const Handle next = pop_lane(k.id / 2);
-      if (next != kNoHandle) {
+      if (next == kNoHandle) {
+        m_heap.forget(k.id);
+      } else {
         const Entry& n = m_entries[next];
         const VisibilityHeap::Key nk{n.next_ps, n.seq, k.id, next};
         if (nk.t > now_ps) {
@@ -344,7 +354,15 @@ void VisibilityQueue::settle_burst(Ps now_ps) {
     release(k.write);  // finish with no callback (lands_alone)
   }
   m_burst_later.insert(m_burst_later.end(), m_burst.begin() + static_cast<std::ptrdiff_t>(i), m_burst.end());
-  m_heap.put_back(m_burst_later.data(), m_burst_later.data() + m_burst_later.size());
+  if (!m_heap.empty()) {
+    m_heap.put_back(m_burst_later.data(), m_burst_later.data() + m_burst_later.size());
+    return;
+  }
+  // The whole heap was due (put-heavy: every lane's key, every round): its next keys sorted now
+  // are the heap, and the next burst takes them in that order without sorting them there.
+  std::sort(m_burst_later.begin(), m_burst_later.end(),
+            [](const VisibilityHeap::Key& a, const VisibilityHeap::Key& b) { return VisibilityHeap::before(a, b); });
+  m_heap.put_back_sorted(m_burst_later);
 }
 
 void VisibilityQueue::settle_due(Ps now_ps) {

@@ -77,6 +77,32 @@ class VisibilityHeap {
     for (const Key& k : m_keys) n += k.t <= t;
     return n;
   }
+  // A heap put back sorted (put_back_sorted) and untouched since is still a sorted array, and
+  // then the keys due are its first ones, least first. How many are due at or before `t` when
+  // the keys are sorted (one pass, in place of count_due's); kUnsorted when they are not.
+  static constexpr size_t kUnsorted = SIZE_MAX;
+  size_t sorted_due(Ps t) const {
+    const size_t size = m_keys.size();
+    size_t due = size;
+    for (size_t i = 0; i < size; ++i) {
+      if (i > 0 && before(m_keys[i], m_keys[i - 1])) return kUnsorted;
+      if (m_keys[i].t > t && due == size) due = i;
+    }
+    return due;
+  }
+  // take_due for sorted keys, `due` of them due (sorted_due): no pass that compacts, no rebuild,
+  // no sort. Unlike take_due, the owners keep their stale positions until put back (put_back,
+  // put_back_sorted), or forget: the caller forgets each owner it does not put back.
+  void take_sorted_due(size_t due, std::vector<Key>& out) {
+    if (due == m_keys.size()) {  // all of them (put-heavy's rounds): the array itself
+      out.swap(m_keys);
+      m_keys.clear();
+      return;
+    }
+    out.assign(m_keys.begin(), m_keys.begin() + static_cast<std::ptrdiff_t>(due));
+    m_keys.erase(m_keys.begin(), m_keys.begin() + static_cast<std::ptrdiff_t>(due));
+    for (size_t i = 0; i < m_keys.size(); ++i) m_pos[m_keys[i].id] = static_cast<uint32_t>(i);
+  }
   // Takes the filed keys due at or before `t` out, least first, into `out`; their owners are
   // absent until put back. The rest stay a heap.
   void take_due(Ps t, std::vector<Key>& out) {
@@ -94,6 +120,8 @@ class VisibilityHeap {
     heapify();
     std::sort(out.begin(), out.end(), [](const Key& a, const Key& b) { return before(a, b); });
   }
+  // A key taken out whose owner is not put back (its last write landed).
+  void forget(uint32_t id) { m_pos[id] = kAbsent; }
   // Files keys taken out (or their owners' next keys) again.
   void put_back(const Key* first, const Key* last) {
     const size_t count = static_cast<size_t>(last - first);
@@ -107,6 +135,15 @@ class VisibilityHeap {
     }
     m_keys.insert(m_keys.end(), first, last);
     heapify();
+  }
+
+  // Files `keys`, least first, into an empty heap: a sorted array is a heap as it stands, and
+  // sorted_due finds it sorted at the next burst if nothing moved it meanwhile. The array itself
+  // becomes the heap's (`keys` is left empty, with the heap's old buffer).
+  void put_back_sorted(std::vector<Key>& keys) {
+    m_keys.swap(keys);
+    keys.clear();
+    for (size_t i = 0; i < m_keys.size(); ++i) m_pos[m_keys[i].id] = static_cast<uint32_t>(i);
   }
 
   void push(const Key& k) {

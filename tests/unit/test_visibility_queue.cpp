@@ -322,6 +322,53 @@ TEST(VisibilityQueue, ARoundOfManyLanesDueAtOnceLandsInOrder) {
   }
 }
 
+// Whole rounds due at once, as in put-heavy: every lane's oldest write is due at each settle and
+// its next one is not, so the burst empties the heap and files the next keys back sorted; the
+// next settle takes them as the sorted array's first keys (VisibilityHeap::sorted_due). Writes on
+// their own, scheduled between settles, break the order now and then (the heap path then). The
+// memory must be that of the writes applied one by one in (time, write number) order.
+TEST(VisibilityQueue, WholeRoundsDueAtEachSettleLandInOrderFromASortedHeap) {
+  uint64_t rng = 777;
+  auto next = [&rng](uint64_t n) {
+    rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+    return (rng >> 33) % n;
+  };
+  constexpr size_t kWords = 3, kLanes = 24, kRounds = 8;
+  constexpr Ps kRoundPs = 100;
+  for (int trial = 0; trial < 20; ++trial) {
+    std::vector<RandomWrite> writes;  // in the order scheduled
+    for (size_t round = 0; round < kRounds; ++round)
+      for (uint32_t l = 0; l < kLanes; ++l)  // times within the round; ties across lanes are common
+        writes.push_back({round * kRoundPs + next(20), next(3) == 0, next(kWords), writes.size() + 1, l});
+    VisibilityQueue q;
+    std::vector<VisibilityQueue::Lane> lane_of;
+    for (size_t l = 0; l < kLanes; ++l) lane_of.push_back(q.make_lane());
+    const size_t own = kRounds * 2;  // room for the writes on their own
+    std::vector<uint64_t> mem(kWords + writes.size() + own, 0);
+    auto* bytes = reinterpret_cast<uint8_t*>(mem.data());
+    const auto schedule = [&](size_t i) {
+      const RandomWrite& w = writes[i];
+      const VisibilityQueue::Lane lane = w.lane == UINT32_MAX ? VisibilityQueue::kNoLane : lane_of[w.lane];
+      if (w.dma) {
+        q.schedule_dma(w.t, 0, 8, bytes + 8 * (kWords + i), bytes + 8 * w.word, 8, lane);
+      } else {
+        q.schedule_value(w.t, bytes + 8 * w.word, w.value, 8, lane);
+      }
+    };
+    for (size_t i = 0; i < writes.size(); ++i) schedule(i);
+    for (size_t round = 0; round < kRounds; ++round) {
+      if (next(3) == 0) {  // one on its own, due within this round: the heap is no longer sorted
+        writes.push_back({round * kRoundPs + next(20), next(2) == 0, next(kWords), writes.size() + 1, UINT32_MAX});
+        schedule(writes.size() - 1);
+      }
+      q.settle(round * kRoundPs + 50);
+    }
+    q.settle(kRounds * kRoundPs);
+    mem.resize(kWords + writes.size());
+    EXPECT_EQ(mem, apply_in_order(writes, kWords)) << "trial " << trial;
+  }
+}
+
 // Early writes pending at once, few (walked in their FIFO) or many (filed by chunk): a stream
 // scheduled before them and one scheduled after both read, for each unit, the bytes as they are
 // at the unit's time: those of the last write due by then, whichever way the writes are found.
