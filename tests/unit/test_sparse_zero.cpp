@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdint>
 #include <cstring>
@@ -69,4 +71,24 @@ TEST(SparseZero, ReadsZeroAgreesWithIsZeroWithoutMappingUntouchedPages) {
   EXPECT_TRUE(SparseRegion::is_zero(fresh.base(), 8 * kPage));
   fresh.base()[5 * kPage + 7] = 1;
   EXPECT_FALSE(SparseRegion::reads_zero(fresh.base(), 8 * kPage));
+}
+
+// /proc/self/pagemap names the process that opened it: a child forked after the parent's first
+// reads_zero must see its own pages, not the parent's (there, the page written in the child is
+// still untouched and would be taken as zero).
+TEST(SparseZero, ReadsZeroInAForkedChildSeesTheChildsPages) {
+  constexpr uint64_t kPage = SparseRegion::kHostPageBytes;
+  SparseRegion region(4 * kPage, true, "test.reads_zero.fork");
+  ASSERT_TRUE(SparseRegion::reads_zero(region.base(), 4 * kPage));  // the parent's pagemap is open now
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    region.base()[2 * kPage + 9] = 1;
+    _exit(SparseRegion::reads_zero(region.base(), 4 * kPage) ? 1 : 0);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0) << "the child's written page was taken as zero";
+  EXPECT_TRUE(SparseRegion::reads_zero(region.base(), 4 * kPage));
 }
