@@ -358,6 +358,11 @@ void forget(uint8_t* begin, uint64_t len) {
   }
 }
 
+bool watches(const void* p) {
+  Store& s = store();
+  return !s.ranges.empty() && range_of(s, reinterpret_cast<uintptr_t>(p)) != nullptr;
+}
+
 uint64_t set_budget_pages(uint64_t pages) {
   Store& s = opened_store();  // so that SYMSIM_COLD_PAGES, read on opening, does not undo this later
   const uint64_t previous = s.max_pages > s.floor_pages ? 0 : s.budget_pages;

@@ -23,6 +23,8 @@ void unwatch(uint8_t* base, uint64_t size_bytes);
 // The caller is about to hand back [begin, begin + len) as zero (SparseRegion::store_zeros):
 // saved bytes of evicted pages in the range are forgotten, so those pages read as zero again.
 void forget(uint8_t* begin, uint64_t len);
+// True if `p` lies in a watched region (whose missing pages may hold saved bytes).
+bool watches(const void* p);
 
 // Pages mapped at once in all watched regions before the oldest is evicted, fixed (tests set a
 // few); 0 brings back the default, which follows the process's resident set. Returns the budget it

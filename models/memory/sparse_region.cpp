@@ -2,9 +2,12 @@
 
 #include "models/memory/cold_pages.h"
 
+#include <fcntl.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <iterator>
 #include <cstring>
 #include <mutex>
 #include <stdexcept>
@@ -56,9 +59,52 @@ bool region_of(uintptr_t a, uint64_t len, uintptr_t* begin, uintptr_t* end) {
   return true;
 }
 
+// /proc/self/pagemap (one 64-bit entry a page), opened once per process; -1 where it cannot be.
+// "self" is resolved on opening: a child forked after the parent opened it would read the
+// parent's page table through the inherited descriptor, so a new process opens its own.
+int pagemap_fd() {
+  static std::mutex mutex;
+  static int fd = -1;
+  static pid_t owner = 0;
+  std::lock_guard<std::mutex> lock(mutex);
+  const pid_t pid = getpid();
+  if (pid != owner) {
+    if (fd >= 0) close(fd);
+    fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+    owner = pid;
+  }
+  return fd;
+}
+constexpr uint64_t kPagemapPresent = uint64_t{1} << 63, kPagemapSwapped = uint64_t{1} << 62;
+
 }  // namespace
 
 bool SparseRegion::is_zero(const uint8_t* p, uint64_t len) { return all_zero(p, len); }
+
+bool SparseRegion::reads_zero(const uint8_t* p, uint64_t len) {
+  const auto a = reinterpret_cast<uintptr_t>(p);
+  uintptr_t region_begin, region_end;
+  if (len < kHostPageBytes || !region_of(a, len, &region_begin, &region_end) || cold_pages::watches(p))
+    return all_zero(p, len);
+  const int fd = pagemap_fd();
+  if (fd < 0) return all_zero(p, len);
+  const uintptr_t end = a + len;
+  uintptr_t page = a & ~(kHostPageBytes - 1);
+  uint64_t entries[256];  // 1 MiB of pages a read
+  while (page < end) {
+    const uint64_t n = std::min<uint64_t>(std::size(entries), (end - page + kHostPageBytes - 1) / kHostPageBytes);
+    const auto want = static_cast<ssize_t>(n * sizeof entries[0]);
+    const uintptr_t from = std::max(page, a);
+    if (pread(fd, entries, want, static_cast<off_t>(page / kHostPageBytes * sizeof entries[0])) != want)
+      return all_zero(reinterpret_cast<const uint8_t*>(from), end - from);
+    for (uint64_t i = 0; i < n; ++i, page += kHostPageBytes) {
+      if (!(entries[i] & (kPagemapPresent | kPagemapSwapped))) continue;  // never written, or handed back: zero
+      const uintptr_t lo = std::max(page, a), hi = std::min(page + kHostPageBytes, end);
+      if (!all_zero(reinterpret_cast<const uint8_t*>(lo), hi - lo)) return false;
+    }
+  }
+  return true;
+}
 
 bool SparseRegion::is_sparse(const void* p, uint64_t len) {
   uintptr_t begin, end;

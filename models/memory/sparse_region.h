@@ -32,6 +32,13 @@ class SparseRegion {
   // True if [p, p+len) lies in one accessible sparse region.
   static bool is_sparse(const void* p, uint64_t len);
   static bool is_zero(const uint8_t* p, uint64_t len);
+  // The same answer as is_zero, without reading the pages of a sparse region that have never
+  // been written or were handed back (neither mapped nor swapped out, by /proc/self/pagemap):
+  // such a page of a private anonymous mapping reads zero, and reading it would map the zero
+  // page (a fault each). For checks that read back memory most of which was cleared. Outside a
+  // sparse region, in one that cold_pages watches (a missing page there may have saved bytes),
+  // or where pagemap cannot be read, it is is_zero.
+  static bool reads_zero(const uint8_t* p, uint64_t len);
   static constexpr uint64_t kHostPageBytes = 4096;
 
   bool contains(const void* p, uint64_t len = 1) const {

@@ -33,7 +33,16 @@ inline uint64_t chunk_of(const uint8_t* p, uint64_t chunk_bytes) {
 // remember_early's own `assign` (the put path's) stays the only one and inline.
 [[gnu::noinline]] void keep_forced_old(SpareBuffers& spares, std::vector<uint8_t>& old, const uint8_t* begin,
                                        uint64_t len) {
-  if (len >= SparseRegion::kHostPageBytes && SparseRegion::is_zero(begin, len)) return;
+  if (len >= SparseRegion::kHostPageBytes) {
+    // The copy writes every page of the unit next. Touching each first with a write that keeps
+    // its byte (an atomic OR of 0) makes a page never touched fault once, as the copy's write
+    // would; the zero test's read alone would map the zero page, and the copy then fault again
+    // (43,600 of EP 64's 535,000 faults; docs/performance.md, session 34).
+    const auto a = reinterpret_cast<uintptr_t>(begin);
+    for (uintptr_t page = a & ~(SparseRegion::kHostPageBytes - 1); page < a + len; page += SparseRegion::kHostPageBytes)
+      __atomic_fetch_or(reinterpret_cast<uint8_t*>(std::max(page, a)), uint8_t{0}, __ATOMIC_RELAXED);
+    if (SparseRegion::is_zero(begin, len)) return;
+  }
   if (len > old.capacity()) take_spare(spares, old, len);
   old.insert(old.end(), begin, begin + len);
 }
