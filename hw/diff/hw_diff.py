@@ -24,6 +24,7 @@ hw/diff/results/, one JSON file per entry).
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 
@@ -202,6 +203,24 @@ def probe_value(result):
         if d.startswith("value="):
             return float(d.split()[0][len("value="):])
     return None
+
+
+def probe_value_at(folder, entry_id):
+    """probe_value of FOLDER/ENTRY_ID/result.json (None when absent)."""
+    return probe_value(read(os.path.join(folder, entry_id, "result.json")))
+
+
+def median_repetition(folder, entry_id):
+    """A kept-repetitions GPU result's median of repetitions 2..n (the first warms up); its figure when it kept
+    fewer than three; None when absent."""
+    r = read(os.path.join(folder, entry_id, "result.json"))
+    if not r:
+        return None
+    reps = [probe_value({"checks": c}) for c in (r.get("measured") or {}).get("checks_by_repetition") or []]
+    reps = [v for v in reps if v is not None]
+    if len(reps) > 2:
+        return statistics.median(reps[1:])
+    return probe_value(r)
 
 
 def cmd_compare_micro(a, entries):

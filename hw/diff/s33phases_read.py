@@ -10,7 +10,6 @@ and 3 (p3 - p1), GPU and model, in the heap; fresh memory's increment over the h
 """
 import argparse
 import os
-import statistics
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -25,16 +24,11 @@ def ident(hot, tokens, phase):
 
 
 def gpu(hw, name):
-    r = hw_diff.read(os.path.join(hw, name, "result.json"))
-    if not r:
-        return None
-    reps = [hw_diff.probe_value({"checks": c}) for c in (r.get("measured") or {}).get("checks_by_repetition") or []]
-    reps = [v for v in reps if v is not None]
-    return statistics.median(reps[1:]) if len(reps) > 2 else hw_diff.probe_value(r)
+    return hw_diff.median_repetition(hw, name)
 
 
 def sim(d, name):
-    return hw_diff.probe_value(hw_diff.read(os.path.join(d, name, "result.json")))
+    return hw_diff.probe_value_at(d, name)
 
 
 def main():

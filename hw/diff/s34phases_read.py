@@ -11,7 +11,6 @@ mode 22's send phase by SMs at 32 rounds a warp and by shape at one round.
 """
 import argparse
 import os
-import statistics
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -23,16 +22,11 @@ PARTS = ["s0", "s1", "s2", "s3", "s7"]
 
 
 def gpu(hw, name):
-    r = hw_diff.read(os.path.join(hw, name, "result.json"))
-    if not r:
-        return None
-    reps = [hw_diff.probe_value({"checks": c}) for c in (r.get("measured") or {}).get("checks_by_repetition") or []]
-    reps = [v for v in reps if v is not None]
-    return statistics.median(reps[1:]) if len(reps) > 2 else hw_diff.probe_value(r)
+    return hw_diff.median_repetition(hw, name)
 
 
 def sim(d, name):
-    return hw_diff.probe_value(hw_diff.read(os.path.join(d, name, "result.json")))
+    return hw_diff.probe_value_at(d, name)
 
 
 def cell(v, g):
