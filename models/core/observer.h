@@ -132,11 +132,30 @@ class Hooks {
   template <auto Fn, typename... Args>
   void emit(const Args&... args) const {
     using Listener = typename HookClass<decltype(Fn)>::type;
-    const size_t slot = kHookSlot<Fn>;
-    if (m_slots[slot].built) {
-      for (void* o : m_slots[slot].listeners) (static_cast<Listener*>(o)->*Fn)(args...);
-      return;
+    const Slot& s = m_slots[kHookSlot<Fn>];
+    if (__builtin_expect(!s.built, 0)) return first_emit<Fn>(args...);
+    // Up to two listeners (the statistics and the checkers' hub on a checked run), each called
+    // from its own call site: a loop's one indirect call alternated between two targets, and
+    // a predictor that keeps one target per call site mispredicted both calls of every
+    // emission (s34-miss: +4.0 indirect mispredictions a WQE with the checkers on).
+    void* const* l = s.listeners.data();
+    const size_t n = s.listeners.size();
+    if (n == 1) {
+      (static_cast<Listener*>(l[0])->*Fn)(args...);
+    } else if (n == 2) {
+      (static_cast<Listener*>(l[0])->*Fn)(args...);
+      (static_cast<Listener*>(l[1])->*Fn)(args...);
+    } else {
+      for (size_t i = 0; i < n; ++i) (static_cast<Listener*>(l[i])->*Fn)(args...);
     }
+  }
+
+ private:
+  // A hook's first emission (out of line: the callers' inline part stays the dispatch above).
+  template <auto Fn, typename... Args>
+  [[gnu::noinline, gnu::cold]] void first_emit(const Args&... args) const {
+    using Listener = typename HookClass<decltype(Fn)>::type;
+    const size_t slot = kHookSlot<Fn>;
     // A hook emitted from inside an observer (this may be such an emission) must leave the
     // outer emission's flag as it found it.
     const bool outer_flag = t_hook_unhandled;
@@ -154,7 +173,6 @@ class Hooks {
     t_hook_unhandled = outer_flag;
   }
 
- private:
   // The interface a hook belongs to: Observer, AscendObserver, NvidiaObserver.
   template <typename Fn>
   struct HookClass;
