@@ -78,7 +78,7 @@ def first_runs(hw_dirs, rows):
             r = hw_diff.read(os.path.join(d, name, "result.json"))
             if not r or r.get("status") != "pass":
                 continue
-            reps = [hw_diff.probe_value({"checks": c}) for c in (r.get("measured") or {}).get("checks_by_repetition") or []]
+            reps = hw_diff.repetitions(r)
             if len(reps) >= MIN_REPS and None not in reps:
                 out[row].append((d, reps))
     return out

@@ -210,14 +210,19 @@ def probe_value_at(folder, entry_id):
     return probe_value(read(os.path.join(folder, entry_id, "result.json")))
 
 
+def repetitions(result):
+    """A kept-repetitions result's figure at every repetition (measured.checks_by_repetition; None where one has
+    none), [] where it kept none."""
+    return [probe_value({"checks": c}) for c in ((result or {}).get("measured") or {}).get("checks_by_repetition") or []]
+
+
 def median_repetition(folder, entry_id):
     """A kept-repetitions GPU result's median of repetitions 2..n (the first warms up); its figure when it kept
     fewer than three; None when absent."""
     r = read(os.path.join(folder, entry_id, "result.json"))
     if not r:
         return None
-    reps = [probe_value({"checks": c}) for c in (r.get("measured") or {}).get("checks_by_repetition") or []]
-    reps = [v for v in reps if v is not None]
+    reps = [v for v in repetitions(r) if v is not None]
     if len(reps) > 2:
         return statistics.median(reps[1:])
     return probe_value(r)

@@ -34,8 +34,7 @@ def runs(hw_dirs, entry):
         r = hw_diff.read(os.path.join(d, entry, "result.json"))
         if not r or r.get("status") != "pass":
             continue
-        reps = [hw_diff.probe_value({"checks": c}) for c in (r.get("measured") or {}).get("checks_by_repetition") or []]
-        reps = [v for v in reps if v is not None]
+        reps = [v for v in hw_diff.repetitions(r) if v is not None]
         if len(reps) >= 2:
             out.append((d, reps))
     return out
