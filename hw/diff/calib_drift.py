@@ -27,16 +27,7 @@ import hw_diff  # noqa: E402
 
 def repetitions(result):
     """Every repetition's value=... in order (empty without kept repetitions)."""
-    out = []
-    for rep in (result or {}).get("measured", {}).get("checks_by_repetition") or []:
-        for c in rep:
-            d = c.get("detail", "") if isinstance(c, dict) else ""
-            if d.startswith("value="):
-                try:
-                    out.append(float(d.split("=", 1)[1].split()[0]))
-                except ValueError:
-                    pass
-    return out
+    return [v for v in hw_diff.repetitions(result) if v is not None]
 
 
 def readings(hw_dirs, early_n):

@@ -88,8 +88,7 @@ def repetitions(hw_dirs, tool_rows, first=None):
             row = ids.get(name)
             if not r or r.get("status") != "pass" or not row or row in tool_rows:
                 continue
-            reps = [hw_diff.probe_value({"checks": checks})
-                    for checks in (r.get("measured") or {}).get("checks_by_repetition") or []]
+            reps = hw_diff.repetitions(r)
             if first is None:
                 out[row].extend(v for v in reps[1:] if v is not None)
             elif len(reps) >= 6:

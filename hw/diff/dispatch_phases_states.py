@@ -27,8 +27,7 @@ def value(folder, state, tokens, phase, median=False):
         return None
     if not median:
         return hw_diff.probe_value(r)
-    reps = [hw_diff.probe_value({"checks": c}) for c in (r.get("measured") or {}).get("checks_by_repetition") or []][1:]
-    reps = [v for v in reps if v is not None]
+    reps = [v for v in hw_diff.repetitions(r)[1:] if v is not None]
     return statistics.median(reps) if reps else None
 
 

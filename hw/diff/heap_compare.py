@@ -65,8 +65,7 @@ def reps(dirs, entry_id):
     r = hw_diff.read_hw(dirs, entry_id)
     if not r or r.get("status") != "pass":
         return []
-    checks = (r.get("measured") or {}).get("checks_by_repetition") or [r.get("checks", [])]
-    return [v for v in (hw_diff.probe_value({"checks": c}) for c in checks) if v is not None]
+    return [v for v in (hw_diff.repetitions(r) or [hw_diff.probe_value(r)]) if v is not None]
 
 
 def sim_value(sim_dir, entry):

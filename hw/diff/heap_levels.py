@@ -25,8 +25,7 @@ HEAP_ROWS = os.path.join(HERE, "..", "calib", "results", "h200-2026-12-05-s29-D1
 
 
 def repetitions(result):
-    return [float(c["detail"].split()[0][len("value="):]) for rep in (result or {}).get("measured", {}).get("checks_by_repetition", [])
-            for c in rep if c.get("detail", "").startswith("value=")]
+    return [v for v in hw_diff.repetitions(result) if v is not None]
 
 
 def main():

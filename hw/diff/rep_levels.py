@@ -22,8 +22,7 @@ import hw_diff  # noqa: E402
 
 def repetitions(folder, entry):
     r = hw_diff.read(os.path.join(folder, entry, "result.json"))
-    checks = (r or {}).get("measured", {}).get("checks_by_repetition") or []
-    return [v for v in (hw_diff.probe_value({"checks": c}) for c in checks) if v is not None]
+    return [v for v in hw_diff.repetitions(r) if v is not None]
 
 
 def levels(values, gap):

@@ -20,7 +20,6 @@ point of the procedure).
 import argparse
 import json
 import os
-import re
 import statistics
 import sys
 
@@ -43,13 +42,7 @@ def repetitions(path):
     r = hw_diff.read(path)
     if not r or r.get("status") != "pass":
         return []
-    out = []
-    for checks in (r.get("measured") or {}).get("checks_by_repetition") or []:
-        for c in checks:
-            m = re.match(r"value=([0-9.eE+-]+)", c.get("detail", ""))
-            if m:
-                out.append(float(m.group(1)))
-    return out
+    return [v for v in hw_diff.repetitions(r) if v is not None]
 
 
 def values(path):

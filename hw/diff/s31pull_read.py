@@ -20,13 +20,7 @@ import hw_diff  # noqa: E402
 
 def repetitions(result):
     """The entry's figure at each repetition (calib_probe's `value=`), in order."""
-    out = []
-    for rep in (result or {}).get("measured", {}).get("checks_by_repetition", []):
-        for c in rep:
-            d = c.get("detail", "")
-            if d.startswith("value="):
-                out.append(float(d.split()[0][len("value="):]))
-    return out
+    return [v for v in hw_diff.repetitions(result) if v is not None]
 
 
 def main():

@@ -23,8 +23,7 @@ import hw_diff  # noqa: E402
 
 def reps(result):
     """The entry's figure at each repetition (calib_probe's value)."""
-    checks = ((result or {}).get("measured") or {}).get("checks_by_repetition") or []
-    return [v for v in (hw_diff.probe_value({"checks": c}) for c in checks) if v is not None]
+    return [v for v in hw_diff.repetitions(result) if v is not None]
 
 
 def main():
