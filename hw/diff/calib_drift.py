@@ -25,18 +25,13 @@ import calib_reproduce  # noqa: E402
 import hw_diff  # noqa: E402
 
 
-def repetitions(result):
-    """Every repetition's value=... in order (empty without kept repetitions)."""
-    return [v for v in hw_diff.repetitions(result) if v is not None]
-
-
 def readings(hw_dirs, early_n):
     """Row -> [(folder, early median, last)] over the folders holding it with all its repetitions."""
     ids, out = calib_reproduce.entry_rows(), collections.defaultdict(list)
     for d in hw_dirs:
         for name in sorted(os.listdir(d)):
             row = ids.get(name)
-            reps = repetitions(hw_diff.read(os.path.join(d, name, "result.json")))
+            reps = hw_diff.repetition_values(hw_diff.read(os.path.join(d, name, "result.json")))
             if row and len(reps) > early_n:
                 out[row].append((os.path.basename(os.path.normpath(d)), statistics.median(reps[:early_n]), reps[-1]))
     return out

@@ -40,7 +40,7 @@ def runs_of(path_iter):
         if "args" not in kernel:
             continue
         where, key = heap_refs.probe_key(kernel.get("name"), kernel.get("blocks", 1), kernel["args"])
-        reps = [x for x in hw_diff.repetitions(r) if x is not None] or [hw_diff.probe_value(r)]
+        reps = hw_diff.repetition_values(r) or [hw_diff.probe_value(r)]
         card = "H200" if "H200" in (m.get("device") or {}).get("name", "") else \
             "H100" if "H100" in (m.get("device") or {}).get("name", "") else "?"
         yield label, card, where, key, reps

@@ -24,10 +24,6 @@ import hw_diff  # noqa: E402
 HEAP_ROWS = os.path.join(HERE, "..", "calib", "results", "h200-2026-12-05-s29-D1", "heap_rows.md")
 
 
-def repetitions(result):
-    return [v for v in hw_diff.repetitions(result) if v is not None]
-
-
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--hw", nargs="+", required=True)
@@ -39,7 +35,7 @@ def main():
     print("| entry | low (median, range) | high (median, range) | gap |\n|---|---:|---:|---:|")
     for d in a.hw:
         for name in sorted(os.listdir(d)):
-            reps = repetitions(hw_diff.read(os.path.join(d, name, "result.json")))
+            reps = hw_diff.repetition_values(hw_diff.read(os.path.join(d, name, "result.json")))
             hi = [v for i, v in enumerate(reps) if i in high]
             lo = [v for i, v in enumerate(reps) if i not in high]
             if not hi or not lo:

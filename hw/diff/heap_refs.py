@@ -112,7 +112,7 @@ def heap_readings(folders, work):
         where, key = probe_key(kernel.get("name"), kernel.get("blocks", 1), kernel["args"])
         v = hw_diff.probe_value(r)
         if where == 1 and v is not None:
-            out[key].append((label, v, [x for x in hw_diff.repetitions(r) if x is not None]))
+            out[key].append((label, v, hw_diff.repetition_values(r)))
     return out
 
 

@@ -28,7 +28,7 @@ def main():
             r = hw_diff.read(os.path.join(d, name, "result.json"))
             if a.match not in name or not r:
                 continue
-            reps = [v for v in hw_diff.repetitions(r) if v is not None]
+            reps = hw_diff.repetition_values(r)
             if reps:
                 print(f"| `{name}` | {' '.join(f'{v:.4g}' for v in reps)} | {reps[0] / reps[-1]:.2f} | "
                       f"{statistics.median(reps):.4g} |")

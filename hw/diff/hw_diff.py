@@ -216,13 +216,18 @@ def repetitions(result):
     return [probe_value({"checks": c}) for c in ((result or {}).get("measured") or {}).get("checks_by_repetition") or []]
 
 
+def repetition_values(result):
+    """repetitions() without the repetitions that have no figure."""
+    return [v for v in repetitions(result) if v is not None]
+
+
 def median_repetition(folder, entry_id):
     """A kept-repetitions GPU result's median of repetitions 2..n (the first warms up); its figure when it kept
     fewer than three; None when absent."""
     r = read(os.path.join(folder, entry_id, "result.json"))
     if not r:
         return None
-    reps = [v for v in repetitions(r) if v is not None]
+    reps = repetition_values(r)
     if len(reps) > 2:
         return statistics.median(reps[1:])
     return probe_value(r)

@@ -20,7 +20,6 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-import calib_drift  # noqa: E402
 import hw_diff  # noqa: E402
 import sync_modes  # noqa: E402
 
@@ -51,7 +50,7 @@ def reps(folders, entry):
     for d in folders:
         path = os.path.join(d, entry, "result.json")
         if os.path.exists(path):
-            return calib_drift.repetitions(hw_diff.read(path))
+            return hw_diff.repetition_values(hw_diff.read(path))
     return []
 
 

@@ -22,7 +22,7 @@ import hw_diff  # noqa: E402
 
 def repetitions(folder, entry):
     r = hw_diff.read(os.path.join(folder, entry, "result.json"))
-    return [v for v in hw_diff.repetitions(r) if v is not None]
+    return hw_diff.repetition_values(r)
 
 
 def levels(values, gap):

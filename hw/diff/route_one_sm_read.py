@@ -42,7 +42,7 @@ def repetitions(path):
     r = hw_diff.read(path)
     if not r or r.get("status") != "pass":
         return []
-    return [v for v in hw_diff.repetitions(r) if v is not None]
+    return hw_diff.repetition_values(r)
 
 
 def values(path):

@@ -24,7 +24,7 @@ from route_mva_cv import c2_fit, round_ns  # noqa: E402
 
 def reps(path):
     r = hw_diff.read(os.path.join(path, "result.json")) or {}
-    vals = [v for v in hw_diff.repetitions(r) if v is not None]
+    vals = hw_diff.repetition_values(r)
     last = hw_diff.probe_value(r) if r else None
     return last, (statistics.median(vals[1:]) if len(vals) > 1 else last)
 

@@ -18,11 +18,6 @@ sys.path.insert(0, HERE)
 import hw_diff  # noqa: E402
 
 
-def repetitions(result):
-    """The entry's figure at each repetition (calib_probe's `value=`), in order."""
-    return [v for v in hw_diff.repetitions(result) if v is not None]
-
-
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--hw", required=True)
@@ -34,7 +29,7 @@ def main():
     print("| entry | repetitions (ns) | median | lower / upper half | " + " | ".join(f"{n} (/ median)" for n, _ in sims) + " |")
     print("|---|---|---:|---:|" + "---:|" * len(sims))
     for e in entries:
-        reps = repetitions(hw_diff.read(os.path.join(a.hw, e["id"], "result.json")))
+        reps = hw_diff.repetition_values(hw_diff.read(os.path.join(a.hw, e["id"], "result.json")))
         sim = [hw_diff.probe_value(hw_diff.read(os.path.join(d, e["id"], "result.json"))) for _, d in sims]
         model[e["id"]] = sim
         if not reps:

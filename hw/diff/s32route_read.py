@@ -21,11 +21,6 @@ sys.path.insert(0, HERE)
 import hw_diff  # noqa: E402
 
 
-def reps(result):
-    """The entry's figure at each repetition (calib_probe's value)."""
-    return [v for v in hw_diff.repetitions(result) if v is not None]
-
-
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--hw", required=True)
@@ -36,7 +31,7 @@ def main():
     heap = {}
     print("| entry | GPU median (last) | stored reference | model | model / GPU median |\n|---|---:|---:|---:|---:|")
     for e in hw_diff.load_set(os.path.join(HERE, "s32route_rows.json")):
-        r = reps(hw_diff.read(os.path.join(a.hw, e["id"], "result.json")))
+        r = hw_diff.repetition_values(hw_diff.read(os.path.join(a.hw, e["id"], "result.json")))
         sim = hw_diff.probe_value(hw_diff.read(os.path.join(a.sim, e["id"], "result.json")))
         ref = table.get(e["row"], (None, ""))[0]
         med = statistics.median(r) if r else None

@@ -18,7 +18,6 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-import calib_drift  # noqa: E402
 import hw_diff  # noqa: E402
 
 GAP = 0.10
@@ -45,7 +44,7 @@ def main():
             entry = os.path.basename(os.path.dirname(path))
             if not re.search(a.match, entry):
                 continue
-            vs = calib_drift.repetitions(hw_diff.read(path))
+            vs = hw_diff.repetition_values(hw_diff.read(path))
             if not vs:
                 continue
             pat, cut = pattern(vs)

@@ -34,7 +34,7 @@ def runs(hw_dirs, entry):
         r = hw_diff.read(os.path.join(d, entry, "result.json"))
         if not r or r.get("status") != "pass":
             continue
-        reps = [v for v in hw_diff.repetitions(r) if v is not None]
+        reps = hw_diff.repetition_values(r)
         if len(reps) >= 2:
             out.append((d, reps))
     return out
