@@ -4,6 +4,7 @@
   level_refs.py HW_DIR [HW_DIR ...] --evidence [--sim SIM_DIR]         the evidence (GPU readings; --sim: the model's
                                                                        fresh - l2 beside the GPU's)
   level_refs.py HW_DIR [HW_DIR ...] --patterns                         any call's mode-22 entries, repetition sides
+  level_refs.py HW_DIR [HW_DIR ...] --written-what-if --sim SIM_DIR    the count with the written-before rows at theirs too
   level_refs.py HW_DIR [HW_DIR ...] [--names N,N,...]                  each row of the family
   level_refs.py HW_DIR [HW_DIR ...] [--names ...] --write-table FILE   and the table for hw_diff.CALIB_TABLES
   level_refs.py HW_DIR [HW_DIR ...] --sim SIM_DIR [--calib-md FILE ...]  and which rows reproduce under the rule
@@ -191,12 +192,30 @@ def reproduce(a, runs):
           f"the simulator within 10% among them: {len(sim_in)}.")
 
 
+def written_before_what_if(hw_dirs, sim):
+    """Not a rule: the count if mode 22's written-before rows (the climb rule's family, first repetition) took their
+    median repetition too (docs/hw-accuracy.md, forty-first pass: their levels are the same allocations')."""
+    import climb_refs  # noqa: E402  (climb_refs imports heap_refs and sync_refs; only this what-if needs it)
+    rows = {r: v for r, v in climb_refs.family().items() if dict(v[0][2]).get("mode") == MODE_DISPATCH_PHASES}
+    runs = runs_of(hw_dirs, rows)
+    ratio, ref = calib_families.ratios(sim), hw_diff.calib_rows(hw_diff.CALIB_TABLES)
+    count = sum(abs(x - 1) <= calib_families.TOLERANCE for x in ratio.values())
+    for row in sorted(runs):
+        med = statistics.median(v for _, r in runs[row] for v in r[1:])
+        old, new = ratio[row], ratio[row] * ref[row][0] / med
+        count += (abs(new - 1) <= calib_families.TOLERANCE) - (abs(old - 1) <= calib_families.TOLERANCE)
+        print(f"{row:60s} first repetition {ref[row][0]:8.0f} ({old:.3f})  median repetition {med:8.0f} ({new:.3f})")
+    print(f"calibration rows within 10% with these {len(runs)} at their median repetition too: {count} of {len(ratio)}")
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("hw", nargs="+")
     p.add_argument("--names", help="comma-separated names for the HW_DIRs in the table (default: the paths)")
     p.add_argument("--evidence", action="store_true", help="the levels by row and pass (no simulator figure)")
     p.add_argument("--patterns", action="store_true", help="HW_DIRs of any mode-22 row set: each entry's sides")
+    p.add_argument("--written-what-if", action="store_true",
+                   help="with --sim: the count if mode 22's written-before rows took their median repetition too")
     p.add_argument("--write-table")
     p.add_argument("--sim")
     p.add_argument("--calib-md", action="append", default=[])
@@ -204,6 +223,9 @@ def main():
     names = dict(zip(a.hw, a.names.split(","))) if a.names else {d: d for d in a.hw}
     if a.patterns:
         patterns(a.hw)
+        return 0
+    if a.written_what_if:
+        written_before_what_if(a.hw, a.sim)
         return 0
     if a.evidence:
         evidence(a.hw, names)
