@@ -35,6 +35,7 @@ CALIB_TABLES = [os.path.join(HERE, "..", "calib", "results", d, f)
                              ("h200-2026-12-06-s32-heapref", "heap_refs.md"),  # the rest with an H200 heap reading
                              ("h200-2026-12-06-s33-syncref", "sync_refs.md"),  # s19b-route2's sync_probe rows (s33-sync)
                              ("h200-2026-12-06-s34-climbref", "climb_refs.md"),  # climbing cudaMalloc rows' first repetition (s34-route)
+                             ("h200-2026-12-06-s35-levelref", "level_refs.md"),  # mode 22's cold-window rows' median repetition (s35-dispatch)
                              ("h200-2026-12-05-s27-A", "sync_rows.md"),  # mode 30's current loop, grid sync c64 / c128
                              ("h200-2026-12-05-s24", "flag_probe.md"),  # the flag rows by calib_probe mode 30's old loop
                              ("h200-2026-12-05-s24", "calib_flags.md"),  # rows measured again: before the older ones
