@@ -67,7 +67,7 @@ def family():
     return out
 
 
-def first_runs(hw_dirs, rows):
+def kept_runs(hw_dirs, rows):
     """Row -> [(folder, repetitions)] of every passing run with MIN_REPS or more repetitions kept."""
     ids, out = calib_reproduce.entry_rows(), collections.defaultdict(list)
     for d in hw_dirs:
@@ -84,22 +84,30 @@ def first_runs(hw_dirs, rows):
     return out
 
 
-def reproduce(a, runs):
-    """The reproducing rows with the family's readings at the rule's statistic, and the simulator among them."""
+def reproduce(a, runs, statistic=lambda reps: reps[0], what="first repetitions"):
+    """The reproducing rows with the family's readings at the rule's statistic (of each run's repetitions), and the
+    simulator among them."""
     ratio = calib_families.ratios(a.sim)  # row -> sim / reference (the tables as they are, this rule's included)
     ref = hw_diff.calib_rows(hw_diff.CALIB_TABLES)
     got = calib_reproduce.readings(a.hw, a.calib_md, calib_reproduce.calib_tool_rows())
     for row, rs in runs.items():
-        got[row] = [r[0] for _, r in rs]
+        got[row] = [statistic(r) for _, r in rs]
     dev = {row: max(abs(v / ref[row][0] - 1) for v in got[row]) for row in ratio if got.get(row)}
     fam = [r for r in ratio if r in runs]
     both = [r for r in ratio if dev.get(r, 1) <= 0.10]
     sim_in = [r for r in both if abs(ratio[r] - 1) <= calib_families.TOLERANCE]
     fam_rep = [r for r in fam if dev.get(r, 1) <= 0.10]
-    print(f"\nFamily rows with runs: {len(fam)}; their first repetitions reproduce within 10%: {len(fam_rep)}, the simulator "
+    print(f"\nFamily rows with runs: {len(fam)}; their {what} reproduce within 10%: {len(fam_rep)}, the simulator "
           f"within 10% among them {sum(abs(ratio[r] - 1) <= 0.10 for r in fam_rep)}.")
-    print(f"All rows: {len(ratio)}; reproducing within 10% (family rows by their first repetitions): {len(both)}; "
+    print(f"All rows: {len(ratio)}; reproducing within 10% (family rows by their {what}): {len(both)}; "
           f"the simulator within 10% among them: {len(sim_in)}.")
+
+
+def write_table(path, head, lines):
+    """A rule's reference table for hw_diff.CALIB_TABLES: HEAD (title and why), then the rows."""
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    with open(path, "w") as f:
+        f.write(head + "| id | quantity | value | unit | method |\n| --- | --- | ---: | --- | --- |\n" + "\n".join(lines) + "\n")
 
 
 def main():
@@ -112,7 +120,7 @@ def main():
     a = p.parse_args()
     names = dict(zip(a.hw, a.names.split(","))) if a.names else {d: d for d in a.hw}
     rows = family()
-    runs = first_runs(a.hw, rows)
+    runs = kept_runs(a.hw, rows)
     lines = []
     print(f"{len(rows)} rows in the family; {len(runs)} with runs of {MIN_REPS}+ repetitions kept")
     for row in sorted(runs):
@@ -136,11 +144,8 @@ def main():
                 "row's `cudaMalloc` window climbs over the stored procedure's run (each repetition's window kept), and in one\n"
                 "call the run's first repetition reads what the heap and a freed window read (`hw/diff/climb_evidence.py`).\n"
                 "Written by `python3 hw/diff/climb_refs.py HW_DIR ... --write-table FILE` over the nine H200 passes; the\n"
-                "stored values stay in their tables.\n\n"
-                "| id | quantity | value | unit | method |\n| --- | --- | ---: | --- | --- |\n")
-        os.makedirs(os.path.dirname(os.path.abspath(a.write_table)), exist_ok=True)
-        with open(a.write_table, "w") as f:
-            f.write(head + "\n".join(lines) + "\n")
+                "stored values stay in their tables.\n\n")
+        write_table(a.write_table, head, lines)
     return 0
 
 

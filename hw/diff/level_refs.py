@@ -37,6 +37,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import calib_families  # noqa: E402
 import calib_reproduce  # noqa: E402
+import climb_refs  # noqa: E402
 import heap_refs  # noqa: E402
 import hw_diff  # noqa: E402
 
@@ -45,7 +46,7 @@ RULE_TABLES = ("heap_rows.md", "heap_refs.md", "sync_refs.md", "climb_refs.md") 
 OWN_TABLE = "level_refs.md"
 MODE_DISPATCH_PHASES = 22.0
 COLD = (0.0, 2.0, 5.0)  # `hot` 0 never written, 2 written then pushed out, 5 never written and pushed out
-MIN_REPS = 6
+MIN_REPS = climb_refs.MIN_REPS
 
 
 def family():
@@ -65,23 +66,6 @@ def family():
         if (where == 0 and heap_refs.warps(key) > 1 and args.get("mode") == MODE_DISPATCH_PHASES
                 and args.get("hot", 1.0) in COLD):
             out[row] = (key, value, table)
-    return out
-
-
-def runs_of(hw_dirs, rows):
-    """Row -> [(folder, repetitions)] of every passing run with MIN_REPS or more repetitions kept."""
-    ids, out = calib_reproduce.entry_rows(), collections.defaultdict(list)
-    for d in hw_dirs:
-        for name in sorted(os.listdir(d)):
-            row = ids.get(name)
-            if row not in rows:
-                continue
-            r = hw_diff.read(os.path.join(d, name, "result.json"))
-            if not r or r.get("status") != "pass":
-                continue
-            reps = hw_diff.repetitions(r)
-            if len(reps) >= MIN_REPS and None not in reps:
-                out[row].append((d, reps))
     return out
 
 
@@ -109,7 +93,7 @@ def evidence(hw_dirs, names):
     (every mode-22 row with runs, written-before ones included: the level is the allocation's, not the state's)."""
     mode22 = {row: k for row, (w, k, _, _) in heap_refs.calibration_rows().items()
               if w == 0 and dict(k[2]).get("mode") == MODE_DISPATCH_PHASES and heap_refs.warps(k) > 1}
-    runs = runs_of(hw_dirs, mode22)
+    runs = climb_refs.kept_runs(hw_dirs, mode22)
     by_pass = collections.defaultdict(dict)  # (folder, tokens) -> row -> pattern
     print("| row | runs | repetitions 2..n: range / median | first -> last (medians over runs) | pattern by run |")
     print("| --- | ---: | --- | --- | --- |")
@@ -160,7 +144,7 @@ def pairs(hw_dirs, sim):
     for tokens in (8, 64, 128, 512):
         for phase in ("p3", "p0p3"):
             fresh, l2 = (f"shim.dispatch_phases.{s}.{tokens}tok.h7168.{phase}_ns" for s in ("fresh", "l2"))
-            rf, rl = (dict(runs_of(hw_dirs, {row: 1}).get(row, [])) for row in (fresh, l2))
+            rf, rl = (dict(climb_refs.kept_runs(hw_dirs, {row: 1}).get(row, [])) for row in (fresh, l2))
             by, every = [], []
             for d in hw_dirs:
                 if d in rf and d in rl:
@@ -174,30 +158,11 @@ def pairs(hw_dirs, sim):
                   f"{'-' if model is None else f'{model:.0f}'} |")
 
 
-def reproduce(a, runs):
-    """The reproducing rows with the family's readings at the rule's statistic, and the simulator among them."""
-    ratio = calib_families.ratios(a.sim)
-    ref = hw_diff.calib_rows(hw_diff.CALIB_TABLES)
-    got = calib_reproduce.readings(a.hw, a.calib_md, calib_reproduce.calib_tool_rows())
-    for row, rs in runs.items():
-        got[row] = [statistics.median(r[1:]) for _, r in rs]
-    dev = {row: max(abs(v / ref[row][0] - 1) for v in got[row]) for row in ratio if got.get(row)}
-    fam = [r for r in ratio if r in runs]
-    both = [r for r in ratio if dev.get(r, 1) <= 0.10]
-    sim_in = [r for r in both if abs(ratio[r] - 1) <= calib_families.TOLERANCE]
-    fam_rep = [r for r in fam if dev.get(r, 1) <= 0.10]
-    print(f"\nFamily rows with runs: {len(fam)}; their runs' median repetitions reproduce within 10%: {len(fam_rep)}, the "
-          f"simulator within 10% among them {sum(abs(ratio[r] - 1) <= 0.10 for r in fam_rep)}.")
-    print(f"All rows: {len(ratio)}; reproducing within 10% (family rows by their runs' median repetitions): {len(both)}; "
-          f"the simulator within 10% among them: {len(sim_in)}.")
-
-
 def written_before_what_if(hw_dirs, sim):
     """Not a rule: the count if mode 22's written-before rows (the climb rule's family, first repetition) took their
     median repetition too (docs/hw-accuracy.md, forty-first pass: their levels are the same allocations')."""
-    import climb_refs  # noqa: E402  (climb_refs imports heap_refs and sync_refs; only this what-if needs it)
     rows = {r: v for r, v in climb_refs.family().items() if dict(v[0][2]).get("mode") == MODE_DISPATCH_PHASES}
-    runs = runs_of(hw_dirs, rows)
+    runs = climb_refs.kept_runs(hw_dirs, rows)
     ratio, ref = calib_families.ratios(sim), hw_diff.calib_rows(hw_diff.CALIB_TABLES)
     count = sum(abs(x - 1) <= calib_families.TOLERANCE for x in ratio.values())
     for row in sorted(runs):
@@ -233,7 +198,7 @@ def main():
         pairs(a.hw, a.sim)
         return 0
     rows = family()
-    runs = runs_of(a.hw, rows)
+    runs = climb_refs.kept_runs(a.hw, rows)
     lines = []
     print(f"{len(rows)} rows in the family; {len(runs)} with runs of {MIN_REPS}+ repetitions kept")
     for row in sorted(runs):
@@ -249,7 +214,7 @@ def main():
                      f"{ns(max(later))} (their last repetitions {', '.join(ns(r[-1]) for _, r in rs)}); the stored "
                      f"reading {ns(old)} ({os.path.relpath(table, ROOT)}) |")
     if a.sim:
-        reproduce(a, runs)
+        climb_refs.reproduce(a, runs, lambda reps: statistics.median(reps[1:]), "runs' median repetitions")
     if a.write_table:
         head = ("# Dispatch's phase rows in cold `cudaMalloc` windows, referenced to their median repetition on the H200 "
                 "passes (issue 19, forty-first pass (s35-dispatch), 2026-12-06)\n\n"
@@ -257,11 +222,8 @@ def main():
                 "mode 22's rows read at two levels set by what each repetition allocates (the `word` array of its grid syncs and\n"
                 "slot counter), so one run's last repetition is a draw of one level. Written by\n"
                 "`python3 hw/diff/level_refs.py HW_DIR ... --write-table FILE` over the nine H200 passes; the stored values stay\n"
-                "in their tables.\n\n"
-                "| id | quantity | value | unit | method |\n| --- | --- | ---: | --- | --- |\n")
-        os.makedirs(os.path.dirname(os.path.abspath(a.write_table)), exist_ok=True)
-        with open(a.write_table, "w") as f:
-            f.write(head + "\n".join(lines) + "\n")
+                "in their tables.\n\n")
+        climb_refs.write_table(a.write_table, head, lines)
     return 0
 
 
