@@ -11,17 +11,19 @@
 
 #include "kernels/moe/host/moe_timing.h"
 #include "bench/process_stats.h"
+#include "sim/runner/one_shot_exit.h"
 #include "sim/runner/runner.h"
 #include "sim/scenario/scenario.h"
 
 namespace symsim {
 
-int bench_moe(const std::string& file, const std::vector<std::string>& sets, bench::Figures* figures) {
+int bench_moe(const std::string& file, const std::vector<std::string>& sets, bench::Figures* figures,
+              RunEnd end) {
   LoadOptions o;
   o.sets = sets;
   const Scenario s = load_scenario(file, o);
   const auto t0 = std::chrono::steady_clock::now();
-  const RunOutput out = run_scenario(s, {});
+  const RunOutput out = run_scenario(s, {}, {}, end);
   const double wall_s = bench::seconds_since(t0);
   const auto& totals = out.result["stats"]["totals"];
   const double wqes = totals["wqes"].get<double>();
@@ -41,7 +43,9 @@ int bench_moe(const std::string& file, const std::vector<std::string>& sets, ben
     figures->work = wqes;
     figures->sim_us = out.result["sim_time_ns"].get<double>() / 1000;
   }
-  return out.passed ? 0 : 1;
+  const int rc = out.passed ? 0 : 1;
+  exit_if_kept(out, rc);  // the bench writes no file: its figures are out
+  return rc;
 }
 
 }  // namespace symsim

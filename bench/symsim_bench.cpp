@@ -28,6 +28,7 @@
 #include "kernels/registry/kernel_registry.h"
 #include "models/platform/ascend_system.h"
 #include "sim/runner/huge_heap.h"
+#include "sim/runner/one_shot_exit.h"
 #include "sim/runner/runner.h"
 #include "sim/scenario/scenario.h"
 #include "symsim/shim_runtime.h"
@@ -142,8 +143,12 @@ int sc_main(int argc, char* argv[]) {
     return bench_put(file, sets, pairs);
   }
   if (what == "setup") return bench_setup(argc > 2 ? std::stoi(argv[2]) : 256, argc > 3 ? std::stoull(argv[3]) : 1024);
-  if (what == "nvidia" && argc > 2) return bench_nvidia(argv[2], std::vector<std::string>(argv + 3, argv + argc));
-  if (what == "moe" && argc > 2) return bench_moe(argv[2], std::vector<std::string>(argv + 3, argv + argc));
+  // One run each, ended as `symsim run` ends (sim/runner/one_shot_exit.h). put and table keep
+  // their teardown: their figures are read against earlier sessions' with it.
+  if (what == "nvidia" && argc > 2)
+    return bench_nvidia(argv[2], std::vector<std::string>(argv + 3, argv + argc), nullptr, one_shot_run_end());
+  if (what == "moe" && argc > 2)
+    return bench_moe(argv[2], std::vector<std::string>(argv + 3, argv + argc), nullptr, one_shot_run_end());
   std::cerr << "usage: symsim-bench table | put [SCENARIO] [--pairs N] [--only on|off] [PATH=VALUE ...] | setup [PES] [HEAP_MIB] | "
                "nvidia SCENARIO [PATH=VALUE ...] | moe SCENARIO [PATH=VALUE ...]\n";
   return 2;

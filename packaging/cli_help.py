@@ -126,6 +126,9 @@ internal error
 SYMSIM_PLATFORM_DIR
 folder of platform presets (*.json), instead of the installed share/symsim/platforms
 .TP
+SYMSIM_FULL_TEARDOWN
+1: \\fBsymsim run\\fR destroys the run's state before exiting (for leak checkers); by default it is left to the process's exit once the result is written
+.TP
 SYMSIM_SERVER, SYMSIM_TOKEN
 the server and token that \\fBsymsim submit\\fR uses
 [FILES]

@@ -58,6 +58,12 @@ struct KernelCheck {
   std::string detail;
 };
 void check(bool ok, std::string what, std::string detail = "");
+// A check whose verdict comes later, from a thread of the host program's own: its place in the
+// list is taken now, so the list keeps the order the host programs asked in whenever the
+// verdict comes. Every index must be settled once.
+size_t check_later(std::string what);
+void settle_check(size_t index, bool ok, std::string detail = "");
+// Waits for the verdicts not yet settled.
 const std::vector<KernelCheck>& kernel_checks();
 
 }  // namespace symsim

@@ -68,6 +68,11 @@ int sc_main(int argc, char* argv[]) {
   run_cmd->add_option("--max-memory", req.max_memory,
                       "refuse a run estimated to need more memory (e.g. 8G; default: MemAvailable; \"unlimited\")");
   run_cmd->add_option("--max-wall-s", req.max_wall_s, "stop the run after this many wall seconds (exit 124)");
+  run_cmd->footer(
+      "Environment:\n"
+      "  SYMSIM_FULL_TEARDOWN=1  destroy the run's state (platform, memory, observers) before exiting, as\n"
+      "                          the service does; by default it is left to the exit once the result is\n"
+      "                          written (for leak checkers such as valgrind --leak-check; docs/cli.md)");
   symsim::explore::ExploreOptions explore;
   auto* explore_opt = run_cmd->add_option("--explore", explore.schedules,
                                           "run N schedules (seeds with legal timing perturbations) in parallel "

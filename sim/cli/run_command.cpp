@@ -8,6 +8,7 @@
 #include "sim/cli/cli_values.h"
 #include "sim/io/output_file.h"
 #include "sim/io/path_component.h"
+#include "sim/runner/one_shot_exit.h"
 #include "sim/runner/wall_limit.h"
 #include "sim/scenario/input_error.h"
 #include "sim/scenario/resource_estimate.h"
@@ -71,13 +72,17 @@ int run_command(RunRequest r) {
 
   if (!r.max_wall_s.empty()) arm_wall_limit(parse_seconds(r.max_wall_s, "--max-wall-s"), "the run");
   TtyProgress progress;  // a status line on stderr while a long run goes (terminals only)
-  const RunOutput out = run_scenario(s, r.trace, progress.observers());
+  const RunOutput out = run_scenario(s, r.trace, progress.observers(), one_shot_run_end());
   progress.finish();
   disarm_wall_limit();
   io::write_file(result_path, out.result.dump(2) + "\n");
   std::cout << summarize(out.result) << "  result: " << result_path << "\n";
   if (!r.trace.path.empty()) std::cout << "  trace: " << r.trace.path << "\n";
-  return out.passed ? 0 : 1;
+  const int rc = out.passed ? 0 : 1;
+  // The result and the trace are written: the process ends here, its run's state left to the
+  // exit (sim/runner/one_shot_exit.h), unless it was torn down already.
+  exit_if_kept(out, rc);
+  return rc;
 }
 
 }  // namespace symsim::cli

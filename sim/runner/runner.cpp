@@ -74,22 +74,37 @@ void same_kind_of_paths(std::vector<Hazard>& hazards, std::vector<TrapRecord>& t
 
 }  // namespace
 
-RunOutput run_scenario(const Scenario& s, const TraceOptions& trace_opts, const std::vector<Observer*>& observers) {
+// What a run builds and its end tears down, members in the order the run made them as locals:
+// destroyed in the same (reverse) order, the hazard log after the platform whose observers
+// report into it.
+struct RunState {
+  explicit RunState(const CheckerConfig& config) : hazards(config) {}
+  HazardLog hazards;
+  std::unique_ptr<FamilySimulation> sim;
+  StatsCollector stats;
+  FaultLog fault_log;
+  std::unique_ptr<TraceWriter> trace;
+};
+
+RunOutput run_scenario(const Scenario& s, const TraceOptions& trace_opts, const std::vector<Observer*>& observers,
+                       RunEnd end) {
   const PlatformFamily* family = find_family(s.platform_family);
   if (!family) throw std::invalid_argument("unknown platform family '" + s.platform_family + "'");
   const auto wall_start = std::chrono::steady_clock::now();
   sc_core::sc_set_time_resolution(1, sc_core::SC_PS);
   CheckerConfig checker_config;
   for (const auto& [id, on] : s.checkers) checker_config.set(id, on);
-  HazardLog hazards(checker_config);  // outlives the platform, whose observers report into it
-  std::unique_ptr<FamilySimulation> sim = family->build(s);
+  auto state = std::make_shared<RunState>(checker_config);
+  HazardLog& hazards = state->hazards;
+  std::unique_ptr<FamilySimulation>& sim = state->sim;
+  sim = family->build(s);
   sim->attach_family_observers(hazards);
-  StatsCollector stats;
+  StatsCollector& stats = state->stats;
   sim->hooks().attach(&stats);
-  FaultLog fault_log;
+  FaultLog& fault_log = state->fault_log;
   if (!s.fault_specs.empty()) sim->hooks().attach(&fault_log);
   for (Observer* o : observers) sim->hooks().attach(o);
-  std::unique_ptr<TraceWriter> trace;
+  std::unique_ptr<TraceWriter>& trace = state->trace;
   if (!trace_opts.path.empty()) {
     trace = sim->make_trace(trace_filter(trace_opts));
     sim->hooks().attach(trace.get());
@@ -140,6 +155,7 @@ RunOutput run_scenario(const Scenario& s, const TraceOptions& trace_opts, const 
   // Checked and atomic: a trace is whole or absent (io::OutputError names the path).
   if (trace) io::write_file(trace_opts.path, [&](std::ostream& os) { trace->write(os); });
   sim->stop();
+  if (end == RunEnd::kKept) out.kept = std::move(state);
   return out;
 }
 

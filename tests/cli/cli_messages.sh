@@ -192,6 +192,35 @@ PYEOF
     expect 2 "$symsim" sweep sw.json --out o
     has err.txt "sw.json"
     has err.txt "/seeds/1" ;;
+  teardown_left_to_exit)
+    # A one-shot run leaves its state to the process's exit (sim/runner/one_shot_exit.h); with
+    # SYMSIM_FULL_TEARDOWN=1 it tears down first. Either way the same exit code, stdout (but the
+    # wall time), stderr, result (but wall_s) and trace; handlers registered with atexit still
+    # print. Cases: a pass with a trace, a deadlock expected by the scenario, a trap (exit 1),
+    # MoE (the combine check on its helper thread).
+    for spec in "0|$src/scenarios/udma/udma_put_signal_2pe.json|--trace|t.json" \
+                "0|$src/scenarios/hazards/fault_drop_doorbell.json" \
+                "1|$src/scenarios/nvidia/tma_probe_2gpu.json|--set|kernel.args.tx_shortfall=16" \
+                "0|$src/scenarios/moe/moe_ep8_direct.json"; do
+      IFS='|' read -r rc scenario extra <<< "$spec"
+      IFS='|' read -r -a extra <<< "$extra"
+      for mode in kept full; do
+        mkdir -p $mode && cd $mode || fail "cd $mode"
+        if [ $mode = full ]; then export SYMSIM_FULL_TEARDOWN=1; else unset SYMSIM_FULL_TEARDOWN; fi
+        expect "$rc" "$symsim" run "$scenario" --out out "${extra[@]}"
+        sed -E 's/wall [0-9.]+ s/wall - s/' out.txt > stdout.txt
+        sed -E 's/"wall_s": [0-9.e+-]+/"wall_s": -/' out/result.json > result.txt
+        cd ..
+      done
+      unset SYMSIM_FULL_TEARDOWN
+      for f in stdout.txt err.txt result.txt; do cmp -s kept/$f full/$f || fail "$scenario: $f differs (kept / full teardown)"; done
+      if [ ${#extra[@]} -gt 0 ] && [ "${extra[0]}" = --trace ]; then cmp -s kept/t.json full/t.json || fail "the trace differs"; fi
+      rm -rf kept full
+    done
+    SYMSIM_COLD_PAGES_STATS=1 expect 0 "$symsim" run "$src/scenarios/udma/udma_put_signal_2pe.json" --out out
+    has err.txt "symsim: cold pages: "
+    SYMSIM_FULL_TEARDOWN=yes expect 2 "$symsim" run "$src/scenarios/udma/udma_put_signal_2pe.json" --out out
+    has err.txt "SYMSIM_FULL_TEARDOWN: 'yes' is neither 0 nor 1" ;;
   *) echo "unknown case $case_name"; exit 1 ;;
 esac
 echo "ok [$case_name]"

@@ -16,6 +16,7 @@
 #include "models/memory/sparse_region.h"
 #include "kernels/registry/kernel_constraints.h"
 #include "kernels/registry/kernel_registry.h"
+#include "kernels/moe/host/combine_check.h"
 #include "kernels/moe/host/moe_timing.h"
 #include "kernels/moe/host/moe_workload.h"
 #include "shmem.h"
@@ -170,28 +171,14 @@ void verify_combine(const WorkloadSpec& w, const MoeTiling& t, uint32_t launch) 
   // then reads the bytes in place (as the dispatch check does) against a reference built after
   // the copy. Every rank's host program waits in this copy at the same time: a copy buffer and a
   // reference held by each were 3.6 MB a rank at hidden 7168 (0.9 GB at EP 256). So the copies
-  // land in one buffer that nothing reads, and a reference lives only while its rank compares.
+  // land in one buffer that nothing reads, and the bytes in place go to the check.
   const uint64_t out_bytes = 2 * uint64_t{w.tokens} * w.hidden;
   static std::vector<uint8_t> landing;  // same size on every rank of a run: never reallocated under a copy
   if (landing.size() < out_bytes) landing.resize(out_bytes);
   aclrtMemcpy(landing.data(), out_bytes, reinterpret_cast<void*>(t.out), out_bytes, ACL_MEMCPY_DEVICE_TO_HOST);
-  // The inputs are generated again rather than kept: a rank's tokens are ~1 MB at hidden 7168,
-  // and every rank's host program lives until the end of the run.
-  const std::vector<uint16_t> want = reference_combine(w, make_rank_input(w, t.my_rank, launch));
-  const uint16_t* got = device_view<uint16_t>(t.out);
-  uint64_t wrong = 0, first = 0;
-  // Element by element only when something differs (to count and find the first): a rank's
-  // output compared a byte at a time was 3,100 instructions a WQE at full size, libc's memcmp a
-  // few hundred (docs/performance.md, session 29).
-  if (std::memcmp(got, want.data(), want.size() * sizeof want[0]) != 0)
-    for (size_t i = 0; i < want.size(); ++i)
-      if (got[i] != want[i] && wrong++ == 0) first = i;
-  symsim::check(wrong == 0,
-                fmt::format("pe {} launch {}: combine output ({} tokens x {}) equals the host reference", t.my_rank,
-                            launch, w.tokens, w.hidden),
-                wrong == 0 ? ""
-                           : fmt::format("{} elements differ; first: token {} element {}: {:#06x}, expected {:#06x}",
-                                         wrong, first / w.hidden, first % w.hidden, got[first], want[first]));
+  // The reference (the inputs generated again, then combined) and the compare run on a helper
+  // thread, on a copy of the output taken now (combine_check.h); the check keeps its place.
+  check_combine_later(w, routing_of(w, t.my_rank, launch), t.my_rank, launch, device_view<uint16_t>(t.out));
 }
 
 void record_times(const MoeTiling& t, uint32_t writers, uint32_t receivers) {
@@ -330,6 +317,7 @@ void host(int pe, const symsim::KernelArgs& a) {
     if (launch + 1 == launches) record_times(t, writers, receivers);
   }
   aclshmem_barrier_all();
+  help_combine_checks();  // every rank's checks are queued: run them here too rather than wait at the end
   kernel_host::teardown(stream);
 }
 

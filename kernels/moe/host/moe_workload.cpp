@@ -143,8 +143,11 @@ void make_token(const WorkloadSpec& w, uint32_t rank, uint32_t launch, uint32_t 
 }
 
 RankInput make_rank_input(const WorkloadSpec& w, uint32_t rank, uint32_t launch) {
+  return make_rank_input(w, routing_of(w, rank, launch), rank, launch);  // the dispatch check draws it anyway
+}
+
+RankInput make_rank_input(const WorkloadSpec& w, const Routing& r, uint32_t rank, uint32_t launch) {
   RankInput in;
-  const Routing& r = routing_of(w, rank, launch);  // the dispatch check draws it anyway
   in.topk_idx = r.topk_idx;
   in.topk_weight = r.topk_weight;
   const uint32_t row = w.hidden * w.elem_bytes();

@@ -51,6 +51,9 @@ struct RankInput {
 };
 
 RankInput make_rank_input(const WorkloadSpec& w, uint32_t rank, uint32_t launch);
+// The same from the rank's routing for the launch, already drawn (routing_of's cache is for the
+// simulation's thread only; this runs on any).
+RankInput make_rank_input(const WorkloadSpec& w, const Routing& r, uint32_t rank, uint32_t launch);
 
 // The payload (header + data) dispatch must deliver for token `t` of `rank`.
 std::vector<uint8_t> token_payload(const WorkloadSpec& w, const Routing& r, uint32_t rank, uint32_t launch, uint32_t t);
