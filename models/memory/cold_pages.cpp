@@ -34,7 +34,13 @@ constexpr uint64_t kDefaultBudgetPages = 16384;
 // to kMaxBudgetPages: the rings are used in a cycle over all QPs, so no eviction order saves many
 // re-faults at a small budget (an offline replay of EP 64's ring accesses: Belady's order, which
 // knows the future, takes 18% off FIFO's at 1/16 of the pages); only a larger budget does.
-constexpr uint64_t kRssCeilingBytes = uint64_t{3584} << 20;
+// 3,712 MiB: at EP 256 the rest of the process alone passes 3.5 GiB around the end of dispatch
+// (the received tokens and combine's first landings): the budget was below its cap for some
+// 470,000 of the run's 750,000 faults (at its floor for 115,000 of them), and combine faulted the
+// squeezed pages back (489,830 restores). 128 MiB more took 74,800 restores off (414,959) for a peak resident
+// set of 3,897 MiB instead of 3,805 (under 4 GiB); 3,776 MiB took 118,500 off but peaked at 3,959 MiB
+// (docs/performance.md, Session 35, s35-flat).
+constexpr uint64_t kRssCeilingBytes = uint64_t{3712} << 20;
 // At most 768 MiB, whatever the resident set: the budget is reconsidered on faults only, and none
 // would come if every ring page in use were mapped. EP 256 has 262,144 ring pages (1 GiB): a
 // quarter stays out, so faults keep coming. Half (512 MiB, the bound before) re-faulted 392,288

@@ -4,7 +4,7 @@
 // handed back to the host. The next access to it, from any code, faults (userfaultfd, missing
 // mode, reported as SIGBUS in the faulting thread) and the handler maps it again with the same
 // bytes, so evicting changes no byte that anyone reads, only how many pages are resident.
-// The budget is 16,384 pages, or up to 196,608 while the process's resident set is under 3.5 GiB.
+// The budget is 16,384 pages, or up to 196,608 while the process's resident set is under 3,712 MiB.
 // SYMSIM_COLD_PAGES=N fixes it at N (0: watch nothing); SYMSIM_COLD_PAGES_STATS=1 prints the
 // counts below at exit.
 // Where userfaultfd is not available (an old kernel, valgrind) a region is left as it is.
