@@ -43,6 +43,7 @@ ParamTable NvidiaParams::table() {
       {"sm.load_near_issue_ns", "cost of a 16 B data load of the SM's own GPU within sm.load_far_bytes of its group's first (a near one), in place of sm.load_issue_ns", R, 0, 1e6, &sm_load_near_issue_ns},
       {"sm.store_gbytes_per_s", "the SM's write path (stores and bulk stores together)", R, 0.001, 1e5, &sm_store_gbytes_per_s},
       {"sm.store_queue_ns", "how far the SM's write path may be booked ahead of a thread before its next plain store waits (the stores it has queued go out meanwhile)", R, 0, 1e6, &sm_store_queue_ns},
+      {"sm.plain_store_own_turn", "1: a plain store takes its turn on the SM's write path among the SM's plain stores only (sm.store_queue_ns counts their bytes), served between the packets of bulk stores already booked there, not behind them; its bytes still take the shared path, so bulk stores booked later queue behind them. 0: behind every byte booked", I, 0, 1, &sm_plain_store_own_turn},
       {"sm.atomic_issue_ns", "one global atomic through the SM's atomic issue port", R, 0, 1e6, &sm_atomic_issue_ns},
       {"l2.effective_bytes", "L2 capacity for scattered lines (least recently used out; a miss goes to HBM)", I, 0, kBig, &l2_effective_bytes},
       {"l2.memset_allocates", "1: a host cudaMemset writes its lines into L2 (the last ones that fit stay, what was there before leaves), as a cudaMemcpy does; 0: it leaves the L2 as it was", I, 0, 1, &l2_memset_allocates},

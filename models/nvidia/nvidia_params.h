@@ -50,6 +50,7 @@ struct NvidiaParams {
   double sm_load_near_issue_ns = 0;  // a 16 B data load nearer than that issues at this cost, not sm_load_issue_ns
   double sm_store_gbytes_per_s = 0;  // the SM's write path: stores and bulk stores together
   double sm_store_queue_ns = 0;    // the write path booked this far ahead before a plain store waits
+  double sm_plain_store_own_turn = 0;  // 1: ... booked ahead by the SM's plain stores only, not by bulk stores' bytes
   double sm_atomic_issue_ns = 0;   // one global atomic through the SM's atomic issue port
   // Memory of one GPU.
   double l2_latency_ns = 0;        // one way SM -> L2 (a load round trip is twice this)

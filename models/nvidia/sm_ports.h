@@ -52,6 +52,9 @@ struct SmPorts {
   SmUnit tma_engine;
   TmaEngineMva tma_mva;  // the engine as a mean-value closed queue once threads share it (tma.engine_mva)
   SmUnit write_path;
+  // The plain stores' own turn on the write path (sm.plain_store_own_turn): their bytes as booked on
+  // write_path too, without the bulk stores' bytes between them.
+  SmUnit plain_write_path;
   SmUnit atomic_issue;
   // Done times of the SM's bulk loads from HBM still in flight (tma.load_hbm_inflight_ns).
   std::vector<Ps> hbm_loads_done;

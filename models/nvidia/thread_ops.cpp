@@ -459,7 +459,14 @@ void store(void* addr, const void* value, uint32_t bytes, Sem sem, Scope scope, 
   // warps' shares would hang on the quantum (rows fresh.plain_store.*: docs/hw-accuracy.md,
   // twentieth pass (s21-quant)).
   s.sync_to(t, t.local_ps);
-  const Ps accepted = t.cta->ports.write_path.reserve(t.local_ps, transfer_ps(bytes, p.sm_store_gbytes_per_s));
+  // With sm.plain_store_own_turn the store's turn is among the SM's plain stores only: the write path serves
+  // the LSU's stores between the TMA unit's packets (32 B a clock shared by both), so a few bytes of words do
+  // not wait for 7 KiB bulk stores other warps booked before them (pull's step at 4 x 4: its source words
+  // waited behind the other warps' bulk stores while the warps ran in step, +150-245 ns a step against the
+  // GPU's flat step; docs/hw-accuracy.md, forty-first pass (s35-pull)). Its bytes still take the shared path.
+  const Ps write_ps = transfer_ps(bytes, p.sm_store_gbytes_per_s);
+  Ps accepted = t.cta->ports.write_path.reserve(t.local_ps, write_ps);
+  if (p.sm_plain_store_own_turn != 0) accepted = t.cta->ports.plain_write_path.reserve(t.local_ps, write_ps);
   const Ps queued = accepted - std::min(accepted, ns_to_ps(p.sm_store_queue_ns));
   // It waits for its turn in SystemC time: the write-back below is booked from the present, which
   // would else be anywhere between its booking and its turn, by the quantum (row
