@@ -70,7 +70,6 @@ class WriteHistory : public AscendObserver {
     Kind kind;
     uint8_t opcode;  // kWqe
     uint64_t end() const { return kind == kCopy ? copy.end : begin + bytes; }
-    int pe() const { return kind == kCopy ? copy.pe : qp().pe; }
     QpRef qp() const { return qp_of_table_key(wqe.qp_key); }
     SiteRef site() const {
       SiteRef s;
