@@ -22,6 +22,16 @@
 
 namespace symsim {
 
+// A QP's key in a QpTable: 24 bits of PE, 20 of slot (+1: -1 is "none"), 20 of QP index: key
+// order is (PE, slot, QP). qp_of_table_key gives the QpRef back within those widths.
+inline uint64_t qp_table_key(const QpRef& q) {
+  return uint64_t{static_cast<uint32_t>(q.pe) & 0xFFFFFFu} << 40 |
+         uint64_t{static_cast<uint32_t>(q.slot + 1) & 0xFFFFFu} << 20 | (static_cast<uint32_t>(q.qp) & 0xFFFFFu);
+}
+inline QpRef qp_of_table_key(uint64_t k) {
+  return {static_cast<int>(k >> 40), static_cast<int>((k >> 20) & 0xFFFFFu) - 1, static_cast<int>(k & 0xFFFFFu)};
+}
+
 template <typename T>
 class QpTable {
  public:
@@ -59,17 +69,11 @@ class QpTable {
     return out;
   }
 
-  // 24 bits of PE, 20 of slot (+1: -1 is "none"), 20 of QP index: key order is (PE, slot, QP).
-  // Public for caches in front of the table (CheckerSet::Hub's).
-  static uint64_t pack(const QpRef& q) {
-    return uint64_t{static_cast<uint32_t>(q.pe) & 0xFFFFFFu} << 40 |
-           uint64_t{static_cast<uint32_t>(q.slot + 1) & 0xFFFFFu} << 20 | (static_cast<uint32_t>(q.qp) & 0xFFFFFu);
-  }
+  // qp_table_key. Public for caches in front of the table (CheckerSet::Hub's).
+  static uint64_t pack(const QpRef& q) { return qp_table_key(q); }
 
  private:
-  static QpRef unpack(uint64_t k) {
-    return {static_cast<int>(k >> 40), static_cast<int>((k >> 20) & 0xFFFFFu) - 1, static_cast<int>(k & 0xFFFFFu)};
-  }
+  static QpRef unpack(uint64_t k) { return qp_of_table_key(k); }
 
   T* lookup(uint64_t k) const {
     typename Recent::Entry& e = m_recent.at(k);

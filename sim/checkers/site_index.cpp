@@ -1,6 +1,9 @@
 #include "sim/checkers/site_index.h"
 
 #include <algorithm>
+#include <stdexcept>
+
+#include <fmt/format.h>
 
 #include "sim/checkers/qp_record.h"
 
@@ -11,17 +14,24 @@ void SiteIndex::repost(const PostRecord& p, QpSites& mine) {
   // Not after the last one (a re-post of an index): keep the newest site for it.
   for (size_t i = posts.size(); i-- > 0;)
     if (posts[i].wqe == p.wqe_index) {
-      posts[i].set_site(p.site);
+      posts[i].pc = p.site.pc;
       return;
     }
   Post& e = posts.push_slot();
-  e.set_site(p.site);
+  e.pc = p.site.pc;
   e.wqe = p.wqe_index;
 }
 
-const SiteIndex::Doorbell* SiteIndex::last_doorbell(const QpRef& q) const {
+void SiteIndex::pc_only_site(const SiteRef& s) {
+  throw std::logic_error(fmt::format("internal: a post or doorbell store named its call site by file ({}:{}); the "
+                                     "call-site index keeps return addresses only (site_index.h)",
+                                     s.file, s.line));
+}
+
+std::optional<SiteIndex::StoredDoorbell> SiteIndex::last_doorbell(const QpRef& q) const {
   const QpRecord* rec = m_qps.find(q);
-  return rec && !rec->sites.doorbells.empty() ? &rec->sites.doorbells.back() : nullptr;
+  if (!rec || rec->sites.doorbells.empty()) return std::nullopt;
+  return StoredDoorbell{rec->sites.doorbells.back().value, rec->sites.last_doorbell_ps, rec->sites.doorbells.back().site()};
 }
 
 SiteRef SiteIndex::site_of(const QpRef& q, uint32_t wqe) const {

@@ -10,10 +10,11 @@
 namespace symsim {
 
 std::string WriteHistory::who(const Write& w, bool cqe) const {
-  if (w.kind == Write::kCopy) return fmt::format("AIV core {} of PE {} (copy{})", w.copy.core, w.pe, at_site(w.site()));
-  if (cqe) return fmt::format("the UDMA engine of PE {} (CQE {} for WQE {})", w.pe, w.wqe.cqe, w.wqe.wqe);
-  return fmt::format("PE {} QP {} (to PE {}) WQE {} ({}{})", w.pe, w.wqe.qp, w.wqe.slot, w.wqe.wqe,
-                     opcode_text(w.opcode), at_site(m_ctx.sites.site_of(w.qp(), w.wqe.wqe)));
+  if (w.kind == Write::kCopy) return fmt::format("AIV core {} of PE {} (copy{})", w.copy.core, w.copy.pe, at_site(w.site()));
+  const QpRef q = w.qp();
+  if (cqe) return fmt::format("the UDMA engine of PE {} (CQE {} for WQE {})", q.pe, w.wqe.cqe, w.wqe.wqe);
+  return fmt::format("PE {} QP {} (to PE {}) WQE {} ({}{})", q.pe, q.qp, q.slot, w.wqe.wqe, opcode_text(w.opcode),
+                     at_site(m_ctx.sites.site_of(q, w.wqe.wqe)));
 }
 
 std::pair<uint64_t, uint64_t> WriteHistory::cqe_range(const Write& w) const {
@@ -25,14 +26,12 @@ std::pair<uint64_t, uint64_t> WriteHistory::cqe_range(const Write& w) const {
 
 void WriteHistory::on_copy(const CopyRecord& c, const CopyEnds& at) {
   if (at.dst.unified_buffer) return;
-  Write w;
+  SiteIndex::check_pc_only(c.site);
+  Write& w = add();
   w.begin = reinterpret_cast<uint64_t>(c.dst);
-  w.end = w.begin + c.bytes;
   w.t = c.visible_ps;
-  w.pe = c.pe;
   w.kind = Write::kCopy;
-  w.copy = {c.site.file, c.site.pc, c.site.line, c.core};
-  add(w);
+  w.copy = {w.begin + c.bytes, c.site.pc, c.core, c.pe};
 }
 
 void WriteHistory::on_fault(const FaultEvent& f) {
@@ -47,13 +46,13 @@ std::string WriteHistory::last_writer(const void* addr, uint64_t bytes, Ps t) co
   };
   // Newest first: the ring's slots before m_next, then the ones after it; a WQE's CQE was
   // written after its data.
-  for (size_t n = 0; n < m_writes.size(); ++n) {
-    const Write& w = m_writes[(m_next + m_writes.size() - 1 - n) % m_writes.size()];
+  for (size_t n = 0; n < m_size; ++n) {
+    const Write& w = m_writes[(m_next + kKept - 1 - n) % kKept];
     if (w.kind == Write::kWqe && w.wqe.cqe_ps != 0) {
       const auto [begin, end] = cqe_range(w);
       if (overlaps(begin, end, w.wqe.cqe_ps)) return fmt::format("{} at {}", who(w, true), us_text(w.wqe.cqe_ps));
     }
-    if ((w.kind == Write::kCopy || w.data) && overlaps(w.begin, w.end, w.t))
+    if (overlaps(w.begin, w.end(), w.t))  // a WQE without data: [0, 0), which overlaps nothing
       return fmt::format("{} at {}", who(w, false), us_text(w.t));
   }
   return "";
@@ -71,10 +70,10 @@ std::string WriteHistory::faults_on(const QpRef& q) const {
 std::string WriteHistory::doorbells(const QpRef& q) const {
   const UdmaQp* engine = m_ctx.engine_qp(q);
   const UdmaQp* seen = engine && engine->sq_rung_ps != UdmaQp::kNeverRung ? engine : nullptr;
-  const SiteIndex::Doorbell* stored = m_ctx.sites.last_doorbell(q);
+  const std::optional<SiteIndex::StoredDoorbell> stored = m_ctx.sites.last_doorbell(q);
   if (!seen && !stored) return "no SQ doorbell was rung";
   std::string out = stored ? fmt::format("last SQ doorbell stored: producer index {} at {}{}", stored->value,
-                                         us_text(stored->t), at_site(stored->site()))
+                                         us_text(stored->t), at_site(stored->site))
                            : "no SQ doorbell stored by a kernel";
   out += seen ? fmt::format("; the engine last acted on producer index {} at {}", seen->sq_rung_value, us_text(seen->sq_rung_ps))
               : "; the engine never received a doorbell";

@@ -4,6 +4,7 @@
 #pragma once
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <vector>
 #include <map>
 #include <tuple>
@@ -21,8 +22,7 @@ struct QpRecord;
 
 class WriteHistory : public AscendObserver {
  public:
-  // The ring is reserved whole: untouched pages cost no memory, and filling it moves nothing.
-  explicit WriteHistory(CheckerContext& ctx) : m_ctx(ctx) { m_writes.reserve(kKept); }
+  explicit WriteHistory(CheckerContext& ctx) : m_ctx(ctx) {}
   void on_executed(const WqeRecord& r);  // inline: one entry per WQE
   // The hub calls it with the copy's ends classified (checker_hub.h).
   void on_copy(const CopyRecord& c, const CopyEnds& at);
@@ -38,78 +38,86 @@ class WriteHistory : public AscendObserver {
 
  private:
   // Kept as fields and put in words only when a hang is reported. One entry per WQE (its data,
-  // its CQE, or both: the CQE is the newer write) or per copy, 56 bytes: the ring is written on
-  // every WQE, so its lines are what the history costs the caches.
+  // its CQE, or both: the CQE is the newer write) or per copy. The ring is written on every WQE
+  // into a slot last written a ring ago (3 MiB on), so its bytes are the lines the history costs
+  // the caches: 48 bytes (three lines for four entries; it was 56), by keeping what a report
+  // reads and no more:
+  // - a WQE's QP as the QP table's key (qp_table.h's qp_table_key: 24 bits of PE, 20 of slot,
+  //   20 of QP index), 8 bytes for 12: every checker's per-QP state is keyed so already, and the key
+  //   gives back the QpRef exactly within those widths (PEs: at most kMaxPes, 4096, at load);
+  // - a WQE's byte count (32 bits in the WQE, WqeRecord::bytes), not its end;
+  // - no "data" flag: a WQE that wrote no data keeps the range [0, 0), which overlaps no address
+  //   (last_writer's test: 0 < a + bytes && a < 0 is false for every a), as the flag did;
+  // - a copy's site as its return address (the shim's one emitter passes site_ref(CallSite):
+  //   file null; site_index.h checks it).
   struct Write {
     enum Kind : uint8_t { kWqe, kCopy };
-    uint64_t begin = 0, end = 0;  // the data's bytes (a CQE's are worked out when asked)
-    Ps t = 0;                     // when the data landed or the copy was visible
-    int pe = 0;
-    Kind kind = kWqe;
-    uint8_t opcode = 0;
-    bool data = false;  // kWqe: [begin, end) was written at t
+    uint64_t begin;  // the data's first byte (a CQE's are worked out when asked)
+    Ps t;            // when the data landed or the copy was visible
     union {
       struct {
-        int slot, qp;
+        uint64_t qp_key;  // qp_table_key(QpRef)
         uint32_t wqe, cqe;
         Ps cqe_ps;  // 0: no CQE
       } wqe;
-      struct {  // a SiteRef, field by field (the union needs trivial members)
-        const char* file;
+      struct {
+        uint64_t end;
         const void* pc;
-        int line;
-        int core;
+        int core, pe;
       } copy;
     };
-    QpRef qp() const { return {pe, wqe.slot, wqe.qp}; }
-    SiteRef site() const { return {copy.file, copy.line, copy.pc}; }
+    uint32_t bytes;  // kWqe: the data's byte count ([begin, begin + bytes); 0 with begin 0: none)
+    Kind kind;
+    uint8_t opcode;  // kWqe
+    uint64_t end() const { return kind == kCopy ? copy.end : begin + bytes; }
+    QpRef qp() const { return qp_of_table_key(wqe.qp_key); }
+    SiteRef site() const {
+      SiteRef s;
+      s.pc = copy.pc;
+      return s;
+    }
   };
-  static_assert(sizeof(Write) == 56, "one WQE's history entry: keep it under a cache line");
+  static_assert(sizeof(Write) == 48, "one WQE's history entry: three lines hold four");
   // The newest kKept entries: at least the newest kKept writes.
   static constexpr size_t kKept = 65536;
-  void add(const Write& w) {  // inline: one per WQE
-    if (m_writes.size() < kKept) {
-      m_writes.push_back(w);
-    } else {
-      Write* slot = &m_writes[m_next];
-      *slot = w;
-      if (++m_next == kKept) m_next = 0;
-      // The next entry's last line, fetched now (its first is this entry's last, or the line
-      // after it): the ring is 3.5 MiB, so the line was last written far out of the caches.
-      // From this slot, not the next index: one instruction (after the ring's last entry it
-      // fetches a line past the ring, of no use; a prefetch never faults).
-      __builtin_prefetch(reinterpret_cast<const void*>(reinterpret_cast<uintptr_t>(slot) + 2 * sizeof(Write) - 1), 1);
-    }
+  // The slot of a new newest entry, for the caller to fill field by field (inline: one per WQE).
+  Write& add() {
+    Write* slot = &m_writes[m_next];
+    if (++m_next == kKept) m_next = 0;
+    if (m_size < kKept) ++m_size;
+    // The next entry's last line, fetched now (its first is this entry's last, or the line
+    // after it): the ring is 3 MiB, so the line was last written far out of the caches.
+    // From this slot, not the next index: one instruction (after the ring's last entry it
+    // fetches a line past the ring, of no use; a prefetch never faults).
+    __builtin_prefetch(reinterpret_cast<const void*>(reinterpret_cast<uintptr_t>(slot) + 2 * sizeof(Write) - 1), 1);
+    return *slot;
   }
   std::pair<uint64_t, uint64_t> cqe_range(const Write& w) const;  // the bytes its CQE wrote
   std::string who(const Write& w, bool cqe) const;
   CheckerContext& m_ctx;
-  // The newest kKept entries in a ring (m_next: where the next one goes): no allocation once it
-  // is full.
-  std::vector<Write> m_writes;
+  // The newest kKept entries in a ring (m_next: where the next one goes, m_size: how many are
+  // kept), allocated whole and not initialised: untouched pages cost no memory, and an entry is
+  // written before it is read.
+  std::unique_ptr<Write[]> m_writes{new Write[kKept]};
   size_t m_next = 0;
+  size_t m_size = 0;
   std::deque<FaultEvent> m_faults;
 };
 
 inline void WriteHistory::on_executed(const WqeRecord& r) {
-  Write w;
-  w.t = r.remote_write_ps;
-  w.pe = r.qp.pe;
-  w.opcode = r.opcode;
-  w.wqe = {r.qp.slot, r.qp.qp, r.wqe_index, r.cqe_index, r.cqe_ps};
-  if (r.status == 0) {
-    if (r.opcode == udma::kRead) {
-      w.begin = r.local_va;
-      w.end = r.local_va + r.bytes;
-      w.data = true;
-    } else if (r.opcode != udma::kFaa && r.opcode != udma::kCas) {
-      w.begin = r.remote_va;
-      w.end = r.remote_va + r.bytes;
-      w.data = true;
-    }
-  }
   // A CQE's address is worked out only when a hang report asks (it costs a QP lookup).
-  if (w.data || r.cqe_ps != 0) add(w);
+  const bool data = r.status == 0 && r.opcode != udma::kFaa && r.opcode != udma::kCas;
+  if (!data && r.cqe_ps == 0) return;
+  Write& w = add();
+  w.t = r.remote_write_ps;
+  w.kind = Write::kWqe;
+  w.opcode = r.opcode;
+  w.wqe.qp_key = qp_table_key(r.qp);
+  w.wqe.wqe = r.wqe_index;
+  w.wqe.cqe = r.cqe_index;
+  w.wqe.cqe_ps = r.cqe_ps;
+  w.begin = data ? (r.opcode == udma::kRead ? r.local_va : r.remote_va) : 0;
+  w.bytes = data ? r.bytes : 0;
 }
 
 }  // namespace symsim

@@ -73,3 +73,21 @@ TEST(QpTable, ACopyOwnsItsEntries) {
   EXPECT_NE(c.find(QpRef{0, 0, 0}), t.find(QpRef{0, 0, 0}));
   EXPECT_EQ(c.size(), t.size() + 1);
 }
+
+// The write history keeps a WQE's QP as its table key (write_history.h): the key must give the
+// QpRef back at the widths' edges (slot -1 is "none"; 24 bits of PE, 20 of slot and of QP).
+TEST(QpTable, TheKeyGivesTheQpBack) {
+  const std::vector<QpRef> edges = {
+      {0, -1, 0}, {4095, 4094, 0}, {7, 0, 3}, {(1 << 24) - 1, (1 << 20) - 2, (1 << 20) - 1}};
+  for (const QpRef& q : edges) {
+    const QpRef back = qp_of_table_key(qp_table_key(q));
+    EXPECT_EQ(back.pe, q.pe);
+    EXPECT_EQ(back.slot, q.slot);
+    EXPECT_EQ(back.qp, q.qp);
+    EXPECT_EQ(qp_table_key(q), QpTable<int>::pack(q));
+  }
+  for (const QpRef& q : many_qps()) {
+    const QpRef back = qp_of_table_key(qp_table_key(q));
+    EXPECT_TRUE(back.pe == q.pe && back.slot == q.slot && back.qp == q.qp);
+  }
+}
