@@ -97,6 +97,7 @@ struct NvidiaParams {
   double tma_copy_gbytes_per_s = 0;    // one bulk load alone: streaming rate
   double tma_store_ns = 0;             // one bulk store alone: fixed time (its bytes at sm.store_gbytes_per_s)
   double tma_store_holds_engine = 0;   // 1: a bulk store keeps the TMA engine from its issue while its bytes go out
+  double tma_store_hold_after_issue_ns = 0;  // ... that hold booked this long after the store's issue (its bytes leave at the issue)
   double tma_load_after_store_ns = 0;  // a bulk load's later start after its thread waited out all its bulk stores
   double tma_load_after_store_issue_ns = 0;  // ... and no sooner than this after the last bulk store's issue
   double tma_load_unaligned_gbytes_per_s = 0;   // engine rate of a bulk load not on whole 128 B lines (0: tma.load_gbytes_per_s)
@@ -105,6 +106,8 @@ struct NvidiaParams {
   double tma_engine_mva_segments = 0;           // 1: ... and a CTA-wide barrier starts the engine's sums over (a closed queue per stretch)
   double tma_engine_mva_pass_linear = 0;        // 1: ... and a one-pass round (load behind own store) that is not engine-bound sees the linear queue
   double tma_load_shifted_unaligned = 0;        // 1: a bulk load whose shared destination sits at another offset in its 128 B line than its source is unaligned too
+  double tma_load_unaligned_streams_aligned = 0;  // 1: an unaligned bulk load's bytes stream at tma.copy_gbytes_per_s (+ tma.load_unaligned_extra_ns); 0: at its engine rate
+  double tma_load_unaligned_extra_ns = 0;       // with tma.load_unaligned_streams_aligned: an unaligned bulk load's extra fixed time
   // NVLink port per GPU and the NVSwitch.
   double nvlink_gpus_per_domain = 0;
   double nvlink_gbytes_per_s = 0;  // per GPU and direction (all links together)

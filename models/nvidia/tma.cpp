@@ -124,12 +124,15 @@ Ps load_done_ps(CudaThread& t, Ps from, const void* src, const void* dst, uint32
                                                                       p.tma_engine_mva_pass_linear != 0)
                                          : t.cta->ports.tma_engine.reserve(from, occupancy);
   const bool hit = sys.l2_access(src, bytes);
-  // Its bytes stream no faster than the engine takes them: an unaligned copy alone at the lower
-  // of the two rates (rows shim.dispatch_route.l2.7168.c1w1.none_ns, shim.dispatch_step.l2.7168.c1w1.s0_ns,
-  // shim.load_round_warp.l2.7184.c1w4_ns; twentieth pass (s21-route)).
+  // Its bytes: with tma.load_unaligned_streams_aligned an unaligned load streams as an aligned
+  // one after a fixed extra time (one warp's 7184 B load round is ~11 ns over a 7168 B one on the
+  // GPU, where its engine rate would add 43; forty-first pass (s35-rows)); without it, no faster
+  // than the engine takes them (twentieth pass (s21-route)).
+  const bool slow_stream = unaligned && p.tma_load_unaligned_streams_aligned == 0;
   const double stream_gbytes_per_s =
-      unaligned ? std::min(p.tma_copy_gbytes_per_s, p.tma_load_unaligned_gbytes_per_s) : p.tma_copy_gbytes_per_s;
-  Ps done = start + ns_to_ps(hit ? p.tma_load_l2_ns : p.tma_load_hbm_ns) + transfer_ps(bytes, stream_gbytes_per_s);
+      slow_stream ? std::min(p.tma_copy_gbytes_per_s, p.tma_load_unaligned_gbytes_per_s) : p.tma_copy_gbytes_per_s;
+  const Ps extra = unaligned && !slow_stream ? ns_to_ps(p.tma_load_unaligned_extra_ns) : 0;
+  Ps done = start + ns_to_ps(hit ? p.tma_load_l2_ns : p.tma_load_hbm_ns) + transfer_ps(bytes, stream_gbytes_per_s) + extra;
   if (!hit && p.tma_load_hbm_inflight_ns > 0) {
     auto& inflight = t.cta->ports.hbm_loads_done;
     inflight.erase(std::remove_if(inflight.begin(), inflight.end(), [start](Ps d) { return d <= start; }), inflight.end());
@@ -237,15 +240,22 @@ void tma_store(void* gmem_dst, const void* smem_src, uint32_t bytes, Site site) 
   Ps engine = holds ? t.local_ps : t.cta->ports.tma_engine.reserve(t.local_ps, ns_to_ps(p.tma_engine_ns));
   if (holds) {
     const Ps hold_ps = std::max(ns_to_ps(p.tma_engine_ns), write_ps);
-    const Ps hold_from = t.local_ps + ns_to_ps(p.tma_store_issue_ns);
+    // The hold is booked tma.store_hold_after_issue_ns after the issue: a bulk load the thread issues
+    // behind its store waits for the hold's end that much later (one warp's dispatch send step,
+    // row shim.copy_round_warp.l2.7168.c1w1_ns); the store's bytes still leave from the issue, so its
+    // landing is as before when nothing waits (docs/hw-accuracy.md, fortieth pass (s34-tma), forty-first
+    // pass (s35-rows): with an unaligned load's bytes streamed as an aligned one's).
+    const Ps after_ps = ns_to_ps(p.tma_store_hold_after_issue_ns);
+    const Ps hold_from = t.local_ps + ns_to_ps(p.tma_store_issue_ns) + after_ps;
     if (p.tma_engine_mva != 0) {
       // Shared, the store waits its mean wait before its bytes go out, as a load does (tma.engine_mva;
       // rows shim.copy_round.*.c{1,4}w4_ns: 0.83-0.85 x the GPU when only the loads waited).
       const Ps held = t.cta->ports.tma_mva.book(t.cta->ports.tma_engine, t.tid, hold_from, hold_ps,
                                                     p.tma_engine_mva_pass_linear != 0);
-      engine = std::max(engine, held - ns_to_ps(p.tma_store_issue_ns));
+      engine = std::max(engine, held - ns_to_ps(p.tma_store_issue_ns) - after_ps);
     } else {
-      t.cta->ports.tma_engine.reserve(hold_from, hold_ps);
+      const Ps held = t.cta->ports.tma_engine.reserve(hold_from, hold_ps);
+      if (after_ps > 0) engine = std::max(engine, held - ns_to_ps(p.tma_store_issue_ns) - after_ps);
     }
   }
   const Ps start = t.cta->ports.write_path.reserve(engine, write_ps);

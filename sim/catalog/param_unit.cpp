@@ -28,7 +28,7 @@ constexpr Suffix kSuffixes[] = {
     {"_displaces", "0/1"},      {"_phase_once", "0/1"},   {"_last_rmw", "0/1"},
     {"engine_mva", "0/1"},      {"_partition_bits", "mask"},  {"engine_mva_segments", "0/1"},
     {"_no_wait", "0/1"},        {"_cycles", "cycles"},      {"_first_poll", "0/1"},
-    {"_pass_linear", "0/1"},    {"_own_turn", "0/1"},
+    {"_pass_linear", "0/1"},    {"_own_turn", "0/1"},     {"_streams_aligned", "0/1"},
 };
 
 }  // namespace

@@ -59,11 +59,13 @@ double one_warp_p1_ns(int inflight) {
 // them: ptx::unrolled_shuffles); with a run-time top-k it is rolled, each compare waiting for its shuffle. Session
 // 32's call D4 (H100) reads the rolled form +4,670 ns over the unrolled one at 32 tokens (+143-150 ns a round, in
 // every repetition; docs/hw-accuracy.md, thirty-eighth pass (s32-round)). The model's figures (one simulation a
-// test): 32,920 unrolled (36,500 before the rule), 35,970 rolled (as before): +3,050.
+// test): 32,920 unrolled (36,500 before the rule), 35,970 rolled (as before): +3,050; 33,530 / 36,600 (+3,070)
+// since the forty-first pass (s35-rows): the send round's next load behind its store's hold booked 44.5 ns after
+// the issue, its shifted row streamed as an aligned one's (+19 ns a round).
 TEST(DispatchPhases, OneWarpsUnrolledShuffleLoopRunsUnderItsShuffles) {
-  EXPECT_NEAR(one_warp_p1_ns(1), 32920, 330);
+  EXPECT_NEAR(one_warp_p1_ns(1), 33530, 335);
 }
 
 TEST(DispatchPhases, OneWarpsRolledShuffleLoopWaitsForEachShuffle) {
-  EXPECT_NEAR(one_warp_p1_ns(33), 35970, 360);
+  EXPECT_NEAR(one_warp_p1_ns(33), 36600, 366);
 }

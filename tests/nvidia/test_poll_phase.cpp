@@ -63,12 +63,14 @@ TEST(PollPhase, TheMeanWaitDoesNotHangOnTheSpread) {
 // and 4,786. Since the thirty-ninth pass (s33-sync: the acquire 115 ns, the idle release.gpu 265, the
 // system fence 516 and its poll's acquire 111) 4,795 and 4,940; with mem.acquire_own_word_first_poll 1
 // (the grid sync's later polls pay only on a change) 4,731 and 4,804. With s32-round's unrolled shuffles
-// and s32-bulk's in-flight bulk loads (thirty-ninth pass, s33-sweep): 4,560 and 4,731.
+// and s32-bulk's in-flight bulk loads (thirty-ninth pass, s33-sweep): 4,560 and 4,731. Since the forty-first
+// pass (s35-rows: an unaligned load's bytes streamed as an aligned one's, the store's hold booked 44.5 ns after
+// its issue) 4,560 and 4,632: the threshold 4,645 -> 4,596, between them.
 TEST(PollPhase, DispatchsCountReadAfterTheGridSyncDoesNotPay) {  // shim.dispatch_phases.fresh.8tok.h7168.p2_ns
-  EXPECT_LT(dispatch_p2_ns(), 4645);  // one simulation a test: the two figures apart
+  EXPECT_LT(dispatch_p2_ns(), 4596);  // one simulation a test: the two figures apart
 }
 
 // With the last two atomics' words at GPU scope too (before the thirty-second pass) the read pays.
 TEST(PollPhase, DispatchsCountReadPaysWithTheLastTwoWords) {
-  EXPECT_GT(dispatch_p2_ns("platform.mem.acquire_gpu_last_rmw=0"), 4645);
+  EXPECT_GT(dispatch_p2_ns("platform.mem.acquire_gpu_last_rmw=0"), 4596);
 }
