@@ -27,7 +27,7 @@ def medians():
     """Row -> the median of its heap reading's repetitions 2-11, where the table gives one."""
     out = {}
     for path in hw_diff.CALIB_TABLES:
-        if os.path.basename(path) not in HEAP_TABLES:
+        if os.path.basename(path) not in HEAP_TABLES:  # heapmed_refs.md (s35-near) is these medians as a table
             continue
         with open(path) as f:
             for line in f:

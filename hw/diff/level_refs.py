@@ -42,7 +42,7 @@ import heap_refs  # noqa: E402
 import hw_diff  # noqa: E402
 
 ROOT = os.path.join(HERE, "..", "..")
-RULE_TABLES = ("heap_rows.md", "heap_refs.md", "sync_refs.md", "climb_refs.md")  # references another rule gives
+RULE_TABLES = ("heapmed_refs.md", "heap_rows.md", "heap_refs.md", "sync_refs.md", "climb_refs.md")  # references another rule gives
 OWN_TABLE = "level_refs.md"
 MODE_DISPATCH_PHASES = 22.0
 COLD = (0.0, 2.0, 5.0)  # `hot` 0 never written, 2 written then pushed out, 5 never written and pushed out
