@@ -437,8 +437,8 @@ void load(void* out, const void* addr, uint32_t bytes, Sem sem, Scope scope, Sit
     // A 16 B data load of the own GPU's memory from lines the SM loaded before is served by its L1.
     // Words (routing, counters) still go to L2: a plain ld.global of the token's expert ids costs
     // what the no-allocate ldg does, packed or a line a token (rows shim.dispatch_route.l2.7168.*.ldl1*
-    // against .ldg: docs/hw-calibration.md), and with them in L1 the one-warp routing and step rows
-    // leave 10% (0.88-0.92; forty-first pass (s35-l1)).
+    // against .ldg: docs/hw-calibration.md); with them in L1 the one-warp routing and step rows fall
+    // 8-12% and shim.dispatch_phases.fresh.64tok.h7168.p1_ns leaves 10% (forty-first pass (s35-l1)).
     SmL1* l1 = data_load && owner == gpu ? sm_l1(t, p) : nullptr;
     const Ps l1_ready = l1 ? l1->hit_return_ps(a, bytes, sample, ns_to_ps(p.sm_l1_hit_ns)) : 0;
     if (l1_ready > 0) {
