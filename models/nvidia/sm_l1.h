@@ -5,8 +5,8 @@
 // forty-first pass (s35-pull) section 4, and forty-first pass (s35-l1)). Timing only: every load
 // still reads memory as it is. Strong loads and atomics never use it (ld.relaxed / acquire /
 // volatile go to L2); stores write through (the line stays, with the stored bytes); an acquire
-// (load or fence) of GPU or system scope empties it, as the PTX model lets a weak load after an
-// acquire not see lines cached before it.
+// (load or fence) of GPU or system scope empties it: a weak load after the acquire must see the
+// writes it synchronized with, which lines cached before it may not hold.
 #pragma once
 #include <algorithm>
 #include <cstdint>
