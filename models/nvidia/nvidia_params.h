@@ -50,6 +50,8 @@ struct NvidiaParams {
   double sm_load_near_issue_ns = 0;  // a 16 B data load nearer than that issues at this cost, not sm_load_issue_ns
   double sm_store_gbytes_per_s = 0;  // the SM's write path: stores and bulk stores together
   double sm_store_queue_ns = 0;    // the write path booked this far ahead before a plain store waits
+  double sm_l1_bytes = 0;  // the SM's L1 + shared memory for plain data loads, less the kernel's dynamic shared memory (0: no L1)
+  double sm_l1_hit_ns = 0;  // a plain data load's return from L1, from its issue
   double sm_plain_store_own_turn = 0;  // 1: ... booked ahead by the SM's plain stores only, not by bulk stores' bytes
   double sm_atomic_issue_ns = 0;   // one global atomic through the SM's atomic issue port
   // Memory of one GPU.

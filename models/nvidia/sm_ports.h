@@ -5,9 +5,11 @@
 #pragma once
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <vector>
 
 #include "models/core/time.h"
+#include "models/nvidia/sm_l1.h"
 #include "models/nvidia/tma_engine_mva.h"
 
 namespace symsim::nv {
@@ -58,6 +60,8 @@ struct SmPorts {
   SmUnit atomic_issue;
   // Done times of the SM's bulk loads from HBM still in flight (tma.load_hbm_inflight_ns).
   std::vector<Ps> hbm_loads_done;
+  // The SM's L1 for plain data loads (sm.l1_bytes), made at the CTA's first such load.
+  std::unique_ptr<SmL1> l1;
 };
 
 }  // namespace symsim::nv

@@ -356,6 +356,25 @@ void use_data_loads(CudaThread& t) {
   t.code_after_loads_ps = 0;
 }
 
+// The SM's L1 for the thread's plain data loads (sm.l1_bytes less the kernel's dynamic shared memory),
+// or null without one.
+static SmL1* sm_l1(CudaThread& t, const NvidiaParams& p) {
+  if (p.sm_l1_bytes <= 0) return nullptr;
+  std::unique_ptr<SmL1>& l1 = t.cta->ports.l1;
+  if (!l1) {
+    const uint64_t smem = t.cta->launch ? t.cta->launch->dyn_smem_bytes : 0;
+    const auto total = static_cast<uint64_t>(p.sm_l1_bytes);
+    l1 = std::make_unique<SmL1>(total > smem ? total - smem : 0);
+  }
+  return l1.get();
+}
+
+// An acquire of GPU or system scope: the SM's L1 no longer serves lines cached before it.
+static void acquire_empties_l1(CudaThread& t, Scope scope, const NvidiaParams& p) {
+  if (scope == Scope::Cta || p.sm_l1_bytes <= 0 || !t.cta->ports.l1) return;
+  t.cta->ports.l1->clear();
+}
+
 void load(void* out, const void* addr, uint32_t bytes, Sem sem, Scope scope, Site site) {
   // A 16 B data load from global memory: code since the thread's last one is a loop's independent iterations.
   const bool data_load = sem == Sem::Weak && bytes >= 16 && !in_shared(addr, bytes);
@@ -407,6 +426,7 @@ void load(void* out, const void* addr, uint32_t bytes, Sem sem, Scope scope, Sit
     t.local_ps = std::max(t.local_ps, sys.read_return_ps(owner, gpu, bytes, sample));
     if (paid)
       t.local_ps += ns_to_ps(scope == Scope::Sys ? sys.params().acquire_sys_load_ns : sys.params().acquire_load_ns);
+    if (ptx::has_acquire(sem)) acquire_empties_l1(t, scope, sys.params());
     if (behind_rmw) use_rmw(t);  // the code after the poll compares its value with the atomic's
   } else {
     s.busy(t);
@@ -414,7 +434,20 @@ void load(void* out, const void* addr, uint32_t bytes, Sem sem, Scope scope, Sit
     const auto& p = sys.params();
     const LoadPlacing at = data_load && owner == gpu ? place_in_group(t, a, p) : LoadPlacing{};
     const Ps far = at.far_wait ? ns_to_ps(p.sm_load_far_ns) : 0;
-    track_load(t, s, weak_load_return_ps(sys, gpu, owner, addr, bytes, sample) + far);
+    // A 16 B data load of the own GPU's memory from lines the SM loaded before is served by its L1.
+    // Words (routing, counters) still go to L2: a plain ld.global of the token's expert ids costs
+    // what the no-allocate ldg does, packed or a line a token (rows shim.dispatch_route.l2.7168.*.ldl1*
+    // against .ldg: docs/hw-calibration.md); with them in L1 the one-warp routing and step rows fall
+    // 8-12% and shim.dispatch_phases.fresh.64tok.h7168.p1_ns leaves 10% (forty-first pass (s35-l1)).
+    SmL1* l1 = data_load && owner == gpu ? sm_l1(t, p) : nullptr;
+    const Ps l1_ready = l1 ? l1->hit_return_ps(a, bytes, sample, ns_to_ps(p.sm_l1_hit_ns)) : 0;
+    if (l1_ready > 0) {
+      track_load(t, s, l1_ready);
+    } else {
+      const Ps ready = weak_load_return_ps(sys, gpu, owner, addr, bytes, sample) + far;
+      if (l1) l1->filled(a, bytes, ready);
+      track_load(t, s, ready);
+    }
     t.loads_narrow |= bytes < 16;
     t.loads_wide |= bytes >= 16;
     t.local_ps += ns_to_ps(at.place == LoadPlace::Near ? p.sm_load_near_issue_ns : p.sm_load_issue_ns);
@@ -608,6 +641,7 @@ void fence(Sem sem, Scope scope, Site site) {
   t.wait = {};
   release_stall(t, scope, true);
   sys.order().fence_acquire(t.order, scope, t.local_ps);
+  acquire_empties_l1(t, scope, sys.params());
   (void)sem;
   (void)site;
   s.advance(t, op_ps());
