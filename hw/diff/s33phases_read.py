@@ -23,14 +23,6 @@ def ident(hot, tokens, phase):
     return f"micro_dispatch_phases_{hot}_{tokens}tok_h7168_c4w4_p{phase}_ns"
 
 
-def gpu(hw, name):
-    return hw_diff.median_repetition(hw, name)
-
-
-def sim(d, name):
-    return hw_diff.probe_value_at(d, name)
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("hw")
@@ -42,9 +34,9 @@ def main():
         for r in ROUNDS:
             for ph in (1, 3):
                 n = ident(hot, 16 * r, ph)
-                val[("gpu", hot, r, ph)] = gpu(a.hw, n)
+                val[("gpu", hot, r, ph)] = hw_diff.median_repetition(a.hw, n)
                 for t, d in zip(tags, a.sim):
-                    val[(t, hot, r, ph)] = sim(d, n)
+                    val[(t, hot, r, ph)] = hw_diff.probe_value_at(d, n)
     src = ["gpu"] + tags
     print("| memory | rounds a warp | phase | GPU (median) | " + " | ".join(f"{t} (/ GPU)" for t in tags) + " |")
     print("|---|---:|---|---:|" + "---:|" * len(tags))

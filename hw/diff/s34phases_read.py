@@ -10,6 +10,7 @@ shape (columns) with each part's cost over the bare round; mode 29's routing rou
 mode 22's send phase by SMs at 32 rounds a warp and by shape at one round.
 """
 import argparse
+import functools
 import os
 import sys
 
@@ -19,14 +20,6 @@ import hw_diff  # noqa: E402
 
 SHAPES = ["c1w1", "c1w4", "c4w1", "c4w4"]
 PARTS = ["s0", "s1", "s2", "s3", "s7"]
-
-
-def gpu(hw, name):
-    return hw_diff.median_repetition(hw, name)
-
-
-def sim(d, name):
-    return hw_diff.probe_value_at(d, name)
 
 
 def cell(v, g):
@@ -39,7 +32,8 @@ def main():
     ap.add_argument("--sim", action="append", default=[])
     a = ap.parse_args()
     tags = [os.path.basename(s.rstrip("/")) for s in a.sim]
-    src = [("gpu", lambda n: gpu(a.hw, n))] + [(t, (lambda d: lambda n: sim(d, n))(d)) for t, d in zip(tags, a.sim)]
+    src = [("gpu", functools.partial(hw_diff.median_repetition, a.hw))] + \
+        [(t, functools.partial(hw_diff.probe_value_at, d)) for t, d in zip(tags, a.sim)]
 
     print("A. mode 29's step, ns a round (GPU; model and / GPU), and the part's cost over s0 (GPU / model)")
     print("| part | " + " | ".join(f"{s} {t}" for s in SHAPES for t, _ in src) + " |")
@@ -63,7 +57,7 @@ def main():
             for t, f in src:
                 for suffix in ("", "_lines"):
                     n = f"micro_dispatch_route_heap_7168_{s}_{p}{suffix}_ns"
-                    cells.append(cell(f(n), None if t == "gpu" else gpu(a.hw, n)))
+                    cells.append(cell(f(n), None if t == "gpu" else hw_diff.median_repetition(a.hw, n)))
             print(f"| {s} | {p} | " + " | ".join(cells) + " |")
 
     print("\nC. mode 22's send phase p1 in the heap, ns")
@@ -72,7 +66,7 @@ def main():
     for s, tok, rounds in [("c1w1", 1, 1), ("c1w4", 4, 1), ("c4w1", 4, 1), ("c4w4", 16, 1),
                            ("c1w4", 128, 32), ("c2w4", 256, 32), ("c4w4", 512, 32)]:
         n = f"micro_dispatch_phases_heapdata_{tok}tok_h7168_{s}_p1_ns"
-        g = gpu(a.hw, n)
+        g = hw_diff.median_repetition(a.hw, n)
         print(f"| {s} | {tok} ({rounds}) | " + " | ".join(cell(f(n), None if t == "gpu" else g) for t, f in src) + " |")
 
 
