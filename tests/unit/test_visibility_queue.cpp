@@ -278,32 +278,41 @@ std::vector<uint64_t> apply_in_order(const std::vector<RandomWrite>& writes, siz
   return mem;
 }
 
+// A seeded linear congruential generator: the same writes every run.
+struct Lcg {
+  uint64_t state;
+  uint64_t operator()(uint64_t n) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    return (state >> 33) % n;
+  }
+};
+
+// Schedules writes[i] on `q`: its slot is word `words + i` of `bytes`.
+void schedule_write(VisibilityQueue& q, const std::vector<VisibilityQueue::Lane>& lane_of, uint8_t* bytes, size_t words,
+                    const std::vector<RandomWrite>& writes, size_t i) {
+  const RandomWrite& w = writes[i];
+  const VisibilityQueue::Lane lane = w.lane == UINT32_MAX ? VisibilityQueue::kNoLane : lane_of[w.lane];
+  if (w.dma) {
+    q.schedule_dma(w.t, 0, 8, bytes + 8 * (words + i), bytes + 8 * w.word, 8, lane);
+  } else {
+    q.schedule_value(w.t, bytes + 8 * w.word, w.value, 8, lane);
+  }
+}
+
 std::vector<uint64_t> run_queue(const std::vector<RandomWrite>& writes, size_t words, size_t lanes, Ps step) {
   VisibilityQueue q;
   std::vector<VisibilityQueue::Lane> lane_of;
   for (size_t l = 0; l < lanes; ++l) lane_of.push_back(q.make_lane());
   std::vector<uint64_t> mem(words + writes.size(), 0);
   auto* bytes = reinterpret_cast<uint8_t*>(mem.data());
-  for (size_t i = 0; i < writes.size(); ++i) {
-    const RandomWrite& w = writes[i];
-    const VisibilityQueue::Lane lane = w.lane == UINT32_MAX ? VisibilityQueue::kNoLane : lane_of[w.lane];
-    if (w.dma) {
-      q.schedule_dma(w.t, 0, 8, bytes + 8 * (words + i), bytes + 8 * w.word, 8, lane);
-    } else {
-      q.schedule_value(w.t, bytes + 8 * w.word, w.value, 8, lane);
-    }
-  }
+  for (size_t i = 0; i < writes.size(); ++i) schedule_write(q, lane_of, bytes, words, writes, i);
   for (Ps t = 0; !q.empty(); t += step) q.settle(t);
   return mem;
 }
 }  // namespace
 
 TEST(VisibilityQueue, ARoundOfManyLanesDueAtOnceLandsInOrder) {
-  uint64_t rng = 12345;
-  auto next = [&rng](uint64_t n) {
-    rng = rng * 6364136223846793005ull + 1442695040888963407ull;
-    return (rng >> 33) % n;
-  };
+  Lcg next{12345};
   constexpr size_t kWords = 3, kLanes = 40;
   for (int trial = 0; trial < 20; ++trial) {
     std::vector<RandomWrite> writes;
@@ -328,11 +337,7 @@ TEST(VisibilityQueue, ARoundOfManyLanesDueAtOnceLandsInOrder) {
 // their own, scheduled between settles, break the order now and then (the heap path then). The
 // memory must be that of the writes applied one by one in (time, write number) order.
 TEST(VisibilityQueue, WholeRoundsDueAtEachSettleLandInOrderFromASortedHeap) {
-  uint64_t rng = 777;
-  auto next = [&rng](uint64_t n) {
-    rng = rng * 6364136223846793005ull + 1442695040888963407ull;
-    return (rng >> 33) % n;
-  };
+  Lcg next{777};
   constexpr size_t kWords = 3, kLanes = 24, kRounds = 8;
   constexpr Ps kRoundPs = 100;
   for (int trial = 0; trial < 20; ++trial) {
@@ -346,15 +351,7 @@ TEST(VisibilityQueue, WholeRoundsDueAtEachSettleLandInOrderFromASortedHeap) {
     const size_t own = kRounds * 2;  // room for the writes on their own
     std::vector<uint64_t> mem(kWords + writes.size() + own, 0);
     auto* bytes = reinterpret_cast<uint8_t*>(mem.data());
-    const auto schedule = [&](size_t i) {
-      const RandomWrite& w = writes[i];
-      const VisibilityQueue::Lane lane = w.lane == UINT32_MAX ? VisibilityQueue::kNoLane : lane_of[w.lane];
-      if (w.dma) {
-        q.schedule_dma(w.t, 0, 8, bytes + 8 * (kWords + i), bytes + 8 * w.word, 8, lane);
-      } else {
-        q.schedule_value(w.t, bytes + 8 * w.word, w.value, 8, lane);
-      }
-    };
+    const auto schedule = [&](size_t i) { schedule_write(q, lane_of, bytes, kWords, writes, i); };
     for (size_t i = 0; i < writes.size(); ++i) schedule(i);
     for (size_t round = 0; round < kRounds; ++round) {
       if (next(3) == 0) {  // one on its own, due within this round: the heap is no longer sorted
