@@ -105,6 +105,7 @@ Store& store() {
 
 // The handler's buffers, static: it may run on a small coroutine or fiber stack.
 alignas(kPageBytes) uint8_t g_page[kPageBytes];
+alignas(64) const uint8_t g_zeros[kPageBytes] = {};
 iovec g_evicting[kEvictBatchPages];
 
 // The watched range holding address `a`, or null.
@@ -139,7 +140,12 @@ bool save(Store& s, Range& range, uintptr_t page, bool unsure) {
   while (first < kPageBytes && word(p + first) == 0) first += 8;
   if (first < kPageBytes) {
     while (p[first] == 0) ++first;
-    uintptr_t end = kPageBytes;
+    // A nonzero byte past first + kMaxSavedBytes makes the page too full: that tail is tested with
+    // one vectorised memcmp (nearly all of a ring page, whose bytes sit in its first 512), and the
+    // byte loops below walk back from its start instead of from the page's end (docs/performance.md,
+    // Session 36, s36-sys).
+    uintptr_t end = std::min(kPageBytes, first + kMaxSavedBytes);
+    if (end < kPageBytes && std::memcmp(p + end, g_zeros, kPageBytes - end) != 0) return false;
     while (word(p + end - 8) == 0) end -= 8;
     while (p[end - 1] == 0) --end;
     if (end - first > kMaxSavedBytes) return false;
