@@ -321,6 +321,17 @@ bool acquire_paid(const CudaThread& t, uintptr_t a, uint64_t v, Scope scope, con
   return on_change;
 }
 
+// A relaxed GPU-scope poll that sees another SM's store (another value than the thread's last poll of the word
+// read) of the word the thread's own last atomic changed: it returns mem.own_atomic_relaxed_poll_ns later. On the
+// H200 and the H100 the poller's atom.add 0 on its flag before each wait costs the relaxed ping-pong +115-130 ns one
+// way in one of two address groups and nothing in the other, where the acquire ping-pong pays nothing for it in
+// either (row flag.relaxed_gpu.own_atomic.one_way_ns at its median repetition, the high group; docs/hw-accuracy.md,
+// forty-second pass (s36-flag)). The poll behind the atomic reads the atomic's own result: not a change.
+bool own_atomic_relaxed_change(const CudaThread& t, uintptr_t a, uint64_t v, Sem sem, Scope scope, bool behind_rmw) {
+  return sem == Sem::Relaxed && scope == Scope::Gpu && !behind_rmw && t.own_rmw_words[0] == a &&
+         t.last_poll_addr == a && t.last_poll_value != v;
+}
+
 // Waits for the last returning atomic's result, if not yet waited for.
 void use_rmw(CudaThread& t) {
   if (t.rmw_word == 0) return;
@@ -422,10 +433,12 @@ void load(void* out, const void* addr, uint32_t bytes, Sem sem, Scope scope, Sit
     const uint64_t v = read_u(static_cast<const uint8_t*>(out), std::min<uint32_t>(bytes, 8));
     t.wait.value = v;
     const bool paid = ptx::has_acquire(sem) && acquire_paid(t, a, v, scope, sys.params());  // before poll() records v
+    const bool own_atomic_change = own_atomic_relaxed_change(t, a, v, sem, scope, behind_rmw);
     s.poll(t, a, v, bytes);
     t.local_ps = std::max(t.local_ps, sys.read_return_ps(owner, gpu, bytes, sample));
     if (paid)
       t.local_ps += ns_to_ps(scope == Scope::Sys ? sys.params().acquire_sys_load_ns : sys.params().acquire_load_ns);
+    if (own_atomic_change) t.local_ps += ns_to_ps(sys.params().own_atomic_relaxed_poll_ns);
     if (ptx::has_acquire(sem)) acquire_empties_l1(t, scope, sys.params());
     if (behind_rmw) use_rmw(t);  // the code after the poll compares its value with the atomic's
   } else {

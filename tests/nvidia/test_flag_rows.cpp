@@ -86,3 +86,16 @@ TEST(NvidiaFlagRows, GpuScopeAcquirePollOfAnothersStorePays) {
 TEST(NvidiaFlagRows, IdleGpuReleaseStorePaysItsMembar) {
   EXPECT_GT(one_way_ns(3 + 32), 242.0 + 200);
 }
+
+// The poller's atom.add 0 on its flag before each ld.relaxed.gpu wait: on the H200 and the H100 it costs the relaxed
+// ping-pong nothing in one of two address groups set by the flag's window (223-256 ns, the plain flag's) and +115-130
+// in the other (357-393); the row's reference, its median repetition on the H200 passes, is the high group's 361.9
+// (hw/calib/results/h200-2026-12-06-s33-syncref/sync_refs.md). Since the forty-second pass (s36-flag) the relaxed poll
+// that sees the other SM's store of the own atomic's word returns mem.own_atomic_relaxed_poll_ns (104) later: 361.5
+// (200 round trips here; 257.8 without it, 0.712).
+TEST(NvidiaFlagRows, OwnAtomicDelaysTheRelaxedPollThatSeesTheStore) {  // flag.relaxed_gpu.own_atomic.one_way_ns
+  EXPECT_NEAR(one_way_ns(2 + 8), 361.9, 0.1 * 361.9);
+}
+TEST(NvidiaFlagRows, OwnAtomicCostsTheRelaxedPingPongNothingWithoutTheDelay) {
+  EXPECT_LT(one_way_ns(2 + 8, "platform.mem.own_atomic_relaxed_poll_ns=0"), 0.9 * 361.9);
+}
