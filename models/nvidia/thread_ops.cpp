@@ -321,8 +321,8 @@ bool acquire_paid(const CudaThread& t, uintptr_t a, uint64_t v, Scope scope, con
   return on_change;
 }
 
-// A poll that sees another value than the thread's last poll of the word read (another SM's store seen), of the
-// word of the thread's own last atomic, not the poll right behind that atomic (it reads the atomic's result):
+// A poll that sees another value than the thread's last poll of the word read (another SM's store seen), of a word
+// in the 32 B sector of the thread's own last atomic, not the poll right behind that atomic (it reads its result):
 // it samples the word no sooner than mem.own_atomic_poll_floor_ns after the atomic's issue. On the H100 (session 36's
 // call D1) the poller's atom.add 0 on its flag before each wait costs the ping-pong nothing in one of two address
 // groups set by the flag's window and +112-139 ns one way in the other, where the atomic itself takes ~90 ns longer
@@ -334,9 +334,12 @@ bool acquire_paid(const CudaThread& t, uintptr_t a, uint64_t v, Scope scope, con
 // arrivals and the dispatch / pull slot counters change their word, and their address groups' costs are in their
 // own fitted figures (mem.acquire_load_ns, mem.idle_release_gpu_ns at their median repetitions); with the floor
 // behind them too 359 -> 354 of 368.
+// The atomic's word need not be the polled one: in its 32 B sector the floor is the same (D2: 4 B after the flag,
+// the same levels repetition by repetition), in another 128 B line there is none (256 B or 4 KiB after it).
+constexpr int kSectorShift = 5;
 bool own_atomic_floor_applies(const CudaThread& t, uintptr_t a, uint64_t v, bool behind_rmw) {
-  return !behind_rmw && t.own_rmw_reads_only && t.own_rmw_words[0] == a && t.last_poll_addr == a &&
-         t.last_poll_value != v;
+  return !behind_rmw && t.own_rmw_reads_only && (t.own_rmw_words[0] >> kSectorShift) == (a >> kSectorShift) &&
+         t.last_poll_addr == a && t.last_poll_value != v;
 }
 
 // Waits for the last returning atomic's result, if not yet waited for.
