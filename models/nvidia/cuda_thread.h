@@ -105,6 +105,8 @@ struct alignas(64) CudaThread {
   uint32_t poll_loop_polls = 0;  // strong loads of one word in a row (0: the loop's first)
   bool poll_phase_set = false;   // mem.poll_phase_once: the thread's poll loops have their phase
   uintptr_t own_rmw_words[2] = {0, 0};  // the words of its last two atomics / reds, latest first
+  Ps own_rmw_issue_ps = 0;  // when the latest of them (own_rmw_words[0]) was issued
+  bool own_rmw_reads_only = false;  // that one adds (or ors, xors) 0: an atomic read of the word
   Ps rmw_back_ps = 0;
   // TMA bulk store groups: completion time of each committed group, oldest first, and the
   // latest landing time of the stores issued since the last commit.

@@ -79,6 +79,7 @@ struct NvidiaParams {
   double acquire_gpu_last_rmw = 0;  // 1: a GPU-scope acquire load pays for the word of the thread's last atomic only
   double acquire_on_change = 0;    // 1: a GPU-scope acquire poll that reads another value than the thread's last poll of the word pays too
   double acquire_own_word_first_poll = 0;  // 1: a poll loop's later polls of the own atomic's word pay only on a change
+  double own_atomic_poll_floor_ns = 0;     // a poll that sees another's store of the word of the thread's last atomic samples no sooner than this after its issue
   // Atomics at the L2.
   double atomic_unit_ns = 0;           // a returning atomic above a load's L2 round trip
   double atomic_miss_ns = 0;           // ... more when its line is not in L2

@@ -321,6 +321,27 @@ bool acquire_paid(const CudaThread& t, uintptr_t a, uint64_t v, Scope scope, con
   return on_change;
 }
 
+// A poll that sees another value than the thread's last poll of the word read (another SM's store seen), of a word
+// in the 32 B sector of the thread's own last atomic, not the poll right behind that atomic (it reads its result):
+// it samples the word no sooner than mem.own_atomic_poll_floor_ns after the atomic's issue. On the H100 (session 36's
+// call D1) the poller's atom.add 0 on its flag before each wait costs the ping-pong nothing in one of two address
+// groups set by the flag's window and +112-139 ns one way in the other, where the atomic itself takes ~90 ns longer
+// (dependent atomics on that word, repetition by repetition), with a relaxed, relaxed.sys, volatile or acquire.gpu
+// poll alike, and nothing behind a release store's longer one way (592 ns): a floor the loop hides, not a cost
+// added to each wait. Row flag.relaxed_gpu.own_atomic.one_way_ns at its median repetition is the high group
+// (docs/hw-accuracy.md, forty-second pass (s36-flag)).
+// Only behind an atomic that reads the word (adds 0), what the row and every D1 variant measured: the grid sync's
+// arrivals and the dispatch / pull slot counters change their word, and their address groups' costs are in their
+// own fitted figures (mem.acquire_load_ns, mem.idle_release_gpu_ns at their median repetitions); with the floor
+// behind them too 359 -> 354 of 368.
+// The atomic's word need not be the polled one: in its 32 B sector the floor is the same (D2: 4 B after the flag,
+// the same levels repetition by repetition), in another 128 B line there is none (256 B or 4 KiB after it).
+constexpr int kSectorShift = 5;
+bool own_atomic_floor_applies(const CudaThread& t, uintptr_t a, uint64_t v, bool behind_rmw) {
+  return !behind_rmw && t.own_rmw_reads_only && (t.own_rmw_words[0] >> kSectorShift) == (a >> kSectorShift) &&
+         t.last_poll_addr == a && t.last_poll_value != v;
+}
+
 // Waits for the last returning atomic's result, if not yet waited for.
 void use_rmw(CudaThread& t) {
   if (t.rmw_word == 0) return;
@@ -422,8 +443,11 @@ void load(void* out, const void* addr, uint32_t bytes, Sem sem, Scope scope, Sit
     const uint64_t v = read_u(static_cast<const uint8_t*>(out), std::min<uint32_t>(bytes, 8));
     t.wait.value = v;
     const bool paid = ptx::has_acquire(sem) && acquire_paid(t, a, v, scope, sys.params());  // before poll() records v
+    const Ps floor = own_atomic_floor_applies(t, a, v, behind_rmw) && sys.params().own_atomic_poll_floor_ns > 0
+                         ? t.own_rmw_issue_ps + ns_to_ps(sys.params().own_atomic_poll_floor_ns)
+                         : 0;
     s.poll(t, a, v, bytes);
-    t.local_ps = std::max(t.local_ps, sys.read_return_ps(owner, gpu, bytes, sample));
+    t.local_ps = std::max(t.local_ps, sys.read_return_ps(owner, gpu, bytes, std::max(sample, floor)));
     if (paid)
       t.local_ps += ns_to_ps(scope == Scope::Sys ? sys.params().acquire_sys_load_ns : sys.params().acquire_load_ns);
     if (ptx::has_acquire(sem)) acquire_empties_l1(t, scope, sys.params());
@@ -602,6 +626,8 @@ uint64_t atomic(void* addr, AtomicOp op, AtomicType type, uint64_t operand, uint
   });
   t.order.own.add({a, a + bytes, perform, who});  // (an RMW's word is a flag or counter, not data: not `wrote`)
   if (t.own_rmw_words[0] != a) t.own_rmw_words[1] = t.own_rmw_words[0], t.own_rmw_words[0] = a;
+  t.own_rmw_issue_ps = issue;
+  t.own_rmw_reads_only = (op == AtomicOp::Add || op == AtomicOp::Sub || op == AtomicOp::Or || op == AtomicOp::Xor) && operand == 0;
   prune(t);
   if (!want_result) {
     s.busy(t);

@@ -68,6 +68,11 @@ constexpr int kFlagProbeOwnAtomic = 8;  // mode 30's `inflight` bit: the poller'
 // Mode 30's `inflight` bits for flavours 1 and 3 (release/acquire): the store relaxed (the acquire
 // poll alone), or the load relaxed (the release store alone), at the flavour's scope.
 constexpr int kFlagProbeStoreRelaxed = 16, kFlagProbeLoadRelaxed = 32;
+// Mode 30's `inflight` bits 64 / 128 (relaxed.gpu with kFlagProbeOwnAtomic): the poller's atom.add 0 goes to
+// the word 4 B (64: the flag's 32 B sector), 256 B (128: another 128 B line of its 4 KiB) or 4096 B (192: the
+// next 4 KiB, the other L2 half by sm.load_far_partition_bits' b12 ^ b13) after its flag, not to the flag:
+// whether the own-atomic row's high address group needs the polled word itself (forty-second pass (s36-flag)).
+constexpr int kFlagProbeAtomicOffsetShift = 6;
 constexpr uint32_t kTmaCodeAfterWait = 1000;  // mode 27's `stride` from here: the code once per round, after the wait
 
 struct CalibProbeArgs {
@@ -106,6 +111,8 @@ int launch_sync_probe(int ctas, int threads, const CalibProbeArgs& args);
 // 3 release/acquire.gpu, 4 volatile), + kFlagProbeOwnAtomic, + kFlagProbeStoreRelaxed or
 // kFlagProbeLoadRelaxed (flavours 1, 3); two CTAs, flags in the window's first 256 B.
 int launch_flag_probe(const CalibProbeArgs& args);
+// Mode 30 + 8 + 64 / 128 / 192 (flag_beside_probe.cu): the relaxed.gpu ping-pong, the poller's atomic beside its flag.
+int launch_flag_beside_probe(const CalibProbeArgs& args);
 // Mode 22: `count` tokens of `bytes` each (x, then the receive buffer and recv_x of 16 B + `bytes`
 // messages, in the window); in `word` the barrier's workspace, then from this int the send
 // counter, the count, the total, a pad and the routing table (`count` x 8 zeros: every expert is this PE's).
