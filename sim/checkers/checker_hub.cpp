@@ -76,7 +76,7 @@ __attribute__((noinline)) QpRecord* CheckerSet::Hub::find_in_table(const QpRef& 
 
 // Out of line: only when the completion record is off (its on_executed logs the CQE otherwise).
 __attribute__((noinline)) void CheckerSet::Hub::log_cqe_for_unreaped(const WqeRecord& r, QpRecord& rec) {
-  rec.completions.cqes.push({r.cqe_index, r.wqe_index, r.cqe_ps}, false, true);
+  rec.completions.cqes.push(r.cqe_index, r.wqe_index, r.cqe_ps, false, true);
 }
 
 void CheckerSet::Hub::on_wqe_post(const PostRecord& p) {

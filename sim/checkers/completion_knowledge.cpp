@@ -10,6 +10,7 @@
 namespace symsim {
 
 void CompletionKnowledge::first_cqe(const WqeRecord& r, QpState& s) {
+  s.cqes.open(r.cqe_index);
   const UdmaQp* q = m_ctx.engine_qp(r.qp);
   s.ring_pe = r.qp.pe;
   if (q && q->cq_base && q->cq_depth) {
@@ -25,9 +26,9 @@ void CompletionKnowledge::on_cq_consumed(uint32_t consumer_index, Ps t, QpRecord
   bool any = false;
   uint32_t upto = 0;
   while (!s->cqes.empty(CqeLog::kKnown)) {
-    const uint32_t behind = (consumer_index - s->cqes.front(CqeLog::kKnown).cqe) & 0xFFFFFFu;
+    const uint32_t behind = (consumer_index - s->cqes.front_cqe(CqeLog::kKnown)) & 0xFFFFFFu;
     if (behind == 0 || behind >= 0x800000u) break;
-    upto = s->cqes.front(CqeLog::kKnown).wqe;
+    upto = s->cqes.front_wqe(CqeLog::kKnown);
     any = true;
     s->cqes.pop_front(CqeLog::kKnown);
   }
@@ -48,9 +49,9 @@ void CompletionKnowledge::on_gm_observe(int pe, int core, const uint8_t* addr, u
   const auto slot = static_cast<uint32_t>(offset / udma::kCqeBytes);
   const uint32_t newest = s.cqes.back().cqe;  // this reader's newest too (it is not empty)
   const uint32_t latest = newest - (newest - slot) % s.cq_depth;
-  const uint32_t at = latest - s.cqes.front(CqeLog::kKnown).cqe;
+  const uint32_t at = latest - s.cqes.front_cqe(CqeLog::kKnown);
   if (at >= s.cqes.size(CqeLog::kKnown)) return;
-  const Cqe& c = s.cqes.get(CqeLog::kKnown, at);
+  const Cqe c = s.cqes.get(CqeLog::kKnown, at);
   if (c.cqe != latest || c.cqe_ps > t) return;
   reap(s, c.wqe, t, core);
 }

@@ -76,7 +76,7 @@ class CompletionKnowledge : public AscendObserver {
     int32_t core;
     Ps t;
   };
-  // Laid out by event (qp_record.h): a WQE's execution reads or writes the first 45 bytes
+  // Laid out by event (qp_record.h): a WQE's execution reads or writes the first 61 bytes
   // (`posts` to `any_reap`) and nothing after them, so that with the other rules' parts the
   // execution touches two lines of the record, not three; the rest is the reaps' (a reap comes
   // with the core's post, whose lines are already in the cache) and the CQE polls'.
@@ -121,7 +121,8 @@ class CompletionKnowledge : public AscendObserver {
     s.any_reap = true;
   }
 
-  // The QP's first CQE: where its CQ ring lies, for polls of its slots (out of line).
+  // The QP's first CQE: where its CQ ring lies, for polls of its slots, and the CQE log opened
+  // (out of line).
   void first_cqe(const WqeRecord& r, QpState& s);
 
   CheckerContext& m_ctx;
@@ -133,14 +134,8 @@ class CompletionKnowledge : public AscendObserver {
 
 inline void CompletionKnowledge::on_reaped(uint32_t cqe_index, int core, Ps t, QpState* s) {
   if (!s) return;
-  bool any = false;
-  uint32_t upto = 0;
-  while (!s->cqes.empty(CqeLog::kKnown) && s->cqes.front(CqeLog::kKnown).cqe <= cqe_index) {
-    upto = s->cqes.front(CqeLog::kKnown).wqe;
-    any = true;
-    s->cqes.pop_front_fetching_ahead(CqeLog::kKnown);
-  }
-  if (any) reap(*s, upto, t, core);
+  // Every CQE up to this one (the CQEs not yet reaped are in index order) covers up to its WQE.
+  if (const uint32_t* upto = s->cqes.pop_through(CqeLog::kKnown, cqe_index)) reap(*s, *upto, t, core);
 }
 
 inline void CompletionKnowledge::on_post(const PostRecord& p, QpState& s) {
@@ -162,7 +157,7 @@ inline void CompletionKnowledge::on_executed(const WqeRecord& r, QpState& s, boo
   // (cq_depth is read only past kKeep: it lies on a line the execution does not touch.)
   const size_t known = s.cqes.size(CqeLog::kKnown);
   if (known >= kKeep && known >= s.cq_depth) s.cqes.pop_front(CqeLog::kKnown);
-  s.cqes.push(Cqe{r.cqe_index, r.wqe_index, r.cqe_ps}, true, unreaped);
+  s.cqes.push_written(r.cqe_index, r.wqe_index, r.cqe_ps, true, unreaped);
 }
 
 inline CompletionKnowledge::Known CompletionKnowledge::known(const QpState& s, uint32_t wqe) {

@@ -21,8 +21,8 @@ namespace symsim {
 // Laid out by the event that touches each part, on 64-byte lines. A QP's events come far apart
 // (other QPs' WQEs and their payload copies pass between), so each line an event touches is a
 // cache miss: the parts that one event touches share lines. A WQE's execution reads or writes
-// the first 109 bytes (two lines: every part of the first block, and the completion record's
-// first 45 bytes); the
+// the first 125 bytes (two lines: every part of the first block, and the completion record's
+// first 61 bytes); the
 // completion record's reaps (third line) come with the core's post and doorbell store (the
 // second block), which a core makes for its QP several in a row.
 struct alignas(64) QpRecord {
@@ -31,9 +31,9 @@ struct alignas(64) QpRecord {
   DstWriteRaceChecker::QpLast dst_race;                // 16
   UnreapedCompletionsChecker::QpCompletions unreaped;  // 20
   FlagBeforeDataChecker::QpOrder flag_before_data;     // 12
-  // Execution (its first 45 bytes, from offset 64; with the CQE log unreaped_completions reads
+  // Execution (its first 61 bytes, from offset 64; with the CQE log unreaped_completions reads
   // too), reaps, posts.
-  CompletionKnowledge::QpState completions;  // 80
+  CompletionKnowledge::QpState completions;  // 96
   // Post and doorbell store.
   alignas(64) SiteIndex::QpSites sites;
   QpMultiProducerChecker::Producers producers;

@@ -55,9 +55,29 @@ class UnreapedCompletionsChecker : public Checker {
         gaps = true;
       }
       newest_cqe = cqe_index;
+      if (__builtin_expect(gaps, false)) return forget_reading(w, kept);
+      // Consecutive indices: the loop forget_reading runs, counted. It drops the oldest while
+      // more than `kept` are held or the front is before `consumed` (the front moving one a
+      // drop), until none is left; front_cqe follows the front while the reader is not empty.
+      const uint32_t held = static_cast<uint32_t>(w.size(kMine));  // at least the one just logged
+      const uint32_t excess = held > kept ? held - static_cast<uint32_t>(kept) : 0;
+      const uint32_t behind = static_cast<int32_t>(front_cqe - consumed) < 0 ? consumed - front_cqe : 0;
+      const uint32_t drop = excess > behind ? excess : behind;
+      if (drop == 0) return;
+      if (drop < held) {
+        front_cqe += drop;
+        w.drop_front(kMine, drop);
+      } else {
+        front_cqe += held - 1;
+        w.drop_front(kMine, held);
+      }
+    }
+    // The same by reading the log, entry by entry (CQE indices that skip).
+    void forget_reading(CqeLog& w, size_t kept) {
+      constexpr CqeLog::Reader kMine = CqeLog::kUnreaped;
       while (!w.empty(kMine) && (w.size(kMine) > kept || static_cast<int32_t>(front_cqe - consumed) < 0)) {
         w.pop_front(kMine);
-        if (!w.empty(kMine)) front_cqe = __builtin_expect(gaps, false) ? w.front(kMine).cqe : front_cqe + 1;
+        if (!w.empty(kMine)) front_cqe = w.front_cqe(kMine);
       }
     }
   };

@@ -44,10 +44,10 @@ std::string WriteHistory::last_writer(const void* addr, uint64_t bytes, Ps t) co
   const auto overlaps = [&](uint64_t begin, uint64_t end, Ps written) {
     return begin < a + bytes && a < end && written <= t;
   };
-  // Newest first: the ring's slots before m_next, then the ones after it; a WQE's CQE was
-  // written after its data.
-  for (size_t n = 0; n < m_size; ++n) {
-    const Write& w = m_writes[(m_next + kKept - 1 - n) % kKept];
+  // Newest first; a WQE's CQE was written after its data.
+  const uint64_t kept = m_added < kKept ? m_added : kKept;
+  for (uint64_t n = 0; n < kept; ++n) {
+    const Write& w = m_writes[(m_added - 1 - n) % kKept];
     if (w.kind == Write::kWqe && w.wqe.cqe_ps != 0) {
       const auto [begin, end] = cqe_range(w);
       if (overlaps(begin, end, w.wqe.cqe_ps)) return fmt::format("{} at {}", who(w, true), us_text(w.wqe.cqe_ps));

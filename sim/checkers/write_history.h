@@ -82,9 +82,7 @@ class WriteHistory : public AscendObserver {
   static constexpr size_t kKept = 65536;
   // The slot of a new newest entry, for the caller to fill field by field (inline: one per WQE).
   Write& add() {
-    Write* slot = &m_writes[m_next];
-    if (++m_next == kKept) m_next = 0;
-    if (m_size < kKept) ++m_size;
+    Write* slot = &m_writes[m_added++ & (kKept - 1)];
     // The next entry's last line, fetched now (its first is this entry's last, or the line
     // after it): the ring is 3 MiB, so the line was last written far out of the caches.
     // From this slot, not the next index: one instruction (after the ring's last entry it
@@ -95,12 +93,13 @@ class WriteHistory : public AscendObserver {
   std::pair<uint64_t, uint64_t> cqe_range(const Write& w) const;  // the bytes its CQE wrote
   std::string who(const Write& w, bool cqe) const;
   CheckerContext& m_ctx;
-  // The newest kKept entries in a ring (m_next: where the next one goes, m_size: how many are
-  // kept), allocated whole and not initialised: untouched pages cost no memory, and an entry is
-  // written before it is read.
+  // The newest kKept entries in a ring, allocated whole and not initialised: untouched pages
+  // cost no memory, and an entry is written before it is read. Entry n (counting from 0) is at
+  // n % kKept; the newest min(m_added, kKept) are kept. (One count, not a next slot and a size:
+  // the entry's slot by a mask, and no size to saturate, on every WQE.)
+  static_assert((kKept & (kKept - 1)) == 0, "a slot by a mask");
   std::unique_ptr<Write[]> m_writes{new Write[kKept]};
-  size_t m_next = 0;
-  size_t m_size = 0;
+  uint64_t m_added = 0;  // entries ever added
   std::deque<FaultEvent> m_faults;
 };
 
