@@ -64,8 +64,7 @@ struct SmPorts {
   // The SM's L1 for plain data loads (sm.l1_bytes), made at the CTA's first such load.
   std::unique_ptr<SmL1> l1;
   // Where the SM's last bulk stores ended (tma.partial_store_floor_ns): a store starting at one of
-  // them continues a line the SM is writing. Eight covers every warp of the rows that read it (four
-  // warps an SM, each message the next warp's neighbour).
+  // them continues a line the SM is writing. Eight: the most warps of one SM in the dispatch and copy rows (c1w8).
   std::array<uintptr_t, 8> bulk_store_ends{};
   uint32_t bulk_store_next = 0;
 };
