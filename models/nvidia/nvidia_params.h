@@ -103,6 +103,7 @@ struct NvidiaParams {
   double tma_store_hold_after_issue_ns = 0;  // ... that hold booked this long after the store's issue (its bytes leave at the issue)
   double tma_load_after_store_ns = 0;  // a bulk load's later start after its thread waited out all its bulk stores
   double tma_load_after_store_issue_ns = 0;  // ... and no sooner than this after the last bulk store's issue
+  double tma_partial_store_floor_gbytes_per_s = 0;  // a bulk store with a partial edge line no store of its SM ends at: its thread's next bulk load no sooner than its bytes at this rate after its issue
   double tma_load_unaligned_gbytes_per_s = 0;   // engine rate of a bulk load not on whole 128 B lines (0: tma.load_gbytes_per_s)
   double tma_store_unaligned_gbytes_per_s = 0;  // write rate of a bulk store not on whole 128 B lines (0: sm.store_gbytes_per_s)
   double tma_engine_mva = 0;                    // 1: a copy on an engine its CTA's threads share waits the closed queue's mean wait (tma_engine_mva.h)

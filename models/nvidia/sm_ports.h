@@ -3,6 +3,7 @@
 // longer), the write path (stores and bulk stores alike, 32 B per SM clock on an H200) and the
 // atomic issue port.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -62,6 +63,10 @@ struct SmPorts {
   std::vector<Ps> hbm_loads_done;
   // The SM's L1 for plain data loads (sm.l1_bytes), made at the CTA's first such load.
   std::unique_ptr<SmL1> l1;
+  // Where the SM's last bulk stores ended (tma.partial_store_floor_ns): a store starting at one of
+  // them continues a line the SM is writing. Eight: the most warps of one SM in the dispatch and copy rows (c1w8).
+  std::array<uintptr_t, 8> bulk_store_ends{};
+  uint32_t bulk_store_next = 0;
 };
 
 }  // namespace symsim::nv

@@ -234,6 +234,21 @@ void tma_store(void* gmem_dst, const void* smem_src, uint32_t bytes, Site site) 
   // thirty-first pass (s25-store)).
   const bool continues = t.bulk_store_end == a && t.bulk_store_landed_ps > t.local_ps;
   const bool unaligned = p.tma_store_unaligned_gbytes_per_s > 0 && unaligned_bulk(gmem_dst, bytes) && !continues;
+  // A store with a partial edge line (it starts or ends inside a 128 B line) that starts at none of
+  // the ends of the SM's last bulk stores holds its thread's next bulk load until its bytes would have
+  // left at tma.partial_store_floor_gbytes_per_s from its issue. On the H200 a lone warp's dispatch
+  // round reads 540 ns when each message continues its last (packed), 584 when each starts a fresh
+  // line (padded) and 590 with four SMs' messages interleaved; on the H100 the padded round is 39 ns
+  // over a whole-line one, 1040 B rows pay a few ns where 7184 B ones pay ~60 (a cost in the bytes),
+  // and four warps of one SM, whose messages continue each other's, pay nothing (docs/hw-accuracy.md,
+  // forty-second pass (s36-steps); rows shim.dispatch_route.l2.7168.c4w1.*).
+  if (p.tma_partial_store_floor_gbytes_per_s > 0) {
+    auto& ports = t.cta->ports;
+    const bool sm_continues = std::find(ports.bulk_store_ends.begin(), ports.bulk_store_ends.end(), a) != ports.bulk_store_ends.end();
+    if (unaligned_bulk(gmem_dst, bytes) && !sm_continues)
+      t.bulk_load_from_ps = std::max(t.bulk_load_from_ps, t.local_ps + transfer_ps(bytes, p.tma_partial_store_floor_gbytes_per_s));
+    ports.bulk_store_ends[ports.bulk_store_next++ % ports.bulk_store_ends.size()] = a + bytes;
+  }
   const double write_gbytes_per_s = unaligned ? p.tma_store_unaligned_gbytes_per_s : p.sm_store_gbytes_per_s;
   const Ps write_ps = transfer_ps(bytes, write_gbytes_per_s);
   const bool holds = p.tma_store_holds_engine != 0;

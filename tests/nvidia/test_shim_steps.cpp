@@ -503,3 +503,44 @@ TEST(ShimSteps, DispatchsSendStep7kWaitsWhateverTheCodeCosts) {  // shim.copy_ro
                        "platform.sm.code_jump_ns=2.828"}),
               448.9, 44.9);
 }
+
+// Forty-second pass (s36-steps): a bulk store whose partial edge line continues none of its SM's last
+// stores holds its thread's next bulk load until its bytes would have left at tma.partial_store_floor_gbytes_per_s (31.51: 228 ns for 7184 B) from its issue. Dispatch's
+// bare round with one warp on each of 4 SMs (messages interleaved across the SMs): 555.5 ns, 515.4
+// without the floor (row shim.dispatch_route.l2.7168.c4w1.none_ns 592.4 on the H200, c1w1 540.6).
+namespace {
+double route_none_ns(int ctas, int warps, int bytes, const std::string& extra = "kernel.args.stride=65536") {
+  return step_ns({"kernel.args.mode=29", "kernel.args.bytes=" + std::to_string(bytes), extra,
+                  "kernel.blocks=" + std::to_string(ctas), "kernel.args.warps=" + std::to_string(warps)});
+}
+}  // namespace
+
+TEST(ShimSteps, LoneWarpsRoundHeldByItsPartialLineStore) {  // shim.dispatch_route.l2.7168.c4w1.none_ns 592.4
+  EXPECT_NEAR(route_none_ns(4, 1, 7168), 592.4, 59.2);
+}
+
+// Without the floor the 4-SM round is the one-SM one: 515.4 ns (0.870 of the row).
+TEST(ShimSteps, LoneWarpsRoundWithoutThePartialLineFloor) {
+  EXPECT_NEAR(step_ns({"kernel.args.mode=29", "kernel.args.bytes=7168", "kernel.args.stride=65536", "kernel.blocks=4",
+                       "platform.tma.partial_store_floor_gbytes_per_s=0"}),
+              515.4, 0.5);
+}
+
+// One warp whose messages follow each other (packed) continues its own last store: no floor (516.1 ns
+// with the first store's; row shim.dispatch_route.l2.7168.c1w1.none_ns 540.6).
+TEST(ShimSteps, LoneWarpContinuingItsLastStorePaysNoFloor) {  // shim.dispatch_route.l2.7168.c1w1.none_ns 540.6
+  EXPECT_NEAR(route_none_ns(1, 1, 7168), 516.1, 0.5);
+}
+
+// Four warps of one SM with 1040 B rows: each row continues another warp's of the same SM, none pays the
+// floor (343.1 ns, main's; row shim.copy_round_warp.l2.1040.c1w4_ns 375.1; a fixed 228 ns floor on the
+// thread's own last store, s30-route's prototype, read 493.1).
+TEST(ShimSteps, FourWarpsContinuingEachOthersStoresPayNoFloor) {  // shim.copy_round_warp.l2.1040.c1w4_ns 375.1
+  EXPECT_NEAR(step_ns({"kernel.args.mode=12", "kernel.args.bytes=1040", "kernel.args.warps=4"}), 343.1, 0.5);
+}
+
+// One warp on each of 4 SMs with 1040 B rows pays its bytes only (33 ns, under the round): 336.0 ns as on one
+// SM; the H100 (session 36's D1) reads 376.4 against 365.1, a fixed 228 ns floor 487.7.
+TEST(ShimSteps, LoneWarpsSmallRowsPayTheirBytesOnly) {
+  EXPECT_NEAR(step_ns({"kernel.args.mode=12", "kernel.args.bytes=1040", "kernel.blocks=4"}), 336.0, 0.5);
+}
