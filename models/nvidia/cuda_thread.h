@@ -70,6 +70,7 @@ struct alignas(64) CudaThread {
   bool bulk_store_since_sync = false;  // it issued a bulk store since its last __syncwarp (a lane-0 branch)
   bool loads_narrow = false;  // one is narrower than 16 B (a word the code uses at once)
   bool loads_wide = false;    // one is 16 B or wider (a row's data): only these pay sm.load_use_ns
+  bool loads_wide_reread = true;  // ... and every such one re-read its lines (l2.reread_skips_use): none pays it
   // The kind of the thread's last model operation when it was a plain global store or a 16 B
   // data load, else kCodeOpOther: code between two of one kind is a loop's independent
   // iterations (sm.code_indep_insn_ns, models/nvidia/code_cost.h).

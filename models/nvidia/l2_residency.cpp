@@ -21,6 +21,16 @@ bool L2Residency::access(uintptr_t a, uint64_t bytes, bool write) {
   return all;
 }
 
+bool L2Residency::reread(uintptr_t a, uint64_t bytes) {
+  if (bytes == 0 || m_capacity_lines == 0) return false;
+  bool all = true;
+  for (uint64_t line = a / kLineBytes; line <= (a + bytes - 1) / kLineBytes; ++line) {
+    all &= m_lines.read_since_write(line);
+    m_lines.mark_read(line);
+  }
+  return all;
+}
+
 void L2Residency::displace(uint64_t bytes) {
   const uint64_t lines = (bytes + kLineBytes - 1) / kLineBytes;
   const uint64_t held = m_lines.size();

@@ -42,6 +42,19 @@ class L2Residency {
     return f.line == a / kLineBytes ? f.ready_ps : 0;
   }
 
+  // l2.reread_skips_use: whether every line of a data load's [a, a + bytes) (held: call after
+  // access) was read by a data load since it was last written (a host copy, a store, an atomic);
+  // marks them read either way. The first read of a line after its write costs the GPU more than
+  // a re-read (docs/hw-accuracy.md, forty-second pass (s36-reduce)).
+  bool reread(uintptr_t a, uint64_t bytes);
+  // A first read's data is usable at `usable_ps`; a re-read issued before then waits for it (the
+  // line's first read is still on its way). Kept for the last kFills lines, as the fills.
+  void first_read(uintptr_t a, Ps usable_ps) { m_first_reads[(a / kLineBytes) % kFills] = {a / kLineBytes, usable_ps}; }
+  Ps first_read_usable_ps(uintptr_t a) const {
+    const Fill& f = m_first_reads[(a / kLineBytes) % kFills];
+    return f.line == a / kLineBytes ? f.ready_ps : 0;
+  }
+
  private:
   static constexpr uint64_t kFills = 4096;
   struct Fill {
@@ -58,6 +71,7 @@ class L2Residency {
   };
   std::unordered_map<uintptr_t, AtomicAddr> m_atomics;
   std::vector<Fill> m_fills = std::vector<Fill>(kFills);
+  std::vector<Fill> m_first_reads = std::vector<Fill>(kFills);
 };
 
 }  // namespace symsim::nv

@@ -41,6 +41,7 @@ bool LruLineSet::touch(uint64_t line, bool write) {
       push_newest(n);
     }
     m_dirty[n] |= static_cast<uint8_t>(write);
+    if (write) m_read[n] = 0;
     return true;
   }
   if (m_nodes.size() == m_capacity) {  // the oldest line's node takes the new line
@@ -50,11 +51,13 @@ bool LruLineSet::touch(uint64_t line, bool write) {
     m_nodes[n].line = line;
     m_dirty_evictions += m_dirty[n];
     m_dirty[n] = static_cast<uint8_t>(write);
+    m_read[n] = 0;
   } else {
     if ((m_nodes.size() + 1) * 2 > m_index.capacity()) m_index.grow(line_of());
     n = static_cast<uint32_t>(m_nodes.size());
     m_nodes.push_back({line, kNone, kNone});
     m_dirty.push_back(static_cast<uint8_t>(write));
+    m_read.push_back(0);
   }
   push_newest(n);
   m_index.insert(n, line_of());
@@ -65,15 +68,23 @@ void LruLineSet::drop_oldest(uint64_t n) {
   if (n == 0 || m_nodes.empty()) return;
   // The survivors, oldest first, are put back in order: rare (a host memset), so rebuilt
   // rather than given a free list that every touch would have to check.
-  std::vector<std::pair<uint64_t, bool>> kept;  // line, dirty
+  struct Kept {
+    uint64_t line;
+    bool dirty, read;
+  };
+  std::vector<Kept> kept;
   uint32_t node = m_oldest;
   for (uint64_t i = 0; i < n && node != kNone; ++i, node = m_nodes[node].newer) m_dirty_evictions += m_dirty[node];
-  for (; node != kNone; node = m_nodes[node].newer) kept.emplace_back(m_nodes[node].line, m_dirty[node] != 0);
+  for (; node != kNone; node = m_nodes[node].newer) kept.push_back({m_nodes[node].line, m_dirty[node] != 0, m_read[node] != 0});
   m_nodes.clear();
   m_dirty.clear();
+  m_read.clear();
   m_index.clear();
   m_newest = m_oldest = kNone;
-  for (const auto& [line, dirty] : kept) touch(line, dirty);
+  for (const Kept& k : kept) {
+    touch(k.line, k.dirty);
+    if (k.read) mark_read(k.line);
+  }
 }
 
 }  // namespace symsim::nv

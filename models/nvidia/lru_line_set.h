@@ -25,6 +25,15 @@ class LruLineSet {
   void drop_oldest(uint64_t n);
   // How many dirty lines have left the set so far (written back to memory on the GPU).
   uint64_t dirty_evictions() const { return m_dirty_evictions; }
+  // Whether a held line was read (mark_read) since it came in or was last written; a line not
+  // held was not. mark_read on a line not held does nothing.
+  bool read_since_write(uint64_t line) const {
+    const uint32_t n = find(line);
+    return n != kNone && m_read[n] != 0;
+  }
+  void mark_read(uint64_t line) {
+    if (const uint32_t n = find(line); n != kNone) m_read[n] = 1;
+  }
 
  private:
   static constexpr uint32_t kNone = ProbeIndex::kNone;
@@ -43,6 +52,7 @@ class LruLineSet {
   uint64_t m_capacity;
   std::vector<Node> m_nodes;     // never more than m_capacity
   std::vector<uint8_t> m_dirty;  // by node: written since it came in
+  std::vector<uint8_t> m_read;   // by node: read (mark_read) since it came in or was last written
   uint64_t m_dirty_evictions = 0;
   ProbeIndex m_index;             // node by line
   uint32_t m_newest = kNone, m_oldest = kNone;

@@ -61,6 +61,7 @@ struct NvidiaParams {
   double l2_memset_allocates = 0;    // 1: a host cudaMemset's lines are in L2 after it
   double l2_memset_displaces = 0;    // 1: (with allocates 0) its writes push the oldest lines out all the same
   double l2_hits_wait_for_fill = 0;  // 1: a plain load hitting a line still coming in from HBM waits for it
+  double l2_reread_skips_use = 0;    // 1: a data load re-reading lines read since their last write skips sm.load_use_ns and the far wait
   double l2_dirty_victim_gbytes_per_s = 0;  // a read miss waits for the dirty lines it pushes out at this rate (0: off)
   double l2_dirty_victim_max_ns = 0;        // ... for at most this long (0: no bound)
   double hbm_bytes = 0;

@@ -6,7 +6,9 @@
 // still reads memory as it is. Strong loads and atomics never use it (ld.relaxed / acquire /
 // volatile go to L2); stores write through (the line stays, with the stored bytes); an acquire
 // (load or fence) of GPU or system scope empties it: a weak load after the acquire must see the
-// writes it synchronized with, which lines cached before it may not hold.
+// writes it synchronized with, which lines cached before it may not hold. With l2.reread_skips_use a
+// hit is a re-read (its data used without sm.load_use_ns); the GPU's L1 holds a 63 KiB cycle of an
+// SM's lines and not a 126 KiB one (sm.l1_bytes, docs/hw-accuracy.md, forty-second pass (s36-reduce)).
 #pragma once
 #include <algorithm>
 #include <cstdint>

@@ -370,10 +370,11 @@ void use_data_loads(CudaThread& t) {
   // shim.dispatch_route.l2.7168.c1w1.{ldg,ldl1}_ns against .none_ns); sm.load_use_ns was fitted
   // on 16 B rows (shim.reduce_row.*), docs/hw-accuracy.md thirty-fourth pass (s28-route).
   if (t.loads_used) {
-    const Ps use = t.loads_wide ? ns_to_ps(this_system().params().sm_load_use_ns) : 0;
+    const Ps use = t.loads_wide && !t.loads_wide_reread ? ns_to_ps(this_system().params().sm_load_use_ns) : 0;
     this_scheduler().advance(t, use + t.code_after_loads_ps);
   }
   t.loads_used = t.loads_narrow = t.loads_wide = false;
+  t.loads_wide_reread = true;
   t.code_after_loads_ps = 0;
 }
 
@@ -465,15 +466,34 @@ void load(void* out, const void* addr, uint32_t bytes, Sem sem, Scope scope, Sit
     // 8-12% and shim.dispatch_phases.fresh.64tok.h7168.p1_ns leaves 10% (forty-first pass (s35-l1)).
     SmL1* l1 = data_load && owner == gpu ? sm_l1(t, p) : nullptr;
     const Ps l1_ready = l1 ? l1->hit_return_ps(a, bytes, sample, ns_to_ps(p.sm_l1_hit_ns)) : 0;
+    // l2.reread_skips_use: a data load of lines read (by any SM's data load) since their last write is
+    // a re-read. The first read after a host copy costs the GPU ~68 ns more (session 31's call D1: a
+    // dependent chain over a copied 1 MiB window 219.3 ns a load, re-read 151); the model's
+    // sm.load_use_ns (63.5) and far wait were fitted on reduce rows that read every line once, and a
+    // reduce walk that wraps onto rows read before reads ~58-68 ns a load wait faster at k = 1 and
+    // ~94 a pair at k = 8, what the two come to (docs/hw-accuracy.md, forty-second pass (s36-reduce)).
+    // A re-read pays neither; an L1 hit is a re-read.
+    const bool reread_rule = p.l2_reread_skips_use != 0 && data_load && owner == gpu;
+    bool reread = false;
     if (l1_ready > 0) {
+      reread = reread_rule;
       track_load(t, s, l1_ready);
     } else {
-      const Ps ready = weak_load_return_ps(sys, gpu, owner, addr, bytes, sample) + far;
-      if (l1) l1->filled(a, bytes, ready);
+      Ps ready = weak_load_return_ps(sys, gpu, owner, addr, bytes, sample);
+      L2Residency& cache = sys.l2(owner);
+      reread = reread_rule && cache.reread(a, bytes);
+      if (!reread) ready += far;
+      if (reread) ready = std::max(ready, cache.first_read_usable_ps(a));
+      // A first read's data is used sm.load_use_ns after its return: lanes of this SM waiting on its
+      // fill (re-reads) and re-reads of other SMs meanwhile have it then too.
+      const Ps usable = ready + (reread_rule && !reread ? ns_to_ps(p.sm_load_use_ns) : 0);
+      if (reread_rule && !reread) cache.first_read(a, usable);
+      if (l1) l1->filled(a, bytes, reread_rule ? usable : ready);
       track_load(t, s, ready);
     }
     t.loads_narrow |= bytes < 16;
     t.loads_wide |= bytes >= 16;
+    if (bytes >= 16 && !reread) t.loads_wide_reread = false;
     t.local_ps += ns_to_ps(at.place == LoadPlace::Near ? p.sm_load_near_issue_ns : p.sm_load_issue_ns);
     if (data_load) t.code_op = kCodeOpDataLoad;
   }
