@@ -14,6 +14,7 @@
 #include "sim/checkers/checker_context.h"
 #include "sim/checkers/cq_ring_index.h"
 #include "sim/checkers/cqe_log.h"
+#include "sim/checkers/reap_log.h"
 #include "sim/checkers/ring_fifo.h"
 #include "models/ascend/ascend_observer.h"
 #include "models/core/qp_table.h"
@@ -63,11 +64,7 @@ class CompletionKnowledge : public AscendObserver {
   static Known known(const QpState& s, uint32_t wqe);
 
   static constexpr size_t kKeep = 4096;  // posts, CQEs not yet reaped and reaps, per QP
-  struct Reap {
-    Ps t;
-    uint32_t upto;  // every WQE of the QP up to this index has completed
-    int core;
-  };
+  using Reap = ReapLog::Reap;
   using Cqe = CqeLog::Entry;
   // A post kept until its WQE executes: 16 bytes, so that an entry never straddles two cache
   // lines (a 24-byte Post did one time in three, at the post and again at the execution).
@@ -96,7 +93,7 @@ class CompletionKnowledge : public AscendObserver {
     bool trimmed = false;  // reaps dropped from the front
     int ring_pe = -1;      // whose memory holds the CQ ring (-1: not looked up yet)
     uint32_t cq_depth = 0;
-    RingFifo<Reap, uint32_t> reaps;  // oldest first, both fields increasing
+    ReapLog reaps;  // oldest first, both fields increasing (reap_log.h)
   };
   // What an execution touches of QpState (its first bytes: see qp_record.h).
   static constexpr size_t kExecutionBytes =
@@ -106,19 +103,12 @@ class CompletionKnowledge : public AscendObserver {
  private:
   void reap(QpState& s, uint32_t upto, Ps t, int core) {
     if (s.any_reap && s.newest_upto >= upto) return;  // knew it already
-    if (s.reaps.size() == kKeep) {
-      s.reaps.pop_front();
-      s.trimmed = true;
+    if (!s.any_reap) {
+      s.reaps.open(core);  // the core of the QP's first reap
+      s.any_reap = true;
     }
-    const Reap& slot = s.reaps.emplace_back(Reap{t, upto, core});
-    // The next reap's line, fetched now (as the history rings do, bounded_ring.h): the ring is
-    // full on a busy QP (kKeep entries, 64 KiB), so the slot a reap writes was last written a
-    // whole ring ago and is far out of the caches; the QP's next reap comes after the other
-    // QPs' WQEs. (At the ring's end it fetches the line after the ring, of no use; a prefetch
-    // never faults.)
-    __builtin_prefetch(&slot + 1, 1);
+    s.reaps.push(t, upto, core, kKeep, s.trimmed);  // (and fetches the next reap's line)
     s.newest_upto = upto;
-    s.any_reap = true;
   }
 
   // The QP's first CQE: where its CQ ring lies, for polls of its slots, and the CQE log opened
@@ -135,7 +125,8 @@ class CompletionKnowledge : public AscendObserver {
 inline void CompletionKnowledge::on_reaped(uint32_t cqe_index, int core, Ps t, QpState* s) {
   if (!s) return;
   // Every CQE up to this one (the CQEs not yet reaped are in index order) covers up to its WQE.
-  if (const uint32_t* upto = s->cqes.pop_through(CqeLog::kKnown, cqe_index)) reap(*s, *upto, t, core);
+  uint32_t upto;
+  if (s->cqes.pop_through(CqeLog::kKnown, cqe_index, upto)) reap(*s, upto, t, core);
 }
 
 inline void CompletionKnowledge::on_post(const PostRecord& p, QpState& s) {
@@ -166,14 +157,15 @@ inline CompletionKnowledge::Known CompletionKnowledge::known(const QpState& s, u
   size_t lo = 0, hi = s.reaps.size() - 1;
   while (lo < hi) {
     const size_t mid = lo + (hi - lo) / 2;
-    if (s.reaps[mid].upto < wqe) {
+    if (s.reaps.upto(mid) < wqe) {
       lo = mid + 1;
     } else {
       hi = mid;
     }
   }
   if (lo == 0 && s.trimmed) return {0, -1};
-  return {s.reaps[lo].t, s.reaps[lo].core};
+  const Reap first = s.reaps[lo];
+  return {first.t, first.core};
 }
 
 }  // namespace symsim

@@ -33,7 +33,7 @@ struct alignas(64) QpRecord {
   FlagBeforeDataChecker::QpOrder flag_before_data;     // 12
   // Execution (its first 61 bytes, from offset 64; with the CQE log unreaped_completions reads
   // too), reaps, posts.
-  CompletionKnowledge::QpState completions;  // 96
+  CompletionKnowledge::QpState completions;  // 112
   // Post and doorbell store.
   alignas(64) SiteIndex::QpSites sites;
   QpMultiProducerChecker::Producers producers;
