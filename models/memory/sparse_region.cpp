@@ -7,9 +7,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
-#include <cstdio>
-#include <cstdlib>
 #include <iterator>
 #include <cstring>
 #include <mutex>
@@ -107,50 +104,6 @@ bool SparseRegion::reads_zero(const uint8_t* p, uint64_t len) {
     }
   }
   return true;
-}
-
-namespace {
-
-// populate_for_write's counts (atomic: the MoE checks' threads may call it too).
-struct PopulateCounts {
-  std::atomic<uint64_t> calls{0}, pages{0}, failed{0};
-  ~PopulateCounts() {
-    const char* stats = std::getenv("SYMSIM_COLD_PAGES_STATS");
-    if (calls && stats && std::strcmp(stats, "1") == 0)
-      std::fprintf(stderr, "symsim: populate ahead: %llu calls, %llu pages asked, %llu failed\n",
-                   static_cast<unsigned long long>(calls), static_cast<unsigned long long>(pages),
-                   static_cast<unsigned long long>(failed));
-  }
-};
-PopulateCounts g_populate;
-
-bool populate_on() {
-  static const bool on = [] {
-    const char* e = std::getenv("SYMSIM_POPULATE_AHEAD");
-    return !(e && std::strcmp(e, "0") == 0);
-  }();
-  return on;
-}
-
-#ifndef MADV_POPULATE_WRITE
-#define MADV_POPULATE_WRITE 23  // Linux 5.14; older kernels answer EINVAL and the writes fault as before
-#endif
-
-}  // namespace
-
-uint64_t SparseRegion::populate_for_write(uint8_t* dst, uint64_t len) {
-  const auto a = reinterpret_cast<uintptr_t>(dst);
-  uintptr_t region_begin, region_end;
-  if (len == 0 || !populate_on() || !region_of(a, len, &region_begin, &region_end) || cold_pages::watches(dst))
-    return 0;
-  const uintptr_t first = a & ~(kHostPageBytes - 1);
-  const uintptr_t last = (a + len + kHostPageBytes - 1) & ~(kHostPageBytes - 1);
-  const uint64_t pages = (last - first) / kHostPageBytes;
-  g_populate.calls.fetch_add(1, std::memory_order_relaxed);
-  g_populate.pages.fetch_add(pages, std::memory_order_relaxed);
-  if (madvise(reinterpret_cast<void*>(first), last - first, MADV_POPULATE_WRITE) != 0)
-    g_populate.failed.fetch_add(1, std::memory_order_relaxed);
-  return pages;
 }
 
 bool SparseRegion::is_sparse(const void* p, uint64_t len) {

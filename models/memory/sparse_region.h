@@ -32,13 +32,6 @@ class SparseRegion {
   // True if [p, p+len) lies in one accessible sparse region.
   static bool is_sparse(const void* p, uint64_t len);
   static bool is_zero(const uint8_t* p, uint64_t len);
-  // Maps the host pages under [dst, dst + len) in one MADV_POPULATE_WRITE, for a caller that knows
-  // a burst of writes is about to fill that range (a fault a page otherwise: a trap each). No byte
-  // changes: a page it maps reads zero, as the missing page did. Only in an accessible sparse region
-  // that cold_pages does not watch (a missing page there may have saved bytes); returns the pages
-  // asked for, 0 where it did nothing. SYMSIM_POPULATE_AHEAD=0 turns it off (to compare);
-  // SYMSIM_COLD_PAGES_STATS=1 prints its counts at exit.
-  static uint64_t populate_for_write(uint8_t* dst, uint64_t len);
   // The same answer as is_zero, without reading the pages of a sparse region that have never
   // been written or were handed back (neither mapped nor swapped out, by /proc/self/pagemap):
   // such a page of a private anonymous mapping reads zero, and reading it would map the zero

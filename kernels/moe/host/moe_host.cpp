@@ -21,7 +21,6 @@
 #include "kernels/moe/host/moe_workload.h"
 #include "shmem.h"
 #include "kernels/common/shmem_setup.h"
-#include "symsim/udma_shim.h"
 #include "symsim/udma_tables.h"
 
 void launch_moe_dispatch(void* stream, uint8_t* tiling, uint32_t writers, uint32_t receivers);
@@ -133,25 +132,6 @@ void verify_dispatch(const WorkloadSpec& w, const MoeTiling& t, uint32_t launch)
                 wrong_tokens + wrong_counts == 0
                     ? ""
                     : fmt::format("{} tokens and {} counts wrong; first: {}", wrong_tokens, wrong_counts, first));
-}
-
-// The dispatch's landings announced before the launch: this rank's tokens for local expert le of
-// rank dst fill dst's window slots (le, this rank, 0..n) in this launch's half, n being how many of
-// its top-k entries name that expert, each put writing its whole slot. So the run's pages are all
-// written during the dispatch and can be mapped in one call each (one MADV_POPULATE_WRITE of ~7
-// pages at EP 256 instead of a trap a page; docs/performance.md, session 36, s36-window).
-void populate_dispatch_windows(const MoeTiling& t, const std::vector<int32_t>& topk_idx) {
-  std::vector<uint32_t> per_expert(uint64_t{t.ep} * t.experts_per_rank, 0);
-  for (int32_t e : topk_idx) ++per_expert[static_cast<uint32_t>(e)];
-  auto* half = reinterpret_cast<uint8_t*>(t.window + t.half() * t.window_half_bytes);
-  for (uint32_t dst = 0; dst < t.ep; ++dst) {
-    for (uint32_t le = 0; le < t.experts_per_rank; ++le) {
-      const uint32_t n = per_expert[dst * t.experts_per_rank + le];
-      if (n == 0) continue;
-      void* slots = symsim::shim::symmetric_ptr(half + t.slot_offset(le, t.my_rank, 0), static_cast<int>(dst));
-      if (slots) symsim::SparseRegion::populate_for_write(static_cast<uint8_t*>(slots), n * t.token_stride());
-    }
-  }
 }
 
 // After combine: every window slot that held a token this launch is empty again (combine clears
@@ -313,9 +293,8 @@ void host(int pe, const symsim::KernelArgs& a) {
       upload(t.scales, in.scales);
       upload(t.topk_idx, in.topk_idx);
       upload(t.topk_weight, in.topk_weight);
-      t.launch = launch;
-      populate_dispatch_windows(t, in.topk_idx);
     }
+    t.launch = launch;
     t.recv_tokens = t.window + t.half() * t.window_half_bytes + t.slot_offset(0, 0, 0);
     aclrtMemcpy(tiling, sizeof t, &t, sizeof t, ACL_MEMCPY_HOST_TO_DEVICE);
     if (variant == kVariantAivDirect) launch_moe_aiv_dispatch(stream, tiling, kMaxCores);
