@@ -19,7 +19,9 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#if defined(__SSE2__)
 #include <emmintrin.h>
+#endif
 #include <memory>
 #include <unordered_map>
 
@@ -127,14 +129,17 @@ class BlockTimedRing {
   static_assert(sizeof(Word) == 8, "an entry: an eighth of a cache line");
   // Four entries a step in two 16-byte moves (SSE2, in every x86-64). Not memcpy: its large
   // copies are `rep movsb`, which callgrind counts a byte an instruction.
+  // Elsewhere (no SSE2) a plain copy, the same bytes.
   static void copy_words(Word* to, const Word* from, uint32_t n) {
     uint32_t i = 0;
+#if defined(__SSE2__)
     for (; i + 4 <= n; i += 4) {
       const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(from + i));
       const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(from + i + 2));
       _mm_storeu_si128(reinterpret_cast<__m128i*>(to + i), a);
       _mm_storeu_si128(reinterpret_cast<__m128i*>(to + i + 2), b);
     }
+#endif
     for (; i < n; ++i) to[i] = from[i];
   }
   static uint32_t base_mask_for(uint32_t mask) { return (mask / (kBlock / 2)) | 1u; }  // 2 * capacity / kBlock - 1
