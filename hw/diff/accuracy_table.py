@@ -219,7 +219,7 @@ def write(a, out):
     for eid, pes, gpus, hw_us, sim_us, like in app:
         ratio = f"{sim_us / hw_us:.3f}" if hw_us and sim_us else "-"
         if not (hw_us and sim_us):
-            verdict = "no result"
+            verdict = "no GPU run" if sim_us else "no simulator run"
         elif not like:
             ratio, verdict = f"({ratio})", "n/a: PEs shared a GPU"
         else:

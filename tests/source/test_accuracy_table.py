@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """hw/diff/accuracy_table.py on a tiny fixture folder written here: two calibration sets, two calibration
-tables, three application entries. Each calibration row is counted once (the first set's run), against
+tables, four application entries. Each calibration row is counted once (the first set's run), against
 the first table holding it, with its ratio and verdict; a row with no reference or no run is left out;
 application rows count only like for like; the rows out carry the "why" of the first why-table; the
 header names the simulator's commit; the output is the same on a second run."""
@@ -43,13 +43,14 @@ def fixture(d):
     put(f"{d}/C/b/m1b/result.json", probe_result(500))  # the row's second run: not counted
     put(f"{d}/C/b/m3/result.json", probe_result(1850))  # 0.925: in
     put(f"{d}/C/b/m4/result.json", probe_result(1))     # no reference: left out
-    put(f"{d}/app_set.json", {"entries": [{"id": e, "scenario": "-", "sets": []} for e in ("e1", "e2", "e3")]
+    put(f"{d}/app_set.json", {"entries": [{"id": e, "scenario": "-", "sets": []} for e in ("e1", "e2", "e3", "e4")]
                               + [micro("m1", "fam.one.r1_ns")]})
     sim = lambda us: {"tool": {"commit": "0123456789ab"}, "stats": {"kernels": [{"max_us": us}]}}
     hw = lambda ns, pes, gpus: {"sim_time_ns": ns, "config": {"pes": pes},
                                 "measured": {"gpus_used": gpus, "median_kernel_span_ns": ns}}
     put(f"{d}/C/app/e1/result.json", sim(11.0))
     put(f"{d}/C/app/e2/result.json", sim(30.0))
+    put(f"{d}/C/app/e4/result.json", {"config": {"pes": 2}, **sim(7.0)})  # no GPU run
     put(f"{d}/hw/e1.json", hw(10000, 1, 1))   # like for like: 1.100, in
     put(f"{d}/hw/e2.json", hw(20000, 2, 1))   # PEs shared a GPU: not counted
     put(f"{d}/hw/e3.json", hw(5000, 1, 1))    # no simulator run
@@ -83,7 +84,8 @@ def main():
     expect("| `fam.one.r2_ns` | 1.200 | the fixture's reason |", text)
     expect("| e1 | 1 / 1 | 10.0 | 11.0 | 1.100 | yes |", text)
     expect("| e2 | 2 / 1 | 20.0 | 30.0 | (1.500) | n/a: PEs shared a GPU |", text)
-    expect("| e3 | 1 / 1 | 5.0 | - | - | no result |", text)
+    expect("| e3 | 1 / 1 | 5.0 | - | - | no simulator run |", text)
+    expect("| e4 | 2 / - | - | 7.0 | - | no GPU run |", text)
     expect("Simulator commit (each run's `tool.commit`): `0123456789ab`.", text)
     for absent in ("no_reference", "r5_no_run", "stale", "app_in_a_set", "999", "| 500 |"):
         if absent in text:
