@@ -30,8 +30,8 @@ def sets():
     return sorted(glob.glob(os.path.join(HERE, "*_set.json")))
 
 
-def simulate(symsim, out, platform, extra_sets=()):
-    for path in sets():
+def simulate(symsim, out, platform, extra_sets=(), set_paths=None):
+    for path in sets() if set_paths is None else set_paths:
         name = os.path.basename(path)[:-len("_set.json")]
         if not any(e.get("kind") == "micro" for e in hw_diff.load_set(path)):
             continue
@@ -41,19 +41,25 @@ def simulate(symsim, out, platform, extra_sets=()):
                        stdout=subprocess.DEVNULL, check=True)
 
 
-def ratios(out):
-    """Row id -> sim / calibration value, each distinct row once."""
-    table = hw_diff.calib_rows(hw_diff.CALIB_TABLES)
+def figures(out, set_paths=None, tables=None):
+    """Row id -> (calibration value, unit, sim, the run's folder under OUT), each distinct row once (the sets
+    and calibration tables: the project's unless given)."""
+    table = hw_diff.calib_rows(hw_diff.CALIB_TABLES if tables is None else tables)
     found = {}
-    for path in sets():
+    for path in sets() if set_paths is None else set_paths:
         name = os.path.basename(path)[:-len("_set.json")]
         for e in hw_diff.load_set(path):
             if e.get("kind") != "micro" or e["row"] in found or e["row"] not in table:
                 continue
             sim = hw_diff.probe_value(hw_diff.read(os.path.join(out, name, e["id"], "result.json")))
             if sim is not None:
-                found[e["row"]] = sim / table[e["row"]][0]
+                found[e["row"]] = table[e["row"]] + (sim, os.path.join(name, e["id"]))
     return found
+
+
+def ratios(out):
+    """Row id -> sim / calibration value, each distinct row once."""
+    return {row: sim / ref for row, (ref, _, sim, _) in figures(out).items()}
 
 
 def family(row):

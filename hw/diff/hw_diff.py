@@ -266,6 +266,18 @@ def cmd_compare(a):
     return rows
 
 
+# An application row is in when its like-for-like kernel time is within this of the GPU's.
+APP_TOLERANCE = 0.15
+
+
+def app_times(sim, h):
+    """An application entry's simulated kernel time and the GPU's with all PEs launched (us; None where its result
+    is absent), and whether they are like for like (each PE had a GPU of its own on the hardware)."""
+    sim_us = sim_kernel_us(sim) if sim else None
+    hw_us = h["sim_time_ns"] / 1000 if h else None
+    return sim_us, hw_us, bool(h) and h["measured"]["gpus_used"] == h["config"]["pes"]
+
+
 def cmd_compare_app(a, entries):
     rows = []
     print("| id | PEs / GPUs | sim checks | hw checks | received bytes | sim kernel (us) | hw, all PEs launched (us) | sim / hw | error | hw, from first launch (us) | litmus weak (sim; hw) |")
@@ -274,8 +286,7 @@ def cmd_compare_app(a, entries):
     for e in entries:
         sim = read(os.path.join(a.sim, e["id"], "result.json"))
         h = read_hw(a.hw, e["id"])
-        sim_us = sim_kernel_us(sim) if sim else None
-        hw_us = h["sim_time_ns"] / 1000 if h else None
+        sim_us, hw_us, like_for_like = app_times(sim, h)
         hw_span_us = h["measured"]["median_kernel_span_ns"] / 1000 if h else None
 
         def status(r):
@@ -291,7 +302,6 @@ def cmd_compare_app(a, entries):
             received = "identical" if same and all_ok and check_set(h) else ("differ" if not same else "checks failed")
         else:
             received = "-"
-        like_for_like = bool(h) and h["measured"]["gpus_used"] == h["config"]["pes"]
         ratio = f"{sim_us / hw_us:.2f}" if sim_us and hw_us else "-"
         error = f"{(sim_us - hw_us) / hw_us * 100:+.0f}%" if sim_us and hw_us else "-"
         if sim_us and hw_us and like_for_like:
@@ -307,7 +317,7 @@ def cmd_compare_app(a, entries):
         print(f"| {e['id']} | {pes} / {gpus} | {status(sim)} | {status(h)} | {received} | {fmt(sim_us)} | {fmt(hw_us)} | {ratio} | {error} | {fmt(hw_span_us)} | {weak} |")
         rows.append((e["id"], sim_us, hw_us))
     if errors:
-        within = sum(x <= 0.15 for x in errors)
+        within = sum(x <= APP_TOLERANCE for x in errors)
         print(f"\nLike-for-like rows (one GPU per PE): {len(errors)}; within 15%: {within}; "
               f"median |error| {sorted(errors)[len(errors) // 2] * 100:.0f}%, worst {max(errors) * 100:.0f}%. "
               "Ratios in parentheses: the PEs shared one GPU on the hardware, so only the bytes compare.")
