@@ -22,10 +22,10 @@ median is within 5% of the freed run's median in 8 of the 9 stored runs and with
 of 9 within 5%, the median of 2..n 6, of the first three 5). Repetition 5 is the last before the earliest climb any
 H200 run of the family shows.
 
-The rows (the family): every calibration row of calib_families.py's whose window is in the heap (`hot` 4 or `heap` 1)
-and whose kernel writes memory `cudaMalloc`ed at every repetition and kept (`heap` 0): the pull modes 25 / 26 with
-their slot rows in `out` (`inflight` bit 0 clear) and mode 21's slot rows (`inflight` bit 5); and that an HW_DIR run read
-with 6 or more repetitions kept. The value: the median over those runs of each run's median of repetitions 2-5; the
+The rows (the family): every calibration row of calib_families.py's whose window is in the heap (`hot` 4; `heap` 1
+puts the slot rows there too) and whose kernel writes memory `cudaMalloc`ed at every repetition and kept (`heap` 0): the
+pull modes 25 / 26 with their slot rows in `out` (`inflight` bit 0 clear) and mode 21's slot rows (`inflight` bit 5); and
+that an HW_DIR run read with 6 or more repetitions kept. The value: the median over those runs of each run's median of repetitions 2-5; the
 stored value and its table are cited beside it and stay where they are.
 """
 import argparse
