@@ -31,7 +31,8 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 # The calibration tables micro rows are compared with; the first table holding a row wins.
 CALIB_TABLES = [os.path.join(HERE, "..", "calib", "results", d, f)
-                for d, f in (("h200-2026-12-06-s35-heapmed", "heapmed_refs.md"),  # the heap rows' median repetition (s35-near)
+                for d, f in (("h200-2026-12-06-s37-keptref", "kept_refs.md"),  # heap rows writing kept cudaMalloc memory (s37-pull)
+                             ("h200-2026-12-06-s35-heapmed", "heapmed_refs.md"),  # the heap rows' median repetition (s35-near)
                              ("h200-2026-12-05-s29-D1", "heap_rows.md"),  # multi-warp rows, window in the heap (s29-heap)
                              ("h200-2026-12-06-s32-heapref", "heap_refs.md"),  # the rest with an H200 heap reading
                              ("h200-2026-12-06-s33-syncref", "sync_refs.md"),  # s19b-route2's sync_probe rows (s33-sync)
