@@ -84,6 +84,12 @@ __global__ void fresh_rows_probe(CalibProbeArgs a) {
 // stores): mode 20's order, every lane waits, `__syncwarp`, lane 0 fences and stores, every lane
 // commits (rows shim.store_round_warp.l2.7168.c1w1.n512 114 ns a row, fresh.bulk_store.*.c1w1 153);
 // with `inflight` & 7 of 2 or 5, + 32 runs fresh_rows_probe's loop here (this kernel's control).
+// Session 37's question (s37-warp): the words rows' one-time ~38 ns (session 31's call D2: 7168 B words
+// - bulk +2 ns at one row, +40 at two, +3.6 a row after; 1 KiB +38 at one row) is either the first
+// touch of the words' line or page, or the next row's proxy fence (MEMBAR.ALL.CTA) waiting for the
+// words to land. + 128 (op 5): before the timed loop lane 0 stores its first row's two words once
+// (the same line); + 128 + 8: two words 1 KiB further (another line of the same 4 KiB; the host
+// allocates 4 KiB of words then). A touch removes the jump, a fence wait keeps it.
 __global__ void store_order_probe(CalibProbeArgs a) {
   SYMSIM_EXTERN_SHARED(uint8_t, smem);
   const uint32_t thread = threadIdx.x, lane = thread % 32, warp = thread / 32;
@@ -92,6 +98,12 @@ __global__ void store_order_probe(CalibProbeArgs a) {
   const uint8_t* bufs = smem + kCalibProbeMbarBytes + static_cast<size_t>(warp) * 2 * a.bytes;
   const bool row_sync = !(a.inflight & 16), round_order = a.inflight & 32;
   const int op = a.inflight & 7;
+  if ((a.inflight & 128) && op == 5 && lane == 0) {
+    int* touched = a.word + ((a.inflight & 8) ? 256 : 0) + 2 * me;
+    ptx::st_na(touched, -1);
+    ptx::st_na(touched + 1, -1);
+    ptx::fence_acq_rel_gpu();  // landed before the timed loop
+  }
   __syncthreads();
   const long long t0 = clock64();
   int k = 0;
