@@ -10,28 +10,28 @@
 namespace symsim {
 
 std::string WriteHistory::who(const Write& w, bool cqe) const {
-  if (w.kind == Write::kCopy) {
-    SiteRef site;
-    site.pc = w.pc;
-    return fmt::format("AIV core {} of PE {} (copy{})", w.core, w.pe, at_site(site));
-  }
-  const QpRef q = w.qp;
-  if (cqe) return fmt::format("the UDMA engine of PE {} (CQE {} for WQE {})", q.pe, w.cqe, w.wqe);
-  return fmt::format("PE {} QP {} (to PE {}) WQE {} ({}{})", q.pe, q.qp, q.slot, w.wqe, opcode_text(w.opcode),
-                     at_site(m_ctx.sites.site_of(q, w.wqe)));
+  if (w.kind == Write::kCopy) return fmt::format("AIV core {} of PE {} (copy{})", w.copy.core, w.copy.pe, at_site(w.site()));
+  const QpRef q = w.qp();
+  if (cqe) return fmt::format("the UDMA engine of PE {} (CQE {} for WQE {})", q.pe, w.wqe.cqe, w.wqe.wqe);
+  return fmt::format("PE {} QP {} (to PE {}) WQE {} ({}{})", q.pe, q.qp, q.slot, w.wqe.wqe, opcode_text(w.opcode),
+                     at_site(m_ctx.sites.site_of(q, w.wqe.wqe)));
 }
 
 std::pair<uint64_t, uint64_t> WriteHistory::cqe_range(const Write& w) const {
-  const UdmaQp* u = m_ctx.engine_qp(w.qp);
+  const UdmaQp* u = m_ctx.engine_qp(w.qp());
   if (!u) return {0, 0};
-  const auto cqe = reinterpret_cast<uint64_t>(u->cq_base) + uint64_t{w.cqe % u->cq_depth} * udma::kCqeBytes;
+  const auto cqe = reinterpret_cast<uint64_t>(u->cq_base) + uint64_t{w.wqe.cqe % u->cq_depth} * udma::kCqeBytes;
   return {cqe, cqe + udma::kCqeBytes};
 }
 
 void WriteHistory::on_copy(const CopyRecord& c, const CopyEnds& at) {
   if (at.dst.unified_buffer) return;
   SiteIndex::check_pc_only(c.site);
-  m_writes.push_copy(reinterpret_cast<uint64_t>(c.dst), c.bytes, c.visible_ps, c.site.pc, c.core, c.pe);
+  Write& w = add();
+  w.begin = reinterpret_cast<uint64_t>(c.dst);
+  w.t = c.visible_ps;
+  w.kind = Write::kCopy;
+  w.copy = {w.begin + c.bytes, c.site.pc, c.core, c.pe};
 }
 
 void WriteHistory::on_fault(const FaultEvent& f) {
@@ -40,12 +40,22 @@ void WriteHistory::on_fault(const FaultEvent& f) {
 }
 
 std::string WriteHistory::last_writer(const void* addr, uint64_t bytes, Ps t) const {
-  Write w;
-  bool cqe = false;
-  if (!m_writes.newest_writer(reinterpret_cast<uint64_t>(addr), bytes, t, [&](const Write& e) { return cqe_range(e); },
-                              w, cqe))
-    return "";
-  return fmt::format("{} at {}", who(w, cqe), us_text(cqe ? w.cqe_ps : w.t));
+  const auto a = reinterpret_cast<uint64_t>(addr);
+  const auto overlaps = [&](uint64_t begin, uint64_t end, Ps written) {
+    return begin < a + bytes && a < end && written <= t;
+  };
+  // Newest first; a WQE's CQE was written after its data.
+  const uint64_t kept = m_added < kKept ? m_added : kKept;
+  for (uint64_t n = 0; n < kept; ++n) {
+    const Write& w = m_writes[(m_added - 1 - n) % kKept];
+    if (w.kind == Write::kWqe && w.wqe.cqe_ps != 0) {
+      const auto [begin, end] = cqe_range(w);
+      if (overlaps(begin, end, w.wqe.cqe_ps)) return fmt::format("{} at {}", who(w, true), us_text(w.wqe.cqe_ps));
+    }
+    if (overlaps(w.begin, w.end(), w.t))  // a WQE without data: [0, 0), which overlaps nothing
+      return fmt::format("{} at {}", who(w, false), us_text(w.t));
+  }
+  return "";
 }
 
 std::string WriteHistory::faults_on(const QpRef& q) const {

@@ -74,8 +74,8 @@ TEST(QpTable, ACopyOwnsItsEntries) {
   EXPECT_EQ(c.size(), t.size() + 1);
 }
 
-// The key must give the QpRef back at the widths' edges (slot -1 is "none"; 24 bits of PE, 20 of
-// slot and of QP): caches in front of the table (the hub's) compare keys.
+// The write history keeps a WQE's QP as its table key (write_history.h): the key must give the
+// QpRef back at the widths' edges (slot -1 is "none"; 24 bits of PE, 20 of slot and of QP).
 TEST(QpTable, TheKeyGivesTheQpBack) {
   const std::vector<QpRef> edges = {
       {0, -1, 0}, {4095, 4094, 0}, {7, 0, 3}, {(1 << 24) - 1, (1 << 20) - 2, (1 << 20) - 1}};
