@@ -110,15 +110,24 @@ def write_table(path, head, lines):
         f.write(head + "| id | quantity | value | unit | method |\n| --- | --- | ---: | --- | --- |\n" + "\n".join(lines) + "\n")
 
 
-def main():
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def reference_parser(doc):
+    """The arguments every reference-rule script takes: the passes, their names, the table to write, the runs."""
+    p = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("hw", nargs="+")
     p.add_argument("--names", help="comma-separated names for the HW_DIRs in the table (default: the paths)")
     p.add_argument("--write-table")
     p.add_argument("--sim")
     p.add_argument("--calib-md", action="append", default=[])
-    a = p.parse_args()
-    names = dict(zip(a.hw, a.names.split(","))) if a.names else {d: d for d in a.hw}
+    return p
+
+
+def pass_names(a):
+    return dict(zip(a.hw, a.names.split(","))) if a.names else {d: d for d in a.hw}
+
+
+def main():
+    a = reference_parser(__doc__).parse_args()
+    names = pass_names(a)
     rows = family()
     runs = kept_runs(a.hw, rows)
     lines = []

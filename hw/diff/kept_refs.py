@@ -28,7 +28,6 @@ pull modes 25 / 26 with their slot rows in `out` (`inflight` bit 0 clear) and mo
 that an HW_DIR run read with 6 or more repetitions kept. The value: the median over those runs of each run's median of repetitions 2-5; the
 stored value and its table are cited beside it and stay where they are.
 """
-import argparse
 import json
 import os
 import statistics
@@ -91,19 +90,14 @@ def statistic(reps, first=FIRST, last=LAST):
 
 
 def main():
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("hw", nargs="+")
-    p.add_argument("--names", help="comma-separated names for the HW_DIRs in the table (default: the paths)")
-    p.add_argument("--write-table")
-    p.add_argument("--sim")
-    p.add_argument("--calib-md", action="append", default=[])
+    p = climb_refs.reference_parser(__doc__)
     p.add_argument("--window", default=f"{FIRST}-{LAST}", help="1-based repetitions FIRST-LAST (what-if; not with --write-table)")
     a = p.parse_args()
     first, last = (int(x) for x in a.window.split("-"))
     if a.write_table and (first, last) != (FIRST, LAST):
         sys.exit("--write-table takes the rule's window only")
     stat = lambda reps: statistic(reps, first, last)  # noqa: E731
-    names = dict(zip(a.hw, a.names.split(","))) if a.names else {d: d for d in a.hw}
+    names = climb_refs.pass_names(a)
     rows = family()
     runs = climb_refs.kept_runs(a.hw, rows)
     refs = hw_diff.calib_rows(hw_diff.CALIB_TABLES)  # what calib_families.ratios divides by (with or without the rule)
