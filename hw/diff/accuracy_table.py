@@ -17,6 +17,7 @@ the command and the commit of the simulator that made the runs (each result.json
 """
 import argparse
 import collections
+import io
 import os
 import shlex
 import subprocess
@@ -130,8 +131,14 @@ def summary_line(name, n, within, errs, worst):
     return f"| {name} | {n} | {within} | {n - within} | {pct(median_error(errs))} | {w} |"
 
 
+class NoRuns(Exception):
+    """The runs folder holds no calibration row's run: a table of nothing is not written."""
+
+
 def write(a, out):
     calib = calib_rows(a.out, a.sets, a.calib)
+    if not calib:
+        raise NoRuns(a.out)
     app = app_rows(a.app_sim, a.hw, a.set)
     why, why_heading = why_table(a.why)
     commits = sorted({tool_commit(os.path.join(a.out, c[7], "result.json")) for c in calib}
@@ -249,12 +256,23 @@ def main(argv=None):
         subprocess.run([sys.executable, os.path.join(HERE, "hw_diff.py"), "sim", "--kind", "app", "--set", a.set,
                         "--symsim", a.symsim, "--platform", a.platform, "--out", a.app_sim],
                        stdout=subprocess.DEVNULL, check=True)
-    if a.md:
+    text = io.StringIO()
+    try:
+        write(a, text)
+    except NoRuns:
+        print(f"accuracy_table.py: {a.out}: no calibration runs there (simulate with --symsim BIN)", file=sys.stderr)
+        return 2
+    if not a.md:
+        sys.stdout.write(text.getvalue())
+        return 0
+    try:
         with open(a.md, "w") as f:
-            write(a, f)
-    else:
-        write(a, sys.stdout)
+            f.write(text.getvalue())
+    except OSError as e:
+        print(f"accuracy_table.py: {a.md}: cannot write the table: {e.strerror}", file=sys.stderr)
+        return 2
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

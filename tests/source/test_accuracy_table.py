@@ -74,6 +74,13 @@ def main():
         text = table(d)
         if table(d) != text:
             failures.append("a second run differs")
+        # Bad input: exit 2 with the path named, and no table written.
+        for args, named in ((["--out", f"{d}/empty"], f"{d}/empty"),
+                            (["--out", f"{d}/C", "--sets", f"{d}/sets/a_set.json", "--calib", f"{d}/t1.md",
+                              "--md", f"{d}/missing/table.md"], f"{d}/missing/table.md")):
+            r = subprocess.run([sys.executable, SCRIPT] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            if r.returncode != 2 or named not in r.stderr or r.stdout:
+                failures.append(f"bad input {args}: exit {r.returncode}, stderr {r.stderr!r}")
     expect(f"| `fam.one.r1_ns` | 100 | ns | 105 | 1.050 | yes | {d}/t1.md |", text)
     expect(f"| `fam.one.r2_ns` | 50 | ns | 60 | 1.200 | **no** | {d}/t2.md |", text)
     expect(f"| `other.two.r3` | 2000 | ns | 1850 | 0.925 | yes | {d}/t1.md |", text)
