@@ -78,7 +78,7 @@ def readings(hw_dirs, ents):
             name = (res.get("measured", {}).get("device") or {}).get("name", "?")
             heap = a.get("heap") == "1"
             stat = v[-1] if len(v) < 3 else statistics.median(v[1:] if heap else v[1:5])
-            out.append(dict(run=os.path.relpath(run, top), card="H100" if "H100" in name else "H200" if "H200" in name else name,
+            out.append(dict(run=os.path.relpath(run, os.path.dirname(os.path.abspath(top))).replace("hw_diff_results_", ""), card="H100" if "H100" in name else "H200" if "H200" in name else name,
                             eid=eid, a=a, heap=heap, v=v, stat=stat))
     return out
 
@@ -120,8 +120,8 @@ def main():
     sims = [(d, {eid: hw_diff.probe_value(hw_diff.read(os.path.join(d, eid, "result.json"))) for eid in ents
                  if os.path.exists(os.path.join(d, eid, "result.json"))}) for d in o.sim]
     print("\n## Every reading's statistic against the simulator (* outside 10%)\n")
-    print("| card | bytes | warps | memory | run | GPU | " + " | ".join(f"`{d}`" for d, _ in sims) + " |")
-    print("| --- | ---: | ---: | --- | --- | ---: |" + " ---: |" * len(sims))
+    print("| card | bytes | warps | rounds | memory | run | GPU | " + " | ".join(f"`{d}`" for d, _ in sims) + " |")
+    print("| --- | ---: | ---: | ---: | --- | --- | ---: |" + " ---: |" * len(sims))
     within = {d: {} for d, _ in sims}
     for r in sorted(rs, key=lambda r: (int(r["a"]["bytes"]), r["a"]["warps"], r["card"], r["run"])):
         cells = []
@@ -135,7 +135,7 @@ def main():
             k[0] += ok
             k[1] += 1
             cells.append(f"{m:.1f} ({m / r['stat']:.3f}{'' if ok else '*'})")
-        print(f"| {r['card']} | {r['a']['bytes']} | {r['a']['warps']} | {'heap' if r['heap'] else 'cudaMalloc'} | "
+        print(f"| {r['card']} | {r['a']['bytes']} | {r['a']['warps']} | {r['a'].get('count', '-')} | {'heap' if r['heap'] else 'cudaMalloc'} | "
               f"`{r['run'][-50:]}` | {r['stat']:.1f} | " + " | ".join(cells) + " |")
     for d, k in within.items():
         print(f"\n`{d}` within 10%: " + ", ".join(f"{w} warps {a} of {b}" for w, (a, b) in sorted(k.items())))
