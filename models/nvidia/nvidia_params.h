@@ -110,6 +110,7 @@ struct NvidiaParams {
   double tma_engine_mva = 0;                    // 1: a copy on an engine its CTA's threads share waits the closed queue's mean wait (tma_engine_mva.h)
   double tma_engine_mva_segments = 0;           // 1: ... and a CTA-wide barrier starts the engine's sums over (a closed queue per stretch)
   double tma_engine_mva_pass_linear = 0;        // 1: ... and a one-pass round (load behind own store) that is not engine-bound sees the linear queue
+  double tma_engine_mva_pair_fixed_pass = 0;    // 1: ... and with two threads the pass in service leaves half its length-biased length to wait
   double tma_load_shifted_unaligned = 0;        // 1: a bulk load whose shared destination sits at another offset in its 128 B line than its source is unaligned too
   double tma_load_unaligned_streams_aligned = 0;  // 1: an unaligned bulk load's bytes stream at tma.copy_gbytes_per_s (+ tma.load_unaligned_extra_ns); 0: at its engine rate
   double tma_load_unaligned_extra_ns = 0;       // with tma.load_unaligned_streams_aligned: an unaligned bulk load's extra fixed time

@@ -121,7 +121,8 @@ Ps load_done_ps(CudaThread& t, Ps from, const void* src, const void* dst, uint32
                                 transfer_ps(bytes, unaligned ? p.tma_load_unaligned_gbytes_per_s : p.tma_load_gbytes_per_s));
   // Shared with the CTA's other threads the engine is the closed queue's mean (tma.engine_mva).
   const Ps start = p.tma_engine_mva != 0 ? t.cta->ports.tma_mva.book(t.cta->ports.tma_engine, t.tid, from, occupancy,
-                                                                      p.tma_engine_mva_pass_linear != 0)
+                                                                      p.tma_engine_mva_pass_linear != 0,
+                                                                      p.tma_engine_mva_pair_fixed_pass != 0)
                                          : t.cta->ports.tma_engine.reserve(from, occupancy);
   const bool hit = sys.l2_access(src, bytes);
   // Its bytes: with tma.load_unaligned_streams_aligned an unaligned load streams as an aligned
@@ -266,7 +267,8 @@ void tma_store(void* gmem_dst, const void* smem_src, uint32_t bytes, Site site) 
       // Shared, the store waits its mean wait before its bytes go out, as a load does (tma.engine_mva;
       // rows shim.copy_round.*.c{1,4}w4_ns: 0.83-0.85 x the GPU when only the loads waited).
       const Ps held = t.cta->ports.tma_mva.book(t.cta->ports.tma_engine, t.tid, hold_from, hold_ps,
-                                                    p.tma_engine_mva_pass_linear != 0);
+                                                    p.tma_engine_mva_pass_linear != 0,
+                                                    p.tma_engine_mva_pair_fixed_pass != 0);
       engine = std::max(engine, held - ns_to_ps(p.tma_store_issue_ns) - after_ps);
     } else {
       const Ps held = t.cta->ports.tma_engine.reserve(hold_from, hold_ps);

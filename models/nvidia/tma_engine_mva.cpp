@@ -47,6 +47,11 @@ double TmaEngineMva::linear_queue_seen(double n, double away_per_engine) {
   return std::max((n - 1) / (1 + away_per_engine), n - 1 - away_per_engine);
 }
 
+double TmaEngineMva::wait_seen(double n, double queue, double busy, double mean_ps, double biased_ps, bool pair_fixed) {
+  if (pair_fixed && n <= 2) return (queue - busy) * mean_ps + busy * biased_ps / 2;  // queue = busy here
+  return queue * mean_ps + busy * (biased_ps - mean_ps);
+}
+
 void TmaEngineMva::new_segment() {
   for (Thread& th : m_threads) th = Thread{};
   m_count = 0;
@@ -55,7 +60,7 @@ void TmaEngineMva::new_segment() {
   m_passes = 0;
 }
 
-Ps TmaEngineMva::book(SmUnit& fifo, uint32_t tid, Ps ready_ps, Ps engine_ps, bool pass_linear) {
+Ps TmaEngineMva::book(SmUnit& fifo, uint32_t tid, Ps ready_ps, Ps engine_ps, bool pass_linear, bool pair_fixed) {
   if (m_threads.size() <= tid) m_threads.resize(tid + 1);
   Thread& th = m_threads[tid];
   const bool first = !th.seen;
@@ -90,7 +95,7 @@ Ps TmaEngineMva::book(SmUnit& fifo, uint32_t tid, Ps ready_ps, Ps engine_ps, boo
   if (pass_linear && th.last_pass_copies >= 2 && d >= n - 1) seen.queue = linear_queue_seen(n, d);
   const double biased_ps = m_visit_sq_ps2 / m_visit_ps;
   const double mean_ps = m_visit_ps / m_passes;
-  const double wait_ps = seen.queue * mean_ps + seen.busy * (biased_ps - mean_ps);
+  const double wait_ps = wait_seen(n, seen.queue, seen.busy, mean_ps, biased_ps, pair_fixed);
   const Ps wait = behind_own ? 0 : static_cast<Ps>(wait_ps + 0.5);
   const Ps start = std::max(ready_ps, th.end_ps) + wait;
   th.end_ps = start + engine_ps;

@@ -33,8 +33,9 @@ class TmaEngineMva {
  public:
   // The start on the engine of a copy of engine time `engine_ps` that thread `tid` of the SM's
   // CTA is ready to issue at `ready_ps` (its wait included); `fifo` is the SM's FIFO engine.
-  // `pass_linear`: tma.engine_mva_pass_linear (below, linear_queue_seen).
-  Ps book(SmUnit& fifo, uint32_t tid, Ps ready_ps, Ps engine_ps, bool pass_linear = false);
+  // `pass_linear`: tma.engine_mva_pass_linear (below, linear_queue_seen); `pair_fixed`:
+  // tma.engine_mva_pair_fixed_pass (below, wait_seen).
+  Ps book(SmUnit& fifo, uint32_t tid, Ps ready_ps, Ps engine_ps, bool pass_linear = false, bool pair_fixed = false);
   // The CTA's threads all passed a barrier: forget the sums, the population and each thread's
   // copies, so the next stretch's first copies queue on the FIFO engine as at the CTA's start.
   void new_segment();
@@ -52,6 +53,15 @@ class TmaEngineMva {
   // four warps, 1.07-1.14 x the GPU's in the heap with the recursion); never under the engine's bound
   // n - 1 - d (the round n x E).
   static double linear_queue_seen(double n, double away_per_engine);
+  // The wait of an arriving pass that sees `queue` passes ahead, one of them in service with probability
+  // `busy`, the passes `mean_ps` long on average and `biased_ps` in the length-biased mean (sum v^2 / sum v).
+  // The exponential recursion's: queue x mean, the one in service its whole biased length. With
+  // `pair_fixed` (tma.engine_mva_pair_fixed_pass) and n <= 2 the one pass ahead is the one in service and
+  // a pass has a fixed length, so the arrival meets it halfway on average: busy x biased / 2 (the GPU's
+  // second warp on one SM adds 0.34-0.68 x the recursion's wait, c1w2 - c1w1 of modes 12 (up to 7184 B)
+  // and 29 on both cards; docs/hw-accuracy.md, forty-second pass (s36-tma)). With more threads the queue behind the one in
+  // service is the recursion's, which four warps' copy rounds need whole (s32-mode11).
+  static double wait_seen(double n, double queue, double busy, double mean_ps, double biased_ps, bool pair_fixed);
 
  private:
   struct Thread {

@@ -43,6 +43,21 @@ TEST(TmaEngineMva, TheLinearQueueIsEachOtherThreadsShare) {
   EXPECT_DOUBLE_EQ(TmaEngineMva::linear_queue_seen(4, 0.5), 2.5);  // engine-bound: N - 1 - d
 }
 
+// tma.engine_mva_pair_fixed_pass (docs/hw-accuracy.md, forty-second pass (s36-tma)): with two threads the
+// one pass ahead is the one in service, met halfway through on average; mode 12's two-warp 7184 B round (one
+// warp's round 482.4 ns in the model, a pass E = 235.6 ns: the store's hold at 45.5 GB/s and the load's at
+// 92.5) waits U(1) x E = 115 ns by the recursion, half that with the rule (the GPU's second warp +83 on the
+// H200, +79 on the H100). With three or more threads the wait is the recursion's.
+TEST(TmaEngineMva, TwoThreadsMeetAFixedPassHalfway) {
+  const double e = 235.6, d = (482.4 - e) / e;
+  const double u = TmaEngineMva::queue_seen(2, d);  // Q(1) = U(1) = 1 / (1 + d)
+  EXPECT_NEAR(TmaEngineMva::wait_seen(2, u, u, e, e, false), 115.0, 2.0);
+  EXPECT_NEAR(TmaEngineMva::wait_seen(2, u, u, e, e, true), 57.5, 1.0);
+  EXPECT_DOUBLE_EQ(TmaEngineMva::wait_seen(1.5, 0.2, 0.2, e, e, true), 0.2 * e / 2);
+  const double q3 = TmaEngineMva::queue_seen(3, d), u3 = 0.6;
+  EXPECT_DOUBLE_EQ(TmaEngineMva::wait_seen(3, q3, u3, e, 1.1 * e, true), TmaEngineMva::wait_seen(3, q3, u3, e, 1.1 * e, false));
+}
+
 TEST(TmaEngineMva, OneThreadKeepsTheFifo) {
   SmPorts ports;
   Ps ready = 0;
