@@ -27,6 +27,7 @@ struct NvidiaParams {
   double sm_store_loop_cycle_ns = 0;  // a bulk-store loop's SASS code (ptx::store_loop_code): ns a cycle (0: host count)
   double sm_store_loop_const_cycles = 0;  // ... a constant / special-register load's latency, cycles
   double sm_store_loop_fence_cycles = 0;  // ... a MEMBAR's, cycles
+  double sm_store_loop_first_store_head = 0;  // 1: a marked loop's first store runs the SASS's code from the loop's head to it (ptx::store_loop_code's pre_cycles)
   double sm_diverge_store_ns = 0;  // a __syncwarp closing a branch in which a lane (not the warp) issued a bulk store
   // The SM's issue time per warp instruction (its warps share it): integer work, shuffles, votes.
   double sm_issue_slot_ns = 0;

@@ -420,6 +420,27 @@ TEST(ShimSteps, OneWarpsBulkStoresReadTheWritePathWithoutTheirWarpsync) {
   EXPECT_NEAR(store_chain_ns(1), 58450, 0.05 * 58450);
 }
 
+// fresh.bulk_store_words.l2.7168.8r.c1w1.w16m_ns: one warp's 8 bulk-stored rows with their words, 1,453 ns on the
+// H200 (three passes) and the H100 (session 31's D2). The loop's first store runs the SASS's code from the loop's
+// head to it (sm.store_loop_first_store_head): 1,309 (0.901); with the host count before it 1,279 (0.880)
+// (docs/hw-accuracy.md, forty-second pass (s36-store)).
+namespace {
+double store_words_8r_ns(const std::string& extra = "") {
+  std::vector<std::string> sets = {"platform=h200", "kernel.args.mode=23", "kernel.args.bytes=7168", "kernel.args.count=8",
+                                   "kernel.args.warps=1", "kernel.blocks=1", "kernel.args.window_kib=16384", "kernel.args.hot=1",
+                                   "kernel.args.inflight=5"};
+  if (!extra.empty()) sets.push_back(extra);
+  return calib_probe_value(sets);
+}
+}  // namespace
+
+TEST(ShimSteps, OneWarpsFirstBulkStoreRunsTheLoopsHeadCode) {  // one simulation a test
+  EXPECT_NEAR(store_words_8r_ns(), 1453, 0.10 * 1453);
+}
+TEST(ShimSteps, OneWarpsFirstBulkStoreAfterTheHostCountIsShort) {
+  EXPECT_LT(store_words_8r_ns("platform.sm.store_loop_first_store_head=0"), 0.90 * 1453);
+}
+
 // The grid sync's and the signal's release apart (calib_probe modes 14 / 15 with `stride` >= 65536,
 // sync_probe.cu; docs/hw-accuracy.md, eighteenth pass (s19-route2)). ns per sync, one CTA of 4 warps.
 namespace {
