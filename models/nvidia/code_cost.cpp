@@ -55,6 +55,7 @@ void charge_code_blocks(CudaThread& t, bool independent) {
   // (sm.code_after_bulk_wait_ns, 87 SASS cycles in mode 28), so the loop's entry and iterations are
   // beyond it (rows tma_store_code.*.n{1..32}: the GPU's round rises by them from n = 1 on).
   if (sass_ns > 0) code += issue_ps(t, sass_ns, static_cast<double>(sass_insns) * p.sm_code_insn_slot_ns);
+  if (t.store_loop_ns > 0 && !t.store_loop_stored) t.store_loop_host_ns += static_cast<double>(code) / 1000.0;
   // Code after a data load uses its value (an add, a compare, an address): the warp waits for
   // the load's return before it runs (rows shim.reduce_row.*), then pays the register's
   // write-back to its first use. Of 16 B loads (rows of data) the compiled loop issues its
@@ -76,12 +77,15 @@ void charge_code_blocks(CudaThread& t, bool independent) {
   t.code_after_loads_ps = 0;
 }
 
-void set_store_loop_code(float cycles, std::initializer_list<int> const_waits, std::initializer_list<int> fence_waits, int stores) {
+void set_store_loop_code(float cycles, std::initializer_list<int> const_waits, std::initializer_list<int> fence_waits, int stores,
+                         float pre_cycles) {
   CudaThread* t = g_running.thread;
   if (t == nullptr) return;
   const auto& p = this_system().params();
   t->store_loop_stored = false;
   t->store_loop_ns = 0;
+  t->store_loop_pre_ns = 0;
+  t->store_loop_host_ns = 0;
   if (p.sm_store_loop_cycle_ns <= 0 || cycles <= 0) return;
   // A wait for a variable-latency result the static count does not hold: what of its latency the
   // cycles since its issue did not cover.
@@ -89,6 +93,9 @@ void set_store_loop_code(float cycles, std::initializer_list<int> const_waits, s
   for (int d : const_waits) exposed += std::max(0.0, p.sm_store_loop_const_cycles - d);
   for (int d : fence_waits) exposed += std::max(0.0, p.sm_store_loop_fence_cycles - d);
   t->store_loop_ns = static_cast<float>((cycles + exposed / std::max(1, stores)) * p.sm_store_loop_cycle_ns);
+  // The head-to-first-store path waits the same constant load and MEMBAR once (its store is the first).
+  if (p.sm_store_loop_first_store_head > 0 && pre_cycles > 0)
+    t->store_loop_pre_ns = static_cast<float>((pre_cycles + exposed) * p.sm_store_loop_cycle_ns);
 }
 
 void begin_store_loop_inner(float cycles, int insns, float entry_cycles, int entry_insns, int iterations) {

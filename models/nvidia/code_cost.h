@@ -55,7 +55,8 @@ void set_unrolled_shuffles(bool on) noexcept;
 // SASS's figures (sm.store_loop_cycle_ns a cycle; each wait for a constant load's result
 // sm.store_loop_const_cycles, for a MEMBAR's sm.store_loop_fence_cycles, from its issue); the
 // thread's stores start afresh. `cycles` 0: none (the host count).
-void set_store_loop_code(float cycles, std::initializer_list<int> const_waits, std::initializer_list<int> fence_waits, int stores);
+void set_store_loop_code(float cycles, std::initializer_list<int> const_waits, std::initializer_list<int> fence_waits, int stores,
+                         float pre_cycles = 0);
 // A loop nested in a bulk-store loop, between two of its stores, that names its SASS's code
 // (ptx::store_loop_inner_code, tools/sass-store/store_loops.py's `inner` figures): for `iterations`
 // >= 1, from begin to end the host build's count of the running thread's code (the loop, its guard)

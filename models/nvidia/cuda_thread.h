@@ -83,6 +83,9 @@ struct alignas(64) CudaThread {
   // that is its code (store_loop_stored).
   bool store_loop_stored = false;
   float store_loop_ns = 0;
+  // Of it, the code from the loop's head to its store (its first store runs it, not the host count).
+  float store_loop_pre_ns = 0;
+  double store_loop_host_ns = 0;  // host-counted code charged since the loop's mark, before its first store
   // ---- line 2 ----
   WaitSite wait;
   // Warp collective operand and result.

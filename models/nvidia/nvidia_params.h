@@ -27,6 +27,7 @@ struct NvidiaParams {
   double sm_store_loop_cycle_ns = 0;  // a bulk-store loop's SASS code (ptx::store_loop_code): ns a cycle (0: host count)
   double sm_store_loop_const_cycles = 0;  // ... a constant / special-register load's latency, cycles
   double sm_store_loop_fence_cycles = 0;  // ... a MEMBAR's, cycles
+  double sm_store_loop_first_store_head = 0;  // 1: a marked loop's first store runs the SASS's code from the loop's head to it (ptx::store_loop_code's pre_cycles)
   double sm_diverge_store_ns = 0;  // a __syncwarp closing a branch in which a lane (not the warp) issued a bulk store
   // The SM's issue time per warp instruction (its warps share it): integer work, shuffles, votes.
   double sm_issue_slot_ns = 0;
@@ -53,6 +54,8 @@ struct NvidiaParams {
   double sm_l1_bytes = 0;  // the SM's L1 + shared memory for plain data loads, less the kernel's dynamic shared memory (0: no L1)
   double sm_l1_hit_ns = 0;  // a plain data load's return from L1, from its issue
   double sm_plain_store_own_turn = 0;  // 1: ... booked ahead by the SM's plain stores only, not by bulk stores' bytes
+  double sm_store_first_touch_ns = 0;  // a plain store to a granule its SM has not stored to in the launch waits this long (0: off)
+  double sm_store_touch_bytes = 0;     // ... the granule: 128 a line, 2 MiB a page
   double sm_atomic_issue_ns = 0;   // one global atomic through the SM's atomic issue port
   // Memory of one GPU.
   double l2_latency_ns = 0;        // one way SM -> L2 (a load round trip is twice this)

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <unordered_set>
 #include <vector>
 
 #include "models/core/time.h"
@@ -67,6 +68,9 @@ struct SmPorts {
   // them continues a line the SM is writing. Eight: the most warps of one SM in the dispatch and copy rows (c1w8).
   std::array<uintptr_t, 8> bulk_store_ends{};
   uint32_t bulk_store_next = 0;
+  // The granules (sm.store_touch_bytes) the SM's plain stores have written since the CTA started
+  // (sm.store_first_touch_ns): a store to another one is a first touch.
+  std::unordered_set<uintptr_t> store_touched;
 };
 
 }  // namespace symsim::nv

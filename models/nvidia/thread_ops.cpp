@@ -541,6 +541,14 @@ void store(void* addr, const void* value, uint32_t bytes, Sem sem, Scope scope, 
   // not wait for 7 KiB bulk stores other warps booked before them (pull's step at 4 x 4: its source words
   // waited behind the other warps' bulk stores while the warps ran in step, +150-245 ns a step against the
   // GPU's flat step; docs/hw-accuracy.md, forty-first pass (s35-pull)). Its bytes still take the shared path.
+  // A first touch: the SM's first plain store to this granule of its own GPU since the CTA started
+  // waits sm.store_first_touch_ns before it goes out (the one-warp words rows' one-time cost:
+  // docs/hw-accuracy.md, forty-fourth pass (s38-touch)).
+  if (p.sm_store_first_touch_ns > 0 && owner == gpu &&
+      t.cta->ports.store_touched.insert(a / static_cast<uintptr_t>(p.sm_store_touch_bytes)).second) {
+    t.local_ps += ns_to_ps(p.sm_store_first_touch_ns);
+    s.sync_to(t, t.local_ps);
+  }
   const Ps write_ps = transfer_ps(bytes, p.sm_store_gbytes_per_s);
   Ps accepted = t.cta->ports.write_path.reserve(t.local_ps, write_ps);
   if (p.sm_plain_store_own_turn != 0) accepted = t.cta->ports.plain_write_path.reserve(t.local_ps, write_ps);

@@ -208,6 +208,10 @@ void tma_store(void* gmem_dst, const void* smem_src, uint32_t bytes, Site site) 
   GpuScheduler& s = this_scheduler();
   s.busy(t);
   check_bulk(gmem_dst, smem_src, bytes, site, "tma_store_1d");
+  // A marked loop's first store runs the SASS's code from the loop's head to it (sm.store_loop_first_store_head):
+  // the host count before it is the code the SASS has there only in part (s31-store's fixed part).
+  if (t.store_loop_ns > 0 && !t.store_loop_stored && t.store_loop_pre_ns > t.store_loop_host_ns)
+    s.advance(t, ns_to_ps(t.store_loop_pre_ns - t.store_loop_host_ns));
   const int gpu = t.cta->gpu;
   const int owner = owner_checked(t, gmem_dst, bytes, site, "tma_store_1d");
   const auto a = reinterpret_cast<uintptr_t>(gmem_dst);

@@ -29,7 +29,7 @@ constexpr Suffix kSuffixes[] = {
     {"engine_mva", "0/1"},      {"_partition_bits", "mask"},  {"engine_mva_segments", "0/1"},
     {"_no_wait", "0/1"},        {"_cycles", "cycles"},      {"_first_poll", "0/1"},
     {"_pass_linear", "0/1"},    {"_own_turn", "0/1"},     {"_streams_aligned", "0/1"},
-    {"_skips_use", "0/1"},      {"_pair_fixed_pass", "0/1"},
+    {"_skips_use", "0/1"},      {"_pair_fixed_pass", "0/1"},  {"_first_store_head", "0/1"},
 };
 
 }  // namespace

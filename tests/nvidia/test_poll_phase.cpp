@@ -65,12 +65,13 @@ TEST(PollPhase, TheMeanWaitDoesNotHangOnTheSpread) {
 // (the grid sync's later polls pay only on a change) 4,731 and 4,804. With s32-round's unrolled shuffles
 // and s32-bulk's in-flight bulk loads (thirty-ninth pass, s33-sweep): 4,560 and 4,731. Since the forty-first
 // pass (s35-rows: an unaligned load's bytes streamed as an aligned one's, the store's hold booked 44.5 ns after
-// its issue) 4,560 and 4,632: the threshold 4,645 -> 4,596, between them.
+// its issue) 4,560 and 4,632: the threshold 4,645 -> 4,596, between them. Since the forty-fourth pass (s38-touch:
+// each SM's first plain store to a page waits sm.store_first_touch_ns) 4,620 and 4,731: the threshold 4,675.
 TEST(PollPhase, DispatchsCountReadAfterTheGridSyncDoesNotPay) {  // shim.dispatch_phases.fresh.8tok.h7168.p2_ns
-  EXPECT_LT(dispatch_p2_ns(), 4596);  // one simulation a test: the two figures apart
+  EXPECT_LT(dispatch_p2_ns(), 4675);  // one simulation a test: the two figures apart
 }
 
 // With the last two atomics' words at GPU scope too (before the thirty-second pass) the read pays.
 TEST(PollPhase, DispatchsCountReadPaysWithTheLastTwoWords) {
-  EXPECT_GT(dispatch_p2_ns("platform.mem.acquire_gpu_last_rmw=0"), 4596);
+  EXPECT_GT(dispatch_p2_ns("platform.mem.acquire_gpu_last_rmw=0"), 4675);
 }

@@ -36,7 +36,9 @@ __global__ void fresh_rows_probe(CalibProbeArgs a) {
   // stall cycles (0x860-0x8e0, 0x1470-0x1820: the op dispatch, the row's LDC-fed address, the fence,
   // the uniformity check, the words' predicated code, WARPSYNC.ALL), `a.bytes`'s LDC waited 6 cycles
   // after its issue, the MEMBAR 6 (tools/sass-store/store_loop_cycles.txt).
-  ptx::store_loop_code(170, {6}, {6});
+  // Of the 170, 102 from the loop's head to the store (0x860-0x8e0, 0x1470-0x1590): the first store runs them,
+  // with the LDC and MEMBAR waits, in place of the host count (sm.store_loop_first_store_head; s36-store).
+  ptx::store_loop_code(170, {6}, {6}, 1, 102);
   for (int r = me; r < a.per_thread; r += warps_all, ++k) {
     uint8_t* row = a.buf + static_cast<uint64_t>(r) * a.bytes;
     uint8_t* buf = bufs + (k & 1) * a.bytes;

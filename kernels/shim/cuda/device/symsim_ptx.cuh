@@ -221,9 +221,9 @@ __device__ __forceinline__ void syncwarp_all(SYMSIM_SITE_ONLY) {
 // store, not the host build's count, which misses the SASS's op dispatch, constant loads, uniform
 // checks and wraps (docs/hw-accuracy.md, thirty-sixth pass (s30-chain)). Nothing on the GPU.
 __device__ __forceinline__ void store_loop_code(float cycles, std::initializer_list<int> const_waits,
-                                                std::initializer_list<int> fence_waits, int stores = 1) noexcept {
+                                                std::initializer_list<int> fence_waits, int stores = 1, float pre_cycles = 0) noexcept {
 #if !defined(__CUDACC__)
-  ::symsim::nv::set_store_loop_code(cycles, const_waits, fence_waits, stores);
+  ::symsim::nv::set_store_loop_code(cycles, const_waits, fence_waits, stores, pre_cycles);
 #endif
 }
 // After the loop: the thread's code is the host build's count again.
